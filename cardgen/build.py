@@ -1,0 +1,386 @@
+"""The build: load → render every face → check all text → impose → write, atomically.
+
+Everything is rendered and checked for every requested language before the first
+byte is written, so a build either produces a complete kit or reports every
+problem and leaves the previous kit untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import CardgenError, Collector, ErrorList, display_path
+from .fonts import FontBook
+from .impose import SheetPlan, Slot, back_slots, marks_for, paginate, plan_sheet
+from .layout import Op, parse_layout
+from .model import Card, Component, Game
+from .paths import shipped_fonts_dir
+from .render import TemplateRenderer, translator
+from .textcheck import TextEngine
+from .units import PAPERS_MM
+from . import pdfout
+from .draw import Painter
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    langs: tuple[str, ...] = ()  # empty: every language of the game
+    papers: tuple[str, ...] = ("a4", "letter")
+    duplex: str = "long"
+    out_dir: Path = Path("output")
+    ink_saver: bool = False
+
+
+@dataclass(frozen=True)
+class Face:
+    """A rendered face: its layout ops and the text it was rendered from (its identity)."""
+
+    key: str
+    ops: tuple[Op, ...]
+
+
+@dataclass
+class LangKit:
+    """Everything rendered for one language."""
+
+    lang: str
+    fronts: dict[tuple[str, str], Face] = field(default_factory=dict)  # (component, card) -> face
+    backs: dict[tuple[str, str], Face] = field(default_factory=dict)
+    sheets: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (component, paper) -> pages
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    name: str
+    pages: int
+
+
+def _card_context(card: Card) -> dict[str, Any]:
+    return {"id": card.id, "quantity": card.quantity, **card.fields}
+
+
+class KitBuilder:
+    """Renders and writes one game's kit."""
+
+    def __init__(self, game: Game, options: BuildOptions, progress: Progress | None = None):
+        self.game = game
+        self.opt = options
+        self.progress = progress or (lambda msg: None)
+        self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
+        self.renderer = TemplateRenderer(game.template_dirs, game.palette)
+        self.text = TextEngine(self.book, game.fonts, game.root / "assets")
+        unknown = [l for l in options.langs if l not in game.languages]
+        if unknown:
+            raise CardgenError(
+                f"game '{game.id}' has no language {', '.join(unknown)} (it has: {', '.join(game.languages)})"
+            )
+        for paper in options.papers:
+            if paper not in PAPERS_MM:
+                raise CardgenError(f"unknown paper '{paper}' (known: {', '.join(PAPERS_MM)})")
+        self.langs = options.langs or game.languages
+        self._seen_errors: dict[tuple[str, str], int] = {}
+
+    # -- rendering ---------------------------------------------------------
+    def _base_context(self, lang: str, t) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": {"id": g.id, "name": t(g.name_key), "players": list(g.players), "data": g.data},
+            "palette": dict(g.palette),
+            "lang": lang,
+            "t": t,
+            "ink_saver": self.opt.ink_saver,
+            "components": {
+                c.id: {"id": c.id, "count": c.count, "cards": [_card_context(k) for k in c.cards],
+                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None}
+                for c in g.components
+            },
+        }
+
+    def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+              allow_pages: bool = False) -> list[Face]:
+        try:
+            text, doc = self.renderer.render(template, ctx, label)
+        except CardgenError as exc:
+            # one template bug breaks every card: report it once, with a count
+            key = (template, str(exc).replace(label, "…"))
+            if key in self._seen_errors:
+                self._seen_errors[key] += 1
+            else:
+                self._seen_errors[key] = 0
+                errors.extend(exc)
+            return []
+        pages = parse_layout(doc, f"{self.renderer.template_path(template)} [{label}]", errors, allow_pages)
+        faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
+        for face in faces:
+            self.text.check(face.ops, label, errors)
+        return faces
+
+    def render_lang(self, lang: str, errors: Collector) -> LangKit:
+        kit = LangKit(lang)
+        t = translator(self.game.strings[lang], lang, lambda key: None)
+        base = self._base_context(lang, t)
+        for comp in self.game.components:
+            if comp.kind == "deck":
+                w, h = comp.size
+                geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe}
+                for card in comp.cards:
+                    for side, template, store in (("front", comp.front, kit.fronts), ("back", comp.back, kit.backs)):
+                        if template is None:
+                            continue
+                        ctx = {**base, "component": {"id": comp.id, **geo}, "card": _card_context(card),
+                               "face": side, **geo}
+                        label = f"{comp.id}/{card.id} {side} [{lang}]"
+                        faces = self._face(template, ctx, label, errors)
+                        if faces:
+                            store[(comp.id, card.id)] = faces[0]
+            else:
+                for paper in self.opt.papers:
+                    pw, ph = PAPERS_MM[paper]
+                    ctx = {**base, "component": {"id": comp.id}, "paper": paper,
+                           "page": {"w": pw, "h": ph, "margin": 12.0}}
+                    label = f"{comp.id} on {paper} [{lang}]"
+                    kit.sheets[(comp.id, paper)] = self._face(comp.template, ctx, label, errors, allow_pages=True)
+        return kit
+
+    # -- writing -----------------------------------------------------------
+    def build(self) -> list[WrittenFile]:
+        errors = Collector()
+        for role, name in self.game.fonts.items():
+            try:
+                self.book.register(name)
+            except CardgenError as exc:
+                errors.extend(exc)
+        errors.raise_if_any()
+        plans = self._plans()
+        kits = []
+        for lang in self.langs:
+            self.progress(f"rendering {lang}")
+            kits.append(self.render_lang(lang, errors))
+        repeats = sum(self._seen_errors.values())
+        if repeats:
+            errors.add(f"(the same template errors recur on {repeats} more face(s), not listed)")
+        errors.raise_if_any()
+
+        final_dir = self.opt.out_dir / self.game.id
+        self.opt.out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{self.game.id}-building-", dir=self.opt.out_dir))
+        try:
+            written, manifest = [], []
+            for kit in kits:
+                for paper in self.opt.papers:
+                    written += self._write_paper_files(tmp, kit, paper, plans[paper], manifest)
+                written += self._write_printshop(tmp, kit, manifest)
+            self._commit(tmp, final_dir, written, manifest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return written
+
+    def _plans(self) -> dict[str, dict[str, SheetPlan]]:
+        errors = Collector()
+        plans: dict[str, dict[str, SheetPlan]] = {}
+        for paper in self.opt.papers:
+            plans[paper] = {}
+            for comp in self.game.decks:
+                try:
+                    plans[paper][comp.id] = plan_sheet(
+                        PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper
+                    )
+                except CardgenError as exc:
+                    errors.add(exc.message, comp.where)
+        errors.raise_if_any()
+        return plans
+
+    def _suffix(self) -> str:
+        return "-ink-saver" if self.opt.ink_saver else ""
+
+    def _painter(self, c) -> Painter:
+        return Painter(c, self.text, self.game.palette, self.game.root / "assets")
+
+    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Component) -> str:
+        w, h = comp.size
+        b = comp.bleed
+        return forms.form(face.key, (-b, -b, w + b, h + b), lambda: painter.draw(face.ops))
+
+    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+                         faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
+                         entry: dict) -> None:
+        occupied = {(s.col, s.row) for s in slots[: len(items)]}
+        w, h = comp.size
+        b = comp.bleed
+        placed = []
+        for (card, copy), slot in zip(items, slots):
+            face = faces[(comp.id, card.id)]
+            name = self._draw_face_form(forms, painter, face, comp)
+            if plan.gutter > 0:
+                clip = (slot.x - b, slot.y - b, slot.x + w + b, slot.y + h + b)
+            else:  # butted: bleed only where no neighbour shares the cut line
+                clip = (
+                    slot.x - (0 if (slot.col - 1, slot.row) in occupied else b),
+                    slot.y - (0 if (slot.col, slot.row - 1) in occupied else b),
+                    slot.x + w + (0 if (slot.col + 1, slot.row) in occupied else b),
+                    slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
+                )
+            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip)
+            placed.append({"card": card.id, "copy": copy, "slot": slot.index, "col": slot.col, "row": slot.row,
+                           "x": round(slot.x, 3), "y": round(slot.y, 3), "w": w, "h": h,
+                           "rotation": slot.rotation})
+        pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
+        entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
+                               "items": placed})
+
+    def _label(self, c, kit: LangKit, paper_mm, text: str) -> None:
+        """A small line in the bottom margin saying what the page is."""
+        painter_font = self.text.font(None)
+        c.saveState()
+        c.setFillColorRGB(0.35, 0.35, 0.35)
+        Painter(c, self.text, {}, None)._string(painter_font, 6 / 2.834645669, paper_mm[0] / 2,
+                                                paper_mm[1] - 2.2, text, "center")
+        c.restoreState()
+
+    def _write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                           manifest: list) -> list[WrittenFile]:
+        out = []
+        paper_mm = PAPERS_MM[paper]
+        game = self.game
+        t = game.strings[kit.lang]
+        two_sided = [c for c in game.decks if c.back]
+        one_sided = [c for c in game.decks if not c.back]
+        base = f"{game.id}-{kit.lang}-{paper}"
+        if two_sided:
+            dup = "" if self.opt.duplex == "long" else "-short-edge"
+            name = f"{base}-cards{dup}{self._suffix()}.pdf"
+            self.progress(f"writing {name}")
+            c = pdfout.new_canvas(tmp / name, paper_mm, self.book.register(self.text.font(None)),
+                                  f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
+            pdfout.to_mm_space(c, paper_mm[1])
+            forms, painter = pdfout.FormCache(c), self._painter(c)
+            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
+                     "pages": []}
+            page = 0
+            for comp in two_sided:
+                plan = plans[comp.id]
+                items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+                chunks = paginate(len(items), plan.per_sheet)
+                backs = back_slots(plan, self.opt.duplex)
+                comp_name = t.get(comp.name_key, comp.id) if comp.name_key else comp.id
+                for n, rng in enumerate(chunks, start=1):
+                    chunk = [items[i] for i in rng]
+                    for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
+                        page += 1
+                        self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, page, n, entry)
+                        self._label(c, kit, paper_mm, f"{game.name(kit.lang)} · {comp_name} · {side} {n}/{len(chunks)}"
+                                    f" · {paper.upper()} · 100% · duplex {self.opt.duplex}-edge")
+                        c.showPage()
+                        pdfout.to_mm_space(c, paper_mm[1])
+            c.save()
+            out.append(WrittenFile(name, page))
+            manifest.append(entry)
+        sheet_comps = [c for c in game.components if c.kind == "sheet"]
+        if one_sided or sheet_comps:
+            name = f"{base}-sheets{self._suffix()}.pdf"
+            self.progress(f"writing {name}")
+            c = pdfout.new_canvas(tmp / name, paper_mm, self.book.register(self.text.font(None)),
+                                  f"{game.name(kit.lang)} — sheets ({paper})", None)
+            pdfout.to_mm_space(c, paper_mm[1])
+            forms, painter = pdfout.FormCache(c), self._painter(c)
+            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+            page = 0
+            for comp in game.components:
+                if comp.kind == "sheet":
+                    for face in kit.sheets[(comp.id, paper)]:
+                        page += 1
+                        painter.draw(face.ops)
+                        entry["pages"].append({"page": page, "component": comp.id, "side": "sheet", "items": []})
+                        c.showPage()
+                        pdfout.to_mm_space(c, paper_mm[1])
+                elif comp in one_sided:
+                    plan = plans[comp.id]
+                    items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+                    chunks = paginate(len(items), plan.per_sheet)
+                    for n, rng in enumerate(chunks, start=1):
+                        page += 1
+                        self._place_deck_page(c, forms, painter, plan, comp, [items[i] for i in rng], kit.fronts,
+                                              plan.slots, "front", page, n, entry)
+                        c.showPage()
+                        pdfout.to_mm_space(c, paper_mm[1])
+            c.save()
+            out.append(WrittenFile(name, page))
+            manifest.append(entry)
+        return out
+
+    def _write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+        """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
+        decks = [c for c in self.game.decks if c.printshop]
+        if not decks:
+            return []
+        game = self.game
+        name = f"{game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
+        self.progress(f"writing {name}")
+        first = decks[0]
+        size = (first.size[0] + 2 * first.bleed, first.size[1] + 2 * first.bleed)
+        c = pdfout.new_canvas(tmp / name, size, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — print-shop file", None)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry = {"file": name, "lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None, "pages": []}
+        page = 0
+        for comp in decks:
+            w, h = comp.size
+            b = comp.bleed
+            pw, ph = w + 2 * b, h + 2 * b
+            from .units import mm_to_pt
+
+            for card in comp.cards:
+                for k in range(card.quantity):
+                    for side, faces in (("front", kit.fronts), ("back", kit.backs)):
+                        if (comp.id, card.id) not in faces:
+                            continue
+                        page += 1
+                        c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
+                        c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+                        c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
+                        pdfout.to_mm_space(c, ph)
+                        form = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
+                        pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
+                        entry["pages"].append({"page": page, "component": comp.id, "side": side, "items": [
+                            {"card": card.id, "copy": k, "slot": 0, "x": b, "y": b, "w": w, "h": h, "rotation": 0}]})
+                        c.showPage()
+        c.save()
+        manifest.append(entry)
+        return [WrittenFile(name, page)]
+
+    def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list) -> None:
+        """Move the finished files into place, one atomic rename each, then the manifest."""
+        final_dir.mkdir(parents=True, exist_ok=True)
+        manifest_path = final_dir / "manifest.json"
+        old_files = []
+        if manifest_path.is_file():
+            try:
+                old = json.loads(manifest_path.read_text(encoding="utf-8"))
+                new_names = {f.name for f in written}
+                old_files = [e for e in old.get("files", [])
+                             if e.get("file") not in new_names and (final_dir / e.get("file", "")).is_file()]
+            except (OSError, ValueError, AttributeError):
+                old_files = []
+        doc = {"game": self.game.id, "format": 1,
+               "decks": {c.id: {"cards": {k.id: k.quantity for k in c.cards}, "two_sided": bool(c.back)}
+                         for c in self.game.decks},
+               "files": sorted(old_files + manifest, key=lambda e: e["file"])}
+        (tmp / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                                           encoding="utf-8")
+        for f in written:
+            os.replace(tmp / f.name, final_dir / f.name)
+        os.replace(tmp / "manifest.json", manifest_path)
+
+
+def build_game(game: Game, options: BuildOptions, progress: Progress | None = None) -> tuple[Path, list[WrittenFile]]:
+    builder = KitBuilder(game, options, progress)
+    written = builder.build()
+    return options.out_dir / game.id, written

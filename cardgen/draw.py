@@ -1,0 +1,243 @@
+"""Layout ops → ReportLab canvas calls.
+
+The canvas is set up so that one user unit is one millimetre and y grows downward,
+matching the layout language; text and images flip locally so they stay upright.
+Text was already checked to fit (see ``textcheck``); here it is only placed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from .layout import Op
+from .svgpath import parse_path
+from .textcheck import TextEngine
+from .units import PT_PER_MM
+
+BULLET = "•"
+
+
+class Painter:
+    """Draws checked ops onto a canvas already in millimetre, y-down space."""
+
+    def __init__(self, canvas: Canvas, text: TextEngine, palette: Mapping[str, str], assets: Path | None = None):
+        self.c = canvas
+        self.text = text
+        self.palette = palette
+        self.assets = assets
+        self._colours: dict[str, Color | None] = {}
+
+    # -- colours and paint -------------------------------------------------
+    def colour(self, value: str | None) -> Color | None:
+        if value is None:
+            return None
+        cached = self._colours.get(value, False)
+        if cached is not False:
+            return cached
+        raw = self.palette.get(value, value)
+        if raw in ("none", "transparent"):
+            col = None
+        else:
+            col = HexColor(raw) if raw.startswith("#") else None
+            if col is None:
+                raise ValueError(f"unknown colour {value!r}")
+        self._colours[value] = col
+        return col
+
+    def _paint(self, a: dict[str, Any], default_fill: str | None = None) -> tuple[bool, bool]:
+        fill = self.colour(a.get("fill", default_fill))
+        stroke = self.colour(a.get("stroke"))
+        opacity = a.get("opacity")
+        if fill is not None:
+            self.c.setFillColor(fill)
+            if opacity is not None:
+                self.c.setFillAlpha(opacity)  # after the colour: setFillColor resets alpha
+        if stroke is not None:
+            self.c.setStrokeColor(stroke)
+            self.c.setLineWidth(a.get("stroke_width", 0.3))
+            if opacity is not None:
+                self.c.setStrokeAlpha(opacity)
+            dash = a.get("dash")
+            self.c.setDash(dash if dash else [])
+            self.c.setLineCap({"butt": 0, "round": 1, "square": 2}[a.get("cap", "butt")])
+        return fill is not None, stroke is not None
+
+    # -- ops ---------------------------------------------------------------
+    def draw(self, ops: tuple[Op, ...]) -> None:
+        for op in ops:
+            getattr(self, "_" + op.kind)(op)
+
+    def _with_state(self, fn, a: dict[str, Any], default_fill: str | None = None) -> None:
+        self.c.saveState()
+        fill, stroke = self._paint(a, default_fill)
+        if fill or stroke:
+            fn(fill, stroke)
+        self.c.restoreState()
+
+    def _rect(self, op: Op) -> None:
+        a = op.args
+        r = a.get("r") or 0
+        if r:
+            self._with_state(lambda f, s: self.c.roundRect(a["x"], a["y"], a["w"], a["h"], r, stroke=s, fill=f), a)
+        else:
+            self._with_state(lambda f, s: self.c.rect(a["x"], a["y"], a["w"], a["h"], stroke=s, fill=f), a)
+
+    def _circle(self, op: Op) -> None:
+        a = op.args
+        self._with_state(lambda f, s: self.c.circle(a["cx"], a["cy"], a["r"], stroke=s, fill=f), a)
+
+    def _ellipse(self, op: Op) -> None:
+        a = op.args
+        x1, y1, x2, y2 = a["cx"] - a["rx"], a["cy"] - a["ry"], a["cx"] + a["rx"], a["cy"] + a["ry"]
+        self._with_state(lambda f, s: self.c.ellipse(x1, y1, x2, y2, stroke=s, fill=f), a)
+
+    def _line(self, op: Op) -> None:
+        a = dict(op.args)
+        a.setdefault("stroke", "#000000")
+        a.pop("fill", None)
+        self._with_state(lambda f, s: self.c.line(a["x1"], a["y1"], a["x2"], a["y2"]), a)
+
+    def _polygon(self, op: Op) -> None:
+        a = op.args
+        pts = _pairs(a["points"])
+        if len(pts) < 2:
+            return
+        p = self.c.beginPath()
+        p.moveTo(*pts[0])
+        for pt in pts[1:]:
+            p.lineTo(*pt)
+        if a.get("closed", True):
+            p.close()
+        self._with_state(lambda f, s: self.c.drawPath(p, stroke=s, fill=f), a)
+
+    def _path(self, op: Op) -> None:
+        a = op.args
+        p = self.c.beginPath()
+        for seg in parse_path(a["d"]):
+            if seg[0] == "M":
+                p.moveTo(seg[1], seg[2])
+            elif seg[0] == "L":
+                p.lineTo(seg[1], seg[2])
+            elif seg[0] == "C":
+                p.curveTo(*seg[1:])
+            else:
+                p.close()
+        self._with_state(lambda f, s: self.c.drawPath(p, stroke=s, fill=f, fillMode=1), a)
+
+    def _group(self, op: Op) -> None:
+        a = op.args
+        self.c.saveState()
+        if "translate" in a:
+            self.c.translate(*a["translate"])
+        if "rotate" in a:
+            self.c.rotate(a["rotate"])
+        if "scale" in a:
+            sc = a["scale"]
+            self.c.scale(*(sc if isinstance(sc, list) else (sc, sc)))
+        if a.get("clip"):
+            x, y, w, h = a["clip"]
+            p = self.c.beginPath()
+            p.rect(x, y, w, h)
+            self.c.clipPath(p, stroke=0, fill=0)
+        self.draw(op.children)
+        self.c.restoreState()
+
+    def _string(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left") -> None:
+        """One line of text, upright in the y-down space."""
+        self.c.saveState()
+        self.c.translate(x, baseline)
+        self.c.scale(1, -1)
+        self.c.setFont(self.text.book.register(font), size_mm)
+        if align == "center":
+            self.c.drawCentredString(0, 0, s)
+        elif align == "right":
+            self.c.drawRightString(0, 0, s)
+        else:
+            self.c.drawString(0, 0, s)
+        self.c.restoreState()
+
+    def _set_text_colour(self, colour: str | None, opacity: float | None) -> None:
+        col = self.colour(colour or "#000000")
+        if col is not None:
+            self.c.setFillColor(col)
+            if opacity is not None:
+                self.c.setFillAlpha(opacity)
+
+    def _text(self, op: Op) -> None:
+        a = op.args
+        font = self.text.font(a.get("font"))
+        fitted = self.text.fit_op(op)
+        size_mm = fitted.size / PT_PER_MM
+        leading_mm = fitted.leading / PT_PER_MM
+        asc, desc = self.text.book.ascent_descent(font)
+        block = size_mm + (len(fitted.lines) - 1) * leading_mm
+        valign = a.get("valign", "top")
+        top = a["y"] + {"top": 0.0, "middle": (a["h"] - block) / 2, "bottom": a["h"] - block}[valign]
+        first = top + size_mm * asc / (asc - desc)
+        align = a.get("align", "left")
+        x = a["x"] + {"left": 0.0, "center": a["w"] / 2, "right": a["w"]}[align]
+        self.c.saveState()
+        self._set_text_colour(a.get("color"), a.get("opacity"))
+        for i, line in enumerate(fitted.lines):
+            self._string(font, size_mm, x, first + i * leading_mm, line, align)
+        self.c.restoreState()
+
+    def _glyph(self, op: Op) -> None:
+        """One character scaled so its visible ink fills the box, centred on the ink."""
+        a = op.args
+        font = self.text.font(a.get("font"))
+        x0, y0, x1, y1 = self.text.book.glyph_box(font, a["char"])
+        ink_w, ink_h = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
+        em = min(a["w"] / ink_w, a["h"] / ink_h)
+        align = a.get("align", "center")
+        free_x = a["w"] - em * ink_w
+        left = a["x"] + {"left": 0.0, "center": free_x / 2, "right": free_x}[align] - em * x0
+        baseline = a["y"] + (a["h"] - em * ink_h) / 2 + em * y1
+        self.c.saveState()
+        self._set_text_colour(a.get("color"), a.get("opacity"))
+        self._string(font, em, left, baseline, a["char"])
+        self.c.restoreState()
+
+    def _image(self, op: Op) -> None:
+        a = op.args
+        path = self.text.asset(a["src"])
+        from reportlab.lib.utils import ImageReader
+
+        img = ImageReader(str(path))
+        iw, ih = img.getSize()
+        x, y, w, h = a["x"], a["y"], a["w"], a["h"]
+        fit = a.get("fit", "contain")
+        if fit != "stretch":
+            scale = (min if fit == "contain" else max)(w / iw, h / ih)
+            dw, dh = iw * scale, ih * scale
+            x, y, w, h = x + (w - dw) / 2, y + (h - dh) / 2, dw, dh
+        self.c.saveState()
+        if fit == "cover":
+            p = self.c.beginPath()
+            p.rect(a["x"], a["y"], a["w"], a["h"])
+            self.c.clipPath(p, stroke=0, fill=0)
+        if a.get("opacity") is not None:
+            self.c.setFillAlpha(a["opacity"])
+        self.c.translate(x, y + h)
+        self.c.scale(1, -1)
+        self.c.drawImage(img, 0, 0, w, h, mask="auto")
+        self.c.restoreState()
+
+    def _flow(self, op: Op) -> None:
+        placed = self.text.flow_op(op)
+        a = op.args
+        self.c.saveState()
+        for line in placed.lines:
+            self._set_text_colour(line.colour or a.get("color"), None)
+            self._string(line.font, line.size / PT_PER_MM, line.x, line.baseline, line.text)
+        self.c.restoreState()
+
+
+def _pairs(points: list) -> list[tuple[float, float]]:
+    if points and isinstance(points[0], list):
+        return [(p[0], p[1]) for p in points]
+    return [(points[i], points[i + 1]) for i in range(0, len(points) - 1, 2)]

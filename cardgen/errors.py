@@ -1,0 +1,82 @@
+"""One exception family for every mistake a user can make.
+
+A CardgenError prints as one line, ``path:line:col: message``, and makes the CLI
+exit with status 1. Anything else escaping the CLI is a bug in cardgen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in a user's file; line and col are 1-based, None when unknown."""
+
+    path: str | None = None
+    line: int | None = None
+    col: int | None = None
+
+    def prefix(self) -> str:
+        parts = [p for p in (self.path, self.line, self.col) if p is not None]
+        return ":".join(str(p) for p in parts)
+
+
+class CardgenError(Exception):
+    """A problem in the user's input, reported as one line."""
+
+    def __init__(self, message: str, where: Where | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where or Where()
+
+    def __str__(self) -> str:
+        prefix = self.where.prefix()
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+    def lines(self) -> list[str]:
+        return [str(self)]
+
+
+class ErrorList(CardgenError):
+    """Several problems found in one pass, reported together, one per line."""
+
+    def __init__(self, errors: list[CardgenError]):
+        flat: list[CardgenError] = []
+        for e in errors:
+            flat.extend(e.errors if isinstance(e, ErrorList) else [e])
+        self.errors = flat
+        super().__init__(f"{len(flat)} problem(s)")
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+    def lines(self) -> list[str]:
+        return [str(e) for e in self.errors]
+
+
+class Collector:
+    """Gathers errors so that a pass can report every problem at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[CardgenError] = []
+
+    def add(self, message: str, where: Where | None = None) -> None:
+        self.errors.append(CardgenError(message, where))
+
+    def extend(self, error: CardgenError) -> None:
+        self.errors.extend(error.errors if isinstance(error, ErrorList) else [error])
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
+
+
+def display_path(path: Path | str, root: Path | None = None) -> str:
+    """A path as the user should see it: relative to the cwd when possible."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)

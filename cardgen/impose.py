@@ -1,0 +1,274 @@
+"""Imposition geometry: where each card goes on a sheet, where to cut, where backs go.
+
+Pure arithmetic, no drawing and no I/O, so it can be tested exhaustively. Every value
+is in millimetres with the origin at the TOP-LEFT of the paper and y growing downward;
+the drawing module converts to PDF points (origin bottom-left) later. Portrait paper
+only, because the duplex rules below (long edge mirrors columns, short edge mirrors
+rows) are stated for portrait sheets.
+
+Two layouts are considered:
+
+* gutter: items sit ``2 * bleed`` apart, so each keeps its own full bleed and can be
+  cut cleanly on both of its own trim lines (more cuts, fewer items);
+* butted: items touch, neighbours share cut lines and bleed exists only around the
+  outside of the block (fewer cuts, more items, but a mis-cut shows the neighbour).
+
+The gutter layout is chosen whenever it fits at least as many items as the butted one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cardgen.errors import CardgenError
+
+EDGE_CLEARANCE = 0.5
+"""Crop marks stop this far from the paper edge (mm)."""
+
+MIN_MARK = 1.0
+"""A crop mark shorter than this (mm) is useless to a cutter, so it is omitted."""
+
+_EPS = 1e-9
+"""Tolerance for 'fits exactly' so that float noise never drops a row."""
+
+_MIN_GUTTER = 1e-6
+"""A gutter narrower than a nanometre is no gutter: plan a butted grid instead, so
+the two trim lines of neighbours never become near-duplicate cut lines."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one item's trim box sits on a page."""
+
+    index: int  # 0-based, row-major on the front page
+    col: int
+    row: int
+    x: float  # trim box top-left on the page
+    y: float
+    rotation: int = 0  # 0 or 180: how the face is turned inside its trim box
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One crop-mark hairline segment; (x1, y1) is the end nearer the block."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """Everything the drawing layer needs to lay out one kind of sheet."""
+
+    paper: tuple[float, float]
+    item: tuple[float, float]  # trim size w, h
+    bleed: float
+    gutter: float  # 0 = butted grid; else 2*bleed so each item keeps its own bleed
+    cols: int
+    rows: int
+    slots: tuple[Slot, ...]  # front positions
+    cut_xs: tuple[float, ...]  # every vertical cut line x (sorted, unique)
+    cut_ys: tuple[float, ...]
+    marks: tuple[Mark, ...]
+
+    @property
+    def per_sheet(self) -> int:
+        """How many items one sheet holds."""
+        return len(self.slots)
+
+
+def _fmt(v: float) -> str:
+    """Millimetres as a user would write them: 63, 63.5, 3.175."""
+    return f"{v:g}"
+
+
+def _count(avail: float, item: float, bleed: float, gutter: float) -> int:
+    """How many items fit in one dimension of ``avail`` printable millimetres.
+
+    The printed extent of n items is n*item + (n-1)*gutter + 2*bleed.
+    """
+    room = avail - 2 * bleed + gutter
+    return max(0, math.floor((room + _EPS) / (item + gutter)))
+
+
+def plan_sheet(
+    paper: tuple[float, float],
+    item: tuple[float, float],
+    bleed: float,
+    *,
+    min_margin: float = 4.0,
+    mark_length: float = 6.0,
+    mark_gap: float = 1.0,
+    name: str = "item",
+    paper_name: str = "paper",
+) -> SheetPlan:
+    """Lay out as many ``item``-sized trim boxes as fit on ``paper``, centred.
+
+    The whole printed area (trim block plus bleed all round) stays at least
+    ``min_margin`` from every paper edge, because home printers cannot print there.
+    The default is 4 mm rather than 5 mm so that 63×88 mm poker cards with 3 mm bleed
+    fit 3×3 on US Letter too (only 3×2 with 5 mm), and bleed clipped by a printer's
+    unprintable edge does no harm because bleed is cut away anyway.
+    The grid is centred exactly so that mirroring it for duplex backs maps grid
+    positions onto grid positions. Raises CardgenError if not even one item fits.
+
+    Crop marks lie only in the paper margin, outside the block's bleed: each starts
+    ``bleed + mark_gap`` beyond the block's outer trim edge and runs outward
+    ``mark_length``, clipped to end ``EDGE_CLEARANCE`` (0.5 mm) from the paper edge.
+    A mark clipped below ``MIN_MARK`` (1 mm, or ``mark_length`` if that is smaller)
+    is omitted rather than drawn as a useless dot; with the default 4 mm margin and
+    1 mm gap every mark keeps at least 2.5 mm (4 - 1 - 0.5).
+    """
+    pw, ph = (float(v) for v in paper)
+    w, h = (float(v) for v in item)
+    bleed = float(bleed)
+    what = f"{name} {_fmt(w)}×{_fmt(h)} mm (+{_fmt(bleed)} mm bleed)"
+    if not (pw > 0 and ph > 0):
+        raise CardgenError(f"{paper_name} size {_fmt(pw)}×{_fmt(ph)} mm must be positive")
+    if pw > ph:
+        raise CardgenError(
+            f"{paper_name} {_fmt(pw)}×{_fmt(ph)} mm is landscape; only portrait paper "
+            "is supported"
+        )
+    if not (w > 0 and h > 0):
+        raise CardgenError(f"{name} size {_fmt(w)}×{_fmt(h)} mm must be positive")
+    if not bleed >= 0:
+        raise CardgenError(f"{name} bleed {_fmt(bleed)} mm must not be negative")
+    if min_margin < 0 or mark_length < 0 or mark_gap < 0:
+        raise ValueError("min_margin, mark_length and mark_gap must not be negative")
+
+    avail_w = pw - 2 * min_margin
+    avail_h = ph - 2 * min_margin
+
+    gutter = 2 * bleed
+    g_cols, g_rows = _count(avail_w, w, bleed, gutter), _count(avail_h, h, bleed, gutter)
+    b_cols, b_rows = _count(avail_w, w, bleed, 0.0), _count(avail_h, h, bleed, 0.0)
+    if g_cols * g_rows >= b_cols * b_rows and gutter >= _MIN_GUTTER:
+        cols, rows = g_cols, g_rows
+    else:
+        cols, rows, gutter = b_cols, b_rows, 0.0
+    if cols * rows == 0:
+        raise CardgenError(
+            f"{what} does not fit on {paper_name} with {_fmt(min_margin)} mm margins"
+        )
+
+    pitch_x, pitch_y = w + gutter, h + gutter
+    block_w = cols * w + (cols - 1) * gutter  # trim extents of the block
+    block_h = rows * h + (rows - 1) * gutter
+    x0 = (pw - block_w) / 2
+    y0 = (ph - block_h) / 2
+
+    slots = tuple(
+        Slot(index=r * cols + c, col=c, row=r, x=x0 + c * pitch_x, y=y0 + r * pitch_y)
+        for r in range(rows)
+        for c in range(cols)
+    )
+
+    # Same expressions as the slot positions so cut lines equal trim edges exactly.
+    if gutter == 0:
+        cut_xs = tuple(x0 + k * w for k in range(cols + 1))
+        cut_ys = tuple(y0 + k * h for k in range(rows + 1))
+    else:
+        cut_xs = tuple(sorted(x0 + c * pitch_x + d for c in range(cols) for d in (0, w)))
+        cut_ys = tuple(sorted(y0 + r * pitch_y + d for r in range(rows) for d in (0, h)))
+
+    marks = _crop_marks(
+        (pw, ph), (x0, y0, x0 + block_w, y0 + block_h), cut_xs, cut_ys,
+        bleed, mark_length, mark_gap,
+    )
+    return SheetPlan(
+        paper=(pw, ph), item=(w, h), bleed=bleed, gutter=gutter, cols=cols, rows=rows,
+        slots=slots, cut_xs=cut_xs, cut_ys=cut_ys, marks=marks,
+    )
+
+
+def _crop_marks(
+    paper: tuple[float, float],
+    block: tuple[float, float, float, float],
+    cut_xs: tuple[float, ...],
+    cut_ys: tuple[float, ...],
+    bleed: float,
+    length: float,
+    gap: float,
+) -> tuple[Mark, ...]:
+    """Marks above/below each vertical cut and left/right of each horizontal cut.
+
+    They stay in the margin outside the block's bleed so they can never print over
+    art, and stop short of the paper edge where home printers clip.
+    """
+    pw, ph = paper
+    left, top, right, bottom = block
+    off = bleed + gap
+    shortest = min(MIN_MARK, length)
+
+    def seg(start: float, toward_edge: float, edge: float) -> tuple[float, float] | None:
+        # toward_edge is -1 (toward 0) or +1 (toward `edge`); returns (start, end).
+        end = start + toward_edge * length
+        limit = EDGE_CLEARANCE if toward_edge < 0 else edge - EDGE_CLEARANCE
+        end = max(end, limit) if toward_edge < 0 else min(end, limit)
+        if (end - start) * toward_edge + _EPS < shortest or length == 0:
+            return None
+        return start, end
+
+    marks: list[Mark] = []
+    for x in cut_xs:
+        for start, sign in ((top - off, -1), (bottom + off, 1)):
+            s = seg(start, sign, ph)
+            if s:
+                marks.append(Mark(x, s[0], x, s[1]))
+    for y in cut_ys:
+        for start, sign in ((left - off, -1), (right + off, 1)):
+            s = seg(start, sign, pw)
+            if s:
+                marks.append(Mark(s[0], y, s[1], y))
+    return tuple(marks)
+
+
+def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0,
+              mark_gap: float = 1.0) -> tuple[Mark, ...]:
+    """Crop marks for a partly filled sheet: only the cut lines of the occupied
+    slots, around the block they form, so no mark points at an empty slot."""
+    if not slots:
+        return ()
+    w, h = plan.item
+    left = min(s.x for s in slots)
+    top = min(s.y for s in slots)
+    right = max(s.x + w for s in slots)
+    bottom = max(s.y + h for s in slots)
+    xs = tuple(x for x in plan.cut_xs if left - _EPS <= x <= right + _EPS)
+    ys = tuple(y for y in plan.cut_ys if top - _EPS <= y <= bottom + _EPS)
+    return _crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)
+
+
+def back_slots(plan: SheetPlan, duplex: str) -> tuple[Slot, ...]:
+    """Where each front's back goes on the back page, for a duplex printer.
+
+    ``back_slots(plan, d)[i]`` belongs to front slot ``i`` (same index). Long-edge
+    flip on portrait paper mirrors columns. Short-edge flip mirrors rows and turns
+    each back 180° so it is upright when the cut card is turned over left-to-right.
+    """
+    pw, ph = plan.paper
+    w, h = plan.item
+    if duplex == "long":
+        return tuple(
+            Slot(s.index, plan.cols - 1 - s.col, s.row, pw - s.x - w, s.y, 0)
+            for s in plan.slots
+        )
+    if duplex == "short":
+        return tuple(
+            Slot(s.index, s.col, plan.rows - 1 - s.row, s.x, ph - s.y - h, 180)
+            for s in plan.slots
+        )
+    raise ValueError(f"duplex must be 'long' or 'short', not {duplex!r}")
+
+
+def paginate(n_items: int, per_sheet: int) -> list[range]:
+    """Item indices for each sheet, in order; the last sheet may be partly empty."""
+    if per_sheet <= 0:
+        raise ValueError("per_sheet must be positive")
+    if n_items < 0:
+        raise ValueError("n_items must not be negative")
+    return [range(i, min(i + per_sheet, n_items)) for i in range(0, n_items, per_sheet)]

@@ -1,0 +1,363 @@
+"""Read a game folder into a checked ``model.Game``, reporting every problem at once.
+
+A game folder holds ``game.yaml`` (the game, its components and cards), and
+``locales/<lang>.yaml`` (every string per language). Its templates live in
+``<folder>/templates/`` and, for shipped games, in ``templates/<id>/``; shared
+macros in ``templates/common/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+from .errors import CardgenError, Collector, Where, display_path
+from .model import Card, Component, Game, freeze
+from .paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
+from .schema import check_keys, check_mapping, describe, get, get_size
+from .yamlsrc import YDict, YList, load_yaml
+
+GAME_FILE = "game.yaml"
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+
+GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
+GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data")
+DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop")
+SHEET_KEYS_REQUIRED = ("id", "kind", "template")
+SHEET_KEYS_OPTIONAL = ("name",)
+CARD_KEYS_REQUIRED = ("id",)
+CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields")
+
+
+def shipped_game_ids() -> list[str]:
+    root = shipped_games_dir()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / GAME_FILE).is_file())
+
+
+def find_game(game: str) -> Path:
+    """A shipped game id or the path of a game folder → that folder."""
+    path = Path(game)
+    if (path / GAME_FILE).is_file():
+        return path
+    if ID_RE.match(game) and (shipped_games_dir() / game / GAME_FILE).is_file():
+        return shipped_games_dir() / game
+    if path.is_dir():
+        raise CardgenError(f"'{game}' is a folder but has no {GAME_FILE}")
+    shipped = ", ".join(shipped_game_ids()) or "none"
+    raise CardgenError(f"unknown game '{game}' (shipped games: {shipped}; or give the path of a game folder)")
+
+
+def load_game(game: str | Path) -> Game:
+    """Load and check a game by id or folder; raises CardgenError/ErrorList."""
+    root = find_game(str(game))
+    label = display_path(root / GAME_FILE)
+    doc = load_yaml(root / GAME_FILE, label)
+    errors = Collector()
+    if not check_mapping(doc, Where(label, 1, 1), GAME_FILE, errors):
+        errors.raise_if_any()
+    check_keys(doc, GAME_KEYS_REQUIRED, GAME_KEYS_OPTIONAL, "the game", errors)
+
+    game_id = get(doc, "id", (str,), "the game", errors, default=root.name)
+    if "id" in doc and isinstance(doc["id"], str) and not ID_RE.match(game_id):
+        errors.add(f"game id '{game_id}' must be lower-case letters, digits, '-' or '_'", doc.at("id"))
+    name_key = get(doc, "name", (str,), "the game", errors, default="game.name")
+    languages = _languages(doc, errors)
+    players = _players(doc, errors)
+    fonts = _string_map(doc, "fonts", errors)
+    palette = _string_map(doc, "palette", errors)
+    for key, value in palette.items():
+        if not COLOUR_RE.match(value):
+            errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
+    data = doc.get("data", YDict())
+    if not isinstance(data, dict):
+        errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
+        data = YDict()
+
+    template_dirs = tuple(
+        d for d in (root / "templates", shipped_templates_dir() / game_id, shipped_templates_dir() / "common")
+    )
+    components = _components(doc, data, template_dirs, errors)
+    strings = _locales(root, languages, errors)
+    _check_font_names(root, doc, fonts, errors)
+
+    used_keys = [(name_key, doc.at("name") if "name" in doc else doc.where)]
+    used_keys += [(c.name_key, c.where) for c in components if c.name_key]
+    for key, where in used_keys:
+        for lang in languages:
+            if lang in strings and key not in strings[lang]:
+                errors.add(f"string '{key}' is not in locales/{lang}.yaml", where)
+    errors.raise_if_any()
+
+    return Game(
+        id=game_id,
+        root=root,
+        name_key=name_key,
+        languages=tuple(languages),
+        players=players,
+        fonts=freeze(fonts),
+        palette=freeze(palette),
+        data=freeze(data),
+        components=tuple(components),
+        strings=freeze(strings),
+        template_dirs=template_dirs,
+        where=doc.where,
+    )
+
+
+def _languages(doc: YDict, errors: Collector) -> list[str]:
+    langs = get(doc, "languages", (list,), "the game", errors, default=[])
+    out = []
+    for i, lang in enumerate(langs):
+        if not isinstance(lang, str) or not LANG_RE.match(lang):
+            errors.add(f"language {lang!r} is not a language code such as en, fr, nl", langs.at(i))
+        elif lang in out:
+            errors.add(f"language '{lang}' is listed twice", langs.at(i))
+        else:
+            out.append(lang)
+    if "languages" in doc and not langs:
+        errors.add("a game needs at least one language", doc.at("languages"))
+    return out
+
+
+def _players(doc: YDict, errors: Collector) -> tuple[int, int]:
+    value = doc.get("players", [1, 1])
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and 1 <= value[0] <= value[1]
+    ):
+        return (value[0], value[1])
+    errors.add(f"'players' must be [min, max] whole numbers with 1 <= min <= max, found {value!r}", doc.at("players"))
+    return (1, 1)
+
+
+def _string_map(doc: YDict, key: str, errors: Collector) -> dict[str, str]:
+    value = doc.get(key, YDict())
+    if not isinstance(value, YDict):
+        errors.add(f"'{key}' must be a mapping, found {describe(value)}", doc.at(key))
+        return {}
+    out = {}
+    for k, v in value.items():
+        if not isinstance(v, str):
+            errors.add(f"'{key}.{k}' must be text, found {describe(v)}", value.at(k))
+        else:
+            out[str(k)] = v
+    return out
+
+
+def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Collector) -> None:
+    from .fonts import FontBook  # local: fonts pulls in reportlab
+
+    book = FontBook([root / "fonts", shipped_fonts_dir()])
+    for role, name in fonts.items():
+        try:
+            book.resolve(name, doc["fonts"].at(role))
+        except CardgenError as exc:
+            errors.extend(exc)
+
+
+def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:
+    return any((d / name).is_file() for d in template_dirs)
+
+
+def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors: Collector) -> list[Component]:
+    items = get(doc, "components", (list,), "the game", errors, default=[])
+    out: list[Component] = []
+    seen: dict[str, Where] = {}
+    all_card_ids: dict[str, Where] = {}
+    for i, item in enumerate(items):
+        if not check_mapping(item, items.at(i), f"component {i + 1}", errors):
+            continue
+        cid = item.get("id")
+        what = f"component '{cid}'" if isinstance(cid, str) else f"component {i + 1}"
+        kind = item.get("kind")
+        if kind == "deck":
+            check_keys(item, DECK_KEYS_REQUIRED, DECK_KEYS_OPTIONAL, what, errors)
+        elif kind == "sheet":
+            check_keys(item, SHEET_KEYS_REQUIRED, SHEET_KEYS_OPTIONAL, what, errors)
+        else:
+            errors.add(f"{what}: 'kind' must be 'deck' or 'sheet', found {kind!r}", item.at("kind"))
+            continue
+        cid = get(item, "id", (str,), what, errors, default=f"component{i + 1}")
+        if not ID_RE.match(cid):
+            errors.add(f"component id '{cid}' must be lower-case letters, digits, '-' or '_'", item.at("id"))
+        if cid in seen:
+            errors.add(f"component id '{cid}' is used twice (first at line {seen[cid].line})", item.at("id"))
+        seen[cid] = item.at("id")
+        name_key = get(item, "name", (str,), what, errors)
+
+        for key in ("front", "back", "template"):
+            tname = item.get(key)
+            if tname is None:
+                continue
+            if not isinstance(tname, str):
+                errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
+            elif ".." in Path(tname).parts or Path(tname).is_absolute():
+                errors.add(f"template '{tname}' must be a name inside the templates folder", item.at(key))
+            elif not _find_template(tname, template_dirs):
+                looked = ", ".join(display_path(d) for d in template_dirs)
+                errors.add(f"template '{tname}' not found (looked in: {looked})", item.at(key))
+
+        if kind == "sheet":
+            out.append(Component(id=cid, kind="sheet", name_key=name_key, where=item.where, template=item.get("template")))
+            continue
+        size = get_size(item, "size", what, errors)
+        bleed = get(item, "bleed", (float,), what, errors, default=3.0)
+        safe = get(item, "safe", (float,), what, errors, default=3.0)
+        for key, value in (("bleed", bleed), ("safe", safe)):
+            if value < 0 or value > 20:
+                errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
+        printshop = get(item, "printshop", (bool,), what, errors, default=True)
+        cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
+        out.append(
+            Component(
+                id=cid,
+                kind="deck",
+                name_key=name_key,
+                where=item.where,
+                size=size or (63.0, 88.0),
+                bleed=bleed,
+                safe=safe,
+                front=item.get("front") if isinstance(item.get("front"), str) else None,
+                back=item.get("back") if isinstance(item.get("back"), str) else None,
+                cards=tuple(cards),
+                printshop=printshop,
+            )
+        )
+    return out
+
+
+def _lookup(binding: dict[str, Any], dotted: str) -> Any:
+    value: Any = binding
+    for part in dotted.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            raise KeyError(dotted)
+    return value
+
+
+def _expand_id(template: str, binding: dict[str, Any]) -> str:
+    return PLACEHOLDER_RE.sub(lambda m: str(_lookup(binding, m.group(1))), template)
+
+
+def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> list[tuple[str, list]]:
+    axes = []
+    for key, source in spec.items():
+        where = spec.at(key)
+        if isinstance(source, str):
+            values = data.get(source)
+            if not isinstance(values, list):
+                errors.add(f"{what}: for_each '{key}' names '{source}', which is not a list under 'data'", where)
+                return []
+            axes.append((key, list(values)))
+        elif isinstance(source, YDict) and set(source) == {"range"}:
+            rng = source["range"]
+            if (
+                isinstance(rng, list)
+                and len(rng) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
+                and rng[0] <= rng[1]
+            ):
+                axes.append((key, list(range(rng[0], rng[1] + 1))))
+            else:
+                errors.add(f"{what}: for_each '{key}' range must be [first, last] whole numbers", where)
+                return []
+        elif isinstance(source, YList):
+            axes.append((key, list(source)))
+        else:
+            errors.add(
+                f"{what}: for_each '{key}' must name a list in 'data', give a list, or {{range: [first, last]}}", where
+            )
+            return []
+    return axes
+
+
+def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where]) -> list[Card]:
+    what = f"component '{cid}'"
+    if not isinstance(items, YList):
+        errors.add(f"'cards' in {what} must be a list of card entries, found {describe(items)}", where)
+        return []
+    out: list[Card] = []
+    for i, entry in enumerate(items):
+        ewhat = f"card entry {i + 1} of {what}"
+        if not check_mapping(entry, items.at(i), ewhat, errors):
+            continue
+        check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
+        id_template = get(entry, "id", (str,), ewhat, errors)
+        quantity = get(entry, "quantity", (int,), ewhat, errors, default=1)
+        if quantity < 1:
+            errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
+        fields = get(entry, "fields", (dict,), ewhat, errors, default={})
+        spec = entry.get("for_each")
+        if spec is not None and not isinstance(spec, YDict):
+            errors.add(f"'for_each' in {ewhat} must be a mapping", entry.at("for_each"))
+            continue
+        axes = _for_each_values(spec, data, ewhat, errors) if spec else []
+        if id_template is None or (spec and not axes):
+            continue
+        names = [name for name, _ in axes]
+        for combo in itertools.product(*(values for _, values in axes)) if axes else [()]:
+            binding = dict(zip(names, combo))
+            binding.update(fields)
+            try:
+                card_id = _expand_id(id_template, binding)
+            except KeyError as exc:
+                errors.add(f"card id '{id_template}' refers to unknown field {exc}", entry.at("id"))
+                break
+            if card_id in ids:
+                errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
+                continue
+            ids[card_id] = entry.at("id")
+            out.append(Card(id=card_id, fields=freeze(binding), quantity=quantity, where=entry.at("id")))
+    return out
+
+
+def _flatten(d: YDict, prefix: str, out: dict[str, str], wheres: dict[str, Where], errors: Collector) -> None:
+    for key, value in d.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, YDict):
+            _flatten(value, full + ".", out, wheres, errors)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            out[full] = str(value)
+            wheres[full] = d.at(key)
+        else:
+            errors.add(f"string '{full}' must be text, found {describe(value)}", d.at(key))
+
+
+def _locales(root: Path, languages: list[str], errors: Collector) -> dict[str, dict[str, str]]:
+    strings: dict[str, dict[str, str]] = {}
+    for lang in languages:
+        path = root / "locales" / f"{lang}.yaml"
+        label = display_path(path)
+        if not path.is_file():
+            errors.add(f"no strings for language '{lang}': file missing", Where(label))
+            continue
+        try:
+            doc = load_yaml(path, label)
+        except CardgenError as exc:
+            errors.extend(exc)
+            continue
+        table: dict[str, str] = {}
+        if doc is None:
+            doc = YDict()
+            doc.where, doc.key_where, doc.value_where = Where(label, 1, 1), {}, {}
+        if check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
+            _flatten(doc, "", table, {}, errors)
+        strings[lang] = table
+    every_key = set().union(*(t.keys() for t in strings.values())) if strings else set()
+    for lang, table in strings.items():
+        missing = sorted(every_key - table.keys())
+        if missing:
+            label = display_path(root / "locales" / f"{lang}.yaml")
+            errors.add(f"missing {len(missing)} translation(s): {', '.join(missing)}", Where(label))
+    return strings

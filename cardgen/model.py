@@ -1,0 +1,93 @@
+"""The loaded game: frozen dataclasses, no I/O.
+
+Everything a build or a validation needs is read and checked by ``loader`` into
+these objects first, so the later stages never meet a half-checked file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import Where
+
+
+def freeze(value: Any) -> Any:
+    """Read-only view of nested YAML data (dicts become mapping proxies, lists tuples)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card (or token, tile, sticker) of a component."""
+
+    id: str
+    fields: Mapping[str, Any]
+    quantity: int
+    where: Where
+
+
+@dataclass(frozen=True)
+class Component:
+    """A deck of same-size pieces (imposed, with optional backs) or a page sheet."""
+
+    id: str
+    kind: str  # "deck" or "sheet"
+    name_key: str | None
+    where: Where
+    # deck only
+    size: tuple[float, float] | None = None
+    bleed: float = 3.0
+    safe: float = 3.0
+    front: str | None = None
+    back: str | None = None
+    cards: tuple[Card, ...] = ()
+    printshop: bool = True
+    # sheet only
+    template: str | None = None
+
+    @property
+    def count(self) -> int:
+        """How many pieces the component prints (quantities included)."""
+        return sum(c.quantity for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A whole game folder, loaded and checked."""
+
+    id: str
+    root: Path
+    name_key: str
+    languages: tuple[str, ...]
+    players: tuple[int, int]
+    fonts: Mapping[str, str]
+    palette: Mapping[str, str]
+    data: Mapping[str, Any]
+    components: tuple[Component, ...]
+    strings: Mapping[str, Mapping[str, str]]  # lang -> key -> text
+    template_dirs: tuple[Path, ...]
+    where: Where = field(default_factory=Where)
+
+    def name(self, lang: str) -> str:
+        return self.strings[lang][self.name_key]
+
+    def component(self, component_id: str) -> Component:
+        for c in self.components:
+            if c.id == component_id:
+                return c
+        raise KeyError(component_id)
+
+    @property
+    def decks(self) -> tuple[Component, ...]:
+        return tuple(c for c in self.components if c.kind == "deck")
+
+    @property
+    def sheets(self) -> tuple[Component, ...]:
+        return tuple(c for c in self.components if c.kind == "sheet")

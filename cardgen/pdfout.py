@@ -1,0 +1,93 @@
+"""PDF canvases set up the way every cardgen file needs them.
+
+Reproducible (ReportLab's invariant mode, fixed metadata), no stray unembedded
+Helvetica (the canvas gets a registered initial font), millimetre y-down drawing
+helpers, faces drawn once as form XObjects and reused wherever they are placed,
+and crop marks in the registration colour.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Callable
+
+from reportlab.lib.colors import PCMYKColorSep
+from reportlab.pdfbase.pdfdoc import PDFName
+from reportlab.pdfgen.canvas import Canvas
+
+from .impose import Mark
+from .units import PT_PER_MM, mm_to_pt
+
+REGISTRATION = PCMYKColorSep(100, 100, 100, 100, spotName="All", density=100)
+HAIRLINE_MM = 0.25 / PT_PER_MM  # 0.25 pt
+
+
+def new_canvas(path: Path, page_mm: tuple[float, float], initial_font: str, title: str, duplex: str | None) -> Canvas:
+    """A canvas with fixed metadata; ``duplex`` asks viewers for the right flip."""
+    c = Canvas(
+        str(path),
+        pagesize=(mm_to_pt(page_mm[0]), mm_to_pt(page_mm[1])),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=initial_font,
+        initialFontSize=8,
+    )
+    c.setTitle(title)
+    c.setAuthor("cardgen")
+    c.setCreator("cardgen")
+    c.setSubject("print-and-play kit")
+    c.setViewerPreference("PrintScaling", PDFName("None"))
+    if duplex:
+        mode = "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
+        c.setViewerPreference("Duplex", PDFName(mode))
+    return c
+
+
+def to_mm_space(c: Canvas, page_h_mm: float) -> None:
+    """Make user space millimetres with the origin at the page's top-left, y down."""
+    c.translate(0, mm_to_pt(page_h_mm))
+    c.scale(PT_PER_MM, -PT_PER_MM)
+
+
+class FormCache:
+    """Draw each distinct face once per file as a form XObject; place it many times."""
+
+    def __init__(self, canvas: Canvas):
+        self.c = canvas
+        self.names: dict[str, str] = {}
+
+    def form(self, key: str, bbox: tuple[float, float, float, float], draw: Callable[[], None]) -> str:
+        name = self.names.get(key)
+        if name is None:
+            name = "F" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+            # Forms are written in their own space: the bbox is in mm, y-down as drawn.
+            self.c.beginForm(name, *bbox)
+            draw()
+            self.c.endForm()
+            self.names[key] = name
+        return name
+
+
+def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int,
+          clip: tuple[float, float, float, float]) -> None:
+    """Show a face form with its trim top-left at (x, y) mm, clipped to ``clip`` (x0, y0, x1, y1, page mm)."""
+    c.saveState()
+    p = c.beginPath()
+    p.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
+    c.clipPath(p, stroke=0, fill=0)
+    c.translate(x, y)
+    if rotation == 180:
+        c.translate(w, h)
+        c.rotate(180)
+    c.doForm(form)
+    c.restoreState()
+
+
+def draw_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
+    c.saveState()
+    c.setStrokeColor(REGISTRATION)
+    c.setLineWidth(HAIRLINE_MM)
+    for m in marks:
+        c.line(m.x1, m.y1, m.x2, m.y2)
+    c.restoreState()

@@ -1,0 +1,142 @@
+"""Templates → layout documents, in a sandboxed Jinja environment.
+
+Undefined variables are errors, never blanks on a card. Templates write YAML; the
+``q`` filter quotes any value as a safe YAML scalar (JSON with real Unicode, so
+astral hieroglyphs are not split into surrogates — see PRINT_NOTES.md).
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from .errors import CardgenError, Where, display_path
+from .yamlsrc import fast_load
+
+
+def quote(value: Any) -> str:
+    """A YAML-safe scalar for any value (strings keep their real characters)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def luminance(colour: str) -> float:
+    """Perceived lightness 0..1 (Rec. 601 weights), as a greyscale printer sees it."""
+    r, g, b = _hex(colour)
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def mix(colour: str, other: str = "#ffffff", amount: float = 0.5) -> str:
+    """Blend ``colour`` toward ``other`` by ``amount`` (0 = colour, 1 = other)."""
+    a, b = _hex(colour), _hex(other)
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+
+
+def contrast(colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
+    """The ink (dark or light) that reads best on ``colour``."""
+    return dark if luminance(colour) > 0.55 else light
+
+
+class TemplateRenderer:
+    """One Jinja environment per game: loads templates from its folders in order."""
+
+    def __init__(self, template_dirs: tuple[Path, ...], palette: Mapping[str, str]):
+        self.dirs = template_dirs
+        self.palette = dict(palette)
+        self.env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            extensions=["jinja2.ext.do"],
+        )
+        self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum)
+        self._cache: dict[str, jinja2.Template] = {}
+
+    def colour(self, name: str) -> str:
+        return self.palette.get(name, name)
+
+    def _mix(self, colour: str, other: str = "#ffffff", amount: float = 0.5) -> str:
+        return mix(self.colour(colour), self.colour(other), amount)
+
+    def _contrast(self, colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
+        return contrast(self.colour(colour), self.colour(dark), self.colour(light))
+
+    def _lum(self, colour: str) -> float:
+        return luminance(self.colour(colour))
+
+    def template_path(self, name: str) -> str:
+        for d in self.dirs:
+            if (d / name).is_file():
+                return display_path(d / name)
+        return name
+
+    def _template(self, name: str) -> jinja2.Template:
+        tpl = self._cache.get(name)
+        if tpl is None:
+            try:
+                tpl = self.env.get_template(name)
+            except jinja2.TemplateSyntaxError as exc:
+                path = display_path(exc.filename) if exc.filename else name
+                raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
+            except jinja2.TemplateNotFound as exc:
+                raise CardgenError(f"template '{exc.name}' not found", Where(self.template_path(name))) from None
+            self._cache[name] = tpl
+        return tpl
+
+    def render(self, name: str, context: dict[str, Any], label: str) -> tuple[str, Any]:
+        """Render template ``name``: (its YAML text, the parsed document).
+
+        ``label`` names card, face and language in errors; the text doubles as a
+        key, so identical faces (one back for a whole deck) are drawn once."""
+        tpl = self._template(name)
+        try:
+            text = tpl.render(context)
+        except CardgenError:
+            raise
+        except jinja2.TemplateSyntaxError as exc:
+            path = display_path(exc.filename) if exc.filename else name
+            raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
+        except jinja2.TemplateNotFound as exc:
+            raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
+        except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError,
+                KeyError, AttributeError, ZeroDivisionError) as exc:
+            raise CardgenError(f"{label}: {type(exc).__name__}: {exc}", self._where_in_template(exc, name)) from None
+        return text, fast_load(text, f"{self.template_path(name)} (rendered for {label})")
+
+    def _where_in_template(self, exc: BaseException, name: str) -> Where:
+        """The deepest template frame of a render error (Jinja rewrites tracebacks to template lines)."""
+        best = Where(self.template_path(name))
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename.endswith((".j2", ".jinja", ".yaml.j2")) or "/templates/" in frame.filename:
+                best = Where(display_path(frame.filename), frame.lineno)
+        return best
+
+
+def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
+    """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, formatted."""
+
+    def t(key: str, **values: Any) -> str:
+        text = strings.get(key)
+        if text is None:
+            missing(key)
+            raise jinja2.UndefinedError(f"no string '{key}' in locales/{lang}.yaml")
+        if values:
+            try:
+                return text.format(**values)
+            except (KeyError, IndexError, ValueError) as exc:
+                raise jinja2.UndefinedError(f"string '{key}' in {lang}: bad placeholder {exc}") from None
+        return text
+
+    return t

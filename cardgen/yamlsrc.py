@@ -1,0 +1,133 @@
+"""YAML that remembers where each value came from.
+
+User files are parsed to plain dicts and lists (subclasses that carry the line and
+column of every key and item), so that a later check can say
+``card_data/hapy/game.yaml:12:5: unknown key 'colour'`` rather than just "bad data".
+Only PyYAML's safe constructors are used: no tag can run code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import CardgenError, Where
+
+try:  # libyaml is much faster; fall back to the pure-Python loader
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+
+class YDict(dict):
+    """A mapping that knows where it, its keys and its values stand."""
+
+    where: Where
+    key_where: dict
+    value_where: dict
+
+    def at(self, key: str) -> Where:
+        """Where the value of ``key`` stands (or the mapping itself)."""
+        return self.value_where.get(key, self.where)
+
+    def key_at(self, key: str) -> Where:
+        return self.key_where.get(key, self.where)
+
+
+class YList(list):
+    """A sequence that knows where it and each item stand."""
+
+    where: Where
+    item_where: list
+
+    def at(self, index: int) -> Where:
+        return self.item_where[index] if index < len(self.item_where) else self.where
+
+
+def _where(path: str, node: yaml.Node) -> Where:
+    mark = node.start_mark
+    return Where(path, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    def __init__(self, path: str):
+        self.path = path
+        self.constructor = yaml.SafeLoader.__new__(yaml.SafeLoader)
+        yaml.constructor.SafeConstructor.__init__(self.constructor)
+
+    def build(self, node: yaml.Node) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            out = YDict()
+            out.where = _where(self.path, node)
+            out.key_where, out.value_where = {}, {}
+            self.constructor.flatten_mapping(node)
+            for key_node, value_node in node.value:
+                key = self.build(key_node)
+                if not isinstance(key, (str, int, float, bool)) or key is None:
+                    raise CardgenError("a mapping key must be a plain value", _where(self.path, key_node))
+                if key in out:
+                    first = out.key_where[key]
+                    raise CardgenError(
+                        f"duplicate key '{key}' (first at line {first.line})", _where(self.path, key_node)
+                    )
+                out[key] = self.build(value_node)
+                out.key_where[key] = _where(self.path, key_node)
+                out.value_where[key] = _where(self.path, value_node)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            out = YList(self.build(item) for item in node.value)
+            out.where = _where(self.path, node)
+            out.item_where = [_where(self.path, item) for item in node.value]
+            return out
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            raise CardgenError(f"bad value: {getattr(exc, 'problem', exc)}", _where(self.path, node)) from None
+
+
+def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
+    """Turn a PyYAML error into our one-line form, keeping its line and column."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = Where(path, mark.line + 1, mark.column + 1) if mark else Where(path)
+    return CardgenError(f"YAML syntax error: {problem}", where)
+
+
+def parse_yaml(text: str, path: str) -> Any:
+    """Parse YAML text into YDict/YList/scalars with positions; ``path`` labels errors."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        raise yaml_error(exc, path) from None
+    if node is None:
+        return None
+    return _Builder(path).build(node)
+
+
+def load_yaml(path: Path, label: str | None = None) -> Any:
+    """Read and parse a YAML file; ``label`` is how the path is shown in errors."""
+    label = label or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CardgenError("file not found", Where(label)) from None
+    except UnicodeDecodeError as exc:
+        raise CardgenError(f"not UTF-8 text (byte {exc.start})", Where(label)) from None
+    return parse_yaml(text, label)
+
+
+def fast_load(text: str, path: str) -> Any:
+    """Parse machine-written YAML (rendered layouts) quickly, without positions.
+
+    The error quotes the offending rendered line, since the user never sees the
+    rendered text otherwise."""
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        err = yaml_error(exc, path)
+        lines = text.splitlines()
+        if err.where.line and err.where.line <= len(lines):
+            err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
+        raise err from None

@@ -1,0 +1,385 @@
+"""Imposition geometry: centring, margins, crop marks, duplex mirroring, pagination."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgen.errors import CardgenError
+from cardgen.impose import (
+    EDGE_CLEARANCE,
+    Mark,
+    SheetPlan,
+    Slot,
+    back_slots,
+    paginate,
+    plan_sheet,
+)
+from cardgen.units import PAPERS_MM
+
+TOL = 1e-9
+PAPERS = sorted(PAPERS_MM)
+DEFAULT_MARGIN = inspect.signature(plan_sheet).parameters["min_margin"].default
+
+# (item size, bleed) chosen so that one example uses each strategy on both papers.
+POKER = ((63.0, 88.0), 3.0)  # butted 3x3 on both papers
+TAROT = ((70.0, 120.0), 3.0)  # gutter on both papers
+EXAMPLES = [POKER, TAROT, ((12.0, 12.0), 1.5), ((40.0, 40.0), 3.0), ((44.0, 68.0), 3.0)]
+
+
+def plan(paper: str, item, bleed, **kw) -> SheetPlan:
+    return plan_sheet(PAPERS_MM[paper], item, bleed, paper_name=paper, **kw)
+
+
+def bleed_box(p: SheetPlan, s: Slot) -> tuple[float, float, float, float]:
+    w, h = p.item
+    return (s.x - p.bleed, s.y - p.bleed, s.x + w + p.bleed, s.y + h + p.bleed)
+
+
+def trim_box(p: SheetPlan, s: Slot) -> tuple[float, float, float, float]:
+    w, h = p.item
+    return (s.x, s.y, s.x + w, s.y + h)
+
+
+def overlaps_open(a, b) -> bool:
+    """Interiors overlap (touching edges is fine: butted items share cut lines)."""
+    return a[0] < b[2] - TOL and b[0] < a[2] - TOL and a[1] < b[3] - TOL and b[1] < a[3] - TOL
+
+
+def segment_touches(m: Mark, r) -> bool:
+    """An axis-aligned segment meets a closed rectangle (touching counts)."""
+    lo_x, hi_x = sorted((m.x1, m.x2))
+    lo_y, hi_y = sorted((m.y1, m.y2))
+    return lo_x <= r[2] and r[0] <= hi_x and lo_y <= r[3] and r[1] <= hi_y
+
+
+def block_trim(p: SheetPlan) -> tuple[float, float, float, float]:
+    boxes = [trim_box(p, s) for s in p.slots]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def same_set(a, b) -> bool:
+    """Every value of a is within TOL of one in b and vice versa."""
+    return all(any(abs(x - y) <= TOL for y in b) for x in a) and all(
+        any(abs(x - y) <= TOL for y in a) for x in b
+    )
+
+
+def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN) -> None:
+    """Everything that must hold for any plan, whatever the sizes."""
+    pw, ph = p.paper
+    w, h = p.item
+    assert p.per_sheet == p.cols * p.rows == len(p.slots) >= 1
+    assert p.gutter in (0.0, 2 * p.bleed)
+    # Row-major indices.
+    for i, s in enumerate(p.slots):
+        assert (s.index, s.col, s.row, s.rotation) == (i, i % p.cols, i // p.cols, 0)
+    # Centred exactly.
+    left, top, right, bottom = block_trim(p)
+    assert left == pytest.approx(pw - right, abs=TOL)
+    assert top == pytest.approx(ph - bottom, abs=TOL)
+    # Printed area (every slot plus its bleed) inside the margins.
+    for s in p.slots:
+        x0, y0, x1, y1 = bleed_box(p, s)
+        assert x0 >= min_margin - TOL and y0 >= min_margin - TOL
+        assert x1 <= pw - min_margin + TOL and y1 <= ph - min_margin + TOL
+    # Items never overlap; with a gutter their bleeds do not either.
+    for i, a in enumerate(p.slots):
+        for b in p.slots[i + 1 :]:
+            assert not overlaps_open(trim_box(p, a), trim_box(p, b))
+            if p.gutter:
+                assert not overlaps_open(bleed_box(p, a), bleed_box(p, b))
+    # Cut lines are exactly the trim edges.
+    assert p.cut_xs == tuple(sorted(set(p.cut_xs)))
+    assert p.cut_ys == tuple(sorted(set(p.cut_ys)))
+    # (Within TOL: in a butted grid x0 + c*w + w and x0 + (c+1)*w may differ by an ulp.)
+    assert same_set(p.cut_xs, [s.x for s in p.slots] + [s.x + w for s in p.slots])
+    assert same_set(p.cut_ys, [s.y for s in p.slots] + [s.y + h for s in p.slots])
+    for cuts in (p.cut_xs, p.cut_ys):  # no near-duplicate cut lines
+        assert all(b - a > 1e-7 for a, b in zip(cuts, cuts[1:]))
+    expected_x = p.cols + 1 if p.gutter == 0 else 2 * p.cols
+    expected_y = p.rows + 1 if p.gutter == 0 else 2 * p.rows
+    assert (len(p.cut_xs), len(p.cut_ys)) == (expected_x, expected_y)
+    # Marks: on the paper, clear of the edge, never over any item's bleed.
+    for m in p.marks:
+        assert m.x1 == m.x2 or m.y1 == m.y2
+        for v, lim in ((m.x1, pw), (m.x2, pw), (m.y1, ph), (m.y2, ph)):
+            assert EDGE_CLEARANCE - TOL <= v <= lim - EDGE_CLEARANCE + TOL
+        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) >= 1.0 - TOL
+        for s in p.slots:
+            assert not segment_touches(m, bleed_box(p, s)), (m, s)
+
+
+def marks_by_side(p: SheetPlan):
+    left, top, right, bottom = block_trim(p)
+    above = {m.x1 for m in p.marks if m.x1 == m.x2 and max(m.y1, m.y2) < top}
+    below = {m.x1 for m in p.marks if m.x1 == m.x2 and min(m.y1, m.y2) > bottom}
+    lefts = {m.y1 for m in p.marks if m.y1 == m.y2 and max(m.x1, m.x2) < left}
+    rights = {m.y1 for m in p.marks if m.y1 == m.y2 and min(m.x1, m.x2) > right}
+    return above, below, lefts, rights
+
+
+# --- the worked examples -------------------------------------------------------
+
+
+def test_poker_cards_a4_butted_3x3():
+    p = plan("a4", *POKER)
+    assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
+    assert p.slots[0].x == pytest.approx((210 - 189) / 2)
+    assert p.slots[0].y == pytest.approx((297 - 264) / 2)
+
+
+def test_default_margin_is_4mm():
+    assert DEFAULT_MARGIN == 4.0
+
+
+def test_poker_cards_letter_butted_3x3_with_default_margin():
+    # 3 rows are 264 mm of trim + 2 * 3 mm bleed = 270 mm; Letter's printable height
+    # with the default 4 mm margins is 271.4 mm, so 3 rows fit.
+    p = plan("letter", *POKER)
+    assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
+    assert p.slots[0].x == pytest.approx((215.9 - 189) / 2)
+    assert p.slots[0].y == pytest.approx((279.4 - 264) / 2)
+    check_invariants(p)
+
+
+def test_poker_cards_letter_butted_3x2_with_5mm_margin():
+    # With 5 mm margins the printable height is 269.4 mm < 270 mm, so the rule
+    # "bleed inside the margins" allows only 2 rows. The 3x3 grid needs a margin of
+    # at most 4.7 mm (or bleed <= 2.7).
+    p = plan("letter", *POKER, min_margin=5.0)
+    assert (p.cols, p.rows, p.gutter) == (3, 2, 0.0)
+    check_invariants(p, min_margin=5.0)
+    p = plan("letter", *POKER, min_margin=4.7)
+    assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
+    check_invariants(p, min_margin=4.7)
+    assert plan("letter", (63.0, 88.0), 2.7, min_margin=5.0).rows == 3
+
+
+def test_small_stickers_go_butted_because_gutters_cost_items():
+    # With 1.5 mm bleed every 12 mm sticker costs 15 mm in a gutter grid.
+    a4 = plan("a4", (12.0, 12.0), 1.5)
+    assert (a4.cols, a4.rows, a4.gutter) == (16, 23, 0.0)
+    letter = plan("letter", (12.0, 12.0), 1.5)
+    assert (letter.cols, letter.rows, letter.gutter) == (17, 22, 0.0)
+    letter = plan("letter", (12.0, 12.0), 1.5, min_margin=5.0)
+    assert (letter.cols, letter.rows, letter.gutter) == (16, 22, 0.0)
+
+
+def test_tarot_uses_gutter_when_it_costs_nothing():
+    for paper in PAPERS:
+        p = plan(paper, *TAROT)
+        assert (p.cols, p.rows, p.gutter) == (2, 2, 6.0)
+
+
+def test_forty_mm_tiles_on_a4():
+    p = plan("a4", (40.0, 40.0), 3.0)
+    assert (p.cols, p.rows, p.gutter, p.per_sheet) == (4, 7, 0.0, 28)
+
+
+def test_gutter_chosen_on_tie_and_butted_only_when_it_wins():
+    # Mini euro on Letter: gutter 4x3 = 12 = butted 4x3, so gutter; on A4 butted 4x4.
+    assert plan("letter", (44.0, 68.0), 3.0).gutter == 6.0
+    p = plan("a4", (44.0, 68.0), 3.0)
+    assert (p.cols, p.rows, p.gutter) == (4, 4, 0.0)
+
+
+# --- invariants on every example ----------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("item,bleed", EXAMPLES)
+def test_invariants_on_examples(paper, item, bleed):
+    check_invariants(plan(paper, item, bleed))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("item,bleed", [POKER, TAROT])
+def test_every_cut_line_has_marks_on_both_sides(paper, item, bleed):
+    p = plan(paper, item, bleed)
+    above, below, lefts, rights = marks_by_side(p)
+    assert above == below == set(p.cut_xs)
+    assert lefts == rights == set(p.cut_ys)
+    assert len(p.marks) == 2 * (len(p.cut_xs) + len(p.cut_ys))
+
+
+def test_marks_start_beyond_bleed_and_gap():
+    p = plan("a4", *POKER)
+    left, top, right, bottom = block_trim(p)
+    for m in p.marks:
+        if m.x1 == m.x2:
+            near = m.y1
+            assert min(abs(near - top), abs(near - bottom)) == pytest.approx(3.0 + 1.0)
+        else:
+            near = m.x1
+            assert min(abs(near - left), abs(near - right)) == pytest.approx(3.0 + 1.0)
+        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) == pytest.approx(6.0)
+
+
+def test_marks_clipped_at_paper_edge_and_omitted_when_too_short():
+    # Letter with margin 4.7: the block's trim is 7.7 mm from top and bottom, so the
+    # top/bottom marks start 3.7 mm from the edge and are clipped to 3.2 mm.
+    p = plan("letter", *POKER, min_margin=4.7)
+    vert = [m for m in p.marks if m.x1 == m.x2]
+    assert vert and all(abs(m.y2 - m.y1) == pytest.approx(3.2) for m in vert)
+    assert all(min(m.y2, 279.4 - m.y2) == pytest.approx(EDGE_CLEARANCE) for m in vert)
+    check_invariants(p, min_margin=4.7)
+    # Margin 1 mm: the marks would start inside the 0.5 mm edge band: omitted.
+    tight = plan_sheet((100.0, 100.0), (96.0, 96.0), 1.0, min_margin=1.0)
+    assert tight.marks == ()
+    check_invariants(tight, min_margin=1.0)
+
+
+# --- duplex ------------------------------------------------------------------
+
+
+def mirror(p: SheetPlan, s: Slot, duplex: str) -> tuple[float, float]:
+    pw, ph = p.paper
+    w, h = p.item
+    return (pw - s.x - w, s.y) if duplex == "long" else (s.x, ph - s.y - h)
+
+
+def check_duplex(p: SheetPlan) -> None:
+    for duplex, rotation in (("long", 0), ("short", 180)):
+        backs = back_slots(p, duplex)
+        assert len(backs) == len(p.slots)
+        for front, back in zip(p.slots, backs):
+            assert back.index == front.index
+            assert back.rotation == rotation
+            mx, my = mirror(p, back, duplex)
+            # The mirrored back lands exactly on its own front ...
+            assert abs(mx - front.x) <= TOL and abs(my - front.y) <= TOL
+            # ... and exactly on the grid position named by its col/row.
+            at = p.slots[back.row * p.cols + back.col]
+            assert abs(back.x - at.x) <= TOL and abs(back.y - at.y) <= TOL
+        if duplex == "long":
+            assert all(b.row == f.row and b.col == p.cols - 1 - f.col
+                       for f, b in zip(p.slots, backs))
+        else:
+            assert all(b.col == f.col and b.row == p.rows - 1 - f.row
+                       for f, b in zip(p.slots, backs))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("item,bleed", EXAMPLES)
+def test_duplex_backs_mirror_onto_fronts(paper, item, bleed):
+    check_duplex(plan(paper, item, bleed))
+
+
+def test_long_edge_top_left_front_meets_top_right_back():
+    p = plan("a4", *POKER)
+    back = back_slots(p, "long")[0]
+    assert (back.col, back.row) == (2, 0)
+    back = back_slots(p, "short")[0]
+    assert (back.col, back.row) == (0, 2)
+
+
+def test_unknown_duplex():
+    with pytest.raises(ValueError):
+        back_slots(plan("a4", *POKER), "tumble")
+
+
+# --- errors ------------------------------------------------------------------
+
+
+def test_too_large_item_names_item_and_paper():
+    with pytest.raises(CardgenError) as exc:
+        plan_sheet(PAPERS_MM["letter"], (63.0, 288.0), 3.0, name="hapy card",
+                   paper_name="letter")
+    assert str(exc.value) == (
+        "hapy card 63×288 mm (+3 mm bleed) does not fit on letter with 4 mm margins"
+    )
+
+
+def test_fits_exactly_at_the_margin():
+    # Default: 200 - 2*4 = 192 = 186 + 2*3: exactly one item, no float loss.
+    p = plan_sheet((200.0, 200.0), (186.0, 186.0), 3.0)
+    assert p.per_sheet == 1
+    with pytest.raises(CardgenError):
+        plan_sheet((200.0, 200.0), (186.001, 186.0), 3.0)
+    # Explicit 5 mm: 200 - 2*5 = 190 = 184 + 2*3.
+    p = plan_sheet((200.0, 200.0), (184.0, 184.0), 3.0, min_margin=5.0)
+    assert p.per_sheet == 1
+    with pytest.raises(CardgenError):
+        plan_sheet((200.0, 200.0), (184.001, 184.0), 3.0, min_margin=5.0)
+
+
+def test_bad_inputs():
+    with pytest.raises(CardgenError):
+        plan_sheet((297.0, 210.0), (63.0, 88.0), 3.0)  # landscape
+    with pytest.raises(CardgenError):
+        plan_sheet((210.0, 297.0), (0.0, 88.0), 3.0)
+    with pytest.raises(CardgenError):
+        plan_sheet((210.0, 297.0), (63.0, 88.0), -1.0)
+
+
+def test_zero_bleed_is_a_single_grid():
+    p = plan("a4", (63.0, 88.0), 0.0)
+    assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
+    check_invariants(p)
+
+
+# --- pagination --------------------------------------------------------------
+
+
+def test_paginate():
+    assert paginate(0, 9) == []
+    assert paginate(9, 9) == [range(0, 9)]
+    assert paginate(20, 9) == [range(0, 9), range(9, 18), range(18, 20)]
+    with pytest.raises(ValueError):
+        paginate(5, 0)
+
+
+@given(st.integers(0, 500), st.integers(1, 60))
+def test_paginate_covers_every_item_once(n, per):
+    pages = paginate(n, per)
+    assert [i for r in pages for i in r] == list(range(n))
+    assert all(1 <= len(r) <= per for r in pages)
+
+
+# --- property test -----------------------------------------------------------
+
+
+def best_count(avail: float, size: float, bleed: float, gutter: float) -> int:
+    """Brute force: the largest n whose printed extent fits."""
+    n = 0
+    while (n + 1) * size + n * gutter + 2 * bleed <= avail + 1e-9:
+        n += 1
+    return n
+
+
+sizes = st.floats(10, 200, allow_nan=False, allow_infinity=False)
+bleeds = st.floats(0, 5, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PAPERS), sizes, sizes, bleeds)
+def test_property_margins_overlap_marks_duplex(paper, w, h, bleed):
+    pw, ph = PAPERS_MM[paper]
+    aw, ah = pw - 2 * DEFAULT_MARGIN, ph - 2 * DEFAULT_MARGIN
+    counts = {
+        g: (best_count(aw, w, bleed, g), best_count(ah, h, bleed, g))
+        for g in (0.0, 2 * bleed)
+    }
+    best = max(c[0] * c[1] for c in counts.values())
+    if best == 0:
+        with pytest.raises(CardgenError, match="does not fit on"):
+            plan(paper, (w, h), bleed)
+        return
+    p = plan(paper, (w, h), bleed)
+    check_invariants(p)
+    check_duplex(p)
+    assert p.per_sheet == best
+    assert (p.cols, p.rows) == counts[p.gutter]
+    above, below, lefts, rights = marks_by_side(p)
+    # Default margin 4 mm, gap 1 mm: marks keep >= 2.5 mm, so both sides get them.
+    assert above == below == set(p.cut_xs)
+    assert lefts == rights == set(p.cut_ys)

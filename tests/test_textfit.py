@@ -1,0 +1,162 @@
+"""Text wrapping and shrink-to-fit, with a fake monospace measure so every
+expectation can be worked out by hand: each character is 0.5 em wide."""
+
+import time
+
+import pytest
+
+from cardgen.textfit import FittedText, fit_text, wrap
+from cardgen.units import pt_to_mm, mm_to_pt
+
+NBSP = "\u00a0"
+NNBSP = "\u202f"
+
+
+def mono(text: str, size: float) -> float:
+    """Every character 0.5 em wide, in mm."""
+    return pt_to_mm(len(text) * size * 0.5)
+
+
+def chars_wide(n: int, size: float) -> float:
+    """A box width (mm) that holds exactly n monospace characters at size."""
+    return pt_to_mm(n * size * 0.5)
+
+
+def test_wrap_greedy_at_spaces():
+    assert wrap(mono, "aaa bbb ccc ddd", 10, chars_wide(7, 10)) == ["aaa bbb", "ccc ddd"]
+
+
+def test_wrap_collapses_space_runs_and_strips_ends():
+    assert wrap(mono, "  aaa   bbb  ", 10, chars_wide(20, 10)) == ["aaa bbb"]
+
+
+def test_wrap_breaks_after_hyphen_keeping_it():
+    assert wrap(mono, "Nord-Ouest", 10, chars_wide(6, 10)) == ["Nord-", "Ouest"]
+    # a leading minus or a lone dash is not a break point
+    assert wrap(mono, "-5 aa", 10, chars_wide(2, 10)) == ["-5", "aa"]
+
+
+@pytest.mark.parametrize("nb", [NBSP, NNBSP])
+def test_wrap_never_breaks_at_no_break_spaces(nb):
+    text = f"Attention{nb}: le faucon arrive{nb}! Vraiment{nb}?"
+    for n in range(5, 40):
+        lines = wrap(mono, text, 10, chars_wide(n, 10))
+        for line in lines:
+            assert not line.startswith((":", "!", "?", nb)), (n, lines)
+        assert " ".join(lines) == text
+    # too narrow: the word with its no-break space stays whole and overflows
+    assert wrap(mono, f"Attention{nb}:", 10, chars_wide(3, 10)) == [f"Attention{nb}:"]
+
+
+def test_wrap_explicit_newlines():
+    text = "one two\nthree\n\nfour\n"           # trailing newline (YAML `|`) dropped
+    assert wrap(mono, text, 10, chars_wide(50, 10)) == ["one two", "three", "", "four"]
+    assert wrap(mono, "a b\nc", 10, chars_wide(1, 10)) == ["a", "b", "c"]
+
+
+def test_wrap_empty():
+    assert wrap(mono, "", 10, 10) == []
+    assert wrap(mono, " \n", 10, 10) == []
+
+
+def test_fit_at_full_size():
+    r = fit_text(mono, "aaa bbb", chars_wide(10, 10), 100, size=10, min_size=6)
+    assert r == FittedText(("aaa bbb",), 10, 12.0, True, 0.0)
+
+
+def test_fit_shrinks_to_largest_grid_size():
+    text = "aaaa bbbb cccc dddd"
+    # one line needs 19 chars; the box holds 19 chars at 8 pt and the height one line
+    width = chars_wide(19, 8)
+    r = fit_text(mono, text, width, pt_to_mm(10), size=10, min_size=6)
+    assert r.fits and r.overflow == 0.0
+    assert r.lines == (text,)
+    assert r.size == 8.0
+    assert r.leading == pytest.approx(9.6)
+    # and a little less room gives the next grid step down
+    r = fit_text(mono, text, width * 0.999, pt_to_mm(10), size=10, min_size=6)
+    assert r.size == 7.75
+
+
+def test_fit_height_model_is_size_plus_leadings():
+    # 3 lines at 10 pt, line_height 1.2: 10 + 2 * 12 = 34 pt
+    text = "aa bb cc"
+    ok = fit_text(mono, text, chars_wide(2, 10), pt_to_mm(34), size=10, min_size=10)
+    assert ok.fits and len(ok.lines) == 3
+    bad = fit_text(mono, text, chars_wide(2, 10), pt_to_mm(33), size=10, min_size=10)
+    assert not bad.fits
+    assert bad.overflow == pytest.approx(34 / 33 - 1)
+
+
+def test_fit_fails_with_overflow_for_long_text():
+    text = " ".join(["word"] * 200)
+    r = fit_text(mono, text, 20, 10, size=10, min_size=6)
+    assert not r.fits
+    assert r.size == 6
+    assert r.overflow > 1.0                 # far more than twice too tall
+    assert r.lines and all(mono(l, 6) <= 20 + 1e-9 for l in r.lines)
+
+
+def test_fit_fails_for_unbreakable_word():
+    r = fit_text(mono, "Hippopotamus", chars_wide(6, 6), 100, size=10, min_size=6)
+    assert not r.fits
+    assert r.overflow == pytest.approx(12 / 6 - 1)
+
+
+def test_fit_max_lines():
+    r = fit_text(mono, "aa bb cc", chars_wide(2, 10), 1000, size=10, min_size=10, max_lines=2)
+    assert not r.fits and r.overflow == pytest.approx(0.5)
+    r = fit_text(mono, "aa bb cc", chars_wide(5, 10), 1000, size=10, min_size=8, max_lines=2)
+    assert r.fits and r.lines == ("aa bb", "cc")
+
+
+def test_fit_explicit_newlines_cost_lines():
+    r = fit_text(mono, "a\nb\nc", 100, pt_to_mm(10 + 2 * 12), size=10, min_size=10)
+    assert r.fits and r.lines == ("a", "b", "c")
+
+
+def test_fit_min_size_off_grid():
+    # 10 -> 6.1: grid is 10, 9.75, ..., 6.25, then 6.1
+    text = "x" * 10
+    r = fit_text(mono, text, chars_wide(10, 6.1), 100, size=10, min_size=6.1)
+    assert r.fits and r.size == 6.1
+
+
+def test_fit_bad_arguments():
+    with pytest.raises(ValueError):
+        fit_text(mono, "a", 0, 10, 10, 6)
+    with pytest.raises(ValueError):
+        fit_text(mono, "a", 10, 10, 6, 10)
+
+
+def test_fit_matches_linear_scan():
+    """Bisection gives the same answer as trying every grid size top-down."""
+    import random
+
+    rng = random.Random(7)
+    words = ["Hâpy", "Taouret", "faucon", "Nord-Ouest", f"Attention{NBSP}:", "à", "l'est"]
+    for _ in range(200):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 25)))
+        w, h = rng.uniform(10, 60), rng.uniform(5, 40)
+        r = fit_text(mono, text, w, h, size=12, min_size=6)
+        expected = None
+        s = 12.0
+        while s >= 6 - 1e-9:
+            t = fit_text(mono, text, w, h, size=s, min_size=s)
+            if t.fits:
+                expected = t
+                break
+            s -= 0.25
+        if expected is None:
+            assert not r.fits and r.size == 6
+        else:
+            assert r == expected
+
+
+def test_fit_is_fast():
+    text = ("Le faucon Horus plane au-dessus du Nil" + NNBSP + "; chaque joueur pioche "
+            "deux cartes et en défausse une" + NBSP + "! ") * 3
+    t0 = time.perf_counter()
+    for i in range(500):
+        fit_text(mono, text, 50 + i % 7, 20, size=9, min_size=6)
+    assert time.perf_counter() - t0 < 2.0
