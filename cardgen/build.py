@@ -17,13 +17,13 @@ from typing import Any, Callable
 
 from .errors import CardgenError, Collector, ErrorList, display_path
 from .fonts import FontBook
-from .impose import SheetPlan, Slot, back_slots, marks_for, paginate, plan_sheet
+from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, plan_sheet
 from .layout import Op, parse_layout
 from .model import Card, Component, Game
 from .paths import shipped_fonts_dir
 from .render import TemplateRenderer, translator
 from .textcheck import TextEngine
-from .units import PAPERS_MM
+from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
 from . import pdfout
 from .draw import Painter
 
@@ -236,13 +236,30 @@ class KitBuilder:
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
 
-    def _label(self, c, kit: LangKit, paper_mm, text: str) -> None:
-        """A small line in the bottom margin saying what the page is."""
-        painter_font = self.text.font(None)
+    def _label(self, c, plan: SheetPlan, text: str) -> None:
+        """A small grey line saying what the page is, placed where no crop mark runs:
+        vertically in the left margin between two horizontal cut lines when a row is
+        tall enough, else above the block's top marks."""
+        font = self.text.font(None)
+        size = 6.0
+        ys = plan.cut_ys
+        top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
+        block_top = min(s.y for s in plan.slots) - plan.bleed
         c.saveState()
         c.setFillColorRGB(0.35, 0.35, 0.35)
-        Painter(c, self.text, {}, None)._string(painter_font, 6 / 2.834645669, paper_mm[0] / 2,
-                                                paper_mm[1] - 2.2, text, "center")
+        if bottom - top >= 50 or block_top < 14:
+            room = bottom - top - 4.0
+            x = max((min(s.x for s in plan.slots) - plan.bleed) / 2, 2.5)
+            c.translate(x, (top + bottom) / 2)
+            c.rotate(-90)
+            y = 0.8
+        else:
+            room = plan.paper[0] - 20.0
+            c.translate(plan.paper[0] / 2, block_top - 9.0)
+            y = 0.0
+        while len(text) > 1 and self.book.string_width_mm(font, text, size) > room:
+            text = text[:-2].rstrip() + "…"
+        Painter(c, self.text, {}, None)._string(font, size / PT_PER_MM, 0, y, text, "center")
         c.restoreState()
 
     def _write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
@@ -276,7 +293,7 @@ class KitBuilder:
                     for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
                         page += 1
                         self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, page, n, entry)
-                        self._label(c, kit, paper_mm, f"{game.name(kit.lang)} · {comp_name} · {side} {n}/{len(chunks)}"
+                        self._label(c, plan, f"{game.name(kit.lang)} · {comp_name} · {side} {n}/{len(chunks)}"
                                     f" · {paper.upper()} · 100% · duplex {self.opt.duplex}-edge")
                         c.showPage()
                         pdfout.to_mm_space(c, paper_mm[1])
@@ -307,8 +324,12 @@ class KitBuilder:
                     chunks = paginate(len(items), plan.per_sheet)
                     for n, rng in enumerate(chunks, start=1):
                         page += 1
-                        self._place_deck_page(c, forms, painter, plan, comp, [items[i] for i in rng], kit.fronts,
-                                              plan.slots, "front", page, n, entry)
+                        page_plan = compact(plan, len(rng))
+                        self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i in rng],
+                                              kit.fronts, page_plan.slots, "front", page, n, entry)
+                        comp_name = t.get(comp.name_key, comp.id) if comp.name_key else comp.id
+                        self._label(c, page_plan, f"{game.name(kit.lang)} · {comp_name} · {n}/{len(chunks)}"
+                                    f" · {paper.upper()} · 100%")
                         c.showPage()
                         pdfout.to_mm_space(c, paper_mm[1])
             c.save()
@@ -335,8 +356,6 @@ class KitBuilder:
             w, h = comp.size
             b = comp.bleed
             pw, ph = w + 2 * b, h + 2 * b
-            from .units import mm_to_pt
-
             for card in comp.cards:
                 for k in range(card.quantity):
                     for side, faces in (("front", kit.fronts), ("back", kit.backs)):

@@ -146,13 +146,22 @@ class Painter:
         self.draw(op.children)
         self.c.restoreState()
 
-    def _string(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left") -> None:
-        """One line of text, upright in the y-down space."""
+    def _string(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left",
+                weight: float = 0.0) -> None:
+        """One line of text, upright in the y-down space; ``weight`` (mm) emboldens by stroking the outline."""
         self.c.saveState()
         self.c.translate(x, baseline)
         self.c.scale(1, -1)
         self.c.setFont(self.text.book.register(font), size_mm)
-        if align == "center":
+        if weight:
+            t = self.c.beginText(0, 0)
+            t.setTextRenderMode(2)
+            self.c.setLineWidth(weight)
+            self.c.setLineJoin(1)
+            t.setFont(self.text.book.register(font), size_mm)
+            t.textOut(s)
+            self.c.drawText(t)
+        elif align == "center":
             self.c.drawCentredString(0, 0, s)
         elif align == "right":
             self.c.drawRightString(0, 0, s)
@@ -199,7 +208,12 @@ class Painter:
         baseline = a["y"] + (a["h"] - em * ink_h) / 2 + em * y1
         self.c.saveState()
         self._set_text_colour(a.get("color"), a.get("opacity"))
-        self._string(font, em, left, baseline, a["char"])
+        weight = a.get("weight") or 0.0
+        if weight:
+            col = self.colour(a.get("color") or "#000000")
+            if col is not None:
+                self.c.setStrokeColor(col)
+        self._string(font, em, left, baseline, a["char"], weight=weight)
         self.c.restoreState()
 
     def _image(self, op: Op) -> None:

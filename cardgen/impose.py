@@ -227,6 +227,27 @@ def _crop_marks(
     return tuple(marks)
 
 
+def compact(plan: SheetPlan, n_items: int) -> SheetPlan:
+    """The plan for a one-sided sheet holding only ``n_items``: just the rows it
+    needs, centred on the paper (a single sheet of 36 stickers should not hug
+    the top edge). Two-sided sheets keep the full grid so backs stay aligned."""
+    rows = max(1, math.ceil(n_items / plan.cols))
+    if rows >= plan.rows:
+        return plan
+    w, h = plan.item
+    pitch_y = h + plan.gutter
+    old_top = min(s.y for s in plan.slots)
+    new_top = (plan.paper[1] - (rows * h + (rows - 1) * plan.gutter)) / 2
+    dy = new_top - old_top
+    slots = tuple(Slot(s.index, s.col, s.row, s.x, s.y + dy, s.rotation) for s in plan.slots if s.row < rows)
+    cut_ys = tuple(y + dy for y in plan.cut_ys if y <= old_top + (rows - 1) * pitch_y + h + _EPS)
+    left, right = min(s.x for s in slots), max(s.x for s in slots) + w
+    marks = _crop_marks(plan.paper, (left, new_top, right, new_top + rows * pitch_y - plan.gutter), plan.cut_xs,
+                        cut_ys, plan.bleed, 6.0, 1.0)
+    return SheetPlan(paper=plan.paper, item=plan.item, bleed=plan.bleed, gutter=plan.gutter, cols=plan.cols,
+                     rows=rows, slots=slots, cut_xs=plan.cut_xs, cut_ys=cut_ys, marks=marks)
+
+
 def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0,
               mark_gap: float = 1.0) -> tuple[Mark, ...]:
     """Crop marks for a partly filled sheet: only the cut lines of the occupied

@@ -53,7 +53,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
             "max_lines": NUM,
         },
     ),
-    "glyph": ({**_BOX, "char": STR}, {"font": STR, "color": COLOUR, "opacity": NUM, "align": STR}),
+    "glyph": ({**_BOX, "char": STR}, {"font": STR, "color": COLOUR, "opacity": NUM, "align": STR, "weight": NUM}),
     "image": ({**_BOX, "src": STR}, {"fit": STR, "opacity": NUM}),
     "group": (
         {"ops": OPS},

@@ -26,7 +26,7 @@ COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
-GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data")
+GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files")
 DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
 DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop")
 SHEET_KEYS_REQUIRED = ("id", "kind", "template")
@@ -80,6 +80,7 @@ def load_game(game: str | Path) -> Game:
     if not isinstance(data, dict):
         errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
         data = YDict()
+    data = _data_files(root, doc, data, errors)
 
     template_dirs = tuple(
         d for d in (root / "templates", shipped_templates_dir() / game_id, shipped_templates_dir() / "common")
@@ -110,6 +111,37 @@ def load_game(game: str | Path) -> Game:
         template_dirs=template_dirs,
         where=doc.where,
     )
+
+
+def _data_files(root: Path, doc: YDict, data: YDict, errors: Collector) -> dict:
+    """Merge the top-level keys of each ``data_files`` entry into ``data``.
+
+    Large tables (setup layouts, card art lists) can live in files of their own."""
+    files = get(doc, "data_files", (list,), "the game", errors, default=[])
+    merged = dict(data)
+    for i, name in enumerate(files):
+        where = files.at(i)
+        if not isinstance(name, str) or ".." in Path(name).parts or Path(name).is_absolute():
+            errors.add(f"data file {name!r} must be a file name inside the game folder", where)
+            continue
+        path = root / name
+        if not path.is_file():
+            errors.add(f"data file '{name}' not found", where)
+            continue
+        try:
+            extra = load_yaml(path, display_path(path))
+        except CardgenError as exc:
+            errors.extend(exc)
+            continue
+        if not isinstance(extra, YDict):
+            errors.add(f"data file '{name}' must hold a mapping", where)
+            continue
+        for key in extra:
+            if key in merged:
+                errors.add(f"data key '{key}' is defined twice (game.yaml or an earlier data file)", extra.key_at(key))
+            else:
+                merged[key] = extra[key]
+    return merged
 
 
 def _languages(doc: YDict, errors: Collector) -> list[str]:

@@ -1,0 +1,232 @@
+"""Flowed text for sheets: headings, paragraphs, bullets and numbered steps laid out
+in one or more balanced columns, with **bold** spans, shrunk together until they fit.
+
+Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Like
+text boxes, it breaks lines only at ordinary spaces, never at the no-break spaces
+French puts before ``: ; ! ?``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .units import PT_PER_MM
+
+# Relative sizes and spacing of blocks (multiples of the body size).
+BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space": 1.0}
+SPACE_BEFORE = {"h1": 1.4, "h2": 1.1, "p": 0.55, "li": 0.3, "num": 0.3, "space": 1.0}
+HEADINGS = ("h1", "h2")
+STEP_PT = 0.25
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+@dataclass(frozen=True)
+class FlowLine:
+    """One run of text in one font at one place (several per line when bold mixes in)."""
+
+    font: str
+    size: float  # pt
+    x: float
+    baseline: float
+    text: str
+    colour: str | None
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    lines: tuple[FlowLine, ...]
+    size: float
+    fits: bool
+    overflow: float
+
+
+@dataclass(frozen=True)
+class FlowFonts:
+    heading: str  # h1
+    bold: str  # h2 and **spans**
+    body: str
+
+
+def runs(text: str) -> list[tuple[str, bool]]:
+    """Split ``**bold**`` markup into (text, is_bold) runs."""
+    out, pos = [], 0
+    for m in _BOLD.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos : m.start()], False))
+        out.append((m.group(1), True))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
+
+
+def plain(text: str) -> str:
+    """The text without markup (for coverage checks and extraction tests)."""
+    return _BOLD.sub(r"\1", text)
+
+
+Width = Callable[[str, str, float], float]  # (font, text, size_pt) -> mm
+
+
+def _wrap_runs(width: Width, tokens: list[tuple[bool, str, str]], size: float, max_w: float) -> list[list[tuple[float, str, str]]]:
+    """Greedy line filling of (space_before, word, font) tokens → lines of (x, text, font) segments."""
+    lines: list[list[tuple[float, str, str]]] = []
+    line: list[tuple[float, str, str]] = []
+    x = 0.0
+    for space, word, font in tokens:
+        w = width(font, word, size)
+        gap = width(font, " ", size) if (space and line) else 0.0
+        if line and x + gap + w > max_w + 1e-6:
+            lines.append(line)
+            line, x, gap = [], 0.0, 0.0
+        if line and line[-1][2] == font and gap:
+            sx, stext, sfont = line[-1]
+            line[-1] = (sx, stext + " " + word, sfont)
+        elif line and line[-1][2] == font and not gap:
+            sx, stext, sfont = line[-1]
+            line[-1] = (sx, stext + word, sfont)
+        else:
+            line.append((x + gap, word, font))
+        x += gap + w
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _tokens(text: str, body: str, bold: str) -> list[tuple[bool, str, str]]:
+    tokens: list[tuple[bool, str, str]] = []
+    pending_space = False
+    for run_text, is_bold in runs(text.replace("\n", " ")):
+        font = bold if is_bold else body
+        parts = run_text.split(" ")
+        for i, part in enumerate(parts):
+            if i > 0:
+                pending_space = True
+            if part:
+                tokens.append((pending_space, part, font))
+                pending_space = False
+    return tokens
+
+
+@dataclass
+class _Item:
+    kind: str
+    height: float  # mm, text only
+    before: float  # mm of space when not first in a column
+    first_line: float  # mm, to keep a heading with it
+    segments: list[tuple[float, float, str, str, str | None]]  # (dx, dy baseline, text, font, colour)
+
+
+def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: float, width: Width,
+           ascent: Callable[[str], float], heading_colour, accent) -> tuple[list[_Item], float]:
+    items: list[_Item] = []
+    overflow = 0.0
+    number = 0
+    for kind, text in blocks:
+        s = size * BLOCK_SCALE[kind]
+        s_mm = s / PT_PER_MM
+        lead = s_mm * line_height
+        before = SPACE_BEFORE[kind] * size / PT_PER_MM
+        if kind == "space":
+            items.append(_Item(kind, 0.0, before, 0.0, []))
+            continue
+        body = {"h1": fonts.heading, "h2": fonts.bold}.get(kind, fonts.body)
+        colour = heading_colour if kind in HEADINGS else None
+        if kind in HEADINGS:
+            number = 0
+        marker, indent = None, 0.0
+        if kind == "li":
+            marker, indent = "•", s_mm * 1.1
+        elif kind == "num":
+            number += 1
+            marker, indent = f"{number}.", width(body, "00.", s)
+        lines = _wrap_runs(width, _tokens(text, body, fonts.bold), s, col_w - indent) or [[(0.0, "", body)]]
+        first_base = s_mm * ascent(body)
+        segs: list[tuple[float, float, str, str, str | None]] = []
+        if marker:
+            segs.append((0.0, first_base, marker, body, accent or colour))
+        for i, line in enumerate(lines):
+            line_w = 0.0
+            for x, t, f in line:
+                segs.append((indent + x, first_base + i * lead, t, f, colour))
+                line_w = x + width(f, t, s)
+            if line_w > col_w - indent + 1e-6:
+                overflow = max(overflow, line_w / (col_w - indent) - 1)
+        height = s_mm + (len(lines) - 1) * lead
+        if kind in HEADINGS:
+            height += s_mm * 0.12
+        items.append(_Item(kind, height, before, s_mm, segs))
+    return items, overflow
+
+
+def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, float]] | None:
+    """Greedy column filling at a column height; keeps a heading with the next block."""
+    placed: list[tuple[int, float]] = []
+    col, y = 0, 0.0
+    for i, item in enumerate(items):
+        space = item.before if y > 0 else 0.0
+        need = space + item.height
+        if item.kind in HEADINGS and i + 1 < len(items):
+            nxt = items[i + 1]
+            need += nxt.before + nxt.first_line
+        if y > 0 and y + need > col_h + 1e-6:
+            col, y, space = col + 1, 0.0, 0.0
+            if item.kind == "space":
+                placed.append((col, 0.0))
+                continue
+        if col >= columns or space + item.height > col_h + 1e-6:
+            return None
+        placed.append((col, y + space))
+        y += space + item.height
+    return placed
+
+
+def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, columns: int, gap: float,
+                line_height: float, fonts: FlowFonts, width: Width, ascent: Callable[[str], float],
+                heading_colour=None, accent=None) -> FlowResult:
+    """Lay out blocks at one body size, balancing columns; fits=False when they overflow."""
+    col_w = (w - gap * (columns - 1)) / columns
+    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, heading_colour, accent)
+    total = sum(i.height + i.before for i in items)
+    placed = _place(items, columns, h)
+    if placed is None:
+        return FlowResult((), size, False, max(overflow, total / (columns * h) - 1, 0.01))
+    if columns > 1:  # shortest column height that still fits: balanced columns
+        lo, hi = total / columns * 0.5, h
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            if _place(items, columns, mid) is None:
+                lo = mid
+            else:
+                hi = mid
+        placed = _place(items, columns, hi) or placed
+    col_w_gap = col_w + gap
+    lines = []
+    for item, (col, top) in zip(items, placed):
+        for dx, dy, text, font, colour in item.segments:
+            lines.append(FlowLine(font, size * BLOCK_SCALE[item.kind], x + col * col_w_gap + dx, y + top + dy, text, colour))
+    return FlowResult(tuple(lines), size, overflow <= 1e-9, overflow)
+
+
+def fit_flow(blocks, x: float, y: float, w: float, h: float, size: float, min_size: float, **kw) -> FlowResult:
+    """The largest size on a 0.25 pt grid (from ``size`` down to ``min_size``) that fits."""
+    result = layout_flow(blocks, x, y, w, h, size, **kw)
+    if result.fits:
+        return result
+    steps = int(round((size - min_size) / STEP_PT))
+    lo, hi = 0, steps  # bisection on the grid: index 0 = size, steps = min_size
+    best = None
+    last = layout_flow(blocks, x, y, w, h, min_size, **kw)
+    if not last.fits:
+        return last
+    best = last
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        r = layout_flow(blocks, x, y, w, h, size - mid * STEP_PT, **kw)
+        if r.fits:
+            hi, best = mid, r
+        else:
+            lo = mid
+    return best
