@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -37,6 +38,7 @@ class BuildOptions:
     duplex: str = "long"
     out_dir: Path = Path("output")
     ink_saver: bool = False
+    jobs: int = 0  # worker processes for languages; 0 = one per core
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class KitBuilder:
                 raise CardgenError(f"unknown paper '{paper}' (known: {', '.join(PAPERS_MM)})")
         self.langs = options.langs or game.languages
         self._seen_errors: dict[tuple[str, str], int] = {}
+        self._parsed: dict[tuple[str, str], list[Face]] = {}
 
     # -- rendering ---------------------------------------------------------
     def _base_context(self, lang: str, t) -> dict[str, Any]:
@@ -107,7 +110,11 @@ class KitBuilder:
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
               allow_pages: bool = False) -> list[Face]:
         try:
-            text, doc = self.renderer.render(template, ctx, label)
+            text = self.renderer.render_text(template, ctx, label)
+            cached = self._parsed.get((template, text))
+            if cached is not None:  # identical rendering (one back for a whole deck): reuse
+                return cached
+            doc = self.renderer.parse(text, template, label)
         except CardgenError as exc:
             # one template bug breaks every card: report it once, with a count
             key = (template, str(exc).replace(label, "…"))
@@ -121,6 +128,7 @@ class KitBuilder:
         faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
         for face in faces:
             self.text.check(face.ops, label, errors)
+        self._parsed[(template, text)] = faces
         return faces
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
@@ -150,38 +158,63 @@ class KitBuilder:
                     kit.sheets[(comp.id, paper)] = self._face(comp.template, ctx, label, errors, allow_pages=True)
         return kit
 
-    # -- writing -----------------------------------------------------------
+    # -- the whole build ----------------------------------------------------
     def build(self) -> list[WrittenFile]:
+        """Render, check and write every language into a temporary folder, then move
+        the files into place only if every language succeeded."""
         errors = Collector()
-        for role, name in self.game.fonts.items():
+        for name in self.game.fonts.values():
             try:
                 self.book.register(name)
             except CardgenError as exc:
                 errors.extend(exc)
         errors.raise_if_any()
-        plans = self._plans()
-        kits = []
-        for lang in self.langs:
-            self.progress(f"rendering {lang}")
-            kits.append(self.render_lang(lang, errors))
-        repeats = sum(self._seen_errors.values())
-        if repeats:
-            errors.add(f"(the same template errors recur on {repeats} more face(s), not listed)")
-        errors.raise_if_any()
+        self._plans()  # a component too big for a paper fails before any work
 
         final_dir = self.opt.out_dir / self.game.id
         self.opt.out_dir.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.game.id}-building-", dir=self.opt.out_dir))
         try:
-            written, manifest = [], []
-            for kit in kits:
-                for paper in self.opt.papers:
-                    written += self._write_paper_files(tmp, kit, paper, plans[paper], manifest)
-                written += self._write_printshop(tmp, kit, manifest)
+            jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
+            if jobs > 1:
+                with ProcessPoolExecutor(max_workers=jobs) as pool:
+                    futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
+                               for lang in self.langs]
+                    outcomes = []
+                    for lang, future in zip(self.langs, futures):
+                        outcomes.append(future.result())
+                        self.progress(f"{lang} rendered and written")
+            else:
+                outcomes = []
+                for lang in self.langs:
+                    self.progress(f"rendering and writing {lang}")
+                    outcomes.append(self.build_language(lang, tmp))
+            problems = [line for o in outcomes for line in o.errors]
+            if problems:
+                raise ErrorList([CardgenError(line) for line in problems])
+            written = [f for o in outcomes for f in o.written]
+            manifest = [e for o in outcomes for e in o.manifest]
             self._commit(tmp, final_dir, written, manifest)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return written
+
+    def build_language(self, lang: str, tmp: Path) -> "LangOutcome":
+        """Render and check one language; write its files into ``tmp`` only if all is well."""
+        errors = Collector()
+        kit = self.render_lang(lang, errors)
+        repeats = sum(self._seen_errors.values())
+        if repeats:
+            errors.add(f"(the same template errors recur on {repeats} more face(s) in [{lang}], not listed)")
+        if errors.errors:
+            return LangOutcome([str(e) for e in errors.errors], [], [])
+        plans = self._plans()
+        written: list[WrittenFile] = []
+        manifest: list[dict] = []
+        for paper in self.opt.papers:
+            written += self._write_paper_files(tmp, kit, paper, plans[paper], manifest)
+        written += self._write_printshop(tmp, kit, manifest)
+        return LangOutcome([], written, manifest)
 
     def _plans(self) -> dict[str, dict[str, SheetPlan]]:
         errors = Collector()
@@ -207,7 +240,11 @@ class KitBuilder:
     def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Component) -> str:
         w, h = comp.size
         b = comp.bleed
-        return forms.form(face.key, (-b, -b, w + b, h + b), lambda: painter.draw(face.ops))
+        def draw() -> None:
+            painter.reset()
+            painter.draw(face.ops)
+
+        return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 
     def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
                          faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
@@ -314,6 +351,7 @@ class KitBuilder:
                 if comp.kind == "sheet":
                     for face in kit.sheets[(comp.id, paper)]:
                         page += 1
+                        painter.reset()
                         painter.draw(face.ops)
                         entry["pages"].append({"page": page, "component": comp.id, "side": "sheet", "items": []})
                         c.showPage()
@@ -397,6 +435,25 @@ class KitBuilder:
         for f in written:
             os.replace(tmp / f.name, final_dir / f.name)
         os.replace(tmp / "manifest.json", manifest_path)
+
+
+@dataclass(frozen=True)
+class LangOutcome:
+    """What building one language gave: its problems, or its files and manifest entries."""
+
+    errors: list[str]
+    written: list[WrittenFile]
+    manifest: list[dict]
+
+
+def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -> LangOutcome:
+    """One language in a worker process (the game is reloaded there: models hold read-only views)."""
+    from .loader import load_game
+
+    try:
+        return KitBuilder(load_game(root), options).build_language(lang, Path(tmp))
+    except CardgenError as exc:
+        return LangOutcome(exc.lines(), [], [])
 
 
 def build_game(game: Game, options: BuildOptions, progress: Progress | None = None) -> tuple[Path, list[WrittenFile]]:

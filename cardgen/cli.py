@@ -89,8 +89,10 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Output folder; the kit goes into OUT/<game>/.")
 @click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
+@click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Languages built in parallel processes; 0 = one per CPU core, 1 = no extra processes.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
-          ink_saver: bool) -> None:
+          ink_saver: bool, jobs: int) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -110,7 +112,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     try:
         model = load_game(game)
         options = BuildOptions(langs=langs, papers=papers or ("a4", "letter"), duplex=duplex, out_dir=out_dir,
-                               ink_saver=ink_saver)
+                               ink_saver=ink_saver, jobs=jobs)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except CardgenError as exc:
         fail(exc)

@@ -19,6 +19,7 @@ from .textcheck import TextEngine
 from .units import PT_PER_MM
 
 BULLET = "•"
+_UNSET = object()
 
 
 class Painter:
@@ -30,6 +31,8 @@ class Painter:
         self.palette = palette
         self.assets = assets
         self._colours: dict[str, Color | None] = {}
+        self._stack: list[dict[str, Any]] = []
+        self.reset()
 
     # -- colours and paint -------------------------------------------------
     def colour(self, value: str | None) -> Color | None:
@@ -48,22 +51,39 @@ class Painter:
         self._colours[value] = col
         return col
 
+    def reset(self) -> None:
+        """Forget the known graphics state (a new page or form starts from defaults)."""
+        self._state: dict[str, Any] = {}
+
+    def _save(self) -> None:
+        self.c.saveState()
+        self._stack.append(dict(self._state))
+
+    def _restore(self) -> None:
+        self.c.restoreState()
+        self._state = self._stack.pop()
+
+    def _set(self, key: str, value: Any, setter) -> None:
+        """Emit a state operator only when it changes something (smaller, faster PDFs)."""
+        if self._state.get(key, _UNSET) != value:
+            setter(value)
+            self._state[key] = value
+
     def _paint(self, a: dict[str, Any], default_fill: str | None = None) -> tuple[bool, bool]:
         fill = self.colour(a.get("fill", default_fill))
         stroke = self.colour(a.get("stroke"))
         opacity = a.get("opacity")
         if fill is not None:
-            self.c.setFillColor(fill)
+            self._set("fill", fill, self.c.setFillColor)
             if opacity is not None:
                 self.c.setFillAlpha(opacity)  # after the colour: setFillColor resets alpha
         if stroke is not None:
-            self.c.setStrokeColor(stroke)
-            self.c.setLineWidth(a.get("stroke_width", 0.3))
+            self._set("stroke", stroke, self.c.setStrokeColor)
+            self._set("width", a.get("stroke_width", 0.3), self.c.setLineWidth)
             if opacity is not None:
                 self.c.setStrokeAlpha(opacity)
-            dash = a.get("dash")
-            self.c.setDash(dash if dash else [])
-            self.c.setLineCap({"butt": 0, "round": 1, "square": 2}[a.get("cap", "butt")])
+            self._set("dash", tuple(a.get("dash") or ()), lambda d: self.c.setDash(list(d)))
+            self._set("cap", {"butt": 0, "round": 1, "square": 2}[a.get("cap", "butt")], self.c.setLineCap)
         return fill is not None, stroke is not None
 
     # -- ops ---------------------------------------------------------------
@@ -72,11 +92,14 @@ class Painter:
             getattr(self, "_" + op.kind)(op)
 
     def _with_state(self, fn, a: dict[str, Any], default_fill: str | None = None) -> None:
-        self.c.saveState()
+        isolated = a.get("opacity") is not None  # transparency must not leak to later ops
+        if isolated:
+            self._save()
         fill, stroke = self._paint(a, default_fill)
         if fill or stroke:
             fn(fill, stroke)
-        self.c.restoreState()
+        if isolated:
+            self._restore()
 
     def _rect(self, op: Op) -> None:
         a = op.args
@@ -130,7 +153,7 @@ class Painter:
 
     def _group(self, op: Op) -> None:
         a = op.args
-        self.c.saveState()
+        self._save()
         if "translate" in a:
             self.c.translate(*a["translate"])
         if "rotate" in a:
@@ -144,7 +167,7 @@ class Painter:
             p.rect(x, y, w, h)
             self.c.clipPath(p, stroke=0, fill=0)
         self.draw(op.children)
-        self.c.restoreState()
+        self._restore()
 
     def _string(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left",
                 weight: float = 0.0) -> None:

@@ -95,14 +95,14 @@ class TemplateRenderer:
             self._cache[name] = tpl
         return tpl
 
-    def render(self, name: str, context: dict[str, Any], label: str) -> tuple[str, Any]:
-        """Render template ``name``: (its YAML text, the parsed document).
+    def render_text(self, name: str, context: dict[str, Any], label: str) -> str:
+        """Render template ``name`` to its YAML text; ``label`` names card/face/language in errors.
 
-        ``label`` names card, face and language in errors; the text doubles as a
-        key, so identical faces (one back for a whole deck) are drawn once."""
+        The text doubles as the face's identity, so identical faces (one back for
+        a whole deck) are parsed, checked and drawn once."""
         tpl = self._template(name)
         try:
-            text = tpl.render(context)
+            return tpl.render(context)
         except CardgenError:
             raise
         except jinja2.TemplateSyntaxError as exc:
@@ -113,7 +113,15 @@ class TemplateRenderer:
         except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError,
                 KeyError, AttributeError, ZeroDivisionError) as exc:
             raise CardgenError(f"{label}: {type(exc).__name__}: {exc}", self._where_in_template(exc, name)) from None
-        return text, fast_load(text, f"{self.template_path(name)} (rendered for {label})")
+
+    def parse(self, text: str, name: str, label: str) -> Any:
+        """Parse rendered YAML text of template ``name``."""
+        return fast_load(text, f"{self.template_path(name)} (rendered for {label})")
+
+    def render(self, name: str, context: dict[str, Any], label: str) -> tuple[str, Any]:
+        """Render and parse: (YAML text, document)."""
+        text = self.render_text(name, context, label)
+        return text, self.parse(text, name, label)
 
     def _where_in_template(self, exc: BaseException, name: str) -> Where:
         """The deepest template frame of a render error (Jinja rewrites tracebacks to template lines)."""
