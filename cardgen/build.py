@@ -22,7 +22,7 @@ from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, p
 from .layout import Op, parse_layout
 from .model import Card, Component, Game
 from .paths import shipped_fonts_dir
-from .render import TemplateRenderer, translator
+from .render import renderer_for, translator
 from .textcheck import TextEngine
 from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
 from . import pdfout
@@ -77,7 +77,7 @@ class KitBuilder:
         self.opt = options
         self.progress = progress or (lambda msg: None)
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
-        self.renderer = TemplateRenderer(game.template_dirs, game.palette)
+        self.renderer = renderer_for(game.template_dirs, game.palette)
         self.text = TextEngine(self.book, game.fonts, game.root / "assets")
         unknown = [l for l in options.langs if l not in game.languages]
         if unknown:
@@ -177,6 +177,7 @@ class KitBuilder:
         try:
             jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
             if jobs > 1:
+                self.renderer.warm(t for c in self.game.components for t in (c.front, c.back, c.template) if t)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
                                for lang in self.langs]

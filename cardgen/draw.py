@@ -18,7 +18,6 @@ from .svgpath import parse_path
 from .textcheck import TextEngine
 from .units import PT_PER_MM
 
-BULLET = "•"
 _UNSET = object()
 
 

@@ -46,6 +46,19 @@ def contrast(colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
     return dark if luminance(colour) > 0.55 else light
 
 
+_RENDERERS: dict[tuple, "TemplateRenderer"] = {}
+
+
+def renderer_for(template_dirs: tuple[Path, ...], palette: Mapping[str, str]) -> "TemplateRenderer":
+    """A renderer shared within this process, so templates compile once per build
+    (and, warmed before worker processes fork, once in all)."""
+    key = (template_dirs, tuple(sorted(palette.items())))
+    renderer = _RENDERERS.get(key)
+    if renderer is None:
+        renderer = _RENDERERS[key] = TemplateRenderer(template_dirs, palette)
+    return renderer
+
+
 class TemplateRenderer:
     """One Jinja environment per game: loads templates from its folders in order."""
 
@@ -60,6 +73,7 @@ class TemplateRenderer:
             trim_blocks=True,
             lstrip_blocks=True,
             extensions=["jinja2.ext.do"],
+            auto_reload=False,  # one build never sees a template change mid-way
         )
         self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum)
         self._cache: dict[str, jinja2.Template] = {}
@@ -81,6 +95,14 @@ class TemplateRenderer:
             if (d / name).is_file():
                 return display_path(d / name)
         return name
+
+    def warm(self, names) -> None:
+        """Compile templates ahead of time; errors surface later, in context."""
+        for name in names:
+            try:
+                self._template(name)
+            except CardgenError:
+                pass
 
     def _template(self, name: str) -> jinja2.Template:
         tpl = self._cache.get(name)

@@ -8,6 +8,7 @@ them with circle/ellipse ops or approximate them with curves.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtZzAa]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "Z": 0}
@@ -19,8 +20,15 @@ class PathError(ValueError):
     pass
 
 
-def parse_path(d: str) -> list[Segment]:
-    """Path data → absolute segments; raises PathError with what is wrong."""
+@lru_cache(maxsize=4096)
+def parse_path(d: str) -> tuple[Segment, ...]:
+    """Path data → absolute segments; raises PathError with what is wrong.
+
+    Cached: the same symbol or frieze is drawn on many cards and sheets."""
+    return tuple(_parse_path(d))
+
+
+def _parse_path(d: str) -> list[Segment]:
     tokens = _TOKEN.findall(d)
     leftover = _TOKEN.sub("", d).replace(",", "").strip()
     if leftover:

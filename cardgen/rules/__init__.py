@@ -1,0 +1,42 @@
+"""Rules engines, one module per game, found through a registry: game id → rules.
+
+A rules module registers itself when imported (``register(HapyRules())``).
+:func:`rules_for` imports ``cardgen.rules.<game id>`` on demand, so adding a game's
+rules means adding one module here; nothing else in cardgen names a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+
+from .api import CHANCE, TERMINAL, Rules, RuleViolation
+
+__all__ = ["CHANCE", "TERMINAL", "Rules", "RuleViolation", "register", "rules_for", "registered"]
+
+_REGISTRY: dict[str, Rules] = {}
+_MODULE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def register(rules: Rules) -> Rules:
+    """Make ``rules`` the rules of the game ``rules.game_id`` (replacing any before)."""
+    _REGISTRY[rules.game_id] = rules
+    return rules
+
+
+def registered() -> dict[str, Rules]:
+    return dict(_REGISTRY)
+
+
+def rules_for(game_id: str) -> Rules | None:
+    """The registered rules of a game, importing its module if need be; None if none."""
+    if game_id in _REGISTRY:
+        return _REGISTRY[game_id]
+    name = game_id.replace("-", "_")
+    if not _MODULE_RE.match(name) or name in ("api", "tableau"):
+        return None
+    if importlib.util.find_spec(f"{__name__}.{name}") is None:
+        return None
+    importlib.import_module(f"{__name__}.{name}")
+    return _REGISTRY.get(game_id)

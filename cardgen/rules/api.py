@@ -1,0 +1,183 @@
+"""The small rules API every game's rules engine implements (OpenSpiel style).
+
+A rules module describes one game to the generic validator:
+
+* what its rules need from the game's data (:class:`StaticSpec`: the cards, the
+  groups of cards and what each group must carry, the setup layouts), so the
+  validator can name every difference without knowing the game;
+* how to play it: :meth:`Rules.load` binds the rules to a loaded game and a
+  configuration (player count, setup) and returns a :class:`GameDef`, whose
+  :meth:`GameDef.new_initial_state` starts a :class:`State`;
+* who plays: agent factories (at least ``random`` and ``greedy``), which only
+  ever see an observation of the state, never the state itself;
+* how to check it: a :class:`Checker` that verifies each action against the
+  rules independently of the engine's own move generator, the invariants after
+  each step, and the end condition at the end.
+
+A state's current player is a seat ``0..n-1``, :data:`CHANCE` (the next action is
+drawn by the runner from :meth:`State.chance_outcomes` with the one seeded random
+source), or :data:`TERMINAL`. Actions are plain ints.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from ..errors import Where
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class RuleViolation(Exception):
+    """The engine (or an agent) broke a rule or an invariant: a bug to report."""
+
+
+# --------------------------------------------------------------------------- static
+@dataclass(frozen=True)
+class Problem:
+    """One difference between the game's data and what the rules need."""
+
+    message: str
+    where: Where = field(default_factory=Where)
+
+    def __str__(self) -> str:
+        prefix = self.where.prefix()
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """Cards that share a mapping field (e.g. a family) and what each group needs.
+
+    ``field`` names the card field holding the group's mapping, ``id_key`` the key of
+    that mapping that identifies the group. Each group needs every key of
+    ``required`` (``{key: what it is, for messages}``) with a non-empty value; the
+    keys of ``distinct`` must differ between groups; the keys of ``palette`` must
+    name a colour of the game's palette (or be a ``#rrggbb`` value); every string
+    of ``strings`` (a locale key with ``{id}``, mapped to what it is) must exist
+    in every language. ``data_list`` is the ``data`` list the groups come from,
+    used to point at the right line.
+    """
+
+    field: str
+    label: str
+    id_key: str = "id"
+    count: int | None = None
+    required: Mapping[str, str] = field(default_factory=dict)
+    distinct: tuple[str, ...] = ()
+    palette: tuple[str, ...] = ()
+    strings: Mapping[str, str] = field(default_factory=dict)
+    data_list: str | None = None
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A setup layout: how many places it has and which places need which cards.
+
+    ``fixed`` maps ``(field, value)`` to how many places only take cards whose
+    ``field`` equals ``value``. ``problems`` are structural mistakes the rules
+    module found while reading the layout. ``detail`` is a short human summary
+    (e.g. ``1+2+…+8``)."""
+
+    name: str
+    places: int
+    fixed: Mapping[tuple[str, Any], int] = field(default_factory=dict)
+    detail: str = ""
+    where: Where = field(default_factory=Where)
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class StaticSpec:
+    """What the rules need from the game's data, for the generic deck check.
+
+    ``key_fields`` are the dotted card fields identifying a card for the rules
+    (``("family.id", "number")``), ``expected`` every key the rules need, each
+    exactly once, ``name`` turns a key into the card's name for messages and
+    ``expected_text`` says in words what the rules expect."""
+
+    component: str
+    key_fields: tuple[str, ...]
+    expected: tuple[tuple, ...]
+    name: Callable[[tuple], str]
+    expected_text: str
+    groups: tuple[GroupSpec, ...] = ()
+    arrangements: tuple[Arrangement, ...] = ()
+    problems: tuple[Problem, ...] = ()  # anything else the rules module found
+
+
+# --------------------------------------------------------------------------- play
+class Observation(Protocol):
+    """What one seat may know. Each game defines its own fields."""
+
+    player: int
+
+
+class State(Protocol):
+    def current_player(self) -> int: ...
+    def is_terminal(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+    def apply_action(self, action: int) -> None: ...
+    def clone(self) -> "State": ...
+    def observation(self, player: int) -> Observation: ...
+    def returns(self) -> list[float]: ...
+    def length(self) -> int: ...  # the game's own measure of length (e.g. turns)
+    def action_to_string(self, action: int) -> str: ...
+
+
+class Agent(Protocol):
+    """A player: chooses one of the legal actions from an observation."""
+
+    def act(self, obs: Observation, legal: Sequence[int], rng: random.Random) -> int: ...
+
+
+class Checker(Protocol):
+    def before(self, state: State, player: int, action: int) -> None: ...
+    def after(self, state: State, full: bool) -> None: ...
+    def at_end(self, state: State) -> None: ...
+
+
+class GameDef(Protocol):
+    """The rules bound to one game and configuration (OpenSpiel's ``Game``)."""
+
+    num_players: int
+    setup: str
+
+    def new_initial_state(self) -> State: ...
+    def max_game_length(self) -> int: ...  # in steps: the generous limit
+    def checker(self) -> Checker: ...
+
+
+AgentFactory = Callable[[GameDef, int], Agent]
+
+
+class Rules(Protocol):
+    """A game's rules module, registered under the game id."""
+
+    game_id: str
+    agents: Mapping[str, AgentFactory]
+    must_finish: Mapping[str, bool]  # per agent kind: is a game that never ends a failure?
+
+    def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec: ...
+    def player_counts(self, game) -> tuple[int, ...]: ...
+    def setups(self, game) -> tuple[str, ...]: ...
+    def load(self, game, num_players: int, setup: str) -> GameDef: ...
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome with the one seeded random source."""
+    fast = getattr(state, "sample_chance", None)
+    if fast is not None:
+        return fast(rng)
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]

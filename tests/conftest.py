@@ -1,0 +1,92 @@
+"""Shared fixtures: scenario folders, editable copies of games, and the CLI runner.
+
+Scenario folders live in ``tests/data/<scenario>/``: each is a tiny game with one
+deliberate mistake (or, for ``mini_game``, none). Tests that need a variation edit a
+copy under ``tmp_path`` so the checked-in folders never change.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardgen.errors import display_path
+from cardgen.paths import shipped_games_dir
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def game_label(folder: Path, *parts: str) -> str:
+    """How cardgen shows a path of a game folder in its messages."""
+    return display_path(folder.joinpath(*parts) if parts else folder / "game.yaml")
+
+
+def edit_file(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replace ``old`` by ``new`` in a file, failing loudly when ``old`` is absent
+    (an edit that silently does nothing would make a test pass for the wrong reason)."""
+    text = path.read_text(encoding="utf-8")
+    found = text.count(old)
+    assert found >= count, f"{old!r} occurs {found} time(s) in {path}, expected at least {count}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def scenario() -> Callable[[str], Path]:
+    """The path of a checked-in scenario folder (read-only use)."""
+
+    def get(name: str) -> Path:
+        path = DATA / name
+        assert (path / "game.yaml").is_file(), f"no scenario {name}"
+        return path
+
+    return get
+
+
+@pytest.fixture
+def game_copy(tmp_path: Path) -> Callable[[str], Path]:
+    """An editable copy of a scenario folder under tmp_path."""
+
+    def copy(name: str, dest_name: str | None = None) -> Path:
+        dst = tmp_path / (dest_name or name)
+        shutil.copytree(DATA / name, dst)
+        return dst
+
+    return copy
+
+
+@pytest.fixture
+def hapy_copy(tmp_path: Path) -> Path:
+    """An editable copy of card_data/hapy (id 'hapy', so it still uses templates/hapy)."""
+    dst = tmp_path / "games" / "hapy"
+    shutil.copytree(shipped_games_dir() / "hapy", dst)
+    return dst
+
+
+@pytest.fixture(scope="session")
+def cli() -> Callable[..., Result]:
+    """Run ``cardgen ARGS…`` in-process; stdout and stderr are kept apart."""
+    from cardgen.cli import main
+
+    runner = CliRunner()
+
+    def run(*args: object) -> Result:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=True)
+
+    return run
+
+
+def assert_user_error(result: Result) -> list[str]:
+    """Exit status 1, only ``error: …`` lines about the problem on stderr, no traceback.
+
+    Returns the error lines without their ``error: `` prefix."""
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 1, (result.exit_code, result.output)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors, f"no 'error:' line on stderr:\n{result.stderr}"
+    assert "error:" not in result.stdout, "errors belong on stderr"
+    return [line[len("error: "):] for line in errors]
