@@ -134,7 +134,8 @@ class TemplateRenderer:
             raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
         except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError,
                 KeyError, AttributeError, ZeroDivisionError) as exc:
-            raise CardgenError(f"{label}: {type(exc).__name__}: {exc}", self._where_in_template(exc, name)) from None
+            message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
+            raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
 
     def parse(self, text: str, name: str, label: str) -> Any:
         """Parse rendered YAML text of template ``name``."""
@@ -146,12 +147,20 @@ class TemplateRenderer:
         return text, self.parse(text, name, label)
 
     def _where_in_template(self, exc: BaseException, name: str) -> Where:
-        """The deepest template frame of a render error (Jinja rewrites tracebacks to template lines)."""
-        best = Where(self.template_path(name))
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if frame.filename.endswith((".j2", ".jinja", ".yaml.j2")) or "/templates/" in frame.filename:
-                best = Where(display_path(frame.filename), frame.lineno)
-        return best
+        """Where a render error happened: the deepest template frame (Jinja rewrites
+        tracebacks to template lines), plus the template line that called into it."""
+        frames = [
+            (display_path(f.filename), f.lineno)
+            for f in traceback.extract_tb(exc.__traceback__)
+            if f.filename.endswith((".j2", ".jinja")) or "/templates/" in f.filename
+        ]
+        if not frames:
+            return Where(self.template_path(name))
+        path, line = frames[-1]
+        callers = [f"{p}:{l}" for p, l in frames[:-1] if (p, l) != (path, line)]
+        if callers:
+            return Where(f"{path}:{line} (called from {callers[-1]})")
+        return Where(path, line)
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
