@@ -78,7 +78,7 @@ class KitBuilder:
         self.progress = progress or (lambda msg: None)
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
         self.renderer = renderer_for(game.template_dirs, game.palette)
-        self.text = TextEngine(self.book, game.fonts, game.root / "assets")
+        self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
         unknown = [l for l in options.langs if l not in game.languages]
         if unknown:
             raise CardgenError(
@@ -203,6 +203,7 @@ class KitBuilder:
     def build_language(self, lang: str, tmp: Path) -> "LangOutcome":
         """Render and check one language; write its files into ``tmp`` only if all is well."""
         errors = Collector()
+        self._seen_errors.clear()
         kit = self.render_lang(lang, errors)
         repeats = sum(self._seen_errors.values())
         if repeats:
@@ -302,79 +303,85 @@ class KitBuilder:
 
     def _write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
                            manifest: list) -> list[WrittenFile]:
+        """Per paper: the duplex cards file (two-sided decks) and the one-sided sheets file."""
         out = []
-        paper_mm = PAPERS_MM[paper]
         game = self.game
-        t = game.strings[kit.lang]
-        two_sided = [c for c in game.decks if c.back]
-        one_sided = [c for c in game.decks if not c.back]
         base = f"{game.id}-{kit.lang}-{paper}"
-        if two_sided:
+        if any(c.back for c in game.decks):
             dup = "" if self.opt.duplex == "long" else "-short-edge"
-            name = f"{base}-cards{dup}{self._suffix()}.pdf"
-            self.progress(f"writing {name}")
-            c = pdfout.new_canvas(tmp / name, paper_mm, self.book.register(self.text.font(None)),
-                                  f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
-            pdfout.to_mm_space(c, paper_mm[1])
-            forms, painter = pdfout.FormCache(c), self._painter(c)
-            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
-                     "pages": []}
-            page = 0
-            for comp in two_sided:
+            out.append(self._write_cards_file(tmp / f"{base}-cards{dup}{self._suffix()}.pdf", kit, paper, plans,
+                                              manifest))
+        if any(c.kind == "sheet" or not c.back for c in game.components):
+            out.append(self._write_sheets_file(tmp / f"{base}-sheets{self._suffix()}.pdf", kit, paper, plans,
+                                               manifest))
+        return out
+
+    def _component_name(self, comp: Component, lang: str) -> str:
+        return self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
+
+    def _write_cards_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                          manifest: list) -> WrittenFile:
+        """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
+        game, paper_mm = self.game, PAPERS_MM[paper]
+        self.progress(f"writing {path.name}")
+        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
+                 "pages": []}
+        n_pages = 0
+        for comp in (d for d in game.decks if d.back):
+            plan = plans[comp.id]
+            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+            chunks = paginate(len(items), plan.per_sheet)
+            backs = back_slots(plan, self.opt.duplex)
+            for n, rng in enumerate(chunks, start=1):
+                chunk = [items[i] for i in rng]
+                for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
+                    n_pages += 1
+                    with pdfout.page(c, paper_mm[1]):
+                        self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
+                                              entry)
+                        self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
+                                             f"{side} {n}/{len(chunks)} · {paper.upper()} · 100% · "
+                                             f"duplex {self.opt.duplex}-edge")
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
+
+    def _write_sheets_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                           manifest: list) -> WrittenFile:
+        """Sheet components (rules, setup…) and one-sided decks (stickers, tokens), in game order."""
+        game, paper_mm = self.game, PAPERS_MM[paper]
+        self.progress(f"writing {path.name}")
+        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — sheets ({paper})", None)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+        n_pages = 0
+        for comp in game.components:
+            if comp.kind == "sheet":
+                for face in kit.sheets[(comp.id, paper)]:
+                    n_pages += 1
+                    with pdfout.page(c, paper_mm[1]):
+                        painter.reset()
+                        painter.draw(face.ops)
+                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
+            elif not comp.back:
                 plan = plans[comp.id]
                 items = [(card, k) for card in comp.cards for k in range(card.quantity)]
                 chunks = paginate(len(items), plan.per_sheet)
-                backs = back_slots(plan, self.opt.duplex)
-                comp_name = t.get(comp.name_key, comp.id) if comp.name_key else comp.id
                 for n, rng in enumerate(chunks, start=1):
-                    chunk = [items[i] for i in rng]
-                    for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
-                        page += 1
-                        self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, page, n, entry)
-                        self._label(c, plan, f"{game.name(kit.lang)} · {comp_name} · {side} {n}/{len(chunks)}"
-                                    f" · {paper.upper()} · 100% · duplex {self.opt.duplex}-edge")
-                        c.showPage()
-                        pdfout.to_mm_space(c, paper_mm[1])
-            c.save()
-            out.append(WrittenFile(name, page))
-            manifest.append(entry)
-        sheet_comps = [c for c in game.components if c.kind == "sheet"]
-        if one_sided or sheet_comps:
-            name = f"{base}-sheets{self._suffix()}.pdf"
-            self.progress(f"writing {name}")
-            c = pdfout.new_canvas(tmp / name, paper_mm, self.book.register(self.text.font(None)),
-                                  f"{game.name(kit.lang)} — sheets ({paper})", None)
-            pdfout.to_mm_space(c, paper_mm[1])
-            forms, painter = pdfout.FormCache(c), self._painter(c)
-            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
-            page = 0
-            for comp in game.components:
-                if comp.kind == "sheet":
-                    for face in kit.sheets[(comp.id, paper)]:
-                        page += 1
-                        painter.reset()
-                        painter.draw(face.ops)
-                        entry["pages"].append({"page": page, "component": comp.id, "side": "sheet", "items": []})
-                        c.showPage()
-                        pdfout.to_mm_space(c, paper_mm[1])
-                elif comp in one_sided:
-                    plan = plans[comp.id]
-                    items = [(card, k) for card in comp.cards for k in range(card.quantity)]
-                    chunks = paginate(len(items), plan.per_sheet)
-                    for n, rng in enumerate(chunks, start=1):
-                        page += 1
-                        page_plan = compact(plan, len(rng))
+                    n_pages += 1
+                    page_plan = compact(plan, len(rng))
+                    with pdfout.page(c, paper_mm[1]):
                         self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i in rng],
-                                              kit.fronts, page_plan.slots, "front", page, n, entry)
-                        comp_name = t.get(comp.name_key, comp.id) if comp.name_key else comp.id
-                        self._label(c, page_plan, f"{game.name(kit.lang)} · {comp_name} · {n}/{len(chunks)}"
-                                    f" · {paper.upper()} · 100%")
-                        c.showPage()
-                        pdfout.to_mm_space(c, paper_mm[1])
-            c.save()
-            out.append(WrittenFile(name, page))
-            manifest.append(entry)
-        return out
+                                              kit.fronts, page_plan.slots, "front", n_pages, n, entry)
+                        self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
+                                                  f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
 
     def _write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
         """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
@@ -404,12 +411,11 @@ class KitBuilder:
                         c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
                         c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
                         c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
-                        pdfout.to_mm_space(c, ph)
-                        form = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
-                        pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
+                        with pdfout.page(c, ph):
+                            form = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
+                            pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
                         entry["pages"].append({"page": page, "component": comp.id, "side": side, "items": [
                             {"card": card.id, "copy": k, "slot": 0, "x": b, "y": b, "w": w, "h": h, "rotation": 0}]})
-                        c.showPage()
         c.save()
         manifest.append(entry)
         return [WrittenFile(name, page)]

@@ -44,9 +44,7 @@ class Painter:
         if raw in ("none", "transparent"):
             col = None
         else:
-            col = HexColor(raw) if raw.startswith("#") else None
-            if col is None:
-                raise ValueError(f"unknown colour {value!r}")
+            col = HexColor(raw)  # checked before drawing (textcheck.is_colour)
         self._colours[value] = col
         return col
 

@@ -90,7 +90,7 @@ def load_game(game: str | Path) -> Game:
     _check_font_names(root, doc, fonts, errors)
 
     used_keys = [(name_key, doc.at("name") if "name" in doc else doc.where)]
-    used_keys += [(c.name_key, c.where) for c in components if c.name_key]
+    used_keys += [(c.name_key, c.name_where or c.where) for c in components if c.name_key]
     for key, where in used_keys:
         for lang in languages:
             if lang in strings and key not in strings[lang]:
@@ -240,7 +240,8 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 errors.add(f"template '{tname}' not found (looked in: {looked})", item.at(key))
 
         if kind == "sheet":
-            out.append(Component(id=cid, kind="sheet", name_key=name_key, where=item.where, template=item.get("template")))
+            out.append(Component(id=cid, kind="sheet", name_key=name_key, where=item.where,
+                                 name_where=item.at("name"), template=item.get("template")))
             continue
         size = get_size(item, "size", what, errors)
         bleed = get(item, "bleed", (float,), what, errors, default=3.0)
@@ -256,6 +257,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 kind="deck",
                 name_key=name_key,
                 where=item.where,
+                name_where=item.at("name"),
                 size=size or (63.0, 88.0),
                 bleed=bleed,
                 safe=safe,

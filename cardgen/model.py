@@ -41,7 +41,7 @@ class Component:
     kind: str  # "deck" or "sheet"
     name_key: str | None
     where: Where
-    # deck only
+    name_where: Where | None = None    # deck only
     size: tuple[float, float] | None = None
     bleed: float = 3.0
     safe: float = 3.0

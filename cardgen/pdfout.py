@@ -9,6 +9,7 @@ and crop marks in the registration colour.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -47,6 +48,17 @@ def new_canvas(path: Path, page_mm: tuple[float, float], initial_font: str, titl
         mode = "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
         c.setViewerPreference("Duplex", PDFName(mode))
     return c
+
+
+@contextmanager
+def page(c: Canvas, page_h_mm: float):
+    """One page drawn in millimetre, y-down space; the page ends when the block does
+    (so no transform leaks onto an empty trailing page)."""
+    c.saveState()
+    to_mm_space(c, page_h_mm)
+    yield
+    c.restoreState()
+    c.showPage()
 
 
 def to_mm_space(c: Canvas, page_h_mm: float) -> None:

@@ -21,7 +21,12 @@ from .yamlsrc import fast_load
 
 def quote(value: Any) -> str:
     """A YAML-safe scalar for any value (strings keep their real characters)."""
-    return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()  # names the missing variable
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except TypeError:
+        raise TypeError(f"cannot quote a {type(value).__name__} value for the layout") from None
 
 
 def _hex(colour: str) -> tuple[int, int, int]:

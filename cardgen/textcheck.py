@@ -8,6 +8,7 @@ card, face and language — never an invisible glyph or a clipped line.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -18,13 +19,26 @@ from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .textfit import FittedText, fit_text
 
 DEFAULT_ROLE = "text"
+COLOUR_KEYS = ("fill", "stroke", "color", "heading_color", "accent")
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def is_colour(value: str, palette: Mapping[str, str]) -> bool:
+    return value in ("none", "transparent") or bool(_HEX.match(palette.get(value, value)))
+
+
+def short(text: str, limit: int = 48) -> str:
+    """A text for an error message, quoted and cut with an ellipsis when long."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 class TextEngine:
     """Resolves font roles, fits text ops and lays out flow ops, with a memo."""
 
-    def __init__(self, book: FontBook, roles: Mapping[str, str], assets: Path | None = None):
+    def __init__(self, book: FontBook, roles: Mapping[str, str], assets: Path | None = None,
+                 palette: Mapping[str, str] | None = None):
         self.book = book
+        self.palette = dict(palette or {})
         self.roles = dict(roles)
         self.assets_dir = assets
         self._fits: dict[tuple, FittedText] = {}
@@ -103,6 +117,10 @@ class TextEngine:
 
     def _check_op(self, op: Op, label: str, errors: Collector) -> None:
         a = op.args
+        for key in COLOUR_KEYS:
+            value = a.get(key)
+            if value is not None and not is_colour(value, self.palette):
+                errors.add(f"{label}: {op.kind} {key} {value!r} is not a colour (#rrggbb, a palette name or none)")
         if op.kind == "group":
             self.check(op.children, label, errors)
         elif op.kind == "text":
@@ -110,12 +128,12 @@ class TextEngine:
             self.book.register(font)
             missing = self.book.missing_chars(font, a["text"])
             if missing:
-                errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {a['text']!r:.40}")
+                errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {short(a['text'])}")
                 return
             fitted = self.fit_op(op)
             if not fitted.fits:
                 errors.add(
-                    f"{label}: text {a['text']!r:.50} does not fit its {a['w']:g}×{a['h']:g} mm box even at "
+                    f"{label}: text {short(a['text'])} does not fit its {a['w']:g}×{a['h']:g} mm box even at "
                     f"{fitted.size:g} pt ({fitted.overflow:.0%} too long)"
                 )
         elif op.kind == "glyph":
@@ -133,7 +151,7 @@ class TextEngine:
                     self.book.register(font)
                     missing = self.book.missing_chars(font, run_text)
                     if missing:
-                        errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {run_text!r:.40}")
+                        errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {short(run_text)}")
                         return
             result = self.flow_op(op)
             if not result.fits:

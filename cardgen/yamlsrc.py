@@ -21,6 +21,9 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
 
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
+
+
 class YDict(dict):
     """A mapping that knows where it, its keys and its values stand."""
 
@@ -58,6 +61,8 @@ class _Builder:
         yaml.constructor.SafeConstructor.__init__(self.constructor)
 
     def build(self, node: yaml.Node) -> Any:
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+            raise CardgenError(f"YAML tag {node.tag!r} is not supported", _where(self.path, node))
         if isinstance(node, yaml.MappingNode):
             out = YDict()
             out.where = _where(self.path, node)

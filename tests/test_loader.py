@@ -6,6 +6,8 @@ and each message is checked with its exact position.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from cardgen.errors import CardgenError, ErrorList, display_path
@@ -48,7 +50,7 @@ def test_model_is_read_only(scenario):
     game = load_game(scenario("mini_game"))
     with pytest.raises(TypeError):
         game.strings["en"]["game.name"] = "changed"  # type: ignore[index]
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         game.id = "other"  # type: ignore[misc]
 
 
@@ -235,6 +237,7 @@ def test_wrong_types(scenario):
         ("languages: [en, fr]", "languages: [en, fr, en]", "language 'en' is listed twice"),
         ('ink: "#1d1b24"', "ink: blue", "palette colour 'ink' must look like #1f4e8c, found 'blue'"),
         ("id: mini", "id: Mini Game", "game id 'Mini Game' must be lower-case letters, digits, '-' or '_'"),
+        ("text: NotoSans-Regular", "text: ../fonts/NotoSans-Regular", "invalid font name '../fonts/NotoSans-Regular'"),
         ("  - id: cards", "  - id: cards\n    printshop: sometimes",
          "'printshop' in component 'cards' must be true or false, found str 'sometimes'"),
     ],
@@ -315,11 +318,6 @@ def test_missing_translations_listed_per_language(scenario):
     assert len(lines) == 6, lines
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="loader reports a component's missing name string at the component's '- id:' line (9), "
-    "not at the line of its 'name:' key (11) as the design asks; the game's own name uses doc.at('name')",
-)
 def test_missing_component_name_string_points_at_name_key(scenario):
     root = scenario("missing_translation")
     lines = [line for line in problems(root) if "string 'component.cards'" in line]

@@ -1,0 +1,950 @@
+"""Hâpy Families: the rules as a small, fast engine (plain ints and lists).
+
+Cards are numbered ``0..35``: ``family_index * 6 + number - 1``, the families in
+the order of ``data.families``. Sets of cards are int bitmasks. The setup layout
+(pyramid, Mastaba, Temple, Tomb, Giza) comes from ``data.layouts`` (see
+``card_data/hapy/layouts.yaml``) with a precomputed cover graph.
+
+A turn is up to three steps, each an action of the player whose turn it is:
+
+1. take an available card from the layout (an action = its place index); the
+   step is skipped when the layout is empty;
+2. request a named card from one other player (``REQUEST + seat * 100 + card``)
+   or pass (``PASS``); the card the previous player requested cannot be named,
+   nor a revealed card (nor, as pointless, one of your own cards);
+3. reveal every set of three of a family, automatically; only when a player
+   holds four of one family do they choose which card to keep
+   (``KEEP + card``). Then the win is checked: a whole family (6) revealed, or
+   5 / 4 / 3 sets of three with 2 / 3 / 4 players.
+
+The setup deal is a run of chance steps: one card for each place in turn.
+
+Information: a Mummy-up card's identity is known to nobody until taken, then to
+its holder only. God-up cards in the layout are seen by all, so a card taken from
+a God-up place is publicly known to be in the taker's hand; a requested card that
+changes hands is public too, and so is a failed request (the asked player does not
+hold it). Agents get a :class:`HapyObservation`: their own hand, the public faces
+of the layout, hand sizes, revealed cards and the public event log — never the
+state.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from typing import Any, Callable, Mapping, Sequence
+
+from ..errors import CardgenError, Where
+from . import register
+from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RuleViolation, StaticSpec
+from .tableau import Layout, parse_layout
+
+GAME_ID = "hapy"
+DECK = "gods"
+FAMILIES = 6
+NUMBERS = 6
+N_CARDS = FAMILIES * NUMBERS
+ALL = (1 << N_CARDS) - 1
+SETS_TO_WIN = {2: 5, 3: 4, 4: 3}
+SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza")
+MAX_TURNS = 1000  # the generous limit: real games last tens of turns
+
+# phases
+DEAL, TAKE, REQUEST, KEEP, OVER = range(5)
+PHASE_NAMES = ("deal", "take", "request", "keep", "over")
+# actions
+PASS = 1000
+REQUEST_BASE = 2000
+KEEP_BASE = 3000
+# public events
+EV_TAKE, EV_SKIP, EV_REQUEST, EV_PASS, EV_REVEAL, EV_WIN = range(6)
+
+FAMILY_MASK = tuple(((1 << NUMBERS) - 1) << (NUMBERS * f) for f in range(FAMILIES))
+BITS6 = tuple(tuple(b for b in range(6) if v >> b & 1) for v in range(64))
+POP6 = tuple(v.bit_count() for v in range(64))
+LOW6 = sum(1 << (6 * f) for f in range(FAMILIES))  # the lowest bit of each family
+
+
+# _REQUESTS[seat][family][6-bit set of numbers]: the request actions naming those cards
+_REQUESTS = tuple(tuple(tuple(tuple(REQUEST_BASE + 100 * t + 6 * f + b for b in BITS6[v]) for v in range(64))
+                        for f in range(FAMILIES)) for t in range(max(SETS_TO_WIN)))
+
+
+def mask_cards(mask: int) -> list[int]:
+    """The cards of a bitmask, in order."""
+    out = []
+    f = 0
+    while mask:
+        v = mask & 63
+        if v:
+            base = f * 6
+            out.extend(base + b for b in BITS6[v])
+        mask >>= 6
+        f += 1
+    return out
+
+
+def family_counts(mask: int) -> list[int]:
+    return [POP6[(mask >> (6 * f)) & 63] for f in range(FAMILIES)]
+
+
+def sets_and_whole(mask: int) -> tuple[int, bool]:
+    """Sets of three and whether a whole family is in a revealed mask."""
+    sets = 0
+    whole = False
+    for f in range(FAMILIES):
+        k = POP6[(mask >> (6 * f)) & 63]
+        sets += k // 3
+        whole = whole or k == 6
+    return sets, whole
+
+
+# --------------------------------------------------------------------------- game
+class HapyGame:
+    """The rules bound to a game's data, a player count and a setup layout."""
+
+    def __init__(self, families: Sequence[str], card_names: Sequence[str], card_fields: Sequence[Mapping[str, Any]],
+                 layout: Layout, num_players: int, max_turns: int = MAX_TURNS):
+        if num_players not in SETS_TO_WIN:
+            raise CardgenError(f"Hâpy Families is for 2 to 4 players, not {num_players}")
+        if layout.places != N_CARDS:
+            raise CardgenError(f"layout '{layout.name}' has {layout.places} places for {N_CARDS} cards")
+        self.families = tuple(families)
+        self.card_names = tuple(card_names)
+        self.num_players = num_players
+        self.setup = layout.name
+        self.layout = layout
+        self.win_sets = SETS_TO_WIN[num_players]
+        self.max_turns = max_turns
+        # deal: places with a 'need' first (from the cards that meet it), then the rest
+        pools: list[tuple[int, frozenset[int] | None]] = []
+        for place, need in enumerate(layout.need):
+            if need:
+                pool = frozenset(c for c in range(N_CARDS)
+                                 if all(_field(card_fields[c], k) == v for k, v in need.items()))
+                pools.append((place, pool))
+        constrained = {p for p, _ in pools}
+        self.deal_order = tuple([p for p, _ in pools] + [p for p in range(N_CARDS) if p not in constrained])
+        self.deal_pool = tuple([pool for _, pool in pools] + [None] * (N_CARDS - len(pools)))
+        self.covers = layout.covers
+        self.covered_by = layout.covered_by
+        self.face_up = layout.face_up
+        self.cover_count = tuple(len(c) for c in layout.covered_by)
+        self.cover_mask = tuple(sum(1 << u for u in ups) for ups in layout.covered_by)  # for the checker
+
+    # OpenSpiel-style
+    def new_initial_state(self) -> "HapyState":
+        return HapyState(self)
+
+    def max_game_length(self) -> int:
+        return N_CARDS + 3 * self.max_turns
+
+    def checker(self) -> "HapyChecker":
+        return HapyChecker(self)
+
+    def card_index(self, name: str) -> int:
+        return self.card_names.index(name)
+
+    def card_name(self, card: int) -> str:
+        return self.card_names[card] if 0 <= card < N_CARDS else f"card {card}"
+
+
+def _field(fields: Mapping[str, Any], path: str) -> Any:
+    value: Any = fields
+    for part in path.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+# --------------------------------------------------------------------------- state
+class HapyObservation:
+    """What one player may know, as a read-only view of the state at this moment.
+
+    It exposes only public information and the player's own hand; it is valid
+    until the next action is applied (agents decide at once). ``events`` is the
+    public log: ``(EV_TAKE, seat, place, card or -1 if Mummy side up)``,
+    ``(EV_SKIP, seat)``, ``(EV_REQUEST, seat, asked seat, card, 1 if given)``,
+    ``(EV_PASS, seat)``, ``(EV_REVEAL, seat, cards)``, ``(EV_WIN, seat)``.
+    """
+
+    __slots__ = ("player", "_s")
+
+    def __init__(self, state: "HapyState", player: int):
+        self.player = player
+        self._s = state
+
+    num_players = property(lambda self: self._s.g.num_players)
+    win_sets = property(lambda self: self._s.g.win_sets)
+    phase = property(lambda self: PHASE_NAMES[self._s.phase], doc="take, request or keep")
+    hand_mask = property(lambda self: self._s.hand[self.player], doc="the player's own cards, as a bitmask")
+    faces = property(lambda self: tuple(self._s.faces),
+                     doc="per place: the card if it lies God side up, -1 if Mummy side up, -2 if empty")
+    available = property(lambda self: tuple(self._s.avail), doc="places no card covers any more")
+    hand_sizes = property(lambda self: tuple(self._s.hand_n))
+    revealed = property(lambda self: tuple(self._s.rev), doc="revealed cards per seat, as bitmasks")
+    forbidden = property(lambda self: self._s.last_request, doc="the card the previous player requested, or -1")
+    events = property(lambda self: self._s.events, doc="the public log (read, never change)")
+    n_events = property(lambda self: len(self._s.events))
+    turn = property(lambda self: self._s.turn)
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The player's own cards."""
+        return tuple(mask_cards(self._s.hand[self.player]))
+
+    FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
+              "revealed", "forbidden", "turn")
+
+    def public(self) -> dict[str, Any]:
+        """Everything the player may know, as plain values (for tests and traces)."""
+        return {k: getattr(self, k) for k in self.FIELDS} | {"events": tuple(self.events)}
+
+
+class HapyState:
+    __slots__ = ("g", "phase", "player", "deal_k", "remaining", "slot_card", "cover_left", "avail", "faces", "pyr",
+                 "hand", "hand_n", "rev", "rev_all", "rev_sets", "last_request", "this_request", "turn", "winner",
+                 "events", "keep_family", "steps", "pending", "won")
+
+    def __init__(self, game: HapyGame):
+        self.g = game
+        self.phase = DEAL
+        self.player = 0
+        self.deal_k = 0
+        self.remaining = list(range(N_CARDS))
+        self.slot_card = [-1] * N_CARDS
+        self.cover_left = list(game.cover_count)
+        self.avail: list[int] = []
+        self.faces = [-2] * N_CARDS
+        self.pyr = 0
+        n = game.num_players
+        self.hand = [0] * n
+        self.hand_n = [0] * n
+        self.rev = [0] * n
+        self.rev_all = 0
+        self.rev_sets = [0] * n
+        self.last_request = -1
+        self.this_request = -1
+        self.turn = 0
+        self.winner = -1
+        self.events: list[tuple] = []
+        self.keep_family = -1
+        self.steps = 0
+        self.pending: list[int] = []  # families gained this turn, still to check for sets
+        self.won = False  # a whole family was revealed this turn
+
+    # -- queries ----------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == DEAL:
+            return CHANCE
+        if self.phase == OVER:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == DEAL
+
+    def _deal_candidates(self) -> list[int]:
+        pool = self.g.deal_pool[self.deal_k]
+        if pool is None:
+            return self.remaining
+        return [c for c in self.remaining if c in pool]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase != DEAL:
+            return []
+        cands = self._deal_candidates()
+        p = 1.0 / len(cands) if cands else 0.0
+        return [(c, p) for c in cands]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """A uniform draw from :meth:`chance_outcomes` with the given random source."""
+        if self.g.deal_pool[self.deal_k] is None:
+            r = self.remaining
+            return r[int(rng.random() * len(r))]
+        cands = self._deal_candidates()
+        return cands[int(rng.random() * len(cands))]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == TAKE:
+            return list(self.avail)
+        if phase == REQUEST:
+            p = self.player
+            mask = ALL & ~(self.hand[p] | self.rev_all)
+            if self.last_request >= 0:
+                mask &= ~(1 << self.last_request)
+            v0, v1, v2 = mask & 63, (mask >> 6) & 63, (mask >> 12) & 63
+            v3, v4, v5 = (mask >> 18) & 63, (mask >> 24) & 63, mask >> 30
+            out = [PASS]
+            for t in range(self.g.num_players):
+                if t != p:
+                    r = _REQUESTS[t]
+                    out += r[0][v0] + r[1][v1] + r[2][v2] + r[3][v3] + r[4][v4] + r[5][v5]
+            return out
+        if phase == KEEP:
+            f = self.keep_family
+            return [KEEP_BASE + 6 * f + b for b in BITS6[(self.hand[self.player] >> (6 * f)) & 63]]
+        if phase == DEAL:
+            return list(self._deal_candidates())
+        return []
+
+    def observation(self, player: int) -> HapyObservation:
+        return HapyObservation(self, player)
+
+    def returns(self) -> list[float]:
+        return [1.0 if s == self.winner else 0.0 for s in range(self.g.num_players)]
+
+    def length(self) -> int:
+        """Turns played."""
+        return self.turn
+
+    def clone(self) -> "HapyState":
+        s = HapyState.__new__(HapyState)
+        for name in self.__slots__:
+            v = getattr(self, name)
+            setattr(s, name, v[:] if isinstance(v, list) else v)
+        return s
+
+    # -- moves ------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == TAKE:
+            self._take(action)
+        elif phase == REQUEST:
+            self._request(action)
+        elif phase == DEAL:
+            self._deal(action)
+        elif phase == KEEP:
+            self._keep(action)
+        else:
+            raise RuleViolation("an action was applied after the end of the game")
+        self.steps += 1
+
+    def _deal(self, card: int) -> None:
+        g = self.g
+        place = g.deal_order[self.deal_k]
+        self.remaining.remove(card)
+        self.slot_card[place] = card
+        self.faces[place] = card if g.face_up[place] else -1
+        self.pyr += 1
+        self.deal_k += 1
+        if self.deal_k == N_CARDS:
+            self.avail = [p for p in range(N_CARDS) if self.cover_left[p] == 0]
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        if self.pyr:
+            self.phase = TAKE
+        else:
+            self.phase = REQUEST
+            self.events.append((EV_SKIP, self.player))
+
+    def _take(self, place: int) -> None:
+        g = self.g
+        slot_card = self.slot_card
+        card = slot_card[place]
+        slot_card[place] = -1
+        self.faces[place] = -2
+        avail = self.avail
+        avail.remove(place)
+        self.pyr -= 1
+        cover_left = self.cover_left
+        for lower in g.covers[place]:
+            cover_left[lower] -= 1
+            if not cover_left[lower] and slot_card[lower] >= 0:
+                insort(avail, lower)
+        p = self.player
+        self.hand[p] |= 1 << card
+        self.hand_n[p] += 1
+        self.pending.append(card // 6)
+        self.events.append((EV_TAKE, p, place, card if g.face_up[place] else -1))
+        self.phase = REQUEST
+
+    def _request(self, action: int) -> None:
+        p = self.player
+        if action == PASS:
+            self.this_request = -1
+            self.events.append((EV_PASS, p))
+        else:
+            target, card = divmod(action - REQUEST_BASE, 100)
+            self.this_request = card
+            if self.hand[target] >> card & 1:
+                self._transfer(card, target, p)
+                self.pending.append(card // 6)
+                self.events.append((EV_REQUEST, p, target, card, 1))
+            else:
+                self.events.append((EV_REQUEST, p, target, card, 0))
+        self._reveal()
+
+    def _transfer(self, card: int, giver: int, taker: int) -> None:
+        bit = 1 << card
+        self.hand[giver] &= ~bit
+        self.hand_n[giver] -= 1
+        self.hand[taker] |= bit
+        self.hand_n[taker] += 1
+
+    def _reveal(self) -> None:
+        """Reveal every set of three; stop for a choice when four of a family are held.
+
+        Only the families gained this turn can hold three: a player ends every turn
+        with at most two of each family."""
+        pending = self.pending
+        while pending:
+            f = pending.pop()
+            v = (self.hand[self.player] >> (6 * f)) & 63
+            k = POP6[v]
+            if k == 3:
+                self._reveal_cards(v << (6 * f), f)
+            elif k >= 4:
+                self.keep_family = f
+                self.phase = KEEP
+                return
+        self._end_turn()
+
+    def _keep(self, action: int) -> None:
+        f = self.keep_family
+        fam = self.hand[self.player] & FAMILY_MASK[f]
+        self.keep_family = -1
+        self.phase = REQUEST
+        self._reveal_cards(fam & ~(1 << (action - KEEP_BASE)), f)
+        self._reveal()
+
+    def _reveal_cards(self, mask: int, family: int) -> None:
+        p = self.player
+        self.hand[p] &= ~mask
+        self.hand_n[p] -= mask.bit_count()
+        rev = self.rev[p] | mask
+        self.rev[p] = rev
+        self.rev_all |= mask
+        self.rev_sets[p] += 1
+        if rev & FAMILY_MASK[family] == FAMILY_MASK[family]:
+            self.won = True
+        self.events.append((EV_REVEAL, p, tuple(mask_cards(mask))))
+
+    def _end_turn(self) -> None:
+        p = self.player
+        self.turn += 1
+        if self.won or self.rev_sets[p] >= self.g.win_sets:
+            self.winner = p
+            self.phase = OVER
+            self.events.append((EV_WIN, p))
+            return
+        self.last_request = self.this_request
+        self.this_request = -1
+        self.player = (p + 1) % self.g.num_players
+        self._start_turn()
+
+    # -- text -------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        g = self.g
+        if self.phase == DEAL:
+            return f"deal {g.card_name(action)} to place {g.deal_order[self.deal_k]}"
+        if 0 <= action < N_CARDS and self.phase == TAKE:
+            card = self.slot_card[action]
+            side = "God side up" if g.face_up[action] else "Mummy side up"
+            return f"take place {action} ({g.card_name(card)}, {side})"
+        if action == PASS:
+            return "request nothing"
+        if REQUEST_BASE <= action < KEEP_BASE:
+            target, card = divmod(action - REQUEST_BASE, 100)
+            return f"ask seat {target + 1} for {g.card_name(card)}"
+        if action >= KEEP_BASE:
+            return f"keep {g.card_name(action - KEEP_BASE)}, reveal the other three"
+        return f"action {action}"
+
+    def __str__(self) -> str:
+        g = self.g
+        lines = [f"turn {self.turn + 1}, seat {self.player + 1} to {PHASE_NAMES[self.phase]}, "
+                 f"{self.pyr} card(s) in the {g.setup}"]
+        for s in range(g.num_players):
+            hand = ", ".join(g.card_name(c) for c in mask_cards(self.hand[s])) or "—"
+            rev = ", ".join(g.card_name(c) for c in mask_cards(self.rev[s])) or "—"
+            lines.append(f"  seat {s + 1}: hand {hand}; revealed {rev}")
+        return "\n".join(lines)
+
+    # -- constructed positions (tests, debugging) -----------------------------
+    @classmethod
+    def from_position(cls, game: HapyGame, layout: Mapping[int, int] | Sequence[int | None], hands: Sequence[Sequence[int]],
+                      revealed: Sequence[Sequence[int]] = (), player: int = 0, last_request: int = -1) -> "HapyState":
+        """A position after the deal: ``layout`` maps places to cards (others empty)."""
+        s = cls(game)
+        n = game.num_players
+        placed = dict(layout) if isinstance(layout, Mapping) else {i: c for i, c in enumerate(layout) if c is not None}
+        revealed = list(revealed) + [[]] * (n - len(revealed))
+        seen: list[int] = list(placed.values()) + [c for h in hands for c in h] + [c for r in revealed for c in r]
+        if sorted(seen) != list(range(N_CARDS)):
+            raise ValueError("a position must place each of the 36 cards exactly once")
+        s.remaining = []
+        s.deal_k = N_CARDS
+        for place, card in placed.items():
+            s.slot_card[place] = card
+            s.faces[place] = card if game.face_up[place] else -1
+        s.pyr = len(placed)
+        s.cover_left = [sum(1 for u in game.covered_by[p] if s.slot_card[u] >= 0) for p in range(N_CARDS)]
+        s.avail = [p for p in range(N_CARDS) if s.slot_card[p] >= 0 and s.cover_left[p] == 0]
+        for seat in range(n):
+            for c in hands[seat]:
+                s.hand[seat] |= 1 << c
+            s.hand_n[seat] = len(hands[seat])
+            for c in revealed[seat]:
+                s.rev[seat] |= 1 << c
+            s.rev_all |= s.rev[seat]
+            s.rev_sets[seat] = sets_and_whole(s.rev[seat])[0]
+        s.player = player
+        s.last_request = last_request
+        s._start_turn()
+        return s
+
+
+# --------------------------------------------------------------------------- checks
+class HapyChecker:
+    """Checks each action against the rules and the state's invariants.
+
+    Written apart from the engine's move generator: it recomputes what it needs
+    from the raw places, hands and revealed cards. Every step: the cheap card
+    count (layout + hands + revealed = 36) and the rule the action falls under;
+    every turn end: no set of three left in the hand, no missed win, clockwise
+    order; every ``full`` step (the runner samples them): each card exactly once,
+    the public faces, and availability recomputed from the cover graph.
+    """
+
+    def __init__(self, game: HapyGame):
+        self.g = game
+        self.turn = 0
+        self.player = 0
+        self.gained: list[int] = []  # families the mover gained this turn
+
+    def before(self, s: HapyState, player: int, action: int) -> None:
+        phase = s.phase
+        if phase == TAKE:
+            if not (0 <= action < N_CARDS) or s.slot_card[action] < 0:
+                raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
+            for upper in self.g.covered_by[action]:
+                if s.slot_card[upper] >= 0:
+                    raise RuleViolation(f"seat {player + 1} took place {action} ({self.g.card_name(s.slot_card[action])})"
+                                        f" although place {upper} still covers it")
+            self.gained.append(s.slot_card[action] // 6)
+        elif phase == REQUEST:
+            if action == PASS:
+                return
+            target, card = divmod(action - REQUEST_BASE, 100)
+            if not (0 <= target < self.g.num_players) or target == player or not (0 <= card < N_CARDS):
+                raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
+            if s.hand[target] >> card & 1:
+                self.gained.append(card // 6)
+            if card == s.last_request:
+                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card the previous"
+                                    " player requested")
+            if s.rev_all >> card & 1:  # rev_all itself is checked against each seat's cards in full checks
+                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
+        elif phase == KEEP:
+            card = action - KEEP_BASE
+            if not (0 <= card < N_CARDS) or not (s.hand[player] >> card & 1):
+                raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
+            if POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
+                raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
+
+    def after(self, s: HapyState, full: bool) -> None:
+        if s.phase == DEAL:
+            if s.pyr + len(s.remaining) != N_CARDS:
+                raise RuleViolation(f"the deal lost a card: {s.pyr} placed + {len(s.remaining)} to deal != {N_CARDS}")
+            return
+        hand_n = s.hand_n
+        total = s.pyr + sum(hand_n) + s.rev_all.bit_count()
+        if total != N_CARDS:
+            raise RuleViolation(f"card count is {total}, not {N_CARDS} (layout {s.pyr}, hands {list(hand_n)},"
+                                f" revealed {s.rev_all.bit_count()})")
+        if s.turn != self.turn:
+            self._turn_end(s)
+        if full:
+            self.conservation(s)
+
+    def _turn_end(self, s: HapyState) -> None:
+        """The mover's turn is over: no set of three kept, the win taken if met, the next seat clockwise.
+
+        Only the families the mover gained this turn (seen by :meth:`before`) can
+        have reached three in hand; the full check looks at every family."""
+        g = self.g
+        prev = self.player
+        hand = s.hand[prev]
+        for f in self.gained:
+            if POP6[(hand >> (6 * f)) & 63] >= 3:
+                raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three {g.families[f]} in hand")
+        self.gained.clear()
+        rev = s.rev[prev]
+        sets = rev.bit_count() // 3  # sets of exactly three: verified by the full check
+        whole = bool(rev & (rev >> 1) & (rev >> 2) & (rev >> 3) & (rev >> 4) & (rev >> 5) & LOW6)
+        over = s.phase == OVER
+        if (whole or sets >= g.win_sets) != (over and s.winner == prev):
+            if over:
+                raise RuleViolation(f"seat {s.winner + 1} was declared the winner, but seat {prev + 1} ended the"
+                                    f" turn with {sets} set(s){' and a whole family' if whole else ''}")
+            raise RuleViolation(f"seat {prev + 1} meets the win condition ({sets} set(s)"
+                                f"{', a whole family' if whole else ''}) but the game went on")
+        if not over:
+            if s.player != (prev + 1) % g.num_players:
+                raise RuleViolation(f"seat {s.player + 1} plays after seat {prev + 1}: not clockwise")
+            if (s.phase == TAKE) != (s.pyr > 0):
+                raise RuleViolation("a turn began without the take step although the layout holds cards"
+                                    if s.phase != TAKE else "a turn began with a take step from an empty layout")
+        self.turn = s.turn
+        self.player = s.player
+
+    def conservation(self, s: HapyState) -> None:
+        """Each card exactly once; faces, counts and availability recomputed from scratch."""
+        g = self.g
+        slot_card = s.slot_card
+        placed = [c for c in slot_card if c >= 0]
+        seen = 0
+        for c in placed:
+            seen |= 1 << c
+        count = len(placed)
+        if seen.bit_count() != count:
+            twice = [c for c in set(placed) if placed.count(c) > 1]
+            raise RuleViolation(f"{g.card_name(twice[0])} lies twice in the layout")
+        if count != s.pyr:
+            raise RuleViolation(f"the layout holds {count} cards but counts {s.pyr}")
+        want_faces = [(-2 if c < 0 else (c if up else -1))
+                      for c, up in zip(slot_card, g.face_up)]
+        if want_faces != s.faces:
+            bad = next(i for i, (a, b) in enumerate(zip(want_faces, s.faces)) if a != b)
+            raise RuleViolation(f"place {bad} shows {s.faces[bad]} to the players instead of {want_faces[bad]}")
+        for q, m in enumerate(s.hand):
+            twice = seen & m
+            if twice:
+                raise RuleViolation(f"{g.card_name(mask_cards(twice)[0])} is in two places at once"
+                                    f" (one is seat {q + 1}'s hand)")
+            seen |= m
+            k = m.bit_count()
+            if k != s.hand_n[q]:
+                raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {k}")
+            count += k
+        rev_all = 0
+        for q, m in enumerate(s.rev):
+            twice = seen & m
+            if twice:
+                raise RuleViolation(f"{g.card_name(mask_cards(twice)[0])} is in two places at once"
+                                    f" (one is seat {q + 1}'s revealed cards)")
+            seen |= m
+            rev_all |= m
+            count += m.bit_count()
+            sets = 0
+            for f in range(FAMILIES):
+                k = POP6[(m >> (6 * f)) & 63]
+                if k % 3:
+                    raise RuleViolation(f"seat {q + 1} has {k} revealed {g.families[f]}: not sets of three")
+                sets += k // 3
+            if sets != s.rev_sets[q]:
+                raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {sets}")
+        if seen != ALL or count != N_CARDS:
+            missing = mask_cards(ALL & ~seen)
+            raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
+        if rev_all != s.rev_all:
+            raise RuleViolation("the revealed cards disagree with the record of revealed cards")
+        present = 0
+        for place, c in enumerate(slot_card):
+            if c >= 0:
+                present |= 1 << place
+        cover = g.cover_mask
+        want_avail = [p for p in range(N_CARDS) if present >> p & 1 and not present & cover[p]]
+        if want_avail != s.avail:
+            raise RuleViolation(f"available places are {s.avail}, should be {want_avail}")
+
+    def at_end(self, s: HapyState) -> None:
+        if s.phase != OVER:
+            raise RuleViolation("the game stopped before it was over")
+        self.conservation(s)
+        w = s.winner
+        if not (0 <= w < self.g.num_players):
+            raise RuleViolation("the game ended without a winner")
+        sets, whole = sets_and_whole(s.rev[w])
+        if not whole and sets < self.g.win_sets:
+            raise RuleViolation(f"seat {w + 1} won with {sets} set(s) of three and no whole family"
+                                f" ({self.g.win_sets} sets needed with {self.g.num_players} players)")
+        if s.returns()[w] != 1.0:
+            raise RuleViolation("the winner's return is not 1")
+
+
+# --------------------------------------------------------------------------- agents
+class RandomAgent:
+    """Picks uniformly among the legal actions (passing included)."""
+
+    def __init__(self, game: HapyGame, seat: int):
+        self.seat = seat
+
+    def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        return legal[int(rng.random() * len(legal))]
+
+
+class GreedyAgent:
+    """Plays sensibly with what it can know.
+
+    It remembers the public log: which cards were taken God side up and by whom,
+    which requests succeeded (so where those cards are), which failed (so who
+    lacks a card) and which families each player asks for (so who probably
+    collects them). It takes the card that best fits the families it holds
+    (a Mummy-up card beats a God-up card of a family it does not collect), asks
+    for a card it knows an opponent holds, else for a card of its best family
+    from the opponent most likely to hold it, and when it must keep one of four
+    it keeps one the others do not know about.
+    """
+
+    VALUE = (1.0, 4.0, 10.0, 10.0, 10.0, 10.0, 10.0)
+    MUMMY = 2.0
+
+    def __init__(self, game: HapyGame, seat: int):
+        self.seat = seat
+        n = game.num_players
+        self.n = n
+        self.holder = [-1] * N_CARDS  # seat known (publicly) to hold the card, -1 unknown
+        self.lacks = [0] * n  # cards a seat was asked for and did not have (since its last secret take)
+        self.interest = [[0] * FAMILIES for _ in range(n)]
+        self.table = -1  # cards seen God side up in the layout (mask), set on the first observation
+        self.seen = 0
+
+    def _update(self, obs: HapyObservation) -> None:
+        if self.table < 0:
+            table = 0
+            for c in obs.faces:
+                if c >= 0:
+                    table |= 1 << c
+            self.table = table
+        events = obs.events
+        holder = self.holder
+        for i in range(self.seen, obs.n_events):
+            ev = events[i]
+            kind = ev[0]
+            if kind == EV_TAKE:
+                c = ev[3]
+                if c >= 0:
+                    holder[c] = ev[1]
+                    self.table &= ~(1 << c)
+                else:
+                    self.lacks[ev[1]] = 0
+            elif kind == EV_REQUEST:
+                _, q, t, c, ok = ev
+                self.interest[q][c // 6] += 1
+                if ok:
+                    holder[c] = q
+                else:
+                    self.lacks[t] |= 1 << c
+            elif kind == EV_REVEAL:
+                for c in ev[2]:
+                    holder[c] = -2
+        self.seen = obs.n_events
+
+    def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        self._update(obs)
+        phase = obs.phase
+        if phase == "take":
+            return self._take(obs, legal, rng)
+        if phase == "request":
+            return self._request(obs, legal, rng)
+        if phase == "keep":
+            for a in legal:
+                if self.holder[a - KEEP_BASE] != self.seat:
+                    return a
+            return legal[0]
+        return legal[int(rng.random() * len(legal))]
+
+    def _mine(self, obs: HapyObservation) -> list[int]:
+        hand = obs.hand_mask
+        return [POP6[(hand >> (6 * f)) & 63] for f in range(FAMILIES)]
+
+    def _take(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        mine = self._mine(obs)
+        myrev = obs.revealed[self.seat]
+        faces = obs.faces
+        value = self.VALUE
+        best: list[int] = []
+        best_score = -1.0
+        for place in legal:
+            c = faces[place]
+            if c >= 0:
+                f = c // 6
+                score = value[mine[f]]
+                if myrev & FAMILY_MASK[f]:
+                    score += 5.0  # three more of a revealed family is a whole family
+            else:
+                score = self.MUMMY
+            if score > best_score:
+                best_score = score
+                best = [place]
+            elif score == best_score:
+                best.append(place)
+        return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+
+    def _request(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        me = self.seat
+        hand = obs.hand_mask
+        blocked = hand | self.table
+        for m in obs.revealed:
+            blocked |= m
+        if obs.forbidden >= 0:
+            blocked |= 1 << obs.forbidden
+        holder = self.holder
+        sizes = obs.hand_sizes
+        best_score = 0.0
+        best_action = PASS
+        for f in range(FAMILIES):
+            k = POP6[(hand >> (6 * f)) & 63]
+            if k == 0 and not (obs.revealed[me] & FAMILY_MASK[f]):
+                continue
+            free = ~(blocked >> (6 * f)) & 63
+            if not free:
+                continue
+            for b in BITS6[free]:
+                c = 6 * f + b
+                h = holder[c]
+                if h >= 0 and h != me:
+                    if not sizes[h]:
+                        continue
+                    score = 20.0 + 5.0 * k
+                    target = h
+                else:
+                    target = -1
+                    top = -1.0
+                    bit = 1 << c
+                    for q in range(self.n):
+                        if q == me or not sizes[q] or self.lacks[q] & bit:
+                            continue
+                        w = self.interest[q][f] * 2.0 + sizes[q] * 0.1
+                        if w > top:
+                            top = w
+                            target = q
+                    if target < 0:
+                        continue
+                    score = 1.0 + 3.0 * k + top
+                if score > best_score:
+                    best_score = score
+                    best_action = REQUEST_BASE + 100 * target + c
+        return best_action
+
+
+# --------------------------------------------------------------------------- the rules module
+class HapyRules:
+    """The rules of Hâpy Families, for the generic validator."""
+
+    game_id = GAME_ID
+    agents: Mapping[str, Callable[[HapyGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
+    # A table of random players may pass forever once the layout is empty; the turn
+    # limit catches such games and they are reported, as failures, with their seeds.
+    must_finish = {"random": True, "greedy": True}
+
+    def player_counts(self, game) -> tuple[int, ...]:
+        lo, hi = game.players
+        return tuple(n for n in sorted(SETS_TO_WIN) if lo <= n <= hi)
+
+    def setups(self, game) -> tuple[str, ...]:
+        layouts = game.data.get("layouts")
+        names = list(SETUPS)
+        if isinstance(layouts, Mapping):
+            names += [k for k in layouts if k not in SETUPS]
+        return tuple(names)
+
+    # -- what the rules need ---------------------------------------------------
+    def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec:
+        problems: list[Problem] = []
+        families = game.data.get("families")
+        fam_ids: list[str] = []
+        if not isinstance(families, (list, tuple)):
+            problems.append(Problem("the rules need 'families' in the game's data: a list of the six families",
+                                    locate("families")))
+        else:
+            for i, fam in enumerate(families):
+                fid = fam.get("id") if isinstance(fam, Mapping) else None
+                if not isinstance(fid, str) or not fid:
+                    problems.append(Problem(f"family {i + 1} has no 'id'", locate("families", i)))
+                else:
+                    fam_ids.append(fid)
+        expected = tuple((fid, n) for fid in fam_ids for n in range(1, NUMBERS + 1))
+        arrangements = []
+        layouts = game.data.get("layouts")
+        if not isinstance(layouts, Mapping):
+            problems.append(Problem("the rules need 'layouts' in the game's data (the pyramid and the exploration"
+                                    " layouts; see card_data/hapy/layouts.yaml)", locate("layouts")))
+            layouts = {}
+        for name in self.setups(game):
+            if name not in layouts:
+                problems.append(Problem(f"layout '{name}' is missing: the rules describe it, the data has none",
+                                        locate("layouts")))
+                continue
+            layout, found = parse_layout(name, layouts[name], locate)
+            if layout is None:
+                arrangements.append(Arrangement(name, 0, where=locate("layouts", name), problems=tuple(found)))
+                continue
+            fixed: dict[tuple[str, Any], int] = {}
+            for need in layout.need:
+                if need:
+                    for k, v in need.items():
+                        fixed[(k, v)] = fixed.get((k, v), 0) + 1
+            detail = "+".join(str(r) for r in layout.rows)
+            if name == "pyramid":
+                found += self._check_pyramid(game, layout, locate)
+            arrangements.append(Arrangement(name, layout.places, fixed, detail, locate("layouts", name), tuple(found)))
+        return StaticSpec(
+            component=DECK,
+            key_fields=("family.id", "number"),
+            expected=expected,
+            name=lambda key: f"{key[0]}-{key[1]}",
+            expected_text=f"{FAMILIES} families × numbers 1–{NUMBERS}",
+            groups=(GroupSpec(
+                field="family", label="family", id_key="id", count=FAMILIES,
+                required={"colour": "colour", "symbol": "accessibility symbol", "god": "god"},
+                distinct=("id", "colour", "symbol"), palette=("colour",),
+                strings={"family.{id}.god": "god name", "family.{id}.animal": "animal name",
+                         "symbol.{symbol}": "symbol name"},
+                data_list="families"),),
+            arrangements=tuple(arrangements),
+            problems=tuple(problems),
+        )
+
+    def _check_pyramid(self, game, layout: Layout, locate) -> list[Problem]:
+        """The setup pyramid as the rules describe it: rows 1..8, apex God side up, alternating."""
+        out = []
+        if list(layout.rows) != list(range(1, 9)):
+            out.append(Problem(f"layout 'pyramid': rows of {'+'.join(map(str, layout.rows))}; the rules lay 8 rows"
+                               " of 1 to 8 cards", locate("layouts", "pyramid")))
+        else:
+            i = 0
+            for r, size in enumerate(layout.rows):
+                if layout.face_up[i] != (r % 2 == 0):
+                    out.append(Problem(f"layout 'pyramid': row {r + 1} must lie {'God' if r % 2 == 0 else 'Mummy'}"
+                                       " side up (apex God side up, then alternating)",
+                                       locate("layouts", "pyramid", "rows", r, "side")))
+                i += size
+        sheet = game.data.get("pyramid")
+        if isinstance(sheet, Mapping) and isinstance(sheet.get("rows"), (list, tuple)):
+            if list(sheet["rows"]) != list(layout.rows):
+                out.append(Problem(f"data 'pyramid.rows' ({list(sheet['rows'])}) disagrees with layout 'pyramid'"
+                                   f" ({list(layout.rows)})", locate("pyramid", "rows")))
+        return out
+
+    # -- play -----------------------------------------------------------------
+    def load(self, game, num_players: int, setup: str, max_turns: int = MAX_TURNS) -> HapyGame:
+        """Bind the rules to a game whose data passed :meth:`static_spec`'s checks."""
+        families = [f["id"] for f in game.data["families"]]
+        deck = game.component(DECK)
+        by_key = {}
+        for card in deck.cards:
+            fam = card.fields.get("family")
+            key = (fam.get("id") if isinstance(fam, Mapping) else None, card.fields.get("number"))
+            by_key[key] = card
+        names, fields = [], []
+        for fid in families:
+            for n in range(1, NUMBERS + 1):
+                card = by_key[(fid, n)]
+                names.append(card.id)
+                fields.append(card.fields)
+        layout, problems = parse_layout(setup, game.data["layouts"][setup], lambda *p: Where())
+        if layout is None:
+            raise CardgenError(f"layout '{setup}' cannot be read: {problems[0].message}")
+        return HapyGame(families, names, fields, layout, num_players, max_turns)
+
+
+RULES = register(HapyRules())

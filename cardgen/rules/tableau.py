@@ -1,0 +1,152 @@
+"""Card layouts on the table, read from a game's data: places, sides, who covers whom.
+
+Shared by any game whose setup lays cards out overlapping (a pyramid, a tomb…).
+A layout is a mapping with ``rows`` (each ``{side, y, x: [..], need?}``) and
+optionally ``covers`` (``[[upper, lower], …]``, indices in laying order). Without
+``covers``, a card covers every card laid before it that it overlaps; positions
+are in card units (x in card widths, y in card heights, top-left corners), so two
+cards overlap when they are less than one unit apart on both axes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..errors import Where
+from .api import Problem
+
+SIDES = ("god", "mummy")  # default names; a game passes its own (face-up name first)
+EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    face_up: tuple[bool, ...]
+    need: tuple[Mapping[str, Any] | None, ...]
+    covers: tuple[tuple[int, ...], ...]  # covers[i]: the places i lies on
+    covered_by: tuple[tuple[int, ...], ...]  # covered_by[i]: the places lying on i
+    rows: tuple[int, ...]  # cards per row, in laying order
+
+    @property
+    def places(self) -> int:
+        return len(self.xs)
+
+    def initially_available(self) -> list[int]:
+        return [i for i in range(self.places) if not self.covered_by[i]]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def parse_layout(
+    name: str, spec: Any, locate: Callable[..., Where], sides: tuple[str, str] = SIDES, data_key: str = "layouts"
+) -> tuple[Layout | None, list[Problem]]:
+    """Read one layout; returns (layout or None, problems)."""
+    problems: list[Problem] = []
+    here = locate(data_key, name)
+
+    def bad(message: str, *path: Any) -> None:
+        problems.append(Problem(f"layout '{name}': {message}", locate(data_key, name, *path) if path else here))
+
+    if not isinstance(spec, Mapping):
+        bad("must be a mapping with 'rows'")
+        return None, problems
+    unknown = sorted(set(spec) - {"rows", "covers"})
+    if unknown:
+        bad(f"unknown key(s) {', '.join(map(repr, unknown))} (known: rows, covers)", unknown[0])
+    rows = spec.get("rows")
+    if not isinstance(rows, (list, tuple)) or not rows:
+        bad("'rows' must be a non-empty list of {side, y, x: [...]} rows", "rows")
+        return None, problems
+    xs: list[float] = []
+    ys: list[float] = []
+    face_up: list[bool] = []
+    need: list[Mapping[str, Any] | None] = []
+    row_sizes: list[int] = []
+    for r, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            bad(f"row {r + 1} must be a mapping {{side, y, x: [...]}}", "rows", r)
+            continue
+        unknown = sorted(set(row) - {"side", "y", "x", "need"})
+        if unknown:
+            bad(f"row {r + 1}: unknown key(s) {', '.join(map(repr, unknown))} (known: side, y, x, need)",
+                "rows", r, unknown[0])
+        side = row.get("side")
+        if side not in sides:
+            bad(f"row {r + 1}: 'side' must be {sides[0]} or {sides[1]}, found {side!r}", "rows", r, "side")
+            continue
+        y = row.get("y")
+        if not _number(y):
+            bad(f"row {r + 1}: 'y' must be a number (in card heights), found {y!r}", "rows", r, "y")
+            continue
+        row_x = row.get("x")
+        if isinstance(row_x, (list, tuple)) and row_x and all(_number(v) for v in row_x):
+            pass
+        else:
+            bad(f"row {r + 1}: 'x' must be a non-empty list of numbers (in card widths)", "rows", r, "x")
+            continue
+        row_need = row.get("need")
+        if row_need is not None and not (isinstance(row_need, Mapping) and row_need):
+            bad(f"row {r + 1}: 'need' must be a mapping such as {{number: 1}}", "rows", r, "need")
+            row_need = None
+        for x in row_x:
+            xs.append(float(x))
+            ys.append(float(y))
+            face_up.append(side == sides[0])
+            need.append(dict(row_need) if row_need else None)
+        row_sizes.append(len(row_x))
+    if problems:
+        return None, problems
+
+    n = len(xs)
+    seen: dict[tuple[float, float], int] = {}
+    for i in range(n):
+        key = (round(xs[i], 6), round(ys[i], 6))
+        if key in seen:
+            bad(f"cards {seen[key] + 1} and {i + 1} lie at the same place (x {xs[i]:g}, y {ys[i]:g})", "rows")
+        seen[key] = i
+
+    covers: list[list[int]] = [[] for _ in range(n)]
+    explicit = spec.get("covers")
+    if explicit is None:
+        for i in range(n):
+            for j in range(i):
+                if abs(xs[i] - xs[j]) < 1 - EPS and abs(ys[i] - ys[j]) < 1 - EPS:
+                    covers[i].append(j)
+    else:
+        if not isinstance(explicit, (list, tuple)):
+            bad("'covers' must be a list of [upper, lower] index pairs", "covers")
+        else:
+            for k, pair in enumerate(explicit):
+                ok = (isinstance(pair, (list, tuple)) and len(pair) == 2
+                      and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n for v in pair))
+                if not ok:
+                    bad(f"covers entry {k + 1} must be [upper, lower] with indices 0–{n - 1}, found {pair!r}",
+                        "covers", k)
+                elif pair[0] <= pair[1]:
+                    bad(f"covers entry {k + 1}: card {pair[0]} cannot cover card {pair[1]}, laid after it",
+                        "covers", k)
+                elif pair[1] not in covers[pair[0]]:
+                    covers[pair[0]].append(pair[1])
+    if problems:
+        return None, problems
+    covered_by: list[list[int]] = [[] for _ in range(n)]
+    for upper, lowers in enumerate(covers):
+        for lower in lowers:
+            covered_by[lower].append(upper)
+    layout = Layout(
+        name=name,
+        xs=tuple(xs),
+        ys=tuple(ys),
+        face_up=tuple(face_up),
+        need=tuple(need),
+        covers=tuple(tuple(sorted(c)) for c in covers),
+        covered_by=tuple(tuple(sorted(c)) for c in covered_by),
+        rows=tuple(row_sizes),
+    )
+    return layout, problems

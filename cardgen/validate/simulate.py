@@ -1,0 +1,229 @@
+"""The generic runner: plays seeded games through any game's rules API and checks them.
+
+Game ``i`` of every configuration (setup × player count × player kind) is played
+with ``random.Random(seed + i)``, the one random source for the deal and every
+player's choice, so a failure is replayed by its seed alone.
+
+Checks per step: the rules module's checker sees every action before it is
+applied (``before``) and the state after it (``after``); the cheap checks run
+every step, the full ones (e.g. every card exactly once) every ``check_every``
+steps and at the end. The runner itself checks that a game that is not over has
+a legal action, that the agent's choice is one of them, that chance outcomes are
+among the announced ones (on full-check steps), and that the game ends within
+the rules' generous length limit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..rules.api import CHANCE, TERMINAL, RuleViolation, sample_chance
+
+DEFAULT_CHECK_EVERY = 16
+KEEP_FAILURES = 5
+
+
+@dataclass
+class GameOutcome:
+    seed: int
+    status: str  # "ok", "failure", "nonterminating"
+    steps: int
+    length: int
+    winners: tuple[int, ...] = ()
+    message: str = ""
+
+
+@dataclass
+class ConfigResult:
+    setup: str
+    players: int
+    agents: str
+    must_finish: bool
+    games: int = 0
+    completed: int = 0
+    lengths: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    nonterminating: list[int] = field(default_factory=list)
+    failures: list[GameOutcome] = field(default_factory=list)
+    failure_count: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failure_count == 0 and not (self.must_finish and self.nonterminating)
+
+    def figures(self) -> dict[str, Any]:
+        lengths = sorted(self.lengths)
+        seats = []
+        for s, w in enumerate(self.wins):
+            lo, hi = wilson(w, self.completed)
+            seats.append({"seat": s + 1, "wins": w, "rate": w / self.completed if self.completed else None,
+                          "ci95": [lo, hi]})
+        return {
+            "setup": self.setup,
+            "players": self.players,
+            "agents": self.agents,
+            "games": self.games,
+            "completed": self.completed,
+            "completion_rate": self.completed / self.games if self.games else None,
+            "length_unit": "turns",
+            "length": {
+                "median": percentile(lengths, 50),
+                "p95": percentile(lengths, 95),
+                "min": lengths[0] if lengths else None,
+                "max": lengths[-1] if lengths else None,
+                "mean": sum(lengths) / len(lengths) if lengths else None,
+            },
+            "seats": seats,
+            "draws": self.draws,
+            "nonterminating": {"count": len(self.nonterminating), "seeds": self.nonterminating[:50],
+                               "counts_as_failure": self.must_finish},
+            "failures": [{"seed": f.seed, "step": f.steps, "turn": f.length, "message": f.message}
+                         for f in self.failures],
+            "failure_count": self.failure_count,
+            "elapsed_s": round(self.elapsed, 4),
+            "games_per_s": round(self.games / self.elapsed, 1) if self.elapsed > 0 else None,
+            "ok": self.ok,
+        }
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float | None, float | None]:
+    """Wilson score interval for a proportion (95 % by default)."""
+    if n <= 0:
+        return (None, None)
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: list[int], q: float) -> float | None:
+    """Nearest-rank percentile of sorted values."""
+    if not sorted_values:
+        return None
+    if q == 50:
+        n = len(sorted_values)
+        mid = n // 2
+        return float(sorted_values[mid]) if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
+    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
+    return float(sorted_values[rank - 1])
+
+
+Trace = Callable[[int, int, str], None]
+
+
+def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
+              check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None) -> GameOutcome:
+    """Play one seeded game with every check on; never raises for a game's fault.
+
+    Chance steps (the deal) are checked in full on sampled steps only: their
+    outcome against the announced outcomes, then the state's invariants."""
+    rng = random.Random(seed)
+    state = gamedef.new_initial_state()
+    n = gamedef.num_players
+    agents = [make_agent(gamedef, s) for s in range(n)]
+    checker = gamedef.checker()
+    limit = gamedef.max_game_length()
+    # hot loop: bound methods in locals
+    current_player = state.current_player
+    legal_actions = state.legal_actions
+    observation = state.observation
+    apply_action = state.apply_action
+    before = checker.before
+    after = checker.after
+    sample = getattr(state, "sample_chance", None)
+    acts = [a.act for a in agents]
+    step = 0
+    countdown = check_every
+    try:
+        while True:
+            p = current_player()
+            if p < 0:
+                if p == TERMINAL:
+                    break
+                if p != CHANCE:
+                    raise RuleViolation(f"current player {p} is neither a seat, chance nor terminal")
+            if step >= limit:
+                return GameOutcome(seed, "nonterminating", step, state.length(),
+                                   message=f"still going after {step} steps ({state.length()} turns)")
+            countdown -= 1
+            full = countdown == 0
+            if full:
+                countdown = check_every
+            if p == CHANCE:
+                action = sample(rng) if sample is not None else sample_chance(state, rng)
+                if full and action not in [a for a, _ in state.chance_outcomes()]:
+                    raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
+                if trace is not None:
+                    trace(step, p, state.action_to_string(action))
+                apply_action(action)
+                step += 1
+                if full:
+                    after(state, True)
+                continue
+            legal = legal_actions()
+            if not legal:
+                raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
+            action = acts[p](observation(p), legal, rng)
+            if action not in legal:
+                raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
+            if trace is not None:
+                trace(step, p, state.action_to_string(action))
+            before(state, p, action)
+            apply_action(action)
+            step += 1
+            after(state, full)
+        checker.at_end(state)
+    except RuleViolation as exc:
+        return GameOutcome(seed, "failure", step, _length(state), message=str(exc))
+    except Exception as exc:  # a crash in a rules engine is a finding, reported with its seed
+        return GameOutcome(seed, "failure", step, _length(state), message=f"the engine crashed: "
+                           f"{type(exc).__name__}: {exc}")
+    returns = state.returns()
+    best = max(returns) if returns else 0
+    winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
+    return GameOutcome(seed, "ok", step, state.length(), winners)
+
+
+def _length(state: Any) -> int:
+    try:
+        return int(state.length())
+    except Exception:
+        return -1
+
+
+def run_config(gamedef: Any, make_agent: Callable, agents: str, must_finish: bool, games: int, seed: int,
+               check_every: int = DEFAULT_CHECK_EVERY, progress: Callable[[int], None] | None = None,
+               trace: Trace | None = None) -> ConfigResult:
+    res = ConfigResult(gamedef.setup, gamedef.num_players, agents, must_finish)
+    res.wins = [0] * gamedef.num_players
+    start = time.perf_counter()
+    for i in range(games):
+        out = play_game(gamedef, make_agent, seed + i, check_every, trace)
+        res.games += 1
+        if out.status == "ok":
+            res.completed += 1
+            res.lengths.append(out.length)
+            if len(out.winners) == 1:
+                res.wins[out.winners[0]] += 1
+            else:
+                res.draws += 1
+        elif out.status == "nonterminating":
+            res.nonterminating.append(out.seed)
+        else:
+            res.failure_count += 1
+            if len(res.failures) < KEEP_FAILURES:
+                res.failures.append(out)
+        if progress is not None and (i + 1) % 25 == 0:
+            progress(25)
+    if progress is not None and games % 25:
+        progress(games % 25)
+    res.elapsed = time.perf_counter() - start
+    return res

@@ -1,0 +1,239 @@
+"""Deck completeness: the game's data against what its rules declare they need.
+
+Generic: the rules module hands over a :class:`~cardgen.rules.api.StaticSpec`;
+nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import CardgenError, Where, display_path
+from ..model import Game
+from ..rules.api import Problem, StaticSpec
+from ..yamlsrc import YDict, YList, load_yaml
+
+HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class DataLocator:
+    """Finds where a value of the game's ``data`` stands (game.yaml or a data file).
+
+    ``locate("families", 2, "symbol")`` → the Where of that value, or of the
+    deepest part of the path that exists; never raises."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._docs: list[Any] | None = None
+        self.game_file = display_path(game.root / "game.yaml")
+
+    def _load(self) -> list[Any]:
+        if self._docs is None:
+            self._docs = []
+            try:
+                doc = load_yaml(self.game.root / "game.yaml", self.game_file)
+                if isinstance(doc, YDict):
+                    if isinstance(doc.get("data"), YDict):
+                        self._docs.append(doc["data"])
+                    files = doc.get("data_files")
+                    for name in files if isinstance(files, list) else []:
+                        if isinstance(name, str) and ".." not in name:
+                            path = self.game.root / name
+                            extra = load_yaml(path, display_path(path))
+                            if isinstance(extra, YDict):
+                                self._docs.append(extra)
+            except (CardgenError, OSError):
+                pass
+        return self._docs
+
+    def __call__(self, *path: Any) -> Where:
+        for doc in self._load():
+            if path and path[0] in doc:
+                node: Any = doc
+                where = doc.where
+                for key in path:
+                    if isinstance(node, YDict) and key in node:
+                        where = node.at(key)
+                        node = node[key]
+                    elif isinstance(node, YList) and isinstance(key, int) and 0 <= key < len(node):
+                        where = node.at(key)
+                        node = node[key]
+                    else:
+                        break
+                return where
+        return Where(self.game_file)
+
+
+@dataclass
+class StaticResult:
+    passed: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    deck_ok: bool = True  # the cards match the rules (simulation can bind them)
+    bad_setups: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def card_field(fields: Mapping[str, Any], path: str) -> Any:
+    value: Any = fields
+    for part in path.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticResult:
+    """Compare the game's deck, groups and layouts with what the rules need."""
+    res = StaticResult()
+    try:
+        comp = game.component(spec.component)
+    except KeyError:
+        res.problems.append(Problem(f"the rules play with a deck '{spec.component}', which the game does not have",
+                                    game.where))
+        res.deck_ok = False
+        return res
+    if comp.kind != "deck":
+        res.problems.append(Problem(f"component '{spec.component}' must be a deck of cards for the rules", comp.where))
+        res.deck_ok = False
+        return res
+
+    # -- the cards ---------------------------------------------------------------
+    found: dict[tuple, list] = {}
+    for card in comp.cards:
+        key = tuple(card_field(card.fields, f) for f in spec.key_fields)
+        missing = [f for f, v in zip(spec.key_fields, key) if v is None]
+        if missing:
+            res.problems.append(Problem(f"card '{card.id}' has no {' or '.join(repr(m) for m in missing)}: the rules"
+                                        f" tell cards apart by {' and '.join(spec.key_fields)}", card.where))
+            continue
+        found.setdefault(key, []).append(card)
+    expected = set(spec.expected)
+    card_problems = len(res.problems)
+    for key in spec.expected:
+        cards = found.get(key, [])
+        total = sum(c.quantity for c in cards)
+        if total == 0:
+            res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
+                                        f" {spec.expected_text}, each once", comp.where))
+        elif len(cards) > 1:
+            others = ", ".join(f"'{c.id}'" for c in cards)
+            res.problems.append(Problem(f"card {spec.name(key)} is in deck '{comp.id}' {total} times (cards {others});"
+                                        " the rules need it once", cards[1].where))
+        elif total > 1:
+            res.problems.append(Problem(f"card '{cards[0].id}' is printed {total} times (quantity {total}); the rules"
+                                        f" need {spec.name(key)} once", cards[0].where))
+    for key, cards in found.items():
+        if key not in expected:
+            for card in cards:
+                res.problems.append(Problem(f"card '{card.id}' ({spec.name(key)}) is not one the rules use: they need"
+                                            f" {spec.expected_text}", card.where))
+    if len(res.problems) == card_problems:
+        res.passed.append(f"{len(spec.expected)} cards in deck '{comp.id}' = {spec.expected_text}, each exactly once")
+    else:
+        res.deck_ok = False
+
+    # -- groups (e.g. families) ---------------------------------------------------
+    for g in spec.groups:
+        before = len(res.problems)
+        groups: dict[Any, Mapping[str, Any]] = {}
+        for card in comp.cards:
+            value = card.fields.get(g.field)
+            if not isinstance(value, Mapping):
+                res.problems.append(Problem(f"card '{card.id}' has no {g.label} ('{g.field}')", card.where))
+                continue
+            gid = value.get(g.id_key)
+            if gid is not None and gid not in groups:
+                groups[gid] = value
+        data_list = game.data.get(g.data_list) if g.data_list else None
+
+        def where_of(gid: Any, *path: Any) -> Where:
+            if isinstance(data_list, (list, tuple)):
+                for i, item in enumerate(data_list):
+                    if isinstance(item, Mapping) and item.get(g.id_key) == gid:
+                        return locate(g.data_list, i, *path)
+            return comp.where
+
+        if g.count is not None and len(groups) != g.count:
+            res.problems.append(Problem(f"the rules need {g.count} {g.label}s; deck '{comp.id}' has {len(groups)}"
+                                        f" ({', '.join(map(str, groups)) or 'none'})",
+                                        locate(g.data_list) if g.data_list else comp.where))
+        for gid, mapping in groups.items():
+            for key, what in g.required.items():
+                value = mapping.get(key)
+                if value is None or (isinstance(value, str) and not value.strip()):
+                    res.problems.append(Problem(f"{g.label} '{gid}' has no {what} ('{key}')", where_of(gid)))
+            for key in g.palette:
+                value = mapping.get(key)
+                if isinstance(value, str) and value and value not in game.palette and not HEX_RE.match(value):
+                    res.problems.append(Problem(f"{g.label} '{gid}': {key} '{value}' is not a colour of the palette"
+                                                " (nor a #rrggbb value)", where_of(gid, key)))
+            for template, what in g.strings.items():
+                try:
+                    skey = template.format(**mapping)
+                except (KeyError, IndexError, ValueError):
+                    continue  # the field itself is missing: reported above
+                for lang in game.languages:
+                    if skey not in game.strings.get(lang, {}):
+                        loc = Where(display_path(game.root / "locales" / f"{lang}.yaml"))
+                        res.problems.append(Problem(f"{g.label} '{gid}' has no {what} in '{lang}' (string '{skey}')",
+                                                    loc))
+        for key in g.distinct:
+            owners: dict[Any, Any] = {}
+            for gid, mapping in groups.items():
+                value = mapping.get(key)
+                if value is None:
+                    continue
+                if value in owners:
+                    res.problems.append(Problem(f"{g.label}s '{owners[value]}' and '{gid}' share the {key} {value!r};"
+                                                f" each {g.label} needs its own", where_of(gid, key)))
+                else:
+                    owners[value] = gid
+        if len(res.problems) == before:
+            whats = [w for w in g.required.values()]
+            strings = sorted(set(g.strings.values()))
+            res.passed.append(f"{_plural(len(groups), g.label)}, each with its own {', '.join(whats)}"
+                              + (f" and a {', '.join(strings)} in {', '.join(game.languages)}" if strings else ""))
+
+    # -- setup layouts ----------------------------------------------------------------
+    total = len(spec.expected)
+    for arr in spec.arrangements:
+        before = len(res.problems)
+        res.problems.extend(arr.problems)
+        if arr.places and arr.places != total:
+            res.problems.append(Problem(f"layout '{arr.name}' has {arr.places} places for {total} cards: a layout must"
+                                        " use each card exactly once", arr.where))
+        for (fname, value), k in arr.fixed.items():
+            have = sum(c.quantity for c in comp.cards if card_field(c.fields, fname) == value)
+            if have != k:
+                res.problems.append(Problem(f"layout '{arr.name}' has {k} places for the cards with {fname} {value!r};"
+                                            f" the deck has {have} such cards", arr.where))
+        if len(res.problems) == before:
+            fixed = "".join(f", {k} of them for {fname} {value!r}" for (fname, value), k in arr.fixed.items())
+            detail = f" = {arr.detail}" if arr.detail else ""
+            res.passed.append(f"layout '{arr.name}': {arr.places} places{detail}{fixed}; each card exactly once")
+        else:
+            res.bad_setups.add(arr.name)
+    res.problems.extend(spec.problems)
+    if spec.problems and not spec.expected:
+        res.deck_ok = False
+    return res
+
+
+def check_generic(game: Game) -> StaticResult:
+    """What can be checked without rules: every deck has cards."""
+    res = StaticResult()
+    for comp in game.decks:
+        if comp.count == 0:
+            res.problems.append(Problem(f"deck '{comp.id}' has no cards", comp.where))
+        else:
+            res.passed.append(f"deck '{comp.id}': {comp.count} card(s) of {len(comp.cards)} kind(s)")
+    return res
