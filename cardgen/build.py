@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .errors import CardgenError, Collector, ErrorList, display_path
 from .fonts import FontBook
-from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, plan_sheet
+from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, plan_gutterfold, plan_sheet
 from .layout import Op, parse_layout
 from .model import Card, Component, Game
 from .paths import shipped_fonts_dir
@@ -39,6 +39,9 @@ class BuildOptions:
     out_dir: Path = Path("output")
     ink_saver: bool = False
     jobs: int = 0  # worker processes for languages; 0 = one per core
+    layout: str = "duplex"  # or "gutterfold": fronts and backs on one side, folded
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back page (x right, y down)
+    proof: bool = False  # trim, bleed and safe-zone lines over every card
 
 
 @dataclass(frozen=True)
@@ -234,7 +237,7 @@ class KitBuilder:
         return plans
 
     def _suffix(self) -> str:
-        return "-ink-saver" if self.opt.ink_saver else ""
+        return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
 
     def _painter(self, c) -> Painter:
         return Painter(c, self.text, self.game.palette, self.game.root / "assets")
@@ -248,16 +251,17 @@ class KitBuilder:
 
         return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 
-    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
-                         faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
-                         entry: dict) -> None:
+    def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+                     faces: dict, slots: tuple[Slot, ...], side: str, offset: tuple[float, float] = (0.0, 0.0)
+                     ) -> list[dict]:
+        """Place each item's face form in its slot, clipped to the bleed it may show;
+        returns the manifest records (positions as printed, offset included)."""
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
         w, h = comp.size
         b = comp.bleed
         placed = []
         for (card, copy), slot in zip(items, slots):
-            face = faces[(comp.id, card.id)]
-            name = self._draw_face_form(forms, painter, face, comp)
+            name = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
             if plan.gutter > 0:
                 clip = (slot.x - b, slot.y - b, slot.x + w + b, slot.y + h + b)
             else:  # butted: bleed only where no neighbour shares the cut line
@@ -268,9 +272,18 @@ class KitBuilder:
                     slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
                 )
             pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip)
-            placed.append({"card": card.id, "copy": copy, "slot": slot.index, "col": slot.col, "row": slot.row,
-                           "x": round(slot.x, 3), "y": round(slot.y, 3), "w": w, "h": h,
-                           "rotation": slot.rotation})
+            if self.opt.proof:
+                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe)
+            placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
+                           "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
+                           "w": w, "h": h, "rotation": slot.rotation})
+        return placed
+
+    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+                         faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
+                         entry: dict, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        """One imposed page of one side: faces, crop marks, manifest record."""
+        placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
         pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
@@ -307,7 +320,10 @@ class KitBuilder:
         out = []
         game = self.game
         base = f"{game.id}-{kit.lang}-{paper}"
-        if any(c.back for c in game.decks):
+        if any(c.back for c in game.decks) and self.opt.layout == "gutterfold":
+            out.append(self._write_gutterfold_file(tmp / f"{base}-cards-gutterfold{self._suffix()}.pdf", kit, paper,
+                                                   manifest))
+        elif any(c.back for c in game.decks):
             dup = "" if self.opt.duplex == "long" else "-short-edge"
             out.append(self._write_cards_file(tmp / f"{base}-cards{dup}{self._suffix()}.pdf", kit, paper, plans,
                                               manifest))
@@ -328,7 +344,7 @@ class KitBuilder:
                               f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
         forms, painter = pdfout.FormCache(c), self._painter(c)
         entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
-                 "pages": []}
+                 "back_offset": list(self.opt.back_offset), "pages": []}
         n_pages = 0
         for comp in (d for d in game.decks if d.back):
             plan = plans[comp.id]
@@ -339,12 +355,48 @@ class KitBuilder:
                 chunk = [items[i] for i in rng]
                 for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
                     n_pages += 1
+                    offset = self.opt.back_offset if side == "back" else (0.0, 0.0)
                     with pdfout.page(c, paper_mm[1]):
+                        c.translate(*offset)  # the printer's measured misregistration, undone
                         self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
-                                              entry)
+                                              entry, offset)
                         self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                              f"{side} {n}/{len(chunks)} · {paper.upper()} · 100% · "
                                              f"duplex {self.opt.duplex}-edge")
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
+
+    def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list) -> WrittenFile:
+        """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
+        game = self.game
+        self.progress(f"writing {path.name}")
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
+                 "duplex": None, "pages": []}
+        c = None
+        n_pages = 0
+        for comp in (d for d in game.decks if d.back):
+            fold = plan_gutterfold(PAPERS_MM[paper], comp.size, comp.bleed, name=f"{game.id} {comp.id}",
+                                   paper_name=paper)
+            plan = fold.plan
+            if c is None:
+                c = pdfout.new_canvas(path, plan.paper, self.book.register(self.text.font(None)),
+                                      f"{game.name(kit.lang)} — cards, gutterfold ({paper})", None)
+                forms, painter = pdfout.FormCache(c), self._painter(c)
+            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+            chunks = paginate(len(items), plan.per_sheet)
+            for n, rng in enumerate(chunks, start=1):
+                chunk = [items[i] for i in rng]
+                n_pages += 1
+                with pdfout.page(c, plan.paper[1]):
+                    placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, plan.slots, "front")
+                    placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, fold.backs, "back")
+                    pdfout.draw_marks(c, plan.marks)
+                    pdfout.draw_fold_marks(c, fold.fold_marks)
+                    self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
+                                         f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")
+                entry["pages"].append({"page": n_pages, "component": comp.id, "side": "gutterfold", "sheet": n,
+                                       "fold_x": fold.fold_x, "items": placed})
         c.save()
         manifest.append(entry)
         return WrittenFile(path.name, n_pages)
@@ -385,40 +437,48 @@ class KitBuilder:
 
     def _write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
         """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
-        decks = [c for c in self.game.decks if c.printshop]
-        if not decks:
+        pages = [
+            (comp, card.id, k, side, faces[(comp.id, card.id)])
+            for comp in self.game.decks if comp.printshop
+            for card in comp.cards
+            for k in range(card.quantity)
+            for side, faces in (("front", kit.fronts), ("back", kit.backs))
+            if (comp.id, card.id) in faces
+        ]
+        if not pages:
             return []
-        game = self.game
-        name = f"{game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
+        name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        first = decks[0]
-        size = (first.size[0] + 2 * first.bleed, first.size[1] + 2 * first.bleed)
-        c = pdfout.new_canvas(tmp / name, size, self.book.register(self.text.font(None)),
-                              f"{game.name(kit.lang)} — print-shop file", None)
+        entry = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        entry.update({"lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None})
+        manifest.append(entry)
+        return [WrittenFile(name, len(pages))]
+
+    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+        """A PDF with one face per page, each page the card plus its bleed, TrimBox and
+        BleedBox set (print shops, PNG exports); returns its manifest entry."""
+        comp0 = pages[0][0]
+        first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
+        c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
         forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry = {"file": name, "lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None, "pages": []}
-        page = 0
-        for comp in decks:
+        entry: dict = {"file": path.name, "pages": []}
+        for n, (comp, card_id, copy, side, face) in enumerate(pages, start=1):
             w, h = comp.size
             b = comp.bleed
             pw, ph = w + 2 * b, h + 2 * b
-            for card in comp.cards:
-                for k in range(card.quantity):
-                    for side, faces in (("front", kit.fronts), ("back", kit.backs)):
-                        if (comp.id, card.id) not in faces:
-                            continue
-                        page += 1
-                        c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
-                        c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
-                        c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
-                        with pdfout.page(c, ph):
-                            form = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
-                            pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
-                        entry["pages"].append({"page": page, "component": comp.id, "side": side, "items": [
-                            {"card": card.id, "copy": k, "slot": 0, "x": b, "y": b, "w": w, "h": h, "rotation": 0}]})
+            c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
+            c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+            c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
+            with pdfout.page(c, ph):
+                form = self._draw_face_form(forms, painter, face, comp)
+                pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
+                if self.opt.proof:
+                    pdfout.draw_proof(c, b, b, w, h, b, comp.safe)
+            entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
+                {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
+                 "rotation": 0}]})
         c.save()
-        manifest.append(entry)
-        return [WrittenFile(name, page)]
+        return entry
 
     def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list) -> None:
         """Move the finished files into place, one atomic rename each, then the manifest."""

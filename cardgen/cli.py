@@ -12,6 +12,18 @@ from .errors import CardgenError
 from .units import PAPERS_MM
 
 
+def parse_offset(text: str) -> tuple[float, float]:
+    """'0.5,-1' → (0.5, -1.0) millimetres; within ±10 mm."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise CardgenError(f"--back-offset must be two numbers in mm like 0.5,-1, found {text!r}") from None
+    if abs(x) > 10 or abs(y) > 10:
+        raise CardgenError(f"--back-offset {text} is more than 10 mm: measure it again with 'cardgen calibrate'")
+    return (x, y)
+
+
 def fail(exc: CardgenError) -> None:
     """Print a user error, one problem per line, and exit 1."""
     for line in exc.lines():
@@ -89,10 +101,21 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Output folder; the kit goes into OUT/<game>/.")
 @click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
+@click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
+              help="duplex: backs on the following page; gutterfold: fronts and mirrored backs side by side on "
+                   "one landscape sheet, to fold and glue (no duplex printer needed).")
+@click.option("--back-offset", metavar="X,Y", default=None,
+              help="Shift every back page by X,Y mm (x right, y down, seen on the back page) to undo your "
+                   "printer's misregistration; measure it with 'cardgen calibrate'.")
+@click.option("--proof", is_flag=True, help="Draw trim (red), bleed (dashed red) and safe-zone (dashed blue) lines "
+                                            "over every card, for checking layouts.")
 @click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Languages built in parallel processes; 0 = one per CPU core, 1 = no extra processes.")
+@click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
+                                            "change (Ctrl-C to stop). A failed rebuild prints its errors and "
+                                            "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
-          ink_saver: bool, jobs: int) -> None:
+          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -105,22 +128,132 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy
       cardgen build hapy --lang fr --paper a4 --duplex short
       cardgen build path/to/my-game --out build/
+      cardgen build hapy --layout gutterfold --paper letter
+      cardgen build hapy --back-offset 0.5,-1
     """
-    from .build import BuildOptions, build_game
+    from .build import BuildOptions
+
+    try:
+        offset = parse_offset(back_offset) if back_offset is not None else (0.0, 0.0)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    options = BuildOptions(langs=langs, papers=papers or ("a4", "letter"), duplex=duplex, out_dir=out_dir,
+                           ink_saver=ink_saver, jobs=jobs, layout=layout, back_offset=offset, proof=proof)
+    ok = _build_once(game, options)
+    if not watch:
+        sys.exit(0 if ok else 1)
+    _watch(game, options)
+
+
+def _build_once(game: str, options) -> bool:
+    """Build and report; False (errors printed) on a user error."""
+    from .build import build_game
     from .loader import load_game
 
     try:
         model = load_game(game)
-        options = BuildOptions(langs=langs, papers=papers or ("a4", "letter"), duplex=duplex, out_dir=out_dir,
-                               ink_saver=ink_saver, jobs=jobs)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except CardgenError as exc:
-        fail(exc)
-        return
+        for line in exc.lines():
+            click.echo(f"error: {line}", err=True)
+        return False
     click.echo(f"Built {model.id} into {folder}/")
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
+    return True
+
+
+def _watch(game: str, options) -> None:
+    from .loader import find_game, load_game
+    from .watch import watch as watch_loop
+
+    def folders() -> list[Path]:
+        try:
+            model = load_game(game)
+            return [model.root, *model.template_dirs]
+        except CardgenError:
+            root = find_game(game)
+            return [root]
+
+    def rebuild(changed: list[Path]) -> None:
+        click.echo(f"changed: {', '.join(p.name for p in changed[:5])}{' …' if len(changed) > 5 else ''}", err=True)
+        _build_once(game, options)
+
+    click.echo("watching for changes (Ctrl-C to stop)…", err=True)
+    try:
+        watch_loop(folders, rebuild)
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--png", "png", is_flag=True, help="One PNG per card face, with bleed, fronts and backs paired by name.")
+@click.option("--tts", "tts", is_flag=True, help="Tabletop Simulator deck sheets (10 × 7 at most) and back images.")
+@click.option("--dpi", type=int, default=300, show_default=True, help="Resolution of --png images.")
+@click.option("--lang", "langs", multiple=True, metavar="LANG", help="Language (repeatable). Default: all.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Images go into OUT/<game>/png/<lang>/ and OUT/<game>/tts/<lang>/.")
+@click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
+def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], out_dir: Path, ink_saver: bool) -> None:
+    """Export GAME's card faces as images, drawn by the same renderer as the PDFs.
+
+    \b
+    Examples:
+      cardgen export hapy --png --dpi 300      # for online print services
+      cardgen export hapy --tts --lang en      # for Tabletop Simulator
+    """
+    from .build import BuildOptions
+    from .export import export_png, export_tts
+    from .loader import load_game
+
+    if not (png or tts):
+        raise click.UsageError("say what to export: --png and/or --tts")
+    try:
+        model = load_game(game)
+        unknown = [l for l in langs if l not in model.languages]
+        if unknown:
+            raise CardgenError(f"game '{model.id}' has no language {', '.join(unknown)}")
+        options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir)
+        written = []
+        if png:
+            written += export_png(model, langs, out_dir, dpi, options)
+        if tts:
+            written += export_tts(model, langs, out_dir, options)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    folders = sorted({str(p.parent) for p in written})
+    click.echo(f"Exported {len(written)} files into {', '.join(folders)}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--lang", default=None, metavar="LANG", help="Language to show. Default: en, else the first.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="PNG file to write. Default: output/<game>/preview-<lang>.png")
+def preview(game: str, lang: str | None, out_file: Path | None) -> None:
+    """Write one contact-sheet PNG showing every distinct face of GAME, labelled.
+
+    \b
+    Example:
+      cardgen preview hapy --lang fr
+    """
+    from .export import preview as make_preview
+    from .loader import load_game
+
+    try:
+        model = load_game(game)
+        lang = lang or ("en" if "en" in model.languages else model.languages[0])
+        if lang not in model.languages:
+            raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")
+        out = make_preview(model, lang, out_file or Path("output") / model.id / f"preview-{lang}.png")
+    except CardgenError as exc:
+        fail(exc)
+        return
+    click.echo(f"Wrote {out}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -101,6 +101,30 @@ def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation
     c.restoreState()
 
 
+def draw_fold_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
+    """Dashed hairlines on the fold line of a gutterfold sheet, in the margins."""
+    c.saveState()
+    c.setStrokeColor(REGISTRATION)
+    c.setLineWidth(HAIRLINE_MM * 2)
+    c.setDash([1.2, 0.8])
+    for m in marks:
+        c.line(m.x1, m.y1, m.x2, m.y2)
+    c.restoreState()
+
+
+def draw_proof(c: Canvas, x: float, y: float, w: float, h: float, bleed: float, safe: float) -> None:
+    """Designer's proof overlay: trim (red), bleed (dashed red) and safe zone (dashed blue)."""
+    c.saveState()
+    c.setLineWidth(HAIRLINE_MM)
+    c.setStrokeColorRGB(0.9, 0.1, 0.2)
+    c.rect(x, y, w, h, stroke=1, fill=0)
+    c.setDash([1.0, 0.7])
+    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=1, fill=0)
+    c.setStrokeColorRGB(0.1, 0.4, 0.9)
+    c.rect(x + safe, y + safe, w - 2 * safe, h - 2 * safe, stroke=1, fill=0)
+    c.restoreState()
+
+
 def draw_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     c.saveState()
     c.setStrokeColor(REGISTRATION)

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from itertools import compress
+from operator import itemgetter
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -56,6 +58,8 @@ PHASE_NAMES = ("deal", "take", "request", "keep", "over")
 PASS = 1000
 REQUEST_BASE = 2000
 KEEP_BASE = 3000
+EMPTY = -2  # a place without a card
+HIDDEN = -1  # a place whose card lies Mummy side up
 # public events
 EV_TAKE, EV_SKIP, EV_REQUEST, EV_PASS, EV_REVEAL, EV_WIN = range(6)
 
@@ -63,6 +67,9 @@ FAMILY_MASK = tuple(((1 << NUMBERS) - 1) << (NUMBERS * f) for f in range(FAMILIE
 BITS6 = tuple(tuple(b for b in range(6) if v >> b & 1) for v in range(64))
 POP6 = tuple(v.bit_count() for v in range(64))
 LOW6 = sum(1 << (6 * f) for f in range(FAMILIES))  # the lowest bit of each family
+_BIT = tuple(1 << i for i in range(N_CARDS))
+_PLACES = range(N_CARDS)
+_IS_CARD = (-1).__lt__  # a card number, not EMPTY
 
 
 # _REQUESTS[seat][family][6-bit set of numbers]: the request actions naming those cards
@@ -131,6 +138,8 @@ class HapyGame:
         self.face_up = layout.face_up
         self.cover_count = tuple(len(c) for c in layout.covered_by)
         self.cover_mask = tuple(sum(1 << u for u in ups) for ups in layout.covered_by)  # for the checker
+        self.up_get = _getter([p for p in range(N_CARDS) if layout.face_up[p]])
+        self.down_get = _getter([p for p in range(N_CARDS) if not layout.face_up[p]])
 
     # OpenSpiel-style
     def new_initial_state(self) -> "HapyState":
@@ -147,6 +156,16 @@ class HapyGame:
 
     def card_name(self, card: int) -> str:
         return self.card_names[card] if 0 <= card < N_CARDS else f"card {card}"
+
+
+def _getter(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The items at ``indices``, as a tuple (also for zero or one index)."""
+    if not indices:
+        return lambda seq: ()
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return itemgetter(*indices)
 
 
 def _field(fields: Mapping[str, Any], path: str) -> Any:
@@ -213,10 +232,10 @@ class HapyState:
         self.player = 0
         self.deal_k = 0
         self.remaining = list(range(N_CARDS))
-        self.slot_card = [-1] * N_CARDS
+        self.slot_card = [EMPTY] * N_CARDS  # the card at each place, EMPTY once taken (or not dealt yet)
         self.cover_left = list(game.cover_count)
         self.avail: list[int] = []
-        self.faces = [-2] * N_CARDS
+        self.faces = [EMPTY] * N_CARDS  # what everyone sees: the card if God side up, HIDDEN, or EMPTY
         self.pyr = 0
         n = game.num_players
         self.hand = [0] * n
@@ -284,7 +303,7 @@ class HapyState:
             for t in range(self.g.num_players):
                 if t != p:
                     r = _REQUESTS[t]
-                    out += r[0][v0] + r[1][v1] + r[2][v2] + r[3][v3] + r[4][v4] + r[5][v5]
+                    out += (*r[0][v0], *r[1][v1], *r[2][v2], *r[3][v3], *r[4][v4], *r[5][v5])
             return out
         if phase == KEEP:
             f = self.keep_family
@@ -348,8 +367,8 @@ class HapyState:
         g = self.g
         slot_card = self.slot_card
         card = slot_card[place]
-        slot_card[place] = -1
-        self.faces[place] = -2
+        slot_card[place] = EMPTY
+        self.faces[place] = EMPTY
         avail = self.avail
         avail.remove(place)
         self.pyr -= 1
@@ -599,21 +618,24 @@ class HapyChecker:
         """Each card exactly once; faces, counts and availability recomputed from scratch."""
         g = self.g
         slot_card = s.slot_card
-        placed = [c for c in slot_card if c >= 0]
-        seen = 0
-        for c in placed:
-            seen |= 1 << c
+        places = list(compress(_PLACES, map(_IS_CARD, slot_card)))
+        placed = [slot_card[p] for p in places]
         count = len(placed)
-        if seen.bit_count() != count:
+        if len(set(placed)) != count:
             twice = [c for c in set(placed) if placed.count(c) > 1]
             raise RuleViolation(f"{g.card_name(twice[0])} lies twice in the layout")
         if count != s.pyr:
             raise RuleViolation(f"the layout holds {count} cards but counts {s.pyr}")
-        want_faces = [(-2 if c < 0 else (c if up else -1))
-                      for c, up in zip(slot_card, g.face_up)]
-        if want_faces != s.faces:
-            bad = next(i for i, (a, b) in enumerate(zip(want_faces, s.faces)) if a != b)
-            raise RuleViolation(f"place {bad} shows {s.faces[bad]} to the players instead of {want_faces[bad]}")
+        seen = sum(map(_BIT.__getitem__, placed))
+        # what the players see: God-up places show their card, Mummy-up places never do
+        faces = s.faces
+        if g.up_get(faces) != g.up_get(slot_card):
+            raise RuleViolation("a God-up place shows the players something else than its card")
+        down_faces = g.down_get(faces)
+        down_cards = g.down_get(slot_card)
+        if (down_faces and max(down_faces) > HIDDEN) or \
+                down_faces.count(HIDDEN) != len(down_cards) - down_cards.count(EMPTY):
+            raise RuleViolation("a Mummy-up place shows the players its card (or hides its absence)")
         for q, m in enumerate(s.hand):
             twice = seen & m
             if twice:
@@ -632,26 +654,24 @@ class HapyChecker:
                                     f" (one is seat {q + 1}'s revealed cards)")
             seen |= m
             rev_all |= m
-            count += m.bit_count()
-            sets = 0
-            for f in range(FAMILIES):
-                k = POP6[(m >> (6 * f)) & 63]
-                if k % 3:
-                    raise RuleViolation(f"seat {q + 1} has {k} revealed {g.families[f]}: not sets of three")
-                sets += k // 3
-            if sets != s.rev_sets[q]:
-                raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {sets}")
+            k = m.bit_count()
+            count += k
+            f = 0
+            while m:
+                if POP6[m & 63] % 3:
+                    raise RuleViolation(f"seat {q + 1} has {POP6[m & 63]} revealed {g.families[f]}: not sets of three")
+                m >>= 6
+                f += 1
+            if k // 3 != s.rev_sets[q]:
+                raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {k // 3}")
         if seen != ALL or count != N_CARDS:
             missing = mask_cards(ALL & ~seen)
             raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
         if rev_all != s.rev_all:
             raise RuleViolation("the revealed cards disagree with the record of revealed cards")
-        present = 0
-        for place, c in enumerate(slot_card):
-            if c >= 0:
-                present |= 1 << place
+        present = sum(map(_BIT.__getitem__, places))
         cover = g.cover_mask
-        want_avail = [p for p in range(N_CARDS) if present >> p & 1 and not present & cover[p]]
+        want_avail = [p for p in places if not present & cover[p]]
         if want_avail != s.avail:
             raise RuleViolation(f"available places are {s.avail}, should be {want_avail}")
 
@@ -684,28 +704,44 @@ class RandomAgent:
 class GreedyAgent:
     """Plays sensibly with what it can know.
 
-    It remembers the public log: which cards were taken God side up and by whom,
-    which requests succeeded (so where those cards are), which failed (so who
-    lacks a card) and which families each player asks for (so who probably
-    collects them). It takes the card that best fits the families it holds
-    (a Mummy-up card beats a God-up card of a family it does not collect), asks
-    for a card it knows an opponent holds, else for a card of its best family
-    from the opponent most likely to hold it, and when it must keep one of four
-    it keeps one the others do not know about.
+    It remembers the public log: the cards taken God side up and by whom, the
+    requests that succeeded (so where those cards went), the ones that failed (so
+    who lacks a card) and the families each player asks for (so who probably
+    collects them). It takes the card that best fits the families it holds (a
+    Mummy-up card beats a God-up card of a family it does not collect). It asks
+    for the card that best completes its families, weighing how sure it is of
+    where the card is: certain when the holder is public, else the chance that a
+    given opponent holds it (their unknown cards among all the unknown cards,
+    more if they asked for that family, none if they were asked in vain). A card
+    it has lost to a request before is worth less, which breaks tug-of-wars
+    over one family. When it holds four of a family it keeps one that the others
+    do not know about.
     """
 
-    VALUE = (1.0, 4.0, 10.0, 10.0, 10.0, 10.0, 10.0)
+    TAKE_VALUE = (1.0, 4.0, 10.0, 10.0, 10.0, 10.0, 10.0)
     MUMMY = 2.0
+    ASK_VALUE = (3.0, 8.0, 30.0, 30.0, 30.0, 30.0, 30.0)
 
     def __init__(self, game: HapyGame, seat: int):
         self.seat = seat
         n = game.num_players
         self.n = n
-        self.holder = [-1] * N_CARDS  # seat known (publicly) to hold the card, -1 unknown
-        self.lacks = [0] * n  # cards a seat was asked for and did not have (since its last secret take)
+        self.holder = [-1] * N_CARDS  # seat publicly known to hold the card; -1 unknown, -2 revealed
+        self.known = [0] * n  # cards publicly known to be in each hand
+        self.lacks = [0] * n  # cards a seat was asked for in vain (since its last secret take)
         self.interest = [[0] * FAMILIES for _ in range(n)]
-        self.table = -1  # cards seen God side up in the layout (mask), set on the first observation
+        self.lost = [0] * N_CARDS  # how often this player had to give the card away
+        self.table = -1  # cards lying God side up in the layout (mask); set on the first observation
+        self.hidden = 0  # cards lying Mummy side up in the layout
         self.seen = 0
+
+    def _move(self, card: int, seat: int) -> None:
+        old = self.holder[card]
+        if old >= 0:
+            self.known[old] -= 1
+        if seat >= 0:
+            self.known[seat] += 1
+        self.holder[card] = seat
 
     def _update(self, obs: HapyObservation) -> None:
         if self.table < 0:
@@ -713,30 +749,35 @@ class GreedyAgent:
             for c in obs.faces:
                 if c >= 0:
                     table |= 1 << c
+                elif c == -1:
+                    self.hidden += 1
             self.table = table
         events = obs.events
-        holder = self.holder
-        for i in range(self.seen, obs.n_events):
+        for i in range(self.seen, len(events)):
             ev = events[i]
             kind = ev[0]
             if kind == EV_TAKE:
                 c = ev[3]
                 if c >= 0:
-                    holder[c] = ev[1]
+                    self._move(c, ev[1])
                     self.table &= ~(1 << c)
                 else:
+                    self.hidden -= 1
                     self.lacks[ev[1]] = 0
             elif kind == EV_REQUEST:
                 _, q, t, c, ok = ev
                 self.interest[q][c // 6] += 1
                 if ok:
-                    holder[c] = q
+                    self._move(c, q)
+                    self.lacks[t] &= ~(1 << c)
+                    if t == self.seat:
+                        self.lost[c] += 1
                 else:
                     self.lacks[t] |= 1 << c
             elif kind == EV_REVEAL:
                 for c in ev[2]:
-                    holder[c] = -2
-        self.seen = obs.n_events
+                    self._move(c, -2)
+        self.seen = len(events)
 
     def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
         self._update(obs)
@@ -744,7 +785,7 @@ class GreedyAgent:
         if phase == "take":
             return self._take(obs, legal, rng)
         if phase == "request":
-            return self._request(obs, legal, rng)
+            return self._request(obs)
         if phase == "keep":
             for a in legal:
                 if self.holder[a - KEEP_BASE] != self.seat:
@@ -752,24 +793,20 @@ class GreedyAgent:
             return legal[0]
         return legal[int(rng.random() * len(legal))]
 
-    def _mine(self, obs: HapyObservation) -> list[int]:
-        hand = obs.hand_mask
-        return [POP6[(hand >> (6 * f)) & 63] for f in range(FAMILIES)]
-
     def _take(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
-        mine = self._mine(obs)
+        hand = obs.hand_mask
         myrev = obs.revealed[self.seat]
         faces = obs.faces
-        value = self.VALUE
+        value = self.TAKE_VALUE
         best: list[int] = []
         best_score = -1.0
         for place in legal:
             c = faces[place]
             if c >= 0:
                 f = c // 6
-                score = value[mine[f]]
+                score = value[POP6[(hand >> (6 * f)) & 63]]
                 if myrev & FAMILY_MASK[f]:
-                    score += 5.0  # three more of a revealed family is a whole family
+                    score += 5.0  # three more of a revealed family make a whole family
             else:
                 score = self.MUMMY
             if score > best_score:
@@ -779,47 +816,58 @@ class GreedyAgent:
                 best.append(place)
         return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
 
-    def _request(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+    def _request(self, obs: HapyObservation) -> int:
         me = self.seat
         hand = obs.hand_mask
-        blocked = hand | self.table
-        for m in obs.revealed:
-            blocked |= m
-        if obs.forbidden >= 0:
-            blocked |= 1 << obs.forbidden
-        holder = self.holder
-        sizes = obs.hand_sizes
-        best_score = 0.0
-        best_action = PASS
+        revealed = obs.revealed
+        rev_all = 0
+        for m in revealed:
+            rev_all |= m
+        blocked = hand | self.table | rev_all
+        forbidden = obs.forbidden
+        if forbidden >= 0:
+            blocked |= 1 << forbidden
+        myrev = revealed[me]
+        # families worth asking for, best first: two in hand complete a set
+        fams = []
         for f in range(FAMILIES):
             k = POP6[(hand >> (6 * f)) & 63]
-            if k == 0 and not (obs.revealed[me] & FAMILY_MASK[f]):
-                continue
+            if (k or myrev & FAMILY_MASK[f]) and ~(blocked >> (6 * f)) & 63:
+                fams.append((self.ASK_VALUE[k], f))
+        if not fams:
+            return PASS
+        fams.sort(reverse=True)
+        sizes = obs.hand_sizes
+        holder, lacks, interest, lost, known = self.holder, self.lacks, self.interest, self.lost, self.known
+        n = self.n
+        unknown = [sizes[q] - known[q] if q != me else 0 for q in range(n)]
+        pool = sum(unknown) + self.hidden  # where a card of unknown place may be
+        best_score = 0.0
+        best_action = PASS
+        for weight, f in fams:
+            if weight <= best_score:
+                break  # a card's chance is at most 1: no later family can do better
             free = ~(blocked >> (6 * f)) & 63
-            if not free:
-                continue
+            if pool:
+                ranked = sorted(((min(1.0, unknown[q] / pool * (1.0 + interest[q][f])), q)
+                                 for q in range(n) if unknown[q] > 0), reverse=True)
+            else:
+                ranked = []
             for b in BITS6[free]:
                 c = 6 * f + b
                 h = holder[c]
-                if h >= 0 and h != me:
-                    if not sizes[h]:
+                if h >= 0:
+                    if h == me:
                         continue
-                    score = 20.0 + 5.0 * k
-                    target = h
+                    target, chance = h, 1.0
                 else:
-                    target = -1
-                    top = -1.0
                     bit = 1 << c
-                    for q in range(self.n):
-                        if q == me or not sizes[q] or self.lacks[q] & bit:
-                            continue
-                        w = self.interest[q][f] * 2.0 + sizes[q] * 0.1
-                        if w > top:
-                            top = w
-                            target = q
-                    if target < 0:
+                    for chance, target in ranked:
+                        if not lacks[target] & bit:
+                            break
+                    else:
                         continue
-                    score = 1.0 + 3.0 * k + top
+                score = weight * chance / (1 + lost[c])
                 if score > best_score:
                     best_score = score
                     best_action = REQUEST_BASE + 100 * target + c

@@ -1,0 +1,214 @@
+"""Images from the same renderer as the PDFs: PNG per card face, Tabletop Simulator
+deck sheets, and a labelled contact sheet of every distinct face.
+
+Faces are drawn into a one-face-per-page PDF exactly as for print shops, then
+rasterised with pypdfium2, so a PNG and a PDF of the same card match.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .build import BuildOptions, Face, KitBuilder
+from .errors import CardgenError, Collector
+from .model import Component, Game
+from .paths import shipped_fonts_dir
+
+TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
+TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot is left for the hidden card
+TTS_CARD_PX = 409  # 10 cards across stay within TTS's 4096-pixel limit
+
+
+@dataclass(frozen=True)
+class FaceImage:
+    component: Component
+    card_id: str
+    index: int  # position of the card in its component (1-based)
+    side: str
+    image: Image.Image
+
+
+def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, object]:
+    builder = KitBuilder(game, options)
+    errors = Collector()
+    kit = builder.render_lang(lang, errors)
+    errors.raise_if_any()
+    return builder, kit
+
+
+def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, distinct: bool = False,
+                options: BuildOptions | None = None) -> list[FaceImage]:
+    """Every card face of ``lang`` as an image at ``dpi`` (with bleed unless ``trim_only``).
+
+    ``distinct`` keeps only the first of identical faces (one back for a whole deck)."""
+    import pypdfium2 as pdfium
+
+    builder, kit = _render(game, lang, options or BuildOptions(langs=(lang,)))
+    pages: list[tuple[Component, str, int, str, Face]] = []
+    meta: list[int] = []
+    seen: set[str] = set()
+    for comp in game.decks:
+        for i, card in enumerate(comp.cards, start=1):
+            for side, faces in (("front", kit.fronts), ("back", kit.backs)):
+                face = faces.get((comp.id, card.id))
+                if face is None or (distinct and face.key in seen):
+                    continue
+                seen.add(face.key)
+                pages.append((comp, card.id, 0, side, face))
+                meta.append(i)
+    out: list[FaceImage] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf_path = Path(tmp) / "faces.pdf"
+        builder.write_face_pages(pdf_path, pages, f"{game.name(lang)} — faces")
+        pdf = pdfium.PdfDocument(str(pdf_path))
+        try:
+            for n, (comp, card_id, _, side, _face) in enumerate(pages):
+                img = pdf[n].render(scale=dpi / 72.0).to_pil().convert("RGB")
+                if trim_only:
+                    b = comp.bleed / 25.4 * dpi
+                    img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
+                out.append(FaceImage(comp, card_id, meta[n], side, img))
+        finally:
+            pdf.close()
+    return out
+
+
+def _atomic_dir(final: Path):
+    """A temporary sibling folder whose contents replace ``final`` when all went well."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=final.parent))
+
+
+def _publish(tmp: Path, final: Path) -> list[Path]:
+    final.mkdir(parents=True, exist_ok=True)
+    moved = []
+    for f in sorted(tmp.iterdir()):
+        os.replace(f, final / f.name)
+        moved.append(final / f.name)
+    return moved
+
+
+def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300,
+               options: BuildOptions | None = None) -> list[Path]:
+    """One PNG per card face with its bleed, named so fronts and backs sort in pairs:
+    ``<game>-<lang>-<component>-<NNN>-<card>-a-front.png`` / ``…-b-back.png``."""
+    if not 72 <= dpi <= 1200:
+        raise CardgenError(f"--dpi must be between 72 and 1200, found {dpi}")
+    written: list[Path] = []
+    for lang in langs or game.languages:
+        final = out_dir / game.id / "png" / lang
+        tmp = _atomic_dir(final)
+        try:
+            for f in face_images(game, lang, dpi, options=options):
+                tag = "a-front" if f.side == "front" else "b-back"
+                name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
+                f.image.save(tmp / name, dpi=(dpi, dpi), optimize=False)
+            written += _publish(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return written
+
+
+TTS_NOTE = """Tabletop Simulator decks for {game} ({lang})
+
+In Tabletop Simulator: Objects > Components > Custom > Deck. For each deck below:
+  Face:   the *-faces-N.png file (upload it, or use a file:/// path for a local game)
+  Back:   the file named after it, then tick "Unique backs" if it is a sheet
+  Width / Height: the grid given below;  Number: the card count given below
+  The last slot of each face sheet is TTS's "hidden card" image (cards seen in
+  another player's hand); it holds the card back when the deck has one back.
+
+{decks}
+"""
+
+
+def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: BuildOptions | None = None) -> list[Path]:
+    """Deck sheets of at most 10 × 7 cards (69 per sheet, the last slot kept for the
+    hidden card), a back image (or back sheets when backs differ), and a how-to note."""
+    written: list[Path] = []
+    for lang in langs or game.languages:
+        final = out_dir / game.id / "tts" / lang
+        tmp = _atomic_dir(final)
+        try:
+            lines = []
+            for comp in game.decks:
+                w_mm, _ = comp.size
+                dpi = TTS_CARD_PX / (w_mm / 25.4)
+                images = [f for f in face_images(game, lang, dpi, trim_only=True, options=options)
+                          if f.component.id == comp.id]
+                fronts = {f.card_id: f.image for f in images if f.side == "front"}
+                backs = {f.card_id: f.image for f in images if f.side == "back"}
+                order = [card.id for card in comp.cards for _ in range(card.quantity)]
+                single_back = len({img.tobytes() for img in backs.values()}) <= 1
+                cw, ch = next(iter(fronts.values())).size
+                for s, start in enumerate(range(0, len(order), TTS_PER_SHEET), start=1):
+                    chunk = order[start : start + TTS_PER_SHEET]
+                    cols = min(TTS_COLS, max(2, len(chunk) + 1))  # TTS grids are 2–10 wide, 2–7 high
+                    rows = max(2, math.ceil((len(chunk) + 1) / cols))
+                    base = f"{game.id}-{lang}-{comp.id}-faces-{s}"
+                    sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+                    for i, card_id in enumerate(chunk):
+                        sheet.paste(fronts[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
+                    sheet.save(tmp / f"{base}.png")
+                    back_note = "none (one-sided)"
+                    if backs and single_back:
+                        back_name = f"{game.id}-{lang}-{comp.id}-back.png"
+                        back = next(iter(backs.values())).resize((cw, ch))
+                        back.save(tmp / back_name)
+                        sheet.paste(back, ((cols - 1) * cw, (rows - 1) * ch))  # the hidden-card slot
+                        sheet.save(tmp / f"{base}.png")
+                        back_note = back_name
+                    elif backs:
+                        back_name = f"{base}-backs.png"
+                        bsheet = Image.new("RGB", sheet.size, "white")
+                        for i, card_id in enumerate(chunk):
+                            bsheet.paste(backs[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
+                        bsheet.save(tmp / back_name)
+                        back_note = f"{back_name} (unique backs)"
+                    lines.append(f"{base}.png: {len(chunk)} cards, width {cols}, height {rows}; back: {back_note}")
+            (tmp / "TTS-IMPORT.txt").write_text(
+                TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
+            written += _publish(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return written
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(shipped_fonts_dir() / "NotoSans-Regular.ttf"), size)
+
+
+def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptions | None = None) -> Path:
+    """One contact-sheet PNG of every distinct face of the kit, each labelled."""
+    faces = face_images(game, lang, dpi, trim_only=True, distinct=True, options=options)
+    if not faces:
+        raise CardgenError(f"game '{game.id}' has no card faces to preview")
+    cell_w = max(f.image.width for f in faces) + 16
+    cell_h = max(f.image.height for f in faces) + 34
+    cols = min(len(faces), max(6, math.ceil(math.sqrt(len(faces) * 1.6))))
+    rows = math.ceil(len(faces) / cols)
+    title_h = 48
+    sheet = Image.new("RGB", (cols * cell_w + 16, rows * cell_h + title_h + 8), "#f4f1ea")
+    draw = ImageDraw.Draw(sheet)
+    draw.text((16, 12), f"{game.name(lang)} — {len(faces)} distinct faces ({lang})", fill="#1d1b24", font=_font(22))
+    label_font = _font(11)
+    for i, f in enumerate(faces):
+        x = 16 + (i % cols) * cell_w
+        y = title_h + (i // cols) * cell_h
+        sheet.paste(f.image, (x, y))
+        label = f"{f.card_id} · {f.side}"
+        while draw.textlength(label, font=label_font) > cell_w - 18 and len(label) > 4:
+            label = label[:-2] + "…"
+        draw.text((x, y + f.image.height + 4), label, fill="#3a3a3a", font=label_font)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    sheet.save(tmp, format="PNG", dpi=(dpi, dpi))
+    os.replace(tmp, out)
+    return out
