@@ -1,0 +1,85 @@
+"""The validation report as text for people (the JSON form is the report dict itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.0f}"
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return f"{x:g}" if x != int(x) else f"{int(x)}"
+
+
+def render(report: dict[str, Any]) -> str:
+    out: list[str] = []
+    add = out.append
+    opts = report["options"]
+    add(f"{report['name']} ({report['game']}) — validation")
+    rules = report["rules"] or "none"
+    add(f"rules: {rules}")
+    for note in report["notes"]:
+        add(f"note: {note}")
+    add("")
+
+    st = report["static"]
+    add(f"Deck and setups: {'OK' if st['ok'] else 'FAILED'}")
+    for line in st["passed"]:
+        add(f"  ✓ {line}")
+    for line in st["problems"]:
+        add(f"  ✗ {line}")
+    add("")
+
+    sim = report["simulation"]
+    if sim["skipped"]:
+        add(f"Play: {'not run' if sim['ok'] else 'FAILED'} — {sim['skipped']}")
+    else:
+        configs = sim["configs"]
+        unfinished = sum(c["nonterminating"]["count"] for c in configs)
+        failures = sum(c["failure_count"] for c in configs)
+        add(f"Play: {'OK' if sim['ok'] else 'FAILED'} — {sim['games']:,} games in {sim['elapsed_s']:.1f} s"
+            f" ({_num(sim['games_per_s'])} games/s); {failures} rule or invariant failure(s),"
+            f" {unfinished} unfinished game(s)")
+        add(f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind;"
+            f" checks at every step, in full every {sim['full_check_every_steps']} steps and at the end")
+        if configs:
+            add(f"  {'setup':<9} {'players':>7}  {'kind':<7} {'games':>6} {'done':>5}  {'turns: median':>13} {'p95':>4}"
+                f"   wins per seat, % [95 % CI]")
+            for c in configs:
+                seats = "  ".join(f"{s['seat']}: {_pct(s['rate'])} [{_pct(s['ci95'][0])}–{_pct(s['ci95'][1])}]"
+                                  for s in c["seats"])
+                flag = ""
+                if c["failure_count"]:
+                    flag = f"  ✗ {c['failure_count']} failure(s)"
+                elif c["nonterminating"]["count"]:
+                    flag = f"  {'✗' if c['nonterminating']['counts_as_failure'] else '!'}" \
+                           f" {c['nonterminating']['count']} unfinished"
+                add(f"  {c['setup']:<9} {c['players']:>7}  {c['agents']:<7} {c['games']:>6}"
+                    f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13} {_num(c['length']['p95']):>4}"
+                    f"   {seats}{flag}")
+        if sim["failures"]:
+            add("")
+            add("  Failures (each line's command replays that game step by step):")
+            for f in sim["failures"]:
+                where = (f"step {f['step']} (turn {f['turn'] + 1})" if f.get("step") is not None
+                         else "no end within the turn limit")
+                add(f"  ✗ {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}: {f['message']}")
+                add(f"      {f['replay']}")
+    add("")
+
+    kit = report["kit"]
+    if kit is None:
+        add(f"Kit: not checked (add --kit output/{report['game']} to check a built kit)")
+    else:
+        add(f"Kit {kit['folder']}: {'OK' if kit['ok'] else 'FAILED'}")
+        for line in kit["passed"]:
+            add(f"  ✓ {line}")
+        for line in kit["problems"]:
+            add(f"  ✗ {line}")
+    add("")
+    add("Result: OK — everything holds." if report["ok"] else "Result: FAILED — see the ✗ lines above.")
+    return "\n".join(out)

@@ -1,0 +1,160 @@
+"""One validation run: static checks, simulations, kit check → one report (a plain dict).
+
+Nothing here knows a game: the rules module found in the registry says what to
+check and how to play.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import __version__
+from ..errors import CardgenError
+from ..model import Game
+from ..rules import rules_for
+from .kit import check_kit
+from .simulate import DEFAULT_CHECK_EVERY, run_config
+from .static import DataLocator, StaticResult, check_generic, check_static
+
+DEFAULT_GAMES = 100
+DEFAULT_SEED = 1
+
+
+@dataclass
+class Options:
+    games: int = DEFAULT_GAMES  # per setup × player count × player kind
+    seed: int = DEFAULT_SEED
+    players: tuple[int, ...] = ()  # empty: every count the rules support
+    setups: tuple[str, ...] = ()  # empty: every setup
+    agents: tuple[str, ...] = ()  # empty: every player kind
+    check_every: int = DEFAULT_CHECK_EVERY
+    kit: Path | None = None
+    langs: tuple[str, ...] = ()
+    game_arg: str = ""  # how the user named the game, for replay commands
+    trace: Callable[[str], None] | None = None
+
+
+Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
+
+
+def plan(game: Game, rules, static_setups: list[str], opts: Options) -> tuple[list[str], list[int], list[str]]:
+    """The setups, player counts and player kinds to play, after the options' filters."""
+    setups = [s for s in static_setups if not opts.setups or s in opts.setups]
+    players = list(opts.players or rules.player_counts(game))
+    kinds = [k for k in rules.agents if not opts.agents or k in opts.agents]
+    return setups, players, kinds
+
+
+def replay_command(opts: Options, seed: int, setup: str, players: int, kind: str) -> str:
+    extra = f" --check-every {opts.check_every}" if opts.check_every != DEFAULT_CHECK_EVERY else ""
+    return (f"cardgen validate {opts.game_arg} --seed {seed} --games 1 --players {players} --setup {setup}"
+            f" --agents {kind}{extra} --trace")
+
+
+def validate(game: Game, opts: Options, progress: Progress | None = None) -> dict[str, Any]:
+    started = time.perf_counter()
+    rules = rules_for(game.id)
+    report: dict[str, Any] = {
+        "cardgen": __version__,
+        "game": game.id,
+        "name": game.name("en" if "en" in game.languages else game.languages[0]),
+        "rules": None,
+        "notes": [],
+        "options": {"games": opts.games, "seed": opts.seed, "check_every": opts.check_every,
+                    "players": list(opts.players), "setups": list(opts.setups), "agents": list(opts.agents),
+                    "kit": str(opts.kit) if opts.kit else None, "langs": list(opts.langs)},
+    }
+
+    kit = check_kit(game, opts.kit, opts.langs) if opts.kit is not None else None
+
+    # 1. the deck against the rules
+    spec = None
+    if rules is None:
+        static = check_generic(game)
+        report["notes"].append(f"no rules module for game '{game.id}': the deck is not compared with any rules and"
+                               " no games are played; only generic and kit checks run")
+    else:
+        report["rules"] = type(rules).__module__
+        locate = DataLocator(game)
+        spec = rules.static_spec(game, locate)
+        static = check_static(game, spec, locate)
+    report["static"] = {"ok": static.ok, "passed": static.passed, "problems": [str(p) for p in static.problems]}
+
+    # 2. the rules, played
+    sim: dict[str, Any] = {"ok": True, "skipped": None, "configs": [], "failures": []}
+    report["simulation"] = sim
+    if rules is None:
+        sim["skipped"] = "no rules module"
+    elif not static.deck_ok:
+        sim["skipped"] = "the deck does not match the rules: fix the deck problems first"
+        sim["ok"] = False
+    else:
+        names = [a.name for a in spec.arrangements if a.name not in static.bad_setups] if spec.arrangements \
+            else list(rules.setups(game))
+        setups, players, kinds = plan(game, rules, names, opts)
+        skipped = [a.name for a in spec.arrangements if a.name in static.bad_setups]
+        if skipped:
+            report["notes"].append(f"setup(s) {', '.join(skipped)} not played: their layout has problems")
+        total = len(setups) * len(players) * len(kinds) * opts.games
+        done = 0
+        t0 = time.perf_counter()
+        for setup in setups:
+            for n in players:
+                try:
+                    gamedef = rules.load(game, n, setup)
+                except CardgenError as exc:
+                    report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")
+                    sim["ok"] = False
+                    continue
+                for kind in kinds:
+                    label = f"{setup}, {n} players, {kind}"
+                    if progress:
+                        progress(label, done, total)
+                    tick = None
+                    if progress:
+                        def tick(k: int, label=label) -> None:
+                            nonlocal done
+                            done += k
+                            progress(label, done, total)
+                    trace = None
+                    if opts.trace is not None:
+                        def trace(step: int, player: int, text: str, opts=opts) -> None:
+                            who = "chance" if player < 0 else f"seat {player + 1}"
+                            opts.trace(f"step {step:>4}  {who:<7} {text}")
+                    res = run_config(gamedef, rules.agents[kind], kind, rules.must_finish.get(kind, True), opts.games,
+                                     opts.seed, opts.check_every, tick, trace)
+                    if not progress:
+                        done += opts.games
+                    fig = res.figures()
+                    sim["configs"].append(fig)
+                    sim["ok"] = sim["ok"] and res.ok
+                    for f in fig["failures"]:
+                        sim["failures"].append({"setup": setup, "players": n, "agents": kind, **f,
+                                                "replay": replay_command(opts, f["seed"], setup, n, kind)})
+                    if fig["nonterminating"]["count"]:
+                        for seed in fig["nonterminating"]["seeds"][:5]:
+                            sim["failures"].append({
+                                "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
+                                "turn": None, "nonterminating": True,
+                                "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
+                                "message": "the game did not end within the turn limit",
+                                "replay": replay_command(opts, seed, setup, n, kind)})
+        elapsed = time.perf_counter() - t0
+        games = sum(c["games"] for c in sim["configs"])
+        sim["games"] = games
+        sim["elapsed_s"] = round(elapsed, 3)
+        sim["games_per_s"] = round(games / elapsed, 1) if elapsed > 0 else None
+        sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
+        sim["full_check_every_steps"] = opts.check_every
+
+    # 3. the built kit (checked first, so that a wrong folder fails at once)
+    report["kit"] = None
+    if kit is not None:
+        report["kit"] = {"folder": kit.folder, "ok": kit.ok, "passed": kit.passed, "problems": kit.problems,
+                         "files": kit.files}
+    report["ok"] = bool(static.ok and sim["ok"] and (report["kit"] is None or report["kit"]["ok"]))
+    report["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return report
