@@ -360,9 +360,10 @@ class KitBuilder:
                         c.translate(*offset)  # the printer's measured misregistration, undone
                         self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
                                               entry, offset)
+                        shifted = f" · backs shifted {offset[0]:g},{offset[1]:g} mm" if any(offset) else ""
                         self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                              f"{side} {n}/{len(chunks)} · {paper.upper()} · 100% · "
-                                             f"duplex {self.opt.duplex}-edge")
+                                             f"duplex {self.opt.duplex}-edge{shifted}")
         c.save()
         manifest.append(entry)
         return WrittenFile(path.name, n_pages)

@@ -12,18 +12,6 @@ from .errors import CardgenError
 from .units import PAPERS_MM
 
 
-def parse_offset(text: str) -> tuple[float, float]:
-    """'0.5,-1' → (0.5, -1.0) millimetres; within ±10 mm."""
-    parts = text.replace(" ", "").split(",")
-    try:
-        x, y = (float(p) for p in parts)
-    except ValueError:
-        raise CardgenError(f"--back-offset must be two numbers in mm like 0.5,-1, found {text!r}") from None
-    if abs(x) > 10 or abs(y) > 10:
-        raise CardgenError(f"--back-offset {text} is more than 10 mm: measure it again with 'cardgen calibrate'")
-    return (x, y)
-
-
 def fail(exc: CardgenError) -> None:
     """Print a user error, one problem per line, and exit 1."""
     for line in exc.lines():
@@ -95,9 +83,9 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
 @click.argument("game")
 @click.option("--lang", "langs", multiple=True, metavar="LANG", help="Language to build (repeatable). Default: all.")
 @click.option("--paper", "papers", multiple=True, type=click.Choice(sorted(PAPERS_MM)),
-              help="Paper to impose on (repeatable). Default: a4 and letter.")
-@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="How your printer flips the sheet for the backs.")
+              help="Paper to impose on (repeatable). Default: your saved paper setting, else a4 and letter.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
+              help="How your printer flips the sheet for the backs. Default: your saved setting, else long.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Output folder; the kit goes into OUT/<game>/.")
 @click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
@@ -106,7 +94,8 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                    "one landscape sheet, to fold and glue (no duplex printer needed).")
 @click.option("--back-offset", metavar="X,Y", default=None,
               help="Shift every back page by X,Y mm (x right, y down, seen on the back page) to undo your "
-                   "printer's misregistration; measure it with 'cardgen calibrate'.")
+                   "printer's misregistration; measure it with 'cardgen calibrate'. Default: your saved "
+                   "back-offset setting ('cardgen config'), else 0,0.")
 @click.option("--proof", is_flag=True, help="Draw trim (red), bleed (dashed red) and safe-zone (dashed blue) lines "
                                             "over every card, for checking layouts.")
 @click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
@@ -132,14 +121,17 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --back-offset 0.5,-1
     """
     from .build import BuildOptions
+    from .userconfig import load_settings, parse_offset
 
-    try:
-        offset = parse_offset(back_offset) if back_offset is not None else (0.0, 0.0)
+    try:  # the user's saved settings fill in what the command line leaves out
+        settings = load_settings()
+        offset = parse_offset(back_offset) if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
         return
-    options = BuildOptions(langs=langs, papers=papers or ("a4", "letter"), duplex=duplex, out_dir=out_dir,
-                           ink_saver=ink_saver, jobs=jobs, layout=layout, back_offset=offset, proof=proof)
+    options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
+                           duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
+                           jobs=jobs, layout=layout, back_offset=offset, proof=proof)
     ok = _build_once(game, options)
     if not watch:
         sys.exit(0 if ok else 1)
@@ -254,6 +246,140 @@ def preview(game: str, lang: str | None, out_file: Path | None) -> None:
         fail(exc)
         return
     click.echo(f"Wrote {out}")
+
+
+from .validate.command import validate as _validate; main.add_command(_validate)  # noqa: E402,E702
+
+@main.command(short_help="Write a sheet that measures your printer's duplex offset.")
+@click.option("--paper", type=click.Choice(sorted(PAPERS_MM)), default=None,
+              help="Paper size. Default: your 'paper' setting, else a4.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
+              help="How your printer flips the sheet. Default: your 'duplex' setting, else long.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="PDF to write. Default: output/calibration-PAPER-DUPLEX.pdf.")
+def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> None:
+    """Write a two-page sheet that measures how far your printer shifts the backs.
+
+    \b
+    Print it two-sided at 100 % with the flip you use for cards, hold it to
+    the light, read X and Y off the two ladders on the back, and save them:
+      cardgen config set back-offset X,Y
+    Cards files built afterwards move their back pages by that much.
+
+    \b
+    Examples:
+      cardgen calibrate
+      cardgen calibrate --paper letter --duplex short --out cal.pdf
+    """
+    from .calibrate import calibration_pdf, default_calibration_path
+    from .errors import display_path
+    from .userconfig import load_settings
+
+    try:
+        if paper is None or duplex is None:
+            settings = load_settings()
+            paper = paper or settings.paper or "a4"
+            duplex = duplex or settings.duplex or "long"
+        path = calibration_pdf(out_file or default_calibration_path(paper, duplex), paper, duplex)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    click.echo(f"Wrote {display_path(path)} (2 pages, {paper.upper()}, duplex {duplex} edge)")
+    click.echo(f"Print it two-sided at 100 %, flip on the {duplex} edge, then follow the steps on page 1.")
+
+
+@main.group("config", invoke_without_command=True,
+            short_help="Show or change your settings (back offset, paper, duplex).")
+@click.pass_context
+def config_cmd(ctx: click.Context) -> None:
+    """Show or change your settings (back offset, paper, duplex).
+
+    \b
+    With no subcommand, prints every setting in force and the file it comes
+    from ("default" when no file sets it). Settings live in your user file
+    (see 'cardgen config path') and in ./cardgen.cfg, which wins in its
+    folder. Both are 'key = value' lines, easy to edit by hand.
+
+    \b
+    Examples:
+      cardgen config
+      cardgen config set back-offset 0.5,-1.0
+      cardgen config set paper letter --project
+      cardgen config path
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from .errors import display_path
+    from .userconfig import KEYS, describe_value, load_settings
+
+    try:
+        settings = load_settings()
+    except CardgenError as exc:
+        fail(exc)
+        return
+    rows = [(key, describe_value(settings, key), settings.source(key)) for key in sorted(KEYS)]
+    wk, wv = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
+    for key, text, src in rows:
+        click.echo(f"{key:<{wk}} = {text:<{wv}}  # {display_path(src) if src != 'default' else src}")
+
+
+@config_cmd.command("set", context_settings={"ignore_unknown_options": True},
+                    short_help="Set KEY to VALUE (user file, or ./cardgen.cfg with --project).")
+@click.argument("key", type=click.Choice(["back-offset", "duplex", "paper"]), metavar="KEY")
+@click.argument("value", nargs=-1, required=True)
+@click.option("--project", is_flag=True, help="Write ./cardgen.cfg (this folder only) instead of your user file.")
+def config_set(key: str, value: tuple[str, ...], project: bool) -> None:
+    """Set KEY to VALUE in your user file (with --project: in ./cardgen.cfg).
+
+    \b
+    Keys:
+      back-offset X,Y  mm to move every back page, X to the right and Y down
+                       (each within ±10); read them off 'cardgen calibrate'
+      paper            a4 or letter
+      duplex           long or short
+
+    \b
+    Examples:
+      cardgen config set back-offset 0.5,-1.0
+      cardgen config set back-offset -1.5,0
+      cardgen config set duplex short --project
+    """
+    from .errors import display_path
+    from .userconfig import load_settings, normalise_value, set_value
+
+    try:
+        text = normalise_value(key, " ".join(value))
+        path = set_value(key, text, project=project)
+        click.echo(f"{key} = {text}  (written to {display_path(path)})")
+        settings = load_settings()  # the whole picture: a mistake elsewhere, a file that overrides this one
+    except CardgenError as exc:
+        fail(exc)
+        return
+    src = settings.source(key)
+    if src != str(path):
+        click.echo(f"note: {display_path(src)} also sets {key}, and wins in this folder", err=True)
+
+
+@config_cmd.command("path", short_help="Print the settings files cardgen reads.")
+def config_path() -> None:
+    """Print the settings files cardgen reads, in order (the later one wins).
+
+    \b
+    The user file is in your platform's usual place (the CARDGEN_CONFIG
+    environment variable names another file instead); the project file is
+    cardgen.cfg in the current folder.
+
+    \b
+    Example:
+      cardgen config path
+    """
+    import os
+
+    from .userconfig import ENV_VAR, project_config_path, user_config_path
+
+    user = "user file, from " + ENV_VAR if os.environ.get(ENV_VAR) else "user file"
+    for label, path in ((user, user_config_path()), ("project file", project_config_path())):
+        click.echo(f"{path}  ({label}; {'exists' if path.is_file() else 'not there yet'})")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -90,3 +90,9 @@ def assert_user_error(result: Result) -> list[str]:
     assert errors, f"no 'error:' line on stderr:\n{result.stderr}"
     assert "error:" not in result.stdout, "errors belong on stderr"
     return [line[len("error: "):] for line in errors]
+
+
+@pytest.fixture(autouse=True)
+def _no_user_settings(tmp_path_factory, monkeypatch):
+    """Builds in tests never pick up the developer's own saved printer settings."""
+    monkeypatch.setenv("CARDGEN_CONFIG", str(tmp_path_factory.getbasetemp() / "no-user-config"))

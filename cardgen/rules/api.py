@@ -64,6 +64,7 @@ class GroupSpec:
 
     field: str
     label: str
+    plural: str = ""
     id_key: str = "id"
     count: int | None = None
     required: Mapping[str, str] = field(default_factory=dict)
@@ -166,6 +167,13 @@ class Rules(Protocol):
     def player_counts(self, game) -> tuple[int, ...]: ...
     def setups(self, game) -> tuple[str, ...]: ...
     def load(self, game, num_players: int, setup: str) -> GameDef: ...
+
+
+# Optional fast paths a State may offer (the runner uses them when present):
+#   sample_chance(rng) -> action: a draw from chance_outcomes() with that random source;
+#   apply_chance_run(rng) -> list of actions: sample and apply every chance step up to the
+#       next decision, with exactly the same draws as sample_chance + apply_action one by
+#       one (so a seed replays the same game with or without it).
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

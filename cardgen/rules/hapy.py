@@ -288,6 +288,37 @@ class HapyState:
         cands = self._deal_candidates()
         return cands[int(rng.random() * len(cands))]
 
+    def apply_chance_run(self, rng: random.Random) -> list[int]:
+        """The whole deal at once: exactly the draws and moves of ``sample_chance`` and
+        ``apply_action`` step by step, without a runner round-trip per card."""
+        if self.phase != DEAL:
+            return []
+        out = []
+        g = self.g
+        rand = rng.random
+        remaining = self.remaining
+        slot_card, faces, face_up, order, pools = self.slot_card, self.faces, g.face_up, g.deal_order, g.deal_pool
+        k = self.deal_k
+        while k < N_CARDS:
+            pool = pools[k]
+            if pool is None:
+                card = remaining.pop(int(rand() * len(remaining)))
+            else:
+                cands = [c for c in remaining if c in pool]
+                card = cands[int(rand() * len(cands))]
+                remaining.remove(card)
+            place = order[k]
+            slot_card[place] = card
+            faces[place] = card if face_up[place] else HIDDEN
+            out.append(card)
+            k += 1
+        self.deal_k = k
+        self.pyr += len(out)
+        self.steps += len(out)
+        self.avail = [p for p in range(N_CARDS) if self.cover_left[p] == 0]
+        self._start_turn()
+        return out
+
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == TAKE:
@@ -646,6 +677,14 @@ class HapyChecker:
             if k != s.hand_n[q]:
                 raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {k}")
             count += k
+            if q != s.player or s.phase == TAKE:  # only the mover may hold three, before revealing
+                f = 0
+                while m:
+                    if POP6[m & 63] >= 3:
+                        raise RuleViolation(f"seat {q + 1} holds {POP6[m & 63]} {g.families[f]} in hand"
+                                            " between turns: sets of three must be revealed")
+                    m >>= 6
+                    f += 1
         rev_all = 0
         for q, m in enumerate(s.rev):
             twice = seen & m
@@ -828,31 +867,27 @@ class GreedyAgent:
         if forbidden >= 0:
             blocked |= 1 << forbidden
         myrev = revealed[me]
+        ask = self.ASK_VALUE
         # families worth asking for, best first: two in hand complete a set
         fams = []
         for f in range(FAMILIES):
-            k = POP6[(hand >> (6 * f)) & 63]
-            if (k or myrev & FAMILY_MASK[f]) and ~(blocked >> (6 * f)) & 63:
-                fams.append((self.ASK_VALUE[k], f))
+            shift = 6 * f
+            free = ~(blocked >> shift) & 63
+            if free:
+                k = POP6[(hand >> shift) & 63]
+                if k or (myrev >> shift) & 63:
+                    fams.append((ask[k], f, free))
         if not fams:
             return PASS
         fams.sort(reverse=True)
-        sizes = obs.hand_sizes
-        holder, lacks, interest, lost, known = self.holder, self.lacks, self.interest, self.lost, self.known
-        n = self.n
-        unknown = [sizes[q] - known[q] if q != me else 0 for q in range(n)]
-        pool = sum(unknown) + self.hidden  # where a card of unknown place may be
+        holder, lacks, lost = self.holder, self.lacks, self.lost
+        unknown = None
         best_score = 0.0
         best_action = PASS
-        for weight, f in fams:
+        for weight, f, free in fams:
             if weight <= best_score:
                 break  # a card's chance is at most 1: no later family can do better
-            free = ~(blocked >> (6 * f)) & 63
-            if pool:
-                ranked = sorted(((min(1.0, unknown[q] / pool * (1.0 + interest[q][f])), q)
-                                 for q in range(n) if unknown[q] > 0), reverse=True)
-            else:
-                ranked = []
+            ranked = None
             for b in BITS6[free]:
                 c = 6 * f + b
                 h = holder[c]
@@ -861,6 +896,14 @@ class GreedyAgent:
                         continue
                     target, chance = h, 1.0
                 else:
+                    if ranked is None:  # the opponents most likely to hold an unseen card of f
+                        if unknown is None:
+                            sizes, known = obs.hand_sizes, self.known
+                            unknown = [sizes[q] - known[q] if q != me else 0 for q in range(self.n)]
+                            pool = sum(unknown) + self.hidden  # where a card of unknown place may be
+                        interest = self.interest
+                        ranked = sorted([(min(1.0, unknown[q] / pool * (1.0 + interest[q][f])), q)
+                                         for q in range(self.n) if unknown[q] > 0], reverse=True) if pool else ()
                     bit = 1 << c
                     for chance, target in ranked:
                         if not lacks[target] & bit:
@@ -880,9 +923,13 @@ class HapyRules:
 
     game_id = GAME_ID
     agents: Mapping[str, Callable[[HapyGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
-    # A table of random players may pass forever once the layout is empty; the turn
-    # limit catches such games and they are reported, as failures, with their seeds.
-    must_finish = {"random": True, "greedy": True}
+    # Can a game never end? Cards in hands always form whole sets (a family has 0, 3 or
+    # 6 cards outside the revealed sets), so someone can always still win; but nothing
+    # forces a player to ask for the right card, and a player may pass forever once the
+    # layout is empty. Random players may do exactly that: a random game that reaches
+    # the turn limit is counted and listed with its seed, not failed. Greedy players
+    # always ask for something useful, so a greedy game that never ends is a failure.
+    must_finish = {"random": False, "greedy": True}
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
@@ -931,7 +978,8 @@ class HapyRules:
                 if need:
                     for k, v in need.items():
                         fixed[(k, v)] = fixed.get((k, v), 0) + 1
-            detail = "+".join(str(r) for r in layout.rows)
+            detail = ("rows of " + "+".join(str(r) for r in layout.rows)) if len(layout.rows) <= 8 \
+                else f"{len(layout.rows)} rows"
             if name == "pyramid":
                 found += self._check_pyramid(game, layout, locate)
             arrangements.append(Arrangement(name, layout.places, fixed, detail, locate("layouts", name), tuple(found)))
@@ -942,7 +990,7 @@ class HapyRules:
             name=lambda key: f"{key[0]}-{key[1]}",
             expected_text=f"{FAMILIES} families × numbers 1–{NUMBERS}",
             groups=(GroupSpec(
-                field="family", label="family", id_key="id", count=FAMILIES,
+                field="family", label="family", plural="families", id_key="id", count=FAMILIES,
                 required={"colour": "colour", "symbol": "accessibility symbol", "god": "god"},
                 distinct=("id", "colour", "symbol"), palette=("colour",),
                 strings={"family.{id}.god": "god name", "family.{id}.animal": "animal name",

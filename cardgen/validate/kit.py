@@ -84,12 +84,12 @@ def read_manifest(folder: Path) -> dict[str, Any]:
 def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     """Page sizes (width, height in points) of a PDF; raises ValueError when unreadable."""
     from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import PyPdfError  # every pypdf error; others below are what a broken file can raise
 
     try:
         reader = PdfReader(str(path))
         return [(float(p.mediabox.width), float(p.mediabox.height)) for p in reader.pages]
-    except (PyPdfError, OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (PyPdfError, OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
 
 
@@ -170,7 +170,7 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
         res.passed.append(f"every card printed as many times as its deck says, in every file"
                           f" ({', '.join(f'{c.id} ×{c.count}' for c in game.decks)})")
         if two_sided:
-            res.passed.append("every front has its back on the next page, at the mirrored place")
+            res.passed.append("every front has its back at the mirrored place (on the next page, or across the fold)")
         res.passed.append(f"languages {', '.join(want_langs)}; papers {', '.join(papers) or '—'}")
     return res
 
@@ -206,10 +206,21 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
 
     decks = {c.id: c for c in game.decks}
     duplex = entry.get("duplex")
+    layout = entry.get("layout", "duplex")
+    offset = (0.0, 0.0)
     if kind == "cards":
         expected_decks = [c for c in game.decks if c.back]
-        if duplex not in ("long", "short"):
+        if layout == "gutterfold":
+            pass
+        elif layout != "duplex":
+            raise _Bad(f"'{name}': unknown layout {layout!r}")
+        elif duplex not in ("long", "short"):
             raise _Bad(f"'{name}': duplex must be 'long' or 'short', found {duplex!r}")
+        else:
+            raw = entry.get("back_offset", [0.0, 0.0])
+            if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, (int, float)) for v in raw)):
+                raise _Bad(f"'{name}': back_offset must be [x, y] in mm, found {raw!r}")
+            offset = (float(raw[0]), float(raw[1]))
     elif kind == "sheets":
         expected_decks = [c for c in game.decks if not c.back]
     else:
@@ -232,7 +243,25 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
             continue
         items = _get(page, "items", (list,), pw)
         if sizes is not None and i < len(sizes):
-            _check_page_size(game, comp, kind, paper, sizes[i], where, i + 1, res)
+            _check_page_size(game, comp, kind if side != "gutterfold" else "gutterfold", paper, sizes[i], where,
+                             i + 1, res)
+        if side == "gutterfold":
+            if kind != "cards" or layout != "gutterfold":
+                raise _Bad(f"{pw}: a gutterfold page in a file that is not a gutterfold cards file")
+            front_items = [it for it in items if isinstance(it, dict) and it.get("side") == "front"]
+            back_items = [it for it in items if isinstance(it, dict) and it.get("side") == "back"]
+            if len(front_items) + len(back_items) != len(items):
+                raise _Bad(f"{pw}: every gutterfold item must say side front or back")
+            for it in front_items:
+                card = _get(it, "card", (str,), f"{pw} item")
+                if card not in {k.id for k in comp.cards}:
+                    res.problems.append(f"{where}: page {i + 1} prints '{card}', which is not in deck '{comp.id}'")
+                counts[(comp.id, card)] += 1
+            fold_x = _num(page, "fold_x", pw)
+            _pair_mirrored({"items": front_items}, {"items": back_items}, where, i + 1, i + 1,
+                           lambda x, y, w, h, rot: (2 * fold_x - x - w, y, rot % 360),
+                           f"folding at x {fold_x:g}", res)
+            continue
         if side == "front":
             for it in items:
                 card = _get(it, "card", (str,), f"{pw} item")
@@ -252,7 +281,17 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
             if kind == "printshop":
                 _pair_printshop(front, page, where, i, res)
             else:
-                _pair_duplex(front, page, paper, duplex, where, i, res)
+                pw_mm, ph_mm = PAPERS_MM[paper]
+                dx, dy = offset
+                if duplex == "long":
+                    rule = (lambda x, y, w, h, rot: (pw_mm - x - w + dx, y + dy, rot % 360))
+                    text = "a long-edge flip"
+                else:
+                    rule = (lambda x, y, w, h, rot: (x + dx, ph_mm - y - h + dy, (rot + 180) % 360))
+                    text = "a short-edge flip"
+                if offset != (0.0, 0.0):
+                    text += f" (backs shifted by {dx:g}, {dy:g} mm)"
+                _pair_mirrored(front, page, where, i, i + 1, rule, text, res)
         else:
             raise _Bad(f"{pw}: side must be front, back or sheet, found {side!r}")
     for i, page in sorted(fronts.items()):
@@ -282,6 +321,9 @@ def _check_page_size(game, comp, kind: str, paper: str | None, size: tuple[float
     if kind == "printshop":
         w, h = comp.size
         want = (mm_to_pt(w + 2 * comp.bleed), mm_to_pt(h + 2 * comp.bleed))
+    elif kind == "gutterfold":  # landscape
+        pw, ph = PAPERS_MM[paper]
+        want = (mm_to_pt(max(pw, ph)), mm_to_pt(min(pw, ph)))
     else:
         pw, ph = PAPERS_MM[paper]
         want = (mm_to_pt(pw), mm_to_pt(ph))
@@ -295,38 +337,31 @@ def _key(item: dict, what: str) -> tuple[str, int, int]:
             int(_get(item, "slot", (int,), what)))
 
 
-def _pair_duplex(front: dict, back: dict, paper: str, duplex: str, where: str, i: int, res: KitResult) -> None:
-    """Each front item has its back on the next page at the mirrored place, and nothing else is there."""
-    pw, ph = PAPERS_MM[paper]
-    f_items = {_key(it, f"page {i} item"): it for it in front.get("items", [])}
-    b_items = {}
-    for it in back.get("items", []):
-        b_items[_key(it, f"page {i + 1} item")] = it
+def _pair_mirrored(front: dict, back: dict, where: str, front_page: int, back_page: int,
+                   rule, rule_text: str, res: KitResult) -> None:
+    """Each front item has its back where ``rule`` puts it, and no back lacks its front."""
+    f_items = {_key(it, f"page {front_page} item"): it for it in front.get("items", [])}
+    b_items = {_key(it, f"page {back_page} item"): it for it in back.get("items", [])}
+    on = f"page {back_page}" if back_page != front_page else f"page {back_page} (the other half)"
     for key, f in f_items.items():
         card, copy, slot = key
         label = f"'{card}' (copy {copy + 1})"
         b = b_items.pop(key, None)
         if b is None:
-            res.problems.append(f"{where}: page {i} prints the front of {label}; its back is missing from page {i + 1}")
+            res.problems.append(f"{where}: page {front_page} prints the front of {label}; its back is missing from {on}")
             continue
         x, y, w, h = (_num(f, k, label) for k in ("x", "y", "w", "h"))
-        rot = int(_num(f, "rotation", label))
-        if duplex == "long":
-            want = (pw - x - w, y, rot % 360)
-            rule = "a long-edge flip"
-        else:
-            want = (x, ph - y - h, (rot + 180) % 360)
-            rule = "a short-edge flip"
+        want = rule(x, y, w, h, int(_num(f, "rotation", label)))
         bx, by, brot = _num(b, "x", label), _num(b, "y", label), int(_num(b, "rotation", label)) % 360
         bw, bh = _num(b, "w", label), _num(b, "h", label)
         if abs(bx - want[0]) > TOL_MM or abs(by - want[1]) > TOL_MM or brot != want[2] or \
                 abs(bw - w) > TOL_MM or abs(bh - h) > TOL_MM:
-            res.problems.append(f"{where}: page {i + 1}: the back of {label} is at x {bx:g}, y {by:g}, turned {brot}°;"
-                                f" {rule} needs x {want[0]:g}, y {want[1]:g}, turned {want[2]}°, behind its front"
-                                f" at x {x:g}, y {y:g} on page {i}")
+            res.problems.append(f"{where}: {on}: the back of {label} is at x {bx:g}, y {by:g}, turned {brot}°;"
+                                f" {rule_text} needs x {want[0]:g}, y {want[1]:g}, turned {want[2]}°, behind its"
+                                f" front at x {x:g}, y {y:g} on page {front_page}")
     for card, copy, slot in b_items:
-        res.problems.append(f"{where}: page {i + 1} prints the back of '{card}' (copy {copy + 1}) with no front on"
-                            f" page {i}")
+        res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}) with no front on page"
+                            f" {front_page}")
 
 
 def _pair_printshop(front: dict, back: dict, where: str, i: int, res: KitResult) -> None:

@@ -63,12 +63,19 @@ def render(report: dict[str, Any]) -> str:
                     f"   {seats}{flag}")
         if sim["failures"]:
             add("")
-            add("  Failures (each line's command replays that game step by step):")
+            add("  Failures and unfinished games (each command replays that game step by step):")
             for f in sim["failures"]:
-                where = (f"step {f['step']} (turn {f['turn'] + 1})" if f.get("step") is not None
-                         else "no end within the turn limit")
-                add(f"  ✗ {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}: {f['message']}")
+                if f.get("nonterminating"):
+                    mark = "✗" if f["counts_as_failure"] else "!"
+                    where = "unfinished"
+                else:
+                    mark, where = "✗", f"step {f['step']} (turn {f['turn'] + 1})"
+                add(f"  {mark} {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}:"
+                    f" {f['message']}")
                 add(f"      {f['replay']}")
+            if any(f.get("nonterminating") and not f["counts_as_failure"] for f in sim["failures"]):
+                add("  (! a random player may pass forever once the layout is empty: an unfinished random game"
+                    " is counted, not failed)")
     add("")
 
     kit = report["kit"]

@@ -92,8 +92,7 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
         sim["skipped"] = "the deck does not match the rules: fix the deck problems first"
         sim["ok"] = False
     else:
-        names = [a.name for a in spec.arrangements if a.name not in static.bad_setups] if spec.arrangements \
-            else list(rules.setups(game))
+        names = [a.name for a in spec.arrangements if a.name not in static.bad_setups]
         setups, players, kinds = plan(game, rules, names, opts)
         skipped = [a.name for a in spec.arrangements if a.name in static.bad_setups]
         if skipped:
@@ -140,7 +139,7 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
                                 "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
                                 "turn": None, "nonterminating": True,
                                 "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
-                                "message": "the game did not end within the turn limit",
+                                "message": f"no end within {gamedef.max_game_length()} steps",
                                 "replay": replay_command(opts, seed, setup, n, kind)})
         elapsed = time.perf_counter() - t0
         games = sum(c["games"] for c in sim["configs"])

@@ -139,9 +139,9 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     before = checker.before
     after = checker.after
     sample = getattr(state, "sample_chance", None)
+    chance_run = getattr(state, "apply_chance_run", None) if trace is None else None
     acts = [a.act for a in agents]
     step = 0
-    countdown = check_every
     try:
         while True:
             p = current_player()
@@ -153,19 +153,19 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
             if step >= limit:
                 return GameOutcome(seed, "nonterminating", step, state.length(),
                                    message=f"still going after {step} steps ({state.length()} turns)")
-            countdown -= 1
-            full = countdown == 0
-            if full:
-                countdown = check_every
             if p == CHANCE:
-                action = sample(rng) if sample is not None else sample_chance(state, rng)
-                if full and action not in [a for a, _ in state.chance_outcomes()]:
-                    raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
-                if trace is not None:
-                    trace(step, p, state.action_to_string(action))
-                apply_action(action)
-                step += 1
-                if full:
+                # a run of chance steps (the deal) is checked in full where it ends
+                if chance_run is not None:  # fast path: the same draws as one by one
+                    step += len(chance_run(rng))
+                else:
+                    action = sample(rng) if sample is not None else sample_chance(state, rng)
+                    if action not in [a for a, _ in state.chance_outcomes()]:
+                        raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
+                    if trace is not None:
+                        trace(step, p, state.action_to_string(action))
+                    apply_action(action)
+                    step += 1
+                if current_player() != CHANCE:
                     after(state, True)
                 continue
             legal = legal_actions()
@@ -179,7 +179,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
             before(state, p, action)
             apply_action(action)
             step += 1
-            after(state, full)
+            after(state, step % check_every == 0)
         checker.at_end(state)
     except RuleViolation as exc:
         return GameOutcome(seed, "failure", step, _length(state), message=str(exc))

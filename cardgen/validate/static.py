@@ -87,8 +87,8 @@ def card_field(fields: Mapping[str, Any], path: str) -> Any:
     return value
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticResult:
@@ -163,7 +163,7 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
             return comp.where
 
         if g.count is not None and len(groups) != g.count:
-            res.problems.append(Problem(f"the rules need {g.count} {g.label}s; deck '{comp.id}' has {len(groups)}"
+            res.problems.append(Problem(f"the rules need {g.count} {g.plural or g.label + 's'}; deck '{comp.id}' has {len(groups)}"
                                         f" ({', '.join(map(str, groups)) or 'none'})",
                                         locate(g.data_list) if g.data_list else comp.where))
         for gid, mapping in groups.items():
@@ -193,15 +193,18 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 if value is None:
                     continue
                 if value in owners:
-                    res.problems.append(Problem(f"{g.label}s '{owners[value]}' and '{gid}' share the {key} {value!r};"
+                    res.problems.append(Problem(f"{g.plural or g.label + 's'} '{owners[value]}' and '{gid}' share the {key} {value!r};"
                                                 f" each {g.label} needs its own", where_of(gid, key)))
                 else:
                     owners[value] = gid
         if len(res.problems) == before:
-            whats = [w for w in g.required.values()]
-            strings = sorted(set(g.strings.values()))
-            res.passed.append(f"{_plural(len(groups), g.label)}, each with its own {', '.join(whats)}"
-                              + (f" and a {', '.join(strings)} in {', '.join(game.languages)}" if strings else ""))
+            whats = list(g.required.values())
+            strings = list(dict.fromkeys(g.strings.values()))
+            plural = g.plural or f"{g.label}s"
+            text = f"{len(groups)} {g.label if len(groups) == 1 else plural}, each with its own {_and(whats)}"
+            if strings:
+                text += f"; a {_and(strings)} in {_and(list(game.languages))}"
+            res.passed.append(text)
 
     # -- setup layouts ----------------------------------------------------------------
     total = len(spec.expected)

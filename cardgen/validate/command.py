@@ -1,0 +1,146 @@
+"""``cardgen validate``: prove a game's kit complete and its rules sound."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import CardgenError, Where
+from .runner import DEFAULT_GAMES, DEFAULT_SEED, Options, validate as run_validation
+from .simulate import DEFAULT_CHECK_EVERY
+
+
+def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    out = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part.isdigit() or int(part) < 1:
+            raise click.BadParameter(f"{value!r} is not a list of player counts such as 2,3,4")
+        out.append(int(part))
+    return tuple(dict.fromkeys(out))
+
+
+def _names(value: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(p.strip() for p in value.split(",") if p.strip())) if value else ()
+
+
+@click.command("validate")
+@click.argument("game")
+@click.option("--games", type=click.IntRange(min=1), default=DEFAULT_GAMES, show_default=True,
+              help="Games per setup × player count × player kind.")
+@click.option("--players", callback=_int_list, metavar="N[,N…]",
+              help="Player counts to play, e.g. 2,3,4. Default: all the rules allow.")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Seed of the first game; game i uses seed+i. With --games 1, replays one game.")
+@click.option("--setup", "setups", metavar="NAME[,NAME…]", help="Setup layouts to play. Default: all.")
+@click.option("--agents", metavar="KIND[,KIND…]", help="Player kinds to play (random, greedy). Default: all.")
+@click.option("--check-every", type=click.IntRange(min=1), default=DEFAULT_CHECK_EVERY, show_default=True,
+              help="Run the full invariant checks every K steps (the cheap ones run every step).")
+@click.option("--kit", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+              help="Also check a built kit folder (e.g. output/hapy) against the deck.")
+@click.option("--lang", "langs", multiple=True, metavar="LANG",
+              help="Languages the kit must contain (repeatable). Default: all of the game's.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="Write the full report as JSON to FILE ('-' for standard output).")
+@click.option("--trace", is_flag=True, help="Print every step of every game to standard error (use with --games 1).")
+def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None, agents: str | None,
+             check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None, trace: bool) -> None:
+    """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
+
+    \b
+    1. Deck and setups: every card the rules need, once each; every group
+       of cards complete (a Hâpy family: colour, symbol, names in every
+       language); every setup layout uses each card exactly once.
+    2. Play: seeded games with random and greedy players, checking the rules
+       and the card count at every step and the winner at the end.
+    3. Kit (with --kit): every card printed as often as the deck says, each
+       front with its back at the mirrored place, every language present.
+
+    Exit status: 0 when everything holds, 1 when anything fails.
+
+    \b
+    Examples:
+      cardgen validate hapy
+      cardgen validate hapy --games 2000 --players 3 --json report.json
+      cardgen validate hapy --kit output/hapy --lang en
+      cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
+    """
+    from ..errors import display_path
+    from ..loader import load_game
+    from ..rules import rules_for
+    from .. import cli
+
+    try:
+        model = load_game(game)
+    except CardgenError as exc:
+        cli.fail(exc)
+        return
+    rules = rules_for(model.id)
+    setup_names = _names(setups)
+    agent_names = _names(agents)
+    if rules is not None:
+        allowed = rules.player_counts(model)
+        bad = [n for n in players if n not in allowed]
+        if bad:
+            raise click.BadParameter(f"{model.id} is played by {', '.join(map(str, allowed))} players, not"
+                                     f" {', '.join(map(str, bad))}", param_hint="--players")
+        known = rules.setups(model)
+        bad_setups = [s for s in setup_names if s not in known]
+        if bad_setups:
+            raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
+                                     param_hint="--setup")
+        bad_agents = [a for a in agent_names if a not in rules.agents]
+        if bad_agents:
+            raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
+                                     param_hint="--agents")
+    unknown_langs = [lang for lang in langs if lang not in model.languages]
+    if unknown_langs:
+        raise click.BadParameter(f"{model.id} has no language {', '.join(unknown_langs)}"
+                                 f" (it has: {', '.join(model.languages)})", param_hint="--lang")
+
+    err = click.get_text_stream("stderr")
+    tty = err.isatty()
+    last = {"label": None}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if tty:
+            err.write(f"\r  playing {label}: {done:,}/{total:,} games" + " " * 8)
+            err.flush()
+        elif label.split(",")[0] != last["label"]:
+            last["label"] = label.split(",")[0]
+            err.write(f"  playing {last['label']}…\n")
+            err.flush()
+
+    opts = Options(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
+                   check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game,
+                   trace=(lambda line: click.echo(line, err=True)) if trace else None)
+    try:
+        report = run_validation(model, opts, progress)
+    except CardgenError as exc:
+        if tty:
+            err.write("\n")
+        cli.fail(exc)
+        return
+    if tty:
+        err.write("\r" + " " * 70 + "\r")
+        err.flush()
+    text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
+    if json_path is not None and str(json_path) == "-":
+        click.echo(text, nl=False)
+    else:
+        if json_path is not None:
+            try:
+                json_path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                cli.fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
+                                      Where(display_path(json_path))))
+                return
+        from .report import render
+
+        click.echo(render(report))
+    sys.exit(0 if report["ok"] else 1)
