@@ -392,7 +392,7 @@ class KitBuilder:
                 with pdfout.page(c, plan.paper[1]):
                     placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, plan.slots, "front")
                     placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, fold.backs, "back")
-                    pdfout.draw_marks(c, plan.marks)
+                    pdfout.draw_marks(c, marks_for(plan, plan.slots[: len(chunk)] + fold.backs[: len(chunk)]))
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                          f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")

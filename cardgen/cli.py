@@ -132,6 +132,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof)
+    if layout == "gutterfold" and back_offset is not None:
+        click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     ok = _build_once(game, options)
     if not watch:
         sys.exit(0 if ok else 1)
@@ -203,6 +205,8 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
 
     if not (png or tts):
         raise click.UsageError("say what to export: --png and/or --tts")
+    if tts and not png and dpi != 300:
+        click.echo("note: --dpi applies to --png; TTS sheets use 409-pixel-wide cards", err=True)
     try:
         model = load_game(game)
         unknown = [l for l in langs if l not in model.languages]

@@ -44,7 +44,7 @@ def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, o
 
 
 def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, distinct: bool = False,
-                options: BuildOptions | None = None) -> list[FaceImage]:
+                options: BuildOptions | None = None, component: str | None = None) -> list[FaceImage]:
     """Every card face of ``lang`` as an image at ``dpi`` (with bleed unless ``trim_only``).
 
     ``distinct`` keeps only the first of identical faces (one back for a whole deck)."""
@@ -55,6 +55,8 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
     meta: list[int] = []
     seen: set[str] = set()
     for comp in game.decks:
+        if component is not None and comp.id != component:
+            continue
         for i, card in enumerate(comp.cards, start=1):
             for side, faces in (("front", kit.fronts), ("back", kit.backs)):
                 face = faces.get((comp.id, card.id))
@@ -139,15 +141,14 @@ def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: Build
         try:
             lines = []
             for comp in game.decks:
-                w_mm, _ = comp.size
+                w_mm, h_mm = comp.size
                 dpi = TTS_CARD_PX / (w_mm / 25.4)
-                images = [f for f in face_images(game, lang, dpi, trim_only=True, options=options)
-                          if f.component.id == comp.id]
+                images = face_images(game, lang, dpi, trim_only=True, options=options, component=comp.id)
                 fronts = {f.card_id: f.image for f in images if f.side == "front"}
                 backs = {f.card_id: f.image for f in images if f.side == "back"}
                 order = [card.id for card in comp.cards for _ in range(card.quantity)]
                 single_back = len({img.tobytes() for img in backs.values()}) <= 1
-                cw, ch = next(iter(fronts.values())).size
+                cw, ch = TTS_CARD_PX, round(TTS_CARD_PX * h_mm / w_mm)  # exact, whatever the rounding
                 for s, start in enumerate(range(0, len(order), TTS_PER_SHEET), start=1):
                     chunk = order[start : start + TTS_PER_SHEET]
                     cols = min(TTS_COLS, max(2, len(chunk) + 1))  # TTS grids are 2–10 wide, 2–7 high

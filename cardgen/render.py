@@ -78,7 +78,7 @@ class TemplateRenderer:
             trim_blocks=True,
             lstrip_blocks=True,
             extensions=["jinja2.ext.do"],
-            auto_reload=False,  # one build never sees a template change mid-way
+            auto_reload=True,  # imported macros recompile when their file changes (build --watch)
         )
         self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum)
         self._cache: dict[str, jinja2.Template] = {}
@@ -111,7 +111,7 @@ class TemplateRenderer:
 
     def _template(self, name: str) -> jinja2.Template:
         tpl = self._cache.get(name)
-        if tpl is None:
+        if tpl is None or not tpl.is_up_to_date:  # one stat: edits show up in the next build
             try:
                 tpl = self.env.get_template(name)
             except jinja2.TemplateSyntaxError as exc:

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from functools import reduce
 from itertools import compress
-from operator import itemgetter
+from operator import itemgetter, or_
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -68,7 +69,6 @@ BITS6 = tuple(tuple(b for b in range(6) if v >> b & 1) for v in range(64))
 POP6 = tuple(v.bit_count() for v in range(64))
 LOW6 = sum(1 << (6 * f) for f in range(FAMILIES))  # the lowest bit of each family
 _BIT = tuple(1 << i for i in range(N_CARDS))
-_PLACES = range(N_CARDS)
 _IS_CARD = (-1).__lt__  # a card number, not EMPTY
 
 
@@ -89,10 +89,6 @@ def mask_cards(mask: int) -> list[int]:
         mask >>= 6
         f += 1
     return out
-
-
-def family_counts(mask: int) -> list[int]:
-    return [POP6[(mask >> (6 * f)) & 63] for f in range(FAMILIES)]
 
 
 def sets_and_whole(mask: int) -> tuple[int, bool]:
@@ -137,7 +133,7 @@ class HapyGame:
         self.covered_by = layout.covered_by
         self.face_up = layout.face_up
         self.cover_count = tuple(len(c) for c in layout.covered_by)
-        self.cover_mask = tuple(sum(1 << u for u in ups) for ups in layout.covered_by)  # for the checker
+        self.lies_on_mask = tuple(sum(1 << u for u in lows) for lows in layout.covers)  # for the checker
         self.up_get = _getter([p for p in range(N_CARDS) if layout.face_up[p]])
         self.down_get = _getter([p for p in range(N_CARDS) if not layout.face_up[p]])
 
@@ -182,7 +178,9 @@ class HapyObservation:
     """What one player may know, as a read-only view of the state at this moment.
 
     It exposes only public information and the player's own hand; it is valid
-    until the next action is applied (agents decide at once). ``events`` is the
+    until the next action is applied (agents decide at once). It keeps the state
+    in a private slot so that it costs nothing to make; an agent that read that
+    slot would cheat, and the agents here use the properties only. ``events`` is the
     public log: ``(EV_TAKE, seat, place, card or -1 if Mummy side up)``,
     ``(EV_SKIP, seat)``, ``(EV_REQUEST, seat, asked seat, card, 1 if given)``,
     ``(EV_PASS, seat)``, ``(EV_REVEAL, seat, cards)``, ``(EV_WIN, seat)``.
@@ -519,7 +517,8 @@ class HapyState:
 
     # -- constructed positions (tests, debugging) -----------------------------
     @classmethod
-    def from_position(cls, game: HapyGame, layout: Mapping[int, int] | Sequence[int | None], hands: Sequence[Sequence[int]],
+    def from_position(cls, game: HapyGame, layout: Mapping[int, int] | Sequence[int | None],
+                      hands: Sequence[Sequence[int]],
                       revealed: Sequence[Sequence[int]] = (), player: int = 0, last_request: int = -1) -> "HapyState":
         """A position after the deal: ``layout`` maps places to cards (others empty)."""
         s = cls(game)
@@ -576,7 +575,8 @@ class HapyChecker:
                 raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
             for upper in self.g.covered_by[action]:
                 if s.slot_card[upper] >= 0:
-                    raise RuleViolation(f"seat {player + 1} took place {action} ({self.g.card_name(s.slot_card[action])})"
+                    name = self.g.card_name(s.slot_card[action])
+                    raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
                                         f" although place {upper} still covers it")
             self.gained.append(s.slot_card[action] // 6)
         elif phase == REQUEST:
@@ -649,8 +649,7 @@ class HapyChecker:
         """Each card exactly once; faces, counts and availability recomputed from scratch."""
         g = self.g
         slot_card = s.slot_card
-        places = list(compress(_PLACES, map(_IS_CARD, slot_card)))
-        placed = [slot_card[p] for p in places]
+        placed = list(filter(_IS_CARD, slot_card))
         count = len(placed)
         if len(set(placed)) != count:
             twice = [c for c in set(placed) if placed.count(c) > 1]
@@ -708,11 +707,13 @@ class HapyChecker:
             raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
         if rev_all != s.rev_all:
             raise RuleViolation("the revealed cards disagree with the record of revealed cards")
-        present = sum(map(_BIT.__getitem__, places))
-        cover = g.cover_mask
-        want_avail = [p for p in places if not present & cover[p]]
-        if want_avail != s.avail:
-            raise RuleViolation(f"available places are {s.avail}, should be {want_avail}")
+        # free places: the present ones that no present card lies on
+        present = sum(compress(_BIT, map(_IS_CARD, slot_card)))
+        covered = reduce(or_, compress(g.lies_on_mask, map(_IS_CARD, slot_card)), 0)
+        free = present & ~covered
+        if free != sum(map(_BIT.__getitem__, s.avail)) or free.bit_count() != len(s.avail):
+            want = [p for p in range(N_CARDS) if free >> p & 1]
+            raise RuleViolation(f"available places are {s.avail}, should be {want}")
 
     def at_end(self, s: HapyState) -> None:
         if s.phase != OVER:

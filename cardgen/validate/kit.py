@@ -281,16 +281,7 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
             if kind == "printshop":
                 _pair_printshop(front, page, where, i, res)
             else:
-                pw_mm, ph_mm = PAPERS_MM[paper]
-                dx, dy = offset
-                if duplex == "long":
-                    rule = (lambda x, y, w, h, rot: (pw_mm - x - w + dx, y + dy, rot % 360))
-                    text = "a long-edge flip"
-                else:
-                    rule = (lambda x, y, w, h, rot: (x + dx, ph_mm - y - h + dy, (rot + 180) % 360))
-                    text = "a short-edge flip"
-                if offset != (0.0, 0.0):
-                    text += f" (backs shifted by {dx:g}, {dy:g} mm)"
+                rule, text = _duplex_rule(PAPERS_MM[paper], duplex, offset)
                 _pair_mirrored(front, page, where, i, i + 1, rule, text, res)
         else:
             raise _Bad(f"{pw}: side must be front, back or sheet, found {side!r}")
@@ -337,6 +328,23 @@ def _key(item: dict, what: str) -> tuple[str, int, int]:
             int(_get(item, "slot", (int,), what)))
 
 
+def _duplex_rule(paper_mm: tuple[float, float], duplex: str, offset: tuple[float, float]):
+    """Where a duplex printer puts the back of a card printed at (x, y, w, h, rotation)."""
+    pw, ph = paper_mm
+    dx, dy = offset
+
+    def long_edge(x, y, w, h, rot):
+        return (pw - x - w + dx, y + dy, rot % 360)
+
+    def short_edge(x, y, w, h, rot):
+        return (x + dx, ph - y - h + dy, (rot + 180) % 360)
+
+    text = "a long-edge flip" if duplex == "long" else "a short-edge flip"
+    if offset != (0.0, 0.0):
+        text += f" (backs shifted by {dx:g}, {dy:g} mm)"
+    return (long_edge if duplex == "long" else short_edge), text
+
+
 def _pair_mirrored(front: dict, back: dict, where: str, front_page: int, back_page: int,
                    rule, rule_text: str, res: KitResult) -> None:
     """Each front item has its back where ``rule`` puts it, and no back lacks its front."""
@@ -348,7 +356,8 @@ def _pair_mirrored(front: dict, back: dict, where: str, front_page: int, back_pa
         label = f"'{card}' (copy {copy + 1})"
         b = b_items.pop(key, None)
         if b is None:
-            res.problems.append(f"{where}: page {front_page} prints the front of {label}; its back is missing from {on}")
+            res.problems.append(f"{where}: page {front_page} prints the front of {label}; its back is missing"
+                                f" from {on}")
             continue
         x, y, w, h = (_num(f, k, label) for k in ("x", "y", "w", "h"))
         want = rule(x, y, w, h, int(_num(f, "rotation", label)))

@@ -18,7 +18,6 @@ def _num(x: float | None) -> str:
 def render(report: dict[str, Any]) -> str:
     out: list[str] = []
     add = out.append
-    opts = report["options"]
     add(f"{report['name']} ({report['game']}) — validation")
     rules = report["rules"] or "none"
     add(f"rules: {rules}")
@@ -59,7 +58,8 @@ def render(report: dict[str, Any]) -> str:
                     flag = f"  {'✗' if c['nonterminating']['counts_as_failure'] else '!'}" \
                            f" {c['nonterminating']['count']} unfinished"
                 add(f"  {c['setup']:<9} {c['players']:>7}  {c['agents']:<7} {c['games']:>6}"
-                    f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13} {_num(c['length']['p95']):>4}"
+                    f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
+                    f" {_num(c['length']['p95']):>4}"
                     f"   {seats}{flag}")
         if sim["failures"]:
             add("")
@@ -74,8 +74,8 @@ def render(report: dict[str, Any]) -> str:
                     f" {f['message']}")
                 add(f"      {f['replay']}")
             if any(f.get("nonterminating") and not f["counts_as_failure"] for f in sim["failures"]):
-                add("  (! a random player may pass forever once the layout is empty: an unfinished random game"
-                    " is counted, not failed)")
+                add("  (! the rules say these players may never finish a game, e.g. by passing forever:"
+                    " such a game is counted and listed, not failed)")
     add("")
 
     kit = report["kit"]

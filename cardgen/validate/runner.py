@@ -7,7 +7,7 @@ check and how to play.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,7 +17,7 @@ from ..model import Game
 from ..rules import rules_for
 from .kit import check_kit
 from .simulate import DEFAULT_CHECK_EVERY, run_config
-from .static import DataLocator, StaticResult, check_generic, check_static
+from .static import DataLocator, check_generic, check_static
 
 DEFAULT_GAMES = 100
 DEFAULT_SEED = 1

@@ -5,12 +5,13 @@ with ``random.Random(seed + i)``, the one random source for the deal and every
 player's choice, so a failure is replayed by its seed alone.
 
 Checks per step: the rules module's checker sees every action before it is
-applied (``before``) and the state after it (``after``); the cheap checks run
-every step, the full ones (e.g. every card exactly once) every ``check_every``
-steps and at the end. The runner itself checks that a game that is not over has
-a legal action, that the agent's choice is one of them, that chance outcomes are
-among the announced ones (on full-check steps), and that the game ends within
-the rules' generous length limit.
+applied (``before``, which judges it by the rules) and the state after it
+(``after``); the cheap checks run every step, the full ones (e.g. every card
+exactly once) every ``check_every`` steps, where a run of chance steps ends, and
+at the end. The runner itself checks at every step that a game that is not over
+has a legal action, on full-check steps that the agent's choice is one of them
+and (on the step-by-step path) that chance outcomes are among the announced
+ones, and that the game ends within the rules' generous length limit.
 """
 
 from __future__ import annotations
@@ -123,8 +124,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
               check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None) -> GameOutcome:
     """Play one seeded game with every check on; never raises for a game's fault.
 
-    Chance steps (the deal) are checked in full on sampled steps only: their
-    outcome against the announced outcomes, then the state's invariants."""
+    The step count and the full-check steps do not depend on whether the chance
+    fast path is taken (it is not when tracing), so a replay fails at the same step."""
     rng = random.Random(seed)
     state = gamedef.new_initial_state()
     n = gamedef.num_players
@@ -172,14 +173,15 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
             if not legal:
                 raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
             action = acts[p](observation(p), legal, rng)
-            if action not in legal:
+            full = (step + 1) % check_every == 0
+            if full and action not in legal:  # sampled: the checker judges every action by the rules
                 raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
             before(state, p, action)
             apply_action(action)
             step += 1
-            after(state, step % check_every == 0)
+            after(state, full)
         checker.at_end(state)
     except RuleViolation as exc:
         return GameOutcome(seed, "failure", step, _length(state), message=str(exc))

@@ -163,7 +163,9 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
             return comp.where
 
         if g.count is not None and len(groups) != g.count:
-            res.problems.append(Problem(f"the rules need {g.count} {g.plural or g.label + 's'}; deck '{comp.id}' has {len(groups)}"
+            res.deck_ok = False
+            res.problems.append(Problem(f"the rules need {g.count} {g.plural or g.label + 's'}; deck '{comp.id}'"
+                                        f" has {len(groups)}"
                                         f" ({', '.join(map(str, groups)) or 'none'})",
                                         locate(g.data_list) if g.data_list else comp.where))
         for gid, mapping in groups.items():
@@ -193,7 +195,8 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 if value is None:
                     continue
                 if value in owners:
-                    res.problems.append(Problem(f"{g.plural or g.label + 's'} '{owners[value]}' and '{gid}' share the {key} {value!r};"
+                    res.problems.append(Problem(f"{g.plural or g.label + 's'} '{owners[value]}' and '{gid}' share"
+                                                f" the {key} {value!r};"
                                                 f" each {g.label} needs its own", where_of(gid, key)))
                 else:
                     owners[value] = gid
