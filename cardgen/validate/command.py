@@ -103,7 +103,7 @@ def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups:
         raise click.BadParameter(f"{model.id} has no language {', '.join(unknown_langs)}"
                                  f" (it has: {', '.join(model.languages)})", param_hint="--lang")
 
-    err = click.get_text_stream("stderr")
+    err = sys.stderr  # looked up at call time, so CliRunner captures it
     tty = err.isatty()
     last = {"label": None}
 
