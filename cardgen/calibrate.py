@@ -143,7 +143,6 @@ def calibration_geometry(paper: str, duplex: str) -> CalibrationGeometry:
         fx = L["y_col_c"] - (k - (n - 1) / 2) * Y_COL_PITCH
         bx, by = back_point(fx, L["yr"], (pw, ph), duplex)
         y_rungs.append(Rung(d, bx, by + d))
-    half_x = (n - 1) / 2 * X_ROW_PITCH + 4
     half_y = (n - 1) / 2 * Y_COL_PITCH + 4
     return CalibrationGeometry(
         paper=(pw, ph), duplex=duplex,

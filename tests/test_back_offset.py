@@ -14,7 +14,6 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.impose import plan_sheet
 from cardgen.units import PAPERS_MM
 
 from conftest import assert_user_error

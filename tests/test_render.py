@@ -8,7 +8,6 @@ the build with a message naming card, face and language.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import jinja2
 import pytest

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from cardgen.textfit import FittedText, fit_text, wrap
-from cardgen.units import pt_to_mm, mm_to_pt
+from cardgen.units import pt_to_mm
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"

@@ -1,0 +1,121 @@
+"""Rendering one language of a game: every face through its template, parsed into
+layout ops and checked (glyph coverage, text fit, colours) before anything is drawn.
+
+Identical renderings (one back for a whole deck) are parsed and checked once, and a
+template bug that breaks every card is reported once, with a count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import CardgenError, Collector
+from .layout import Op, parse_layout
+from .model import Card, Game
+from .render import renderer_for, translator
+from .textcheck import TextEngine
+from .units import PAPERS_MM
+
+SHEET_MARGIN_MM = 12.0
+
+
+@dataclass(frozen=True)
+class Face:
+    """A rendered face: its layout ops and the text it was rendered from (its identity)."""
+
+    key: str
+    ops: tuple[Op, ...]
+
+
+@dataclass
+class LangKit:
+    """Everything rendered for one language."""
+
+    lang: str
+    fronts: dict[tuple[str, str], Face] = field(default_factory=dict)  # (component, card) -> face
+    backs: dict[tuple[str, str], Face] = field(default_factory=dict)
+    sheets: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (component, paper) -> pages
+
+
+def _card_context(card: Card) -> dict[str, Any]:
+    return {"id": card.id, "quantity": card.quantity, **card.fields}
+
+
+class KitRenderer:
+    """Renders and checks the faces and sheets of one game, language by language."""
+
+    def __init__(self, game: Game, options, text: TextEngine):
+        self.game = game
+        self.opt = options
+        self.text = text
+        self.renderer = renderer_for(game.template_dirs, game.palette)
+        self.seen_errors: dict[tuple[str, str], int] = {}
+        self._parsed: dict[tuple[str, str], list[Face]] = {}
+
+    def _base_context(self, lang: str, t) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": {"id": g.id, "name": t(g.name_key), "players": list(g.players), "data": g.data},
+            "palette": dict(g.palette),
+            "lang": lang,
+            "t": t,
+            "ink_saver": self.opt.ink_saver,
+            "components": {
+                c.id: {"id": c.id, "count": c.count, "cards": [_card_context(k) for k in c.cards],
+                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None}
+                for c in g.components
+            },
+        }
+
+    def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+              allow_pages: bool = False) -> list[Face]:
+        try:
+            text = self.renderer.render_text(template, ctx, label)
+            cached = self._parsed.get((template, text))
+            if cached is not None:  # identical rendering (one back for a whole deck): reuse
+                return cached
+            doc = self.renderer.parse(text, template, label)
+        except CardgenError as exc:
+            # one template bug breaks every card: report it once, with a count
+            key = (template, str(exc).replace(label, "…"))
+            if key in self.seen_errors:
+                self.seen_errors[key] += 1
+            else:
+                self.seen_errors[key] = 0
+                errors.extend(exc)
+            return []
+        pages = parse_layout(doc, f"{self.renderer.template_path(template)} [{label}]", errors, allow_pages)
+        faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
+        for face in faces:
+            self.text.check(face.ops, label, errors)
+        self._parsed[(template, text)] = faces
+        return faces
+
+    def render_lang(self, lang: str, errors: Collector) -> LangKit:
+        kit = LangKit(lang)
+        t = translator(self.game.strings[lang], lang, lambda key: None)
+        base = self._base_context(lang, t)
+        for comp in self.game.components:
+            if comp.kind == "deck":
+                w, h = comp.size
+                geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe}
+                for card in comp.cards:
+                    for side, template, store in (("front", comp.front, kit.fronts), ("back", comp.back, kit.backs)):
+                        if template is None:
+                            continue
+                        ctx = {**base, "component": {"id": comp.id, **geo}, "card": _card_context(card),
+                               "face": side, **geo}
+                        label = f"{comp.id}/{card.id} {side} [{lang}]"
+                        faces = self._face(template, ctx, label, errors)
+                        if faces:
+                            store[(comp.id, card.id)] = faces[0]
+            else:
+                for paper in self.opt.papers:
+                    pw, ph = PAPERS_MM[paper]
+                    ctx = {**base, "component": {"id": comp.id}, "paper": paper,
+                           "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM}}
+                    label = f"{comp.id} on {paper} [{lang}]"
+                    kit.sheets[(comp.id, paper)] = self._face(comp.template, ctx, label, errors, allow_pages=True)
+        return kit
+

@@ -1,0 +1,301 @@
+"""Writing one language's rendered kit: imposed cards (duplex or gutterfold), one-sided
+sheets, and one-face-per-page files for print shops and image exports.
+
+Every face is drawn once per file as a form and placed where it is needed; every
+page records what it holds in the manifest entry it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import pdfout
+from .draw import Painter
+from .errors import CardgenError, Collector
+from .fonts import FontBook
+from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, plan_gutterfold, plan_sheet
+from .kitrender import Face, LangKit
+from .model import Card, Component, Game
+from .textcheck import TextEngine
+from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    name: str
+    pages: int
+
+
+class KitWriter:
+    """Writes the PDF files of a rendered language into a folder."""
+
+    def __init__(self, game: Game, options, book: FontBook, text: TextEngine,
+                 progress: Callable[[str], None]):
+        self.game = game
+        self.opt = options
+        self.book = book
+        self.text = text
+        self.progress = progress
+
+    def plans(self) -> dict[str, dict[str, SheetPlan]]:
+        errors = Collector()
+        plans: dict[str, dict[str, SheetPlan]] = {}
+        for paper in self.opt.papers:
+            plans[paper] = {}
+            for comp in self.game.decks:
+                try:
+                    plans[paper][comp.id] = plan_sheet(
+                        PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper
+                    )
+                except CardgenError as exc:
+                    errors.add(exc.message, comp.where)
+        errors.raise_if_any()
+        return plans
+
+    def _suffix(self) -> str:
+        return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
+
+    def _painter(self, c) -> Painter:
+        return Painter(c, self.text, self.game.palette, self.game.root / "assets")
+
+    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Component) -> str:
+        w, h = comp.size
+        b = comp.bleed
+        def draw() -> None:
+            painter.reset()
+            painter.draw(face.ops)
+
+        return forms.form(face.key, (-b, -b, w + b, h + b), draw)
+
+    def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+                     faces: dict, slots: tuple[Slot, ...], side: str, offset: tuple[float, float] = (0.0, 0.0)
+                     ) -> list[dict]:
+        """Place each item's face form in its slot, clipped to the bleed it may show;
+        returns the manifest records (positions as printed, offset included)."""
+        occupied = {(s.col, s.row) for s in slots[: len(items)]}
+        w, h = comp.size
+        b = comp.bleed
+        placed = []
+        for (card, copy), slot in zip(items, slots):
+            name = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
+            if plan.gutter > 0:
+                clip = (slot.x - b, slot.y - b, slot.x + w + b, slot.y + h + b)
+            else:  # butted: bleed only where no neighbour shares the cut line
+                clip = (
+                    slot.x - (0 if (slot.col - 1, slot.row) in occupied else b),
+                    slot.y - (0 if (slot.col, slot.row - 1) in occupied else b),
+                    slot.x + w + (0 if (slot.col + 1, slot.row) in occupied else b),
+                    slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
+                )
+            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip)
+            if self.opt.proof:
+                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe)
+            placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
+                           "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
+                           "w": w, "h": h, "rotation": slot.rotation})
+        return placed
+
+    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+                         faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
+                         entry: dict, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        """One imposed page of one side: faces, crop marks, manifest record."""
+        placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
+        pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
+        entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
+                               "items": placed})
+
+    def _label(self, c, plan: SheetPlan, text: str) -> None:
+        """A small grey line saying what the page is, placed where no crop mark runs:
+        vertically in the left margin between two horizontal cut lines when a row is
+        tall enough, else above the block's top marks."""
+        font = self.text.font(None)
+        size = 6.0
+        ys = plan.cut_ys
+        top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
+        block_top = min(s.y for s in plan.slots) - plan.bleed
+        c.saveState()
+        c.setFillColorRGB(0.35, 0.35, 0.35)
+        if bottom - top >= 50 or block_top < 14:
+            room = bottom - top - 4.0
+            x = max((min(s.x for s in plan.slots) - plan.bleed) / 2, 2.5)
+            c.translate(x, (top + bottom) / 2)
+            c.rotate(-90)
+            y = 0.8
+        else:
+            room = plan.paper[0] - 20.0
+            c.translate(plan.paper[0] / 2, block_top - 9.0)
+            y = 0.0
+        while len(text) > 1 and self.book.string_width_mm(font, text, size) > room:
+            text = text[:-2].rstrip() + "…"
+        Painter(c, self.text, {}, None)._string(font, size / PT_PER_MM, 0, y, text, "center")
+        c.restoreState()
+
+    def write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                           manifest: list) -> list[WrittenFile]:
+        """Per paper: the duplex cards file (two-sided decks) and the one-sided sheets file."""
+        out = []
+        game = self.game
+        base = f"{game.id}-{kit.lang}-{paper}"
+        if any(c.back for c in game.decks) and self.opt.layout == "gutterfold":
+            out.append(self._write_gutterfold_file(tmp / f"{base}-cards-gutterfold{self._suffix()}.pdf", kit, paper,
+                                                   manifest))
+        elif any(c.back for c in game.decks):
+            dup = "" if self.opt.duplex == "long" else "-short-edge"
+            out.append(self._write_cards_file(tmp / f"{base}-cards{dup}{self._suffix()}.pdf", kit, paper, plans,
+                                              manifest))
+        if any(c.kind == "sheet" or not c.back for c in game.components):
+            out.append(self._write_sheets_file(tmp / f"{base}-sheets{self._suffix()}.pdf", kit, paper, plans,
+                                               manifest))
+        return out
+
+    def _component_name(self, comp: Component, lang: str) -> str:
+        return self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
+
+    def _write_cards_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                          manifest: list) -> WrittenFile:
+        """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
+        game, paper_mm = self.game, PAPERS_MM[paper]
+        self.progress(f"writing {path.name}")
+        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
+                 "back_offset": list(self.opt.back_offset), "pages": []}
+        n_pages = 0
+        for comp in (d for d in game.decks if d.back):
+            plan = plans[comp.id]
+            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+            chunks = paginate(len(items), plan.per_sheet)
+            backs = back_slots(plan, self.opt.duplex)
+            for n, rng in enumerate(chunks, start=1):
+                chunk = [items[i] for i in rng]
+                for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
+                    n_pages += 1
+                    offset = self.opt.back_offset if side == "back" else (0.0, 0.0)
+                    with pdfout.page(c, paper_mm[1]):
+                        c.translate(*offset)  # the printer's measured misregistration, undone
+                        self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
+                                              entry, offset)
+                        shifted = f" · backs shifted {offset[0]:g},{offset[1]:g} mm" if any(offset) else ""
+                        self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
+                                             f"{side} {n}/{len(chunks)} · {paper.upper()} · 100% · "
+                                             f"duplex {self.opt.duplex}-edge{shifted}")
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
+
+    def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list) -> WrittenFile:
+        """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
+        game = self.game
+        self.progress(f"writing {path.name}")
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
+                 "duplex": None, "pages": []}
+        c = None
+        n_pages = 0
+        for comp in (d for d in game.decks if d.back):
+            fold = plan_gutterfold(PAPERS_MM[paper], comp.size, comp.bleed, name=f"{game.id} {comp.id}",
+                                   paper_name=paper)
+            plan = fold.plan
+            if c is None:
+                c = pdfout.new_canvas(path, plan.paper, self.book.register(self.text.font(None)),
+                                      f"{game.name(kit.lang)} — cards, gutterfold ({paper})", None)
+                forms, painter = pdfout.FormCache(c), self._painter(c)
+            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+            chunks = paginate(len(items), plan.per_sheet)
+            for n, rng in enumerate(chunks, start=1):
+                chunk = [items[i] for i in rng]
+                n_pages += 1
+                with pdfout.page(c, plan.paper[1]):
+                    placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, plan.slots, "front")
+                    placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, fold.backs, "back")
+                    pdfout.draw_marks(c, marks_for(plan, plan.slots[: len(chunk)] + fold.backs[: len(chunk)]))
+                    pdfout.draw_fold_marks(c, fold.fold_marks)
+                    self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
+                                         f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")
+                entry["pages"].append({"page": n_pages, "component": comp.id, "side": "gutterfold", "sheet": n,
+                                       "fold_x": fold.fold_x, "items": placed})
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
+
+    def _write_sheets_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
+                           manifest: list) -> WrittenFile:
+        """Sheet components (rules, setup…) and one-sided decks (stickers, tokens), in game order."""
+        game, paper_mm = self.game, PAPERS_MM[paper]
+        self.progress(f"writing {path.name}")
+        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — sheets ({paper})", None)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+        n_pages = 0
+        for comp in game.components:
+            if comp.kind == "sheet":
+                for face in kit.sheets[(comp.id, paper)]:
+                    n_pages += 1
+                    with pdfout.page(c, paper_mm[1]):
+                        painter.reset()
+                        painter.draw(face.ops)
+                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
+            elif not comp.back:
+                plan = plans[comp.id]
+                items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+                chunks = paginate(len(items), plan.per_sheet)
+                for n, rng in enumerate(chunks, start=1):
+                    n_pages += 1
+                    page_plan = compact(plan, len(rng))
+                    with pdfout.page(c, paper_mm[1]):
+                        self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i in rng],
+                                              kit.fronts, page_plan.slots, "front", n_pages, n, entry)
+                        self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
+                                                  f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(path.name, n_pages)
+
+    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+        """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
+        pages = [
+            (comp, card.id, k, side, faces[(comp.id, card.id)])
+            for comp in self.game.decks if comp.printshop
+            for card in comp.cards
+            for k in range(card.quantity)
+            for side, faces in (("front", kit.fronts), ("back", kit.backs))
+            if (comp.id, card.id) in faces
+        ]
+        if not pages:
+            return []
+        name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
+        self.progress(f"writing {name}")
+        entry = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        entry.update({"lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None})
+        manifest.append(entry)
+        return [WrittenFile(name, len(pages))]
+
+    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+        """A PDF with one face per page, each page the card plus its bleed, TrimBox and
+        BleedBox set (print shops, PNG exports); returns its manifest entry."""
+        comp0 = pages[0][0]
+        first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
+        c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        entry: dict = {"file": path.name, "pages": []}
+        for n, (comp, card_id, copy, side, face) in enumerate(pages, start=1):
+            w, h = comp.size
+            b = comp.bleed
+            pw, ph = w + 2 * b, h + 2 * b
+            c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
+            c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+            c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
+            with pdfout.page(c, ph):
+                form = self._draw_face_form(forms, painter, face, comp)
+                pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
+                if self.opt.proof:
+                    pdfout.draw_proof(c, b, b, w, h, b, comp.safe)
+            entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
+                {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
+                 "rotation": 0}]})
+        c.save()
+        return entry
+
