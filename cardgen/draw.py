@@ -166,7 +166,7 @@ class Painter:
         self.draw(op.children)
         self._restore()
 
-    def _string(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left",
+    def draw_line(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left",
                 weight: float = 0.0) -> None:
         """One line of text, upright in the y-down space; ``weight`` (mm) emboldens by stroking the outline."""
         self.c.saveState()
@@ -212,7 +212,7 @@ class Painter:
         self.c.saveState()
         self._set_text_colour(a.get("color"), a.get("opacity"))
         for i, line in enumerate(fitted.lines):
-            self._string(font, size_mm, x, first + i * leading_mm, line, align)
+            self.draw_line(font, size_mm, x, first + i * leading_mm, line, align)
         self.c.restoreState()
 
     def _glyph(self, op: Op) -> None:
@@ -233,7 +233,7 @@ class Painter:
             col = self.colour(a.get("color") or "#000000")
             if col is not None:
                 self.c.setStrokeColor(col)
-        self._string(font, em, left, baseline, a["char"], weight=weight)
+        self.draw_line(font, em, left, baseline, a["char"], weight=weight)
         self.c.restoreState()
 
     def _image(self, op: Op) -> None:
@@ -267,7 +267,7 @@ class Painter:
         self.c.saveState()
         for line in placed.lines:
             self._set_text_colour(line.colour or a.get("color"), None)
-            self._string(line.font, line.size / PT_PER_MM, line.x, line.baseline, line.text)
+            self.draw_line(line.font, line.size / PT_PER_MM, line.x, line.baseline, line.text)
         self.c.restoreState()
 
 

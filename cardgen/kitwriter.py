@@ -129,7 +129,7 @@ class KitWriter:
             y = 0.0
         while len(text) > 1 and self.book.string_width_mm(font, text, size) > room:
             text = text[:-2].rstrip() + "…"
-        Painter(c, self.text, {}, None)._string(font, size / PT_PER_MM, 0, y, text, "center")
+        Painter(c, self.text, {}, None).draw_line(font, size / PT_PER_MM, 0, y, text, "center")
         c.restoreState()
 
     def write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
