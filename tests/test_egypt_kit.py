@@ -1,0 +1,235 @@
+"""The Egypt kit: `cardgen build egypt` in every language and on both papers, read
+back from the PDFs (page counts and sizes, every card's name in every language, the
+seven hieroglyphs of the Hieroglyph cards, fonts embedded), checked by
+`cardgen validate --kit`, plus the data's own promises (French typography, type
+colours apart in greyscale, each sign the one its Gardiner number names)."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from fontTools.ttLib import TTFont
+from pypdf import PdfReader
+
+from cardgen.cli import main
+from cardgen.loader import load_game
+from cardgen.paths import shipped_fonts_dir
+from cardgen.render import luminance
+
+LANGS = ("en", "fr", "nl")
+PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
+MM = 72 / 25.4
+NAMES = {
+    "en": ["Hieroglyph", "Slaves", "The Nile", "Temples", "Chariots", "Pharaohs", "Pyramid", "The Gods", "Ankh"],
+    "fr": ["Hiéroglyphe", "Esclaves", "Le Nil", "Temples", "Chars", "Pharaons", "Pyramide", "Les Dieux", "Ânkh"],
+    "nl": ["Hiëroglief", "Slaven", "De Nijl", "Tempels", "Strijdwagens", "Farao’s", "Piramide", "De Goden", "Ankh"],
+}
+SEVEN_SIGNS = {0x1313F, 0x13153, 0x13191, 0x1308B, 0x13079, 0x131A3, 0x131F3}  # GAME_FACTS "Hieroglyphs"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("egypt")
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("egypt-kit")
+    r = CliRunner().invoke(main, ["build", "egypt", "--out", str(out), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    return out / "egypt"
+
+
+@pytest.fixture(scope="module")
+def manifest(kit) -> dict:
+    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+
+
+def text_of(page) -> str:
+    return unicodedata.normalize("NFC", page.extract_text())
+
+
+def printshop_fronts(kit: Path, manifest: dict, lang: str) -> dict[str, str]:
+    """card id → the text of its front page in the print-shop file."""
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    reader = PdfReader(kit / entry["file"])
+    return {p["items"][0]["card"]: text_of(reader.pages[p["page"] - 1])
+            for p in entry["pages"] if p["side"] == "front" and p["component"] == "cards"}
+
+
+# --------------------------------------------------------------------------- the files
+def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
+    for lang in LANGS:
+        for paper, (pw, ph) in PAPERS.items():
+            cards = PdfReader(kit / f"egypt-{lang}-{paper}-cards.pdf")
+            # 63 cards, 9 a sheet: 7 fronts + 7 backs; 6 player aids: 1 front + 1 back
+            assert len(cards.pages) == 16
+            sheets = PdfReader(kit / f"egypt-{lang}-{paper}-sheets.pdf")
+            assert len(sheets.pages) == 1  # the rules summary
+            for page in (cards.pages[0], sheets.pages[0]):
+                assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
+                assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
+        shop = PdfReader(kit / f"egypt-{lang}-printshop.pdf")
+        assert len(shop.pages) == 2 * (63 + 6)
+        page = shop.pages[0]
+        assert float(page.mediabox.width) == pytest.approx(69 * MM, abs=0.01)  # 63 + 2 × 3 mm bleed
+        assert float(page.trimbox.width) == pytest.approx(63 * MM, abs=0.01)
+        assert float(page.trimbox.height) == pytest.approx(88 * MM, abs=0.01)
+        assert float(page.bleedbox.height) == pytest.approx(94 * MM, abs=0.01)
+
+
+def test_the_built_kit_passes_cardgen_validate_kit(kit):
+    r = CliRunner().invoke(main, ["validate", "egypt", "--games", "2", "--kit", str(kit)])
+    assert r.exit_code == 0, r.output
+    assert "every card printed as many times as its deck says" in r.output
+    assert "every front has its back at the mirrored place" in r.output
+
+
+def test_every_font_is_embedded(kit):
+    for path in sorted(kit.glob("*.pdf")):
+        reader = PdfReader(path)
+        for i, page in enumerate(reader.pages[:4]):
+            fonts = page["/Resources"].get("/Font", {})
+            xobjects = page["/Resources"].get("/XObject", {})
+            for x in xobjects.values():
+                fonts = {**fonts, **x.get_object().get("/Resources", {}).get("/Font", {})}
+            assert fonts, f"{path.name} page {i + 1} has no fonts"
+            for name, ref in fonts.items():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                if desc is None:  # a composite font: its descendant carries the descriptor
+                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                desc = desc.get_object()
+                assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
+                    f"{path.name} page {i + 1}: font {font.get('/BaseFont')} is not embedded"
+
+
+# --------------------------------------------------------------------------- what the cards say
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_card_shows_its_name_in_every_language(kit, manifest, game, lang):
+    fronts = printshop_fronts(kit, manifest, lang)
+    assert len(fronts) == 63
+    ids = [ty["id"] for ty in game.data["types"]]
+    for card, text in fronts.items():
+        tid, copy = card.rsplit("-", 1)
+        name = NAMES[lang][ids.index(tid)]
+        assert name == game.strings[lang][f"type.{tid}.name"]
+        assert name in text, f"{lang} {card}: {name!r} not in {text!r}"
+        ty = game.data["types"][ids.index(tid)]
+        value = ty["value"]
+        if value != "wild":
+            assert re.search(rf"(^|\n){value}\n", text), f"{card}: its value {value} is not in the corners"
+        caption = game.strings[lang][f"art.{tid}.{ty['variants'][int(copy) - 1]['key']}.name"]
+        assert caption in text, f"{lang} {card}: caption {caption!r} missing"
+
+
+def test_the_seven_hieroglyph_cards_carry_seven_different_hieroglyphs(kit, manifest, game):
+    hier = next(ty for ty in game.data["types"] if ty["id"] == "hieroglyph")
+    for lang in LANGS:
+        fronts = printshop_fronts(kit, manifest, lang)
+        seen = []
+        for k in range(1, 8):
+            text = fronts[f"hieroglyph-{k}"]
+            sign = hier["variants"][k - 1]["glyph"]
+            assert sign in text, f"hieroglyph-{k} [{lang}] does not show U+{ord(sign):05X}"
+            signs = {ord(ch) for ch in text if 0x13000 <= ord(ch) <= 0x1342F} - {ord(hier["emblem"])}
+            assert signs == {ord(sign)}, (k, signs)
+            seen.append(ord(sign))
+        assert set(seen) == SEVEN_SIGNS and len(seen) == 7
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, game, lang):
+    s = game.strings[lang]
+    sheet = text_of(PdfReader(kit / f"egypt-{lang}-a4-sheets.pdf").pages[0])
+    flat = re.sub(r"\s+", " ", sheet)
+    for key in ("rules.title", "rules.turn_h", "rules.combos_h", "rules.choices_h", "combo.builders", "combo.priests"):
+        assert s[key] in flat, (key, s[key])
+    for key in ("rules.draw", "rules.control", "rules.dynasty", "rules.end"):
+        lead = re.match(r"\*\*(.+?)\*\*", s[key]).group(1)  # the bold lead-in
+        assert lead in flat
+    for name in NAMES[lang]:
+        assert name in flat, f"the legend lacks {name!r}"
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    shop = PdfReader(kit / entry["file"])
+    aid = [p for p in entry["pages"] if p["component"] == "aids"]
+    assert len(aid) == 12  # six aids, front and back
+    front = re.sub(r"\s+", " ", text_of(shop.pages[aid[0]["page"] - 1]))
+    back = re.sub(r"\s+", " ", text_of(shop.pages[aid[1]["page"] - 1]))
+    for key in ("aid.draw_h", "aid.control_h", "aid.dynasty_h", "aid.end_h"):
+        assert s[key] in front
+    assert "= 12" in back and "= 10" in back and s["combo.builders"] in back and s["combo.priests"] in back
+    for name in NAMES[lang]:
+        assert name in back
+
+
+def test_the_build_is_reproducible(tmp_path):
+    runner = CliRunner()
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"b{k}"
+        r = runner.invoke(main, ["build", "egypt", "--lang", "nl", "--paper", "letter", "--out", str(out), "--jobs", "1"])
+        assert r.exit_code == 0, r.output
+        outs.append(out / "egypt")
+    for path in sorted(outs[0].glob("*.pdf")):
+        assert path.read_bytes() == (outs[1] / path.name).read_bytes(), path.name
+
+
+# --------------------------------------------------------------------------- the data's promises
+def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_guillemets(game):
+    doc = yaml.safe_load((game.root / "locales" / "fr.yaml").read_text(encoding="utf-8"))
+
+    def walk(node, key=""):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, f"{key}.{k}" if key else k)
+        else:
+            yield key, str(node)
+
+    for key, text in walk(doc):
+        for m in re.finditer(r"[:;!?»]", text):
+            assert m.start() > 0 and text[m.start() - 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        for m in re.finditer(r"«", text):
+            assert text[m.start() + 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+
+
+def test_every_language_has_every_string(game):
+    keys = {lang: set(game.strings[lang]) for lang in LANGS}
+    assert keys["en"] == keys["fr"] == keys["nl"]
+
+
+def test_the_nine_type_colours_stay_apart_in_greyscale(game):
+    lum = sorted(luminance(game.palette[ty["colour"]]) for ty in game.data["types"])
+    steps = [b - a for a, b in zip(lum, lum[1:])]
+    assert min(steps) >= 0.06, [round(x, 3) for x in lum]
+    values = [ty["value"] for ty in game.data["types"] if ty["value"] != "wild"]
+    by_value = [luminance(game.palette[ty["colour"]]) for ty in game.data["types"] if ty["value"] != "wild"]
+    assert by_value == sorted(by_value, reverse=True) and values == sorted(values), "lighter for lower values"
+    emblems = [ty["emblem"] for ty in game.data["types"]]
+    assert len(set(emblems)) == 9, "every type has its own emblem too"
+
+
+def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game):
+    cmap = TTFont(shipped_fonts_dir() / "NotoSansEgyptianHieroglyphs-Regular.ttf").getBestCmap()
+
+    def unicode_name(code: str) -> str:
+        m = re.fullmatch(r"([A-Z]+)(\d+)([A-Z]?)", code)
+        return f"EGYPTIAN HIEROGLYPH {m.group(1)}{int(m.group(2)):03d}{m.group(3)}"
+
+    for ty in game.data["types"]:
+        assert unicodedata.name(ty["emblem"]) == unicode_name(ty["gardiner"]), ty["id"]
+        for v in ty["variants"]:
+            if "glyph" in v:
+                assert unicodedata.name(v["glyph"]) == unicode_name(v["gardiner"]), (ty["id"], v)
+                assert ord(v["glyph"]) in cmap
+            else:
+                assert "pyramid" in v, (ty["id"], v)  # drawn as a vector pyramid
+    for sign in game.data["kemet"]:
+        assert ord(sign) in cmap
