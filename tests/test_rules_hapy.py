@@ -489,3 +489,62 @@ def test_a_seed_replays_the_same_game(gd2, rules):
     traced = play_game(gd2, rules.agents["greedy"], 42, trace=lambda *a: None)
     assert (fast.steps, fast.length, fast.winners) == (traced.steps, traced.length, traced.winners)
     assert fast.steps == len(log_a)
+
+
+# --------------------------------------------------------------------------- the fast paths
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_legal_requests_are_every_nameable_card_from_every_other_seat(game, rules, players):
+    """The request list built from lookup tables is the rule's list, in its order."""
+    gd = rules.load(game, players, "pyramid")
+    rng = random.Random(players)
+    for seed in range(5):
+        s = dealt(gd, seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.phase == H.REQUEST:
+                p = s.player
+                nameable = [c for c in range(H.N_CARDS) if not (s.hand[p] >> c & 1) and not (s.rev_all >> c & 1)
+                            and c != s.last_request]
+                want = [H.PASS] + [H.REQUEST_BASE + 100 * t + c for t in range(players) if t != p for c in nameable]
+                assert legal == want
+            s.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def test_observation_is_a_live_view_of_the_state(gd2):
+    s = dealt(gd2, 3)
+    obs = s.observation(0)
+    before = obs.public()
+    s.apply_action(35)
+    assert obs.public() != before and obs.hand_sizes == (1, 0) and obs.phase == "request"
+    assert obs.own_revealed == 0 and obs.request_view == (s.hand[0], 0, 0, -1)
+
+
+def test_full_check_compares_the_layout_with_the_checkers_own_record(gd2):
+    s = dealt(gd2, 6)
+    chk = gd2.checker()
+    chk.after(s, True)  # the end of the deal: the record starts, checked from scratch
+    chk.before(s, 0, 35)
+    s.apply_action(35)
+    chk.after(s, True)
+    a, b = 30, 31  # two cards of the Mummy-up base row trade places: every count still holds
+    s.slot_card[a], s.slot_card[b] = s.slot_card[b], s.slot_card[a]
+    with pytest.raises(RuleViolation, match=f"place {a} holds"):
+        chk.after(s, True)
+    s.slot_card[a], s.slot_card[b] = s.slot_card[b], s.slot_card[a]
+    chk.after(s, True)
+    s.faces[a] = s.slot_card[a]  # a Mummy-up card shown
+    with pytest.raises(RuleViolation, match="Mummy-up place"):
+        chk.after(s, True)
+    s.faces[a] = H.HIDDEN
+    s.avail.append(27)  # still covered by place 34
+    with pytest.raises(RuleViolation, match="available places"):
+        chk.after(s, True)
+
+
+def test_a_take_the_record_did_not_expect_is_a_violation(gd2):
+    s = dealt(gd2, 6)
+    chk = gd2.checker()
+    chk.after(s, True)
+    s.slot_card[34], s.slot_card[35] = s.slot_card[35], s.slot_card[34]  # the engine moved a card unseen
+    with pytest.raises(RuleViolation, match="was laid there"):
+        chk.before(s, 0, 35)

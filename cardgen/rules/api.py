@@ -173,7 +173,10 @@ class Rules(Protocol):
 #   sample_chance(rng) -> action: a draw from chance_outcomes() with that random source;
 #   apply_chance_run(rng) -> list of actions: sample and apply every chance step up to the
 #       next decision, with exactly the same draws as sample_chance + apply_action one by
-#       one (so a seed replays the same game with or without it).
+#       one (so a seed replays the same game with or without it);
+#   live_observations = True: observation(p) is a live, read-only view that always shows the
+#       state as it is now (not a copy), so the runner makes one per seat for the whole game
+#       instead of one per step. It must still show only what seat p may know.
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -31,10 +31,10 @@ state.
 from __future__ import annotations
 
 import random
+import weakref
 from bisect import insort
 from functools import reduce
-from itertools import compress
-from operator import itemgetter, or_
+from operator import floordiv, itemgetter, or_
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -69,12 +69,69 @@ BITS6 = tuple(tuple(b for b in range(6) if v >> b & 1) for v in range(64))
 POP6 = tuple(v.bit_count() for v in range(64))
 LOW6 = sum(1 << (6 * f) for f in range(FAMILIES))  # the lowest bit of each family
 _BIT = tuple(1 << i for i in range(N_CARDS))
-_IS_CARD = (-1).__lt__  # a card number, not EMPTY
 
 
-# _REQUESTS[seat][family][6-bit set of numbers]: the request actions naming those cards
-_REQUESTS = tuple(tuple(tuple(tuple(REQUEST_BASE + 100 * t + 6 * f + b for b in BITS6[v]) for v in range(64))
-                        for f in range(FAMILIES)) for t in range(max(SETS_TO_WIN)))
+# for the checker, per 12-bit slice of a card mask (two families): does a family hold three or
+# more cards? does each family hold 0, 3 or 6 (whole sets of three)?
+_THREE12 = tuple(POP6[v & 63] >= 3 or POP6[v >> 6] >= 3 for v in range(4096))
+_SETS12 = tuple(POP6[v & 63] % 3 == 0 and POP6[v >> 6] % 3 == 0 for v in range(4096))
+_FIRST = itemgetter(0)
+_THREES = (3,) * max(SETS_TO_WIN)
+_ALL_CARDS = frozenset(range(N_CARDS))
+_DEAL_SIZES = tuple(range(N_CARDS, 0, -1))  # cards left to deal, card by card
+_BIT_OR_0 = _BIT + (0,)  # _BIT_OR_0[card] is the card's bit; [-1] (no card) is 0
+_FAMILY_OF = tuple(c // NUMBERS for c in range(N_CARDS))
+_SHIFT = tuple(NUMBERS * f for f in range(FAMILIES))
+# a request action, split: _REQ_TARGET[action - REQUEST_BASE], _REQ_CARD[...] (the engine's own moves only)
+_REQ_TARGET = tuple(a // 100 for a in range(100 * max(SETS_TO_WIN)))
+_REQ_CARD = tuple(a % 100 for a in range(100 * max(SETS_TO_WIN)))
+
+_BITS12: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _bits12(base: int) -> tuple[tuple[int, ...], ...]:
+    """For each 12-bit value, the tuple of ``base + bit`` for its bits, in order (built once per base)."""
+    table = _BITS12.get(base)
+    if table is None:
+        items = tuple(base + b for b in range(12))  # shared ints
+        rows: list[tuple[int, ...]] = [()] * 4096
+        for v in range(1, 4096):
+            low = (v & -v).bit_length() - 1
+            rows[v] = (items[low],) + rows[v & (v - 1)]  # the lowest bit first, then the others in order
+        table = _BITS12[base] = tuple(rows)
+    return table
+
+
+def _mask_items(mask: int, base: int) -> tuple[int, ...]:
+    """``base + i`` for each bit ``i`` of a 36-bit mask, in order."""
+    return _bits12(base)[mask & 4095] + _bits12(base + 12)[(mask >> 12) & 4095] + _bits12(base + 24)[mask >> 24]
+
+
+def _checker_tables(game: "HapyGame") -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The checker's own tables for a layout, made once per game definition: per 12 places
+    (0-11, 12-23, 24-35), for each set of them, the places they lie on (mask); and per
+    place what to OR a card with to get what the place shows (0 God side up, -1 Mummy)."""
+    tables = game.__dict__.get("_checker_tables")
+    if tables is None:
+        lies_on = [0] * N_CARDS
+        for upper, lowers in enumerate(game.layout.covers):
+            for lower in lowers:
+                lies_on[upper] |= 1 << lower
+        cover12 = []
+        for k in range(3):
+            rows = [0] * 4096
+            for v in range(1, 4096):
+                low = (v & -v).bit_length() - 1
+                rows[v] = lies_on[12 * k + low] | rows[v & (v - 1)]
+            cover12.append(tuple(rows))
+        face_or = tuple(0 if up else HIDDEN for up in game.layout.face_up)
+        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or)
+    return tables
+
+
+# _bits12(REQUEST_BASE + 100 * seat + 12 * k)[v]: the request actions naming the cards of the
+# 12-bit slice v of a card mask (cards 0-11, 12-23, 24-35 for k = 0, 1, 2) from one seat, in card
+# order; so that listing the ~100 legal requests of a 4-player turn is a few lookups, not a loop.
 
 
 def mask_cards(mask: int) -> list[int]:
@@ -100,6 +157,11 @@ def sets_and_whole(mask: int) -> tuple[int, bool]:
         sets += k // 3
         whole = whole or k == 6
     return sets, whole
+
+
+def _whole_family(mask: int) -> bool:
+    """Does the mask hold all six cards of a family?"""
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & (mask >> 5) & LOW6)
 
 
 # --------------------------------------------------------------------------- game
@@ -133,9 +195,16 @@ class HapyGame:
         self.covered_by = layout.covered_by
         self.face_up = layout.face_up
         self.cover_count = tuple(len(c) for c in layout.covered_by)
-        self.lies_on_mask = tuple(sum(1 << u for u in lows) for lows in layout.covers)  # for the checker
         self.up_get = _getter([p for p in range(N_CARDS) if layout.face_up[p]])
         self.down_get = _getter([p for p in range(N_CARDS) if not layout.face_up[p]])
+        self.next_seat = tuple((s + 1) % num_players for s in range(num_players))
+        self.others = tuple(tuple(q for q in range(num_players) if q != s) for s in range(num_players))
+        self.initial_avail = tuple(p for p in range(N_CARDS) if not layout.covered_by[p])  # after the deal
+        self.free_deal = not pools  # no place needs particular cards: the deal lays places in order
+        self.face_or = tuple(0 if up else HIDDEN for up in layout.face_up)  # card | face_or: what a place shows
+        # per seat: the request tables of the other seats, in seat order (see legal_actions)
+        self.request_tables = tuple(tuple(_bits12(REQUEST_BASE + 100 * t + 12 * k) for t in range(num_players)
+                                          if t != s for k in range(3)) for s in range(num_players))
 
     # OpenSpiel-style
     def new_initial_state(self) -> "HapyState":
@@ -175,12 +244,13 @@ def _field(fields: Mapping[str, Any], path: str) -> Any:
 
 # --------------------------------------------------------------------------- state
 class HapyObservation:
-    """What one player may know, as a read-only view of the state at this moment.
+    """What one player may know, as a live read-only view of the state.
 
-    It exposes only public information and the player's own hand; it is valid
-    until the next action is applied (agents decide at once). It keeps the state
-    in a private slot so that it costs nothing to make; an agent that read that
-    slot would cheat, and the agents here use the properties only. ``events`` is the
+    It exposes only public information and the player's own hand, always as the
+    state is now (the runner makes one per seat for a whole game; an agent that
+    wants to remember something copies it). It keeps the state in a private slot
+    so that it costs nothing to make; an agent that read that slot would cheat,
+    and the agents here use the properties only. ``events`` is the
     public log: ``(EV_TAKE, seat, place, card or -1 if Mummy side up)``,
     ``(EV_SKIP, seat)``, ``(EV_REQUEST, seat, asked seat, card, 1 if given)``,
     ``(EV_PASS, seat)``, ``(EV_REVEAL, seat, cards)``, ``(EV_WIN, seat)``.
@@ -203,6 +273,10 @@ class HapyObservation:
     revealed = property(lambda self: tuple(self._s.rev), doc="revealed cards per seat, as bitmasks")
     forbidden = property(lambda self: self._s.last_request, doc="the card the previous player requested, or -1")
     events = property(lambda self: self._s.events, doc="the public log (read, never change)")
+    own_revealed = property(lambda self: self._s.rev[self.player], doc="the player's revealed cards (bitmask)")
+    request_view = property(lambda self: (self._s.hand[self.player], self._s.rev[self.player], self._s.rev_all,
+                                          self._s.last_request),
+                            doc="(hand_mask, own revealed, all revealed, forbidden) at once, for a request")
     n_events = property(lambda self: len(self._s.events))
     turn = property(lambda self: self._s.turn)
 
@@ -252,10 +326,13 @@ class HapyState:
         self.won = False  # a whole family was revealed this turn
 
     # -- queries ----------------------------------------------------------------
+    live_observations = True  # observation(p) is a live view: the runner makes one per seat and game
+
     def current_player(self) -> int:
-        if self.phase == DEAL:
+        phase = self.phase
+        if phase == DEAL:
             return CHANCE
-        if self.phase == OVER:
+        if phase == OVER:
             return TERMINAL
         return self.player
 
@@ -291,10 +368,23 @@ class HapyState:
         ``apply_action`` step by step, without a runner round-trip per card."""
         if self.phase != DEAL:
             return []
-        out = []
         g = self.g
         rand = rng.random
         remaining = self.remaining
+        if self.deal_k == 0 and g.free_deal:
+            # no place needs particular cards and places are dealt in order: draw every card
+            # (the same draws as one by one), then lay them all at once
+            pop = remaining.pop
+            out = [pop(int(rand() * n)) for n in _DEAL_SIZES]
+            self.slot_card = out[:]
+            self.faces = list(map(or_, out, g.face_or))
+            self.deal_k = N_CARDS
+            self.pyr = N_CARDS
+            self.steps += N_CARDS
+            self.avail = list(g.initial_avail)
+            self._start_turn()
+            return out
+        out = []
         slot_card, faces, face_up, order, pools = self.slot_card, self.faces, g.face_up, g.deal_order, g.deal_pool
         k = self.deal_k
         while k < N_CARDS:
@@ -313,27 +403,28 @@ class HapyState:
         self.deal_k = k
         self.pyr += len(out)
         self.steps += len(out)
-        self.avail = [p for p in range(N_CARDS) if self.cover_left[p] == 0]
+        self.avail = list(g.initial_avail)
         self._start_turn()
         return out
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
-        if phase == TAKE:
-            return list(self.avail)
         if phase == REQUEST:
-            p = self.player
-            mask = ALL & ~(self.hand[p] | self.rev_all)
-            if self.last_request >= 0:
-                mask &= ~(1 << self.last_request)
-            v0, v1, v2 = mask & 63, (mask >> 6) & 63, (mask >> 12) & 63
-            v3, v4, v5 = (mask >> 18) & 63, (mask >> 24) & 63, mask >> 30
-            out = [PASS]
-            for t in range(self.g.num_players):
-                if t != p:
-                    r = _REQUESTS[t]
-                    out += (*r[0][v0], *r[1][v1], *r[2][v2], *r[3][v3], *r[4][v4], *r[5][v5])
-            return out
+            # every card but the mover's own, the revealed ones and the one just requested, from each
+            # other seat in turn: three 12-bit slices of that mask looked up per seat (see _request_table)
+            mask = ALL & ~(self.hand[self.player] | self.rev_all | _BIT_OR_0[self.last_request])
+            m0 = mask & 4095
+            m1 = (mask >> 12) & 4095
+            m2 = mask >> 24
+            t = self.g.request_tables[self.player]
+            if len(t) == 3:
+                return [PASS, *t[0][m0], *t[1][m1], *t[2][m2]]
+            if len(t) == 6:
+                return [PASS, *t[0][m0], *t[1][m1], *t[2][m2], *t[3][m0], *t[4][m1], *t[5][m2]]
+            return [PASS, *t[0][m0], *t[1][m1], *t[2][m2], *t[3][m0], *t[4][m1], *t[5][m2],
+                    *t[6][m0], *t[7][m1], *t[8][m2]]
+        if phase == TAKE:
+            return self.avail[:]
         if phase == KEEP:
             f = self.keep_family
             return [KEEP_BASE + 6 * f + b for b in BITS6[(self.hand[self.player] >> (6 * f)) & 63]]
@@ -360,12 +451,77 @@ class HapyState:
 
     # -- moves ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
+        """Apply one action of the current player (or of chance).
+
+        The usual steps run inline: a take, and a request (or pass) after which no
+        family reaches three in hand, so that the turn ends at once. Reveals, the
+        choice of the card to keep and the win go through :meth:`_reveal`. The
+        engine trusts its own move list here; the checker judges every action by
+        the rules before it is applied."""
         phase = self.phase
+        if phase == REQUEST:
+            p = self.player
+            if action == PASS:
+                card = -1
+                self.events.append((EV_PASS, p))
+            else:
+                a = action - REQUEST_BASE
+                target = _REQ_TARGET[a]
+                card = _REQ_CARD[a]
+                if self.hand[target] >> card & 1:
+                    self._transfer(card, target, p)
+                    self.pending.append(_FAMILY_OF[card])
+                    self.events.append((EV_REQUEST, p, target, card, 1))
+                else:
+                    self.events.append((EV_REQUEST, p, target, card, 0))
+            self.steps += 1
+            pending = self.pending
+            if pending:  # a family gained this turn: three or more in hand?
+                hand = self.hand[p]
+                for f in pending:
+                    if POP6[(hand >> _SHIFT[f]) & 63] > 2:
+                        self.this_request = card
+                        self._reveal()
+                        return
+                pending.clear()
+            # the turn ends (as _end_turn, with no reveal in it)
+            g = self.g
+            if self.won or self.rev_sets[p] >= g.win_sets:
+                self.this_request = card
+                self._end_turn()
+                return
+            self.turn += 1
+            self.last_request = card
+            p = self.player = g.next_seat[p]
+            if self.pyr:
+                self.phase = TAKE
+            else:
+                self.events.append((EV_SKIP, p))
+            return
         if phase == TAKE:
-            self._take(action)
-        elif phase == REQUEST:
-            self._request(action)
-        elif phase == DEAL:
+            g = self.g
+            slot_card = self.slot_card
+            card = slot_card[action]
+            slot_card[action] = EMPTY
+            self.faces[action] = EMPTY
+            avail = self.avail
+            avail.remove(action)
+            self.pyr -= 1
+            cover_left = self.cover_left
+            for lower in g.covers[action]:
+                left = cover_left[lower] - 1
+                cover_left[lower] = left
+                if not left and slot_card[lower] >= 0:
+                    insort(avail, lower)
+            p = self.player
+            self.hand[p] |= 1 << card
+            self.hand_n[p] += 1
+            self.pending.append(_FAMILY_OF[card])
+            self.events.append((EV_TAKE, p, action, card if g.face_up[action] else HIDDEN))
+            self.phase = REQUEST
+            self.steps += 1
+            return
+        if phase == DEAL:
             self._deal(action)
         elif phase == KEEP:
             self._keep(action)
@@ -382,7 +538,7 @@ class HapyState:
         self.pyr += 1
         self.deal_k += 1
         if self.deal_k == N_CARDS:
-            self.avail = [p for p in range(N_CARDS) if self.cover_left[p] == 0]
+            self.avail = list(g.initial_avail)
             self._start_turn()
 
     def _start_turn(self) -> None:
@@ -391,43 +547,6 @@ class HapyState:
         else:
             self.phase = REQUEST
             self.events.append((EV_SKIP, self.player))
-
-    def _take(self, place: int) -> None:
-        g = self.g
-        slot_card = self.slot_card
-        card = slot_card[place]
-        slot_card[place] = EMPTY
-        self.faces[place] = EMPTY
-        avail = self.avail
-        avail.remove(place)
-        self.pyr -= 1
-        cover_left = self.cover_left
-        for lower in g.covers[place]:
-            cover_left[lower] -= 1
-            if not cover_left[lower] and slot_card[lower] >= 0:
-                insort(avail, lower)
-        p = self.player
-        self.hand[p] |= 1 << card
-        self.hand_n[p] += 1
-        self.pending.append(card // 6)
-        self.events.append((EV_TAKE, p, place, card if g.face_up[place] else -1))
-        self.phase = REQUEST
-
-    def _request(self, action: int) -> None:
-        p = self.player
-        if action == PASS:
-            self.this_request = -1
-            self.events.append((EV_PASS, p))
-        else:
-            target, card = divmod(action - REQUEST_BASE, 100)
-            self.this_request = card
-            if self.hand[target] >> card & 1:
-                self._transfer(card, target, p)
-                self.pending.append(card // 6)
-                self.events.append((EV_REQUEST, p, target, card, 1))
-            else:
-                self.events.append((EV_REQUEST, p, target, card, 0))
-        self._reveal()
 
     def _transfer(self, card: int, giver: int, taker: int) -> None:
         bit = 1 << card
@@ -554,44 +673,84 @@ class HapyState:
 class HapyChecker:
     """Checks each action against the rules and the state's invariants.
 
-    Written apart from the engine's move generator: it recomputes what it needs
-    from the raw places, hands and revealed cards. Every step: the cheap card
-    count (layout + hands + revealed = 36) and the rule the action falls under;
-    every turn end: no set of three left in the hand, no missed win, clockwise
-    order; every ``full`` step (the runner samples them): each card exactly once,
-    the public faces, and availability recomputed from the cover graph.
+    Written apart from the engine's move generator: it judges each action on the
+    raw places, hands and revealed cards. Every step: the cheap card count
+    (layout + hands + revealed = 36) and the rule the action falls under; every
+    turn end: no set of three left in the hand, no missed win, clockwise order;
+    every ``full`` step (the runner samples them) and at the end: each card
+    exactly once, the counts, the public faces, and availability recomputed from
+    the cover graph.
+
+    For the full checks the checker keeps its own record of the layout: made from
+    the state and checked from scratch at the first full check (the end of the
+    deal), then updated by each take it judges. A full check compares the
+    engine's places and faces with that record, so a card that moved, vanished
+    or shows the wrong face is found without re-reading every place; the
+    available places are recomputed from the places that hold a card through the
+    cover graph (per 12 places, a table of the places they lie on).
     """
+
+    __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
+                 "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count")
 
     def __init__(self, game: HapyGame):
         self.g = game
+        self.n = game.num_players
+        self.covered_by = game.covered_by
+        self.face_up = game.face_up
+        self.next_seat = game.next_seat
+        self.win_sets = game.win_sets
+        self.rev_seen = [-1] * self.n  # each seat's revealed cards when its win condition was last computed
+        self.may_win = [False] * self.n
         self.turn = 0
         self.player = 0
         self.gained: list[int] = []  # families the mover gained this turn
+        self.cover12, self.face_or = _checker_tables(game)
+        # the own record of the layout (None until the first full check)
+        self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
+        self.faces: list[int] = []  # what each place must show
+        self.cards = 0  # the cards in the layout (mask)
+        self.places = 0  # the places holding a card (mask)
+        self.count = 0
 
     def before(self, s: HapyState, player: int, action: int) -> None:
         phase = s.phase
-        if phase == TAKE:
-            if not (0 <= action < N_CARDS) or s.slot_card[action] < 0:
-                raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
-            for upper in self.g.covered_by[action]:
-                if s.slot_card[upper] >= 0:
-                    name = self.g.card_name(s.slot_card[action])
-                    raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
-                                        f" although place {upper} still covers it")
-            self.gained.append(s.slot_card[action] // 6)
-        elif phase == REQUEST:
+        if phase == REQUEST:
             if action == PASS:
                 return
-            target, card = divmod(action - REQUEST_BASE, 100)
-            if not (0 <= target < self.g.num_players) or target == player or not (0 <= card < N_CARDS):
+            a = action - REQUEST_BASE
+            target = a // 100
+            card = a - 100 * target
+            if not (0 <= target < self.n) or target == player or card >= N_CARDS:
                 raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
-            if s.hand[target] >> card & 1:
-                self.gained.append(card // 6)
             if card == s.last_request:
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card the previous"
                                     " player requested")
             if s.rev_all >> card & 1:  # rev_all itself is checked against each seat's cards in full checks
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
+            if s.hand[target] >> card & 1:
+                self.gained.append(card // 6)
+        elif phase == TAKE:
+            slot_card = s.slot_card
+            if not (0 <= action < N_CARDS) or slot_card[action] < 0:
+                raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
+            for upper in self.covered_by[action]:
+                if slot_card[upper] >= 0:
+                    name = self.g.card_name(slot_card[action])
+                    raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
+                                        f" although place {upper} still covers it")
+            card = slot_card[action]
+            self.gained.append(card // 6)
+            layout = self.layout
+            if layout is not None:  # the record follows the take
+                if layout[action] != card:
+                    raise RuleViolation(f"place {action} holds {self.g.card_name(card)}, but"
+                                        f" {self.g.card_name(layout[action])} was laid there")
+                layout[action] = EMPTY
+                self.faces[action] = EMPTY
+                self.cards &= ~(1 << card)
+                self.places &= ~(1 << action)
+                self.count -= 1
         elif phase == KEEP:
             card = action - KEEP_BASE
             if not (0 <= card < N_CARDS) or not (s.hand[player] >> card & 1):
@@ -605,115 +764,151 @@ class HapyChecker:
                 raise RuleViolation(f"the deal lost a card: {s.pyr} placed + {len(s.remaining)} to deal != {N_CARDS}")
             return
         hand_n = s.hand_n
-        total = s.pyr + sum(hand_n) + s.rev_all.bit_count()
-        if total != N_CARDS:
-            raise RuleViolation(f"card count is {total}, not {N_CARDS} (layout {s.pyr}, hands {list(hand_n)},"
-                                f" revealed {s.rev_all.bit_count()})")
+        if s.pyr + sum(hand_n) + s.rev_all.bit_count() != N_CARDS:
+            raise RuleViolation(f"card count is {s.pyr + sum(hand_n) + s.rev_all.bit_count()}, not {N_CARDS}"
+                                f" (layout {s.pyr}, hands {list(hand_n)}, revealed {s.rev_all.bit_count()})")
         if s.turn != self.turn:
-            self._turn_end(s)
+            # The mover's turn is over: no set of three kept, the win taken if met, the next seat
+            # clockwise. Only the families the mover gained this turn (seen by before) can have
+            # reached three in hand; the full check looks at every family. The win condition is
+            # recomputed whenever the mover's revealed cards changed.
+            prev = self.player
+            gained = self.gained
+            if gained:
+                hand = s.hand[prev]
+                for f in gained:
+                    if POP6[(hand >> (6 * f)) & 63] >= 3:
+                        raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three"
+                                            f" {self.g.families[f]} in hand")
+                gained.clear()
+            rev = s.rev[prev]
+            if rev != self.rev_seen[prev]:
+                self.rev_seen[prev] = rev
+                self.may_win[prev] = _whole_family(rev) or rev.bit_count() // 3 >= self.win_sets
+            over = s.phase == OVER
+            if self.may_win[prev] != (over and s.winner == prev):
+                self._wrong_end(s, prev, over)
+            if not over:
+                if s.player != self.next_seat[prev]:
+                    raise RuleViolation(f"seat {s.player + 1} plays after seat {prev + 1}: not clockwise")
+                if (s.phase == TAKE) != (s.pyr > 0):
+                    raise RuleViolation("a turn began without the take step although the layout holds cards"
+                                        if s.phase != TAKE else "a turn began with a take step from an empty layout")
+            self.turn = s.turn
+            self.player = s.player
         if full:
             self.conservation(s)
 
-    def _turn_end(self, s: HapyState) -> None:
-        """The mover's turn is over: no set of three kept, the win taken if met, the next seat clockwise.
-
-        Only the families the mover gained this turn (seen by :meth:`before`) can
-        have reached three in hand; the full check looks at every family."""
-        g = self.g
-        prev = self.player
-        hand = s.hand[prev]
-        for f in self.gained:
-            if POP6[(hand >> (6 * f)) & 63] >= 3:
-                raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three {g.families[f]} in hand")
-        self.gained.clear()
+    def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
         rev = s.rev[prev]
-        sets = rev.bit_count() // 3  # sets of exactly three: verified by the full check
-        whole = bool(rev & (rev >> 1) & (rev >> 2) & (rev >> 3) & (rev >> 4) & (rev >> 5) & LOW6)
-        over = s.phase == OVER
-        if (whole or sets >= g.win_sets) != (over and s.winner == prev):
-            if over:
-                raise RuleViolation(f"seat {s.winner + 1} was declared the winner, but seat {prev + 1} ended the"
-                                    f" turn with {sets} set(s){' and a whole family' if whole else ''}")
-            raise RuleViolation(f"seat {prev + 1} meets the win condition ({sets} set(s)"
-                                f"{', a whole family' if whole else ''}) but the game went on")
-        if not over:
-            if s.player != (prev + 1) % g.num_players:
-                raise RuleViolation(f"seat {s.player + 1} plays after seat {prev + 1}: not clockwise")
-            if (s.phase == TAKE) != (s.pyr > 0):
-                raise RuleViolation("a turn began without the take step although the layout holds cards"
-                                    if s.phase != TAKE else "a turn began with a take step from an empty layout")
-        self.turn = s.turn
-        self.player = s.player
+        sets = rev.bit_count() // 3
+        whole = _whole_family(rev)
+        if over:
+            raise RuleViolation(f"seat {s.winner + 1} was declared the winner, but seat {prev + 1} ended the"
+                                f" turn with {sets} set(s){' and a whole family' if whole else ''}")
+        raise RuleViolation(f"seat {prev + 1} meets the win condition ({sets} set(s)"
+                            f"{', a whole family' if whole else ''}) but the game went on")
 
     def conservation(self, s: HapyState) -> None:
-        """Each card exactly once; faces, counts and availability recomputed from scratch."""
-        g = self.g
-        slot_card = s.slot_card
-        placed = list(filter(_IS_CARD, slot_card))
-        count = len(placed)
-        if len(set(placed)) != count:
-            twice = [c for c in set(placed) if placed.count(c) > 1]
-            raise RuleViolation(f"{g.card_name(twice[0])} lies twice in the layout")
+        """Each card exactly once; the layout and faces against the record; counts and
+        availability recomputed."""
+        if self.layout is None:
+            self._record(s)
+        elif s.slot_card != self.layout or s.faces != self.faces:
+            self._differs(s)
+        count = self.count
         if count != s.pyr:
             raise RuleViolation(f"the layout holds {count} cards but counts {s.pyr}")
-        seen = sum(map(_BIT.__getitem__, placed))
-        # what the players see: God-up places show their card, Mummy-up places never do
-        faces = s.faces
-        if g.up_get(faces) != g.up_get(slot_card):
-            raise RuleViolation("a God-up place shows the players something else than its card")
-        down_faces = g.down_get(faces)
-        down_cards = g.down_get(slot_card)
-        if (down_faces and max(down_faces) > HIDDEN) or \
-                down_faces.count(HIDDEN) != len(down_cards) - down_cards.count(EMPTY):
-            raise RuleViolation("a Mummy-up place shows the players its card (or hides its absence)")
-        for q, m in enumerate(s.hand):
-            twice = seen & m
-            if twice:
-                raise RuleViolation(f"{g.card_name(mask_cards(twice)[0])} is in two places at once"
-                                    f" (one is seat {q + 1}'s hand)")
-            seen |= m
-            k = m.bit_count()
-            if k != s.hand_n[q]:
-                raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {k}")
-            count += k
-            if q != s.player or s.phase == TAKE:  # only the mover may hold three, before revealing
-                f = 0
-                while m:
-                    if POP6[m & 63] >= 3:
-                        raise RuleViolation(f"seat {q + 1} holds {POP6[m & 63]} {g.families[f]} in hand"
-                                            " between turns: sets of three must be revealed")
-                    m >>= 6
-                    f += 1
-        rev_all = 0
-        for q, m in enumerate(s.rev):
-            twice = seen & m
-            if twice:
-                raise RuleViolation(f"{g.card_name(mask_cards(twice)[0])} is in two places at once"
-                                    f" (one is seat {q + 1}'s revealed cards)")
-            seen |= m
-            rev_all |= m
-            k = m.bit_count()
-            count += k
-            f = 0
-            while m:
-                if POP6[m & 63] % 3:
-                    raise RuleViolation(f"seat {q + 1} has {POP6[m & 63]} revealed {g.families[f]}: not sets of three")
-                m >>= 6
-                f += 1
-            if k // 3 != s.rev_sets[q]:
-                raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {k // 3}")
-        if seen != ALL or count != N_CARDS:
-            missing = mask_cards(ALL & ~seen)
-            raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
+        hands = s.hand
+        revs = s.rev
+        hand_n = list(map(int.bit_count, hands))
+        rev_n = list(map(int.bit_count, revs))
+        rev_all = reduce(or_, revs, 0)
+        # each card exactly once: the masks cover all 36 cards and their sizes add up to 36
+        if reduce(or_, hands, self.cards | rev_all) != ALL or count + sum(hand_n) + sum(rev_n) != N_CARDS:
+            self._lost_or_twice(s)
+        if hand_n != s.hand_n:
+            q = next(q for q in range(self.n) if hand_n[q] != s.hand_n[q])
+            raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {hand_n[q]}")
         if rev_all != s.rev_all:
             raise RuleViolation("the revealed cards disagree with the record of revealed cards")
-        # free places: the present ones that no present card lies on
-        present = sum(compress(_BIT, map(_IS_CARD, slot_card)))
-        covered = reduce(or_, compress(g.lies_on_mask, map(_IS_CARD, slot_card)), 0)
-        free = present & ~covered
-        if free != sum(map(_BIT.__getitem__, s.avail)) or free.bit_count() != len(s.avail):
+        if list(map(floordiv, rev_n, _THREES)) != s.rev_sets:
+            q = next(q for q in range(self.n) if rev_n[q] // 3 != s.rev_sets[q])
+            raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {rev_n[q] // 3}")
+        three = _THREE12
+        mover = s.player if s.phase != TAKE else -1  # only the mover may hold three, before revealing
+        for q, m in enumerate(hands):
+            if q != mover and (three[m & 4095] or three[(m >> 12) & 4095] or three[m >> 24]):
+                f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] >= 3)
+                raise RuleViolation(f"seat {q + 1} holds {POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in hand"
+                                    " between turns: sets of three must be revealed")
+        sets = _SETS12
+        for q, m in enumerate(revs):
+            if not (sets[m & 4095] and sets[(m >> 12) & 4095] and sets[m >> 24]):
+                f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] % 3)
+                raise RuleViolation(f"seat {q + 1} has {POP6[(m >> (6 * f)) & 63]} revealed {self.g.families[f]}:"
+                                    " not sets of three")
+        # free places, from scratch: the places holding a card that no such place lies on
+        places = self.places
+        t0, t1, t2 = self.cover12
+        free = places & ~(t0[places & 4095] | t1[(places >> 12) & 4095] | t2[places >> 24])
+        avail = s.avail
+        if len(avail) != free.bit_count() or tuple(avail) != _mask_items(free, 0):
             want = [p for p in range(N_CARDS) if free >> p & 1]
-            raise RuleViolation(f"available places are {s.avail}, should be {want}")
+            raise RuleViolation(f"available places are {avail}, should be {want}")
+
+    def _record(self, s: HapyState) -> None:
+        """Start the own record of the layout from the state, checked from scratch."""
+        layout = list(s.slot_card)
+        # what the players see: God-up places show their card, Mummy-up places never do
+        faces = list(map(or_, layout, self.face_or))
+        if len(layout) == N_CARDS and _ALL_CARDS == set(layout):  # every place holds a card, each card once (the end of the deal)
+            cards = places = ALL
+            count = N_CARDS
+        else:
+            cards = places = count = 0
+            for p, c in enumerate(layout):
+                if c == EMPTY:
+                    faces[p] = EMPTY
+                    continue
+                if not (isinstance(c, int) and 0 <= c < N_CARDS):
+                    raise RuleViolation(f"place {p} holds {c!r}, neither a card nor empty")
+                if cards >> c & 1:
+                    raise RuleViolation(f"{self.g.card_name(c)} lies twice in the layout")
+                cards |= 1 << c
+                places |= 1 << p
+                count += 1
+        self.layout, self.faces, self.cards, self.places, self.count = layout, faces, cards, places, count
+        if s.faces != faces:
+            self._differs(s)
+
+    def _differs(self, s: HapyState) -> None:
+        g = self.g
+        for p in range(N_CARDS):
+            c, want = s.slot_card[p], self.layout[p]
+            if c != want:
+                if want == EMPTY:
+                    raise RuleViolation(f"place {p} holds {g.card_name(c)}, but its card was taken")
+                raise RuleViolation(f"place {p} holds {'nothing' if c == EMPTY else g.card_name(c)}, but"
+                                    f" {g.card_name(want)} was laid there and not taken")
+        for p in range(N_CARDS):
+            if s.faces[p] != self.faces[p]:
+                if self.face_up[p]:
+                    raise RuleViolation(f"God-up place {p} shows the players something else than its card")
+                raise RuleViolation(f"Mummy-up place {p} shows the players its card (or hides its absence)")
+        raise RuleViolation("the layout differs from the checker's record")
+
+    def _lost_or_twice(self, s: HapyState) -> None:
+        g = self.g
+        seen = self.cards
+        for what, masks in (("hand", s.hand), ("revealed cards", s.rev)):
+            for q, m in enumerate(masks):
+                if seen & m:
+                    raise RuleViolation(f"{g.card_name(mask_cards(seen & m)[0])} is in two places at once"
+                                        f" (one is seat {q + 1}'s {what})")
+                seen |= m
+        missing = mask_cards(ALL & ~seen)
+        raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
 
     def at_end(self, s: HapyState) -> None:
         if s.phase != OVER:
@@ -741,6 +936,87 @@ class RandomAgent:
         return legal[int(rng.random() * len(legal))]
 
 
+class _PublicMemory:
+    """What the public log of one game tells, read once for all the greedy players of the game.
+
+    Public facts only (the log is the same for every seat): the seat publicly known
+    to hold each card, how many cards are publicly known in each hand, the cards a
+    seat was asked for in vain since its last secret take, how often each seat asked
+    for each family, how often each seat had to give each card away, the God-up
+    cards still in the layout and how many Mummy-up cards were taken. Found through
+    the log itself (:meth:`of`), so that the players of a game share one."""
+
+    __slots__ = ("events", "seen", "holder", "known", "lacks", "interest", "lost", "table", "mummy_taken",
+                 "__weakref__")
+    _by_log: "weakref.WeakValueDictionary[int, _PublicMemory]" = weakref.WeakValueDictionary()
+
+    @classmethod
+    def of(cls, events: list, n: int, faces: Sequence[int]) -> "_PublicMemory":
+        """The memory of the game whose log is ``events`` (made from these faces if there is none yet)."""
+        mem = cls._by_log.get(id(events))
+        if mem is None or mem.events is not events:
+            mem = cls(events, n, faces)
+            cls._by_log[id(events)] = mem  # the memory keeps the log alive: its id stays its own
+        return mem
+
+    def __init__(self, events: list, n: int, faces: Sequence[int]):
+        self.events = events
+        self.seen = 0  # events read so far
+        self.holder = [-1] * N_CARDS
+        self.known = [0] * n
+        self.lacks = [0] * n
+        self.interest = [[0] * FAMILIES, [0] * FAMILIES, [0] * FAMILIES, [0] * FAMILIES][:n]
+        self.lost = [[0] * N_CARDS, [0] * N_CARDS, [0] * N_CARDS, [0] * N_CARDS][:n]
+        table = 0
+        for c in faces:
+            if c >= 0:
+                table |= 1 << c
+        self.table = table
+        self.mummy_taken = 0
+
+    def update(self) -> None:
+        """Read the log from where it was left."""
+        events = self.events
+        holder, known, lacks, interest, lost = self.holder, self.known, self.lacks, self.interest, self.lost
+        table = self.table
+        for ev in events[self.seen:]:
+            kind = ev[0]
+            if kind == EV_REQUEST:
+                _, q, t, c, ok = ev
+                interest[q][_FAMILY_OF[c]] += 1
+                if ok:
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    known[q] += 1
+                    holder[c] = q
+                    lacks[t] &= ~(1 << c)
+                    lost[t][c] += 1
+                else:
+                    lacks[t] |= 1 << c
+            elif kind == EV_TAKE:
+                c = ev[3]
+                if c >= 0:
+                    q = ev[1]
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    known[q] += 1
+                    holder[c] = q
+                    table &= ~(1 << c)
+                else:
+                    self.mummy_taken += 1
+                    lacks[ev[1]] = 0
+            elif kind == EV_REVEAL:
+                for c in ev[2]:
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    holder[c] = -2
+        self.table = table
+        self.seen = len(events)
+
+
 class GreedyAgent:
     """Plays sensibly with what it can know.
 
@@ -756,99 +1032,86 @@ class GreedyAgent:
     it has lost to a request before is worth less, which breaks tug-of-wars
     over one family. When it holds four of a family it keeps one that the others
     do not know about.
+
+    The log is read when the memory is needed (a request or a choice of the card
+    to keep), not at every step; a take needs only the own hand and the faces.
     """
 
     TAKE_VALUE = (1.0, 4.0, 10.0, 10.0, 10.0, 10.0, 10.0)
     MUMMY = 2.0
     ASK_VALUE = (3.0, 8.0, 30.0, 30.0, 30.0, 30.0, 30.0)
 
+    __slots__ = ("seat", "n", "others", "mem", "hidden0", "faces")
+
     def __init__(self, game: HapyGame, seat: int):
         self.seat = seat
-        n = game.num_players
-        self.n = n
-        self.holder = [-1] * N_CARDS  # seat publicly known to hold the card; -1 unknown, -2 revealed
-        self.known = [0] * n  # cards publicly known to be in each hand
-        self.lacks = [0] * n  # cards a seat was asked for in vain (since its last secret take)
-        self.interest = [[0] * FAMILIES for _ in range(n)]
-        self.lost = [0] * N_CARDS  # how often this player had to give the card away
-        self.table = -1  # cards lying God side up in the layout (mask); set on the first observation
-        self.hidden = 0  # cards lying Mummy side up in the layout
-        self.seen = 0
+        self.n = game.num_players
+        self.others = game.others[seat]
+        self.mem: _PublicMemory | None = None  # what the public log tells (shared by the greedy players of a game)
+        self.hidden0 = 0  # cards lying Mummy side up in the layout at the first observation
+        self.faces: tuple[int, ...] = ()  # the faces at the first observation: a place shows that until taken
 
-    def _move(self, card: int, seat: int) -> None:
-        old = self.holder[card]
-        if old >= 0:
-            self.known[old] -= 1
-        if seat >= 0:
-            self.known[seat] += 1
-        self.holder[card] = seat
+    # the memory, as the agent sees it
+    holder = property(lambda self: self.mem.holder, doc="per card: the seat publicly known to hold it; -1 unknown,"
+                                                        " -2 revealed")
+    known = property(lambda self: self.mem.known, doc="cards publicly known to be in each hand")
+    lacks = property(lambda self: self.mem.lacks, doc="cards a seat was asked for in vain (since its last secret take)")
+    interest = property(lambda self: self.mem.interest, doc="per seat and family: how often the seat asked for it")
+    lost = property(lambda self: self.mem.lost[self.seat], doc="how often this player had to give each card away")
+    table = property(lambda self: self.mem.table, doc="cards lying God side up in the layout (mask)")
+    hidden = property(lambda self: self.hidden0 - self.mem.mummy_taken,
+                      doc="cards lying Mummy side up in the layout (as counted from the first observation)")
+
+    def _first(self, obs: HapyObservation) -> None:
+        faces = self.faces = obs.faces
+        self.hidden0 = faces.count(HIDDEN)
 
     def _update(self, obs: HapyObservation) -> None:
-        if self.table < 0:
-            table = 0
-            for c in obs.faces:
-                if c >= 0:
-                    table |= 1 << c
-                elif c == -1:
-                    self.hidden += 1
-            self.table = table
+        """Read the public log from where it was left."""
+        if not self.faces:
+            self._first(obs)
         events = obs.events
-        for i in range(self.seen, len(events)):
-            ev = events[i]
-            kind = ev[0]
-            if kind == EV_TAKE:
-                c = ev[3]
-                if c >= 0:
-                    self._move(c, ev[1])
-                    self.table &= ~(1 << c)
-                else:
-                    self.hidden -= 1
-                    self.lacks[ev[1]] = 0
-            elif kind == EV_REQUEST:
-                _, q, t, c, ok = ev
-                self.interest[q][c // 6] += 1
-                if ok:
-                    self._move(c, q)
-                    self.lacks[t] &= ~(1 << c)
-                    if t == self.seat:
-                        self.lost[c] += 1
-                else:
-                    self.lacks[t] |= 1 << c
-            elif kind == EV_REVEAL:
-                for c in ev[2]:
-                    self._move(c, -2)
-        self.seen = len(events)
+        mem = self.mem
+        if mem is None or mem.events is not events:
+            mem = self.mem = _PublicMemory.of(events, self.n, obs.faces)
+        if mem.seen != len(events):
+            mem.update()
 
     def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
-        self._update(obs)
         phase = obs.phase
-        if phase == "take":
-            return self._take(obs, legal, rng)
         if phase == "request":
+            self._update(obs)
             return self._request(obs)
+        if phase == "take":
+            if not self.faces:
+                self._first(obs)
+            return self._take(obs, legal, rng)
         if phase == "keep":
+            self._update(obs)
+            holder = self.mem.holder
             for a in legal:
-                if self.holder[a - KEEP_BASE] != self.seat:
+                if holder[a - KEEP_BASE] != self.seat:
                     return a
             return legal[0]
         return legal[int(rng.random() * len(legal))]
 
     def _take(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
         hand = obs.hand_mask
-        myrev = obs.revealed[self.seat]
-        faces = obs.faces
+        myrev = obs.own_revealed
+        faces = self.faces
         value = self.TAKE_VALUE
+        mummy = self.MUMMY
         best: list[int] = []
         best_score = -1.0
         for place in legal:
             c = faces[place]
             if c >= 0:
-                f = c // 6
-                score = value[POP6[(hand >> (6 * f)) & 63]]
-                if myrev & FAMILY_MASK[f]:
+                shift = _SHIFT[_FAMILY_OF[c]]
+                score = value[POP6[(hand >> shift) & 63]]
+                if (myrev >> shift) & 63:
                     score += 5.0  # three more of a revealed family make a whole family
             else:
-                score = self.MUMMY
+                score = mummy
             if score > best_score:
                 best_score = score
                 best = [place]
@@ -858,21 +1121,15 @@ class GreedyAgent:
 
     def _request(self, obs: HapyObservation) -> int:
         me = self.seat
-        hand = obs.hand_mask
-        revealed = obs.revealed
-        rev_all = 0
-        for m in revealed:
-            rev_all |= m
-        blocked = hand | self.table | rev_all
-        forbidden = obs.forbidden
-        if forbidden >= 0:
-            blocked |= 1 << forbidden
-        myrev = revealed[me]
+        hand, myrev, rev_all, forbidden = obs.request_view
+        mem = self.mem
+        blocked = hand | mem.table | rev_all | _BIT_OR_0[forbidden]
         ask = self.ASK_VALUE
-        # families worth asking for, best first: two in hand complete a set
+        # families worth asking for, best first (the most of it in hand, then the last family):
+        # two in hand complete a set
         fams = []
-        for f in range(FAMILIES):
-            shift = 6 * f
+        for f in (5, 4, 3, 2, 1, 0):
+            shift = _SHIFT[f]
             free = ~(blocked >> shift) & 63
             if free:
                 k = POP6[(hand >> shift) & 63]
@@ -880,32 +1137,39 @@ class GreedyAgent:
                     fams.append((ask[k], f, free))
         if not fams:
             return PASS
-        fams.sort(reverse=True)
-        holder, lacks, lost = self.holder, self.lacks, self.lost
-        unknown = None
+        if len(fams) > 1:
+            fams.sort(key=_FIRST, reverse=True)  # stable: among equal weights, the last family first
+        holder, lacks, lost = mem.holder, mem.lacks, mem.lost[me]
+        ratio = None
         best_score = 0.0
         best_action = PASS
         for weight, f, free in fams:
             if weight <= best_score:
                 break  # a card's chance is at most 1: no later family can do better
             ranked = None
+            base = 6 * f
             for b in BITS6[free]:
-                c = 6 * f + b
+                c = base + b
                 h = holder[c]
                 if h >= 0:
                     if h == me:
                         continue
-                    target, chance = h, 1.0
+                    target = h
+                    chance = 1.0
                 else:
-                    if ranked is None:  # the opponents most likely to hold an unseen card of f
-                        if unknown is None:
-                            sizes, known = obs.hand_sizes, self.known
-                            unknown = [sizes[q] - known[q] if q != me else 0 for q in range(self.n)]
-                            pool = sum(unknown) + self.hidden  # where a card of unknown place may be
-                        interest = self.interest
-                        ranked = sorted([(min(1.0, unknown[q] / pool * (1.0 + interest[q][f])), q)
-                                         for q in range(self.n) if unknown[q] > 0], reverse=True) if pool else ()
-                    bit = 1 << c
+                    if ranked is None:
+                        # the opponents most likely to hold an unseen card of f: their unknown
+                        # cards among all the cards of unknown place, more if they asked for f
+                        if ratio is None:
+                            ratio = self._ratios(obs)
+                        ranked = []
+                        interest = mem.interest
+                        for r, q in ratio:
+                            x = r * (1.0 + interest[q][f])
+                            ranked.append((x if x < 1.0 else 1.0, q))
+                        if len(ranked) > 1:
+                            ranked.sort(reverse=True)
+                    bit = _BIT[c]
                     for chance, target in ranked:
                         if not lacks[target] & bit:
                             break
@@ -915,7 +1179,28 @@ class GreedyAgent:
                 if score > best_score:
                     best_score = score
                     best_action = REQUEST_BASE + 100 * target + c
+                    if score == weight:
+                        break  # no card of this family can do better
         return best_action
+
+    def _ratios(self, obs: HapyObservation) -> list[tuple[float, int]]:
+        """``(unknown cards / cards of unknown place, seat)`` for each opponent with unknown cards."""
+        mem = self.mem
+        sizes, known = obs.hand_sizes, mem.known
+        pool = self.hidden0 - mem.mummy_taken  # where a card of unknown place may be: the hands' unknown cards,
+        # the Mummy-up ones
+        unknown = []
+        for q in self.others:
+            u = sizes[q] - known[q]
+            pool += u
+            if u > 0:
+                unknown.append((u, q))
+        if not pool:
+            return []
+        out = []
+        for u, q in unknown:
+            out.append((u / pool, q))
+        return out
 
 
 # --------------------------------------------------------------------------- the rules module

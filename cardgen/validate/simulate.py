@@ -142,6 +142,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     sample = getattr(state, "sample_chance", None)
     chance_run = getattr(state, "apply_chance_run", None) if trace is None else None
     acts = [a.act for a in agents]
+    # a state whose observations are live views: one per seat for the whole game
+    views = [observation(s) for s in range(n)] if getattr(state, "live_observations", False) else None
     step = 0
     try:
         while True:
@@ -151,10 +153,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     break
                 if p != CHANCE:
                     raise RuleViolation(f"current player {p} is neither a seat, chance nor terminal")
-            if step >= limit:
-                return GameOutcome(seed, "nonterminating", step, state.length(),
-                                   message=f"still going after {step} steps ({state.length()} turns)")
-            if p == CHANCE:
+                if step >= limit:
+                    return _unfinished(seed, step, state)
                 # a run of chance steps (the deal) is checked in full where it ends
                 if chance_run is not None:  # fast path: the same draws as one by one
                     step += len(chance_run(rng))
@@ -169,11 +169,13 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 if current_player() != CHANCE:
                     after(state, True)
                 continue
+            if step >= limit:
+                return _unfinished(seed, step, state)
             legal = legal_actions()
             if not legal:
                 raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-            action = acts[p](observation(p), legal, rng)
-            full = (step + 1) % check_every == 0
+            action = acts[p](observation(p) if views is None else views[p], legal, rng)
+            full = not (step + 1) % check_every
             if full and action not in legal:  # sampled: the checker judges every action by the rules
                 raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
@@ -192,6 +194,11 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     best = max(returns) if returns else 0
     winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
     return GameOutcome(seed, "ok", step, state.length(), winners)
+
+
+def _unfinished(seed: int, step: int, state: Any) -> GameOutcome:
+    return GameOutcome(seed, "nonterminating", step, state.length(),
+                       message=f"still going after {step} steps ({state.length()} turns)")
 
 
 def _length(state: Any) -> int:
