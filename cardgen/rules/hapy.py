@@ -34,7 +34,8 @@ import random
 import weakref
 from bisect import insort
 from functools import reduce
-from operator import floordiv, itemgetter, or_
+from itertools import repeat, starmap
+from operator import floordiv, itemgetter, mul, or_
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -86,7 +87,7 @@ _SHIFT = tuple(NUMBERS * f for f in range(FAMILIES))
 _REQ_TARGET = tuple(a // 100 for a in range(100 * max(SETS_TO_WIN)))
 _REQ_CARD = tuple(a % 100 for a in range(100 * max(SETS_TO_WIN)))
 
-_BITS12: dict[int, tuple[tuple[int, ...], ...]] = {}
+_BITS12: dict[int, tuple[tuple[int, ...], ...]] = {}  # 4096 small tuples per base, sharing their ints
 
 
 def _bits12(base: int) -> tuple[tuple[int, ...], ...]:
@@ -102,9 +103,7 @@ def _bits12(base: int) -> tuple[tuple[int, ...], ...]:
     return table
 
 
-def _mask_items(mask: int, base: int) -> tuple[int, ...]:
-    """``base + i`` for each bit ``i`` of a 36-bit mask, in order."""
-    return _bits12(base)[mask & 4095] + _bits12(base + 12)[(mask >> 12) & 4095] + _bits12(base + 24)[mask >> 24]
+_PLACES_LO, _PLACES_MID, _PLACES_HI = _bits12(0), _bits12(12), _bits12(24)  # the places (or cards) of a mask
 
 
 def _checker_tables(game: "HapyGame") -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -127,11 +126,6 @@ def _checker_tables(game: "HapyGame") -> tuple[tuple[tuple[int, ...], ...], tupl
         face_or = tuple(0 if up else HIDDEN for up in game.layout.face_up)
         tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or)
     return tables
-
-
-# _bits12(REQUEST_BASE + 100 * seat + 12 * k)[v]: the request actions naming the cards of the
-# 12-bit slice v of a card mask (cards 0-11, 12-23, 24-35 for k = 0, 1, 2) from one seat, in card
-# order; so that listing the ~100 legal requests of a 4-player turn is a few lookups, not a loop.
 
 
 def mask_cards(mask: int) -> list[int]:
@@ -202,7 +196,7 @@ class HapyGame:
         self.initial_avail = tuple(p for p in range(N_CARDS) if not layout.covered_by[p])  # after the deal
         self.free_deal = not pools  # no place needs particular cards: the deal lays places in order
         self.face_or = tuple(0 if up else HIDDEN for up in layout.face_up)  # card | face_or: what a place shows
-        # per seat: the request tables of the other seats, in seat order (see legal_actions)
+        # per seat: the request tables of the other seats, in seat order, three slices each (see legal_actions)
         self.request_tables = tuple(tuple(_bits12(REQUEST_BASE + 100 * t + 12 * k) for t in range(num_players)
                                           if t != s for k in range(3)) for s in range(num_players))
 
@@ -374,8 +368,8 @@ class HapyState:
         if self.deal_k == 0 and g.free_deal:
             # no place needs particular cards and places are dealt in order: draw every card
             # (the same draws as one by one), then lay them all at once
-            pop = remaining.pop
-            out = [pop(int(rand() * n)) for n in _DEAL_SIZES]
+            # pop(int(rand() * n)) for n = 36, 35, ... 1, card by card in that order, as builtins
+            out = list(map(remaining.pop, map(int, map(mul, starmap(rand, repeat((), N_CARDS)), _DEAL_SIZES))))
             self.slot_card = out[:]
             self.faces = list(map(or_, out, g.face_or))
             self.deal_k = N_CARDS
@@ -411,7 +405,9 @@ class HapyState:
         phase = self.phase
         if phase == REQUEST:
             # every card but the mover's own, the revealed ones and the one just requested, from each
-            # other seat in turn: three 12-bit slices of that mask looked up per seat (see _request_table)
+            # other seat in turn: for each 12-bit slice of that mask (cards 0-11, 12-23, 24-35) a table
+            # gives the requests naming its cards from one seat, so that listing the ~100 legal
+            # requests of a 4-player turn is nine lookups, not a loop
             mask = ALL & ~(self.hand[self.player] | self.rev_all | _BIT_OR_0[self.last_request])
             m0 = mask & 4095
             m1 = (mask >> 12) & 4095
@@ -468,7 +464,7 @@ class HapyState:
                 a = action - REQUEST_BASE
                 target = _REQ_TARGET[a]
                 card = _REQ_CARD[a]
-                if self.hand[target] >> card & 1:
+                if self.hand[target] & _BIT[card]:
                     self._transfer(card, target, p)
                     self.pending.append(_FAMILY_OF[card])
                     self.events.append((EV_REQUEST, p, target, card, 1))
@@ -514,7 +510,7 @@ class HapyState:
                 if not left and slot_card[lower] >= 0:
                     insort(avail, lower)
             p = self.player
-            self.hand[p] |= 1 << card
+            self.hand[p] |= _BIT[card]
             self.hand_n[p] += 1
             self.pending.append(_FAMILY_OF[card])
             self.events.append((EV_TAKE, p, action, card if g.face_up[action] else HIDDEN))
@@ -691,7 +687,8 @@ class HapyChecker:
     """
 
     __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
-                 "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count")
+                 "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
+                 "fine", "whole_sets")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -712,6 +709,8 @@ class HapyChecker:
         self.cards = 0  # the cards in the layout (mask)
         self.places = 0  # the places holding a card (mask)
         self.count = 0
+        self.fine: set[int] = set()  # hands seen to hold no three of a family
+        self.whole_sets: set[int] = set()  # revealed cards seen to be whole sets of three
 
     def before(self, s: HapyState, player: int, action: int) -> None:
         phase = s.phase
@@ -726,9 +725,10 @@ class HapyChecker:
             if card == s.last_request:
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card the previous"
                                     " player requested")
-            if s.rev_all >> card & 1:  # rev_all itself is checked against each seat's cards in full checks
+            bit = _BIT[card]
+            if s.rev_all & bit:  # rev_all itself is checked against each seat's cards in full checks
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
-            if s.hand[target] >> card & 1:
+            if s.hand[target] & bit:
                 self.gained.append(card // 6)
         elif phase == TAKE:
             slot_card = s.slot_card
@@ -759,15 +759,17 @@ class HapyChecker:
                 raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
 
     def after(self, s: HapyState, full: bool) -> None:
-        if s.phase == DEAL:
+        phase = s.phase
+        if phase == DEAL:
             if s.pyr + len(s.remaining) != N_CARDS:
                 raise RuleViolation(f"the deal lost a card: {s.pyr} placed + {len(s.remaining)} to deal != {N_CARDS}")
             return
-        hand_n = s.hand_n
-        if s.pyr + sum(hand_n) + s.rev_all.bit_count() != N_CARDS:
-            raise RuleViolation(f"card count is {s.pyr + sum(hand_n) + s.rev_all.bit_count()}, not {N_CARDS}"
-                                f" (layout {s.pyr}, hands {list(hand_n)}, revealed {s.rev_all.bit_count()})")
-        if s.turn != self.turn:
+        pyr = s.pyr
+        if pyr + sum(s.hand_n) + s.rev_all.bit_count() != N_CARDS:
+            raise RuleViolation(f"card count is {pyr + sum(s.hand_n) + s.rev_all.bit_count()}, not {N_CARDS}"
+                                f" (layout {pyr}, hands {list(s.hand_n)}, revealed {s.rev_all.bit_count()})")
+        turn = s.turn
+        if turn != self.turn:
             # The mover's turn is over: no set of three kept, the win taken if met, the next seat
             # clockwise. Only the families the mover gained this turn (seen by before) can have
             # reached three in hand; the full check looks at every family. The win condition is
@@ -785,17 +787,22 @@ class HapyChecker:
             if rev != self.rev_seen[prev]:
                 self.rev_seen[prev] = rev
                 self.may_win[prev] = _whole_family(rev) or rev.bit_count() // 3 >= self.win_sets
-            over = s.phase == OVER
-            if self.may_win[prev] != (over and s.winner == prev):
-                self._wrong_end(s, prev, over)
-            if not over:
-                if s.player != self.next_seat[prev]:
-                    raise RuleViolation(f"seat {s.player + 1} plays after seat {prev + 1}: not clockwise")
-                if (s.phase == TAKE) != (s.pyr > 0):
-                    raise RuleViolation("a turn began without the take step although the layout holds cards"
-                                        if s.phase != TAKE else "a turn began with a take step from an empty layout")
-            self.turn = s.turn
-            self.player = s.player
+            player = s.player
+            if phase == OVER:
+                if self.may_win[prev] != (s.winner == prev):
+                    self._wrong_end(s, prev, True)
+            else:
+                if self.may_win[prev]:
+                    self._wrong_end(s, prev, False)
+                if player != self.next_seat[prev]:
+                    raise RuleViolation(f"seat {player + 1} plays after seat {prev + 1}: not clockwise")
+                if phase == TAKE:
+                    if not pyr:
+                        raise RuleViolation("a turn began with a take step from an empty layout")
+                elif pyr:
+                    raise RuleViolation("a turn began without the take step although the layout holds cards")
+            self.turn = turn
+            self.player = player
         if full:
             self.conservation(s)
 
@@ -835,25 +842,39 @@ class HapyChecker:
         if list(map(floordiv, rev_n, _THREES)) != s.rev_sets:
             q = next(q for q in range(self.n) if rev_n[q] // 3 != s.rev_sets[q])
             raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {rev_n[q] // 3}")
+        # no family of three or more in a hand between turns, revealed cards in whole sets
+        # (a mask found right once is not looked at again)
         three = _THREE12
         mover = s.player if s.phase != TAKE else -1  # only the mover may hold three, before revealing
+        fine = self.fine
         for q, m in enumerate(hands):
-            if q != mover and (three[m & 4095] or three[(m >> 12) & 4095] or three[m >> 24]):
-                f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] >= 3)
-                raise RuleViolation(f"seat {q + 1} holds {POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in hand"
-                                    " between turns: sets of three must be revealed")
+            if q != mover and m not in fine:
+                if three[m & 4095] or three[(m >> 12) & 4095] or three[m >> 24]:
+                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] >= 3)
+                    raise RuleViolation(f"seat {q + 1} holds {POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in"
+                                        " hand between turns: sets of three must be revealed")
+                fine.add(m)
         sets = _SETS12
+        whole_sets = self.whole_sets
         for q, m in enumerate(revs):
-            if not (sets[m & 4095] and sets[(m >> 12) & 4095] and sets[m >> 24]):
-                f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] % 3)
-                raise RuleViolation(f"seat {q + 1} has {POP6[(m >> (6 * f)) & 63]} revealed {self.g.families[f]}:"
-                                    " not sets of three")
+            if m not in whole_sets:
+                if not (sets[m & 4095] and sets[(m >> 12) & 4095] and sets[m >> 24]):
+                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] % 3)
+                    raise RuleViolation(f"seat {q + 1} has {POP6[(m >> (6 * f)) & 63]} revealed"
+                                        f" {self.g.families[f]}: not sets of three")
+                whole_sets.add(m)
         # free places, from scratch: the places holding a card that no such place lies on
         places = self.places
-        t0, t1, t2 = self.cover12
-        free = places & ~(t0[places & 4095] | t1[(places >> 12) & 4095] | t2[places >> 24])
         avail = s.avail
-        if len(avail) != free.bit_count() or tuple(avail) != _mask_items(free, 0):
+        if places:
+            t0, t1, t2 = self.cover12
+            free = places & ~(t0[places & 4095] | t1[(places >> 12) & 4095] | t2[places >> 24])
+            ok = len(avail) == free.bit_count() and \
+                tuple(avail) == _PLACES_LO[free & 4095] + _PLACES_MID[(free >> 12) & 4095] + _PLACES_HI[free >> 24]
+        else:
+            free = 0
+            ok = not avail
+        if not ok:
             want = [p for p in range(N_CARDS) if free >> p & 1]
             raise RuleViolation(f"available places are {avail}, should be {want}")
 
