@@ -413,3 +413,27 @@ def test_kit_a_broken_manifest_is_one_line(kit_copy, cli):
     r = cli("validate", "hapy", *FAST, "--kit", kit_copy)
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
     assert re.search(r"manifest\.json:2:\d+: not valid JSON", r.stderr)
+
+
+class WrongNextPlayer(H.HapyState):
+    """An engine bug in a fast path: apply_action returns the wrong next player."""
+
+    __slots__ = ()
+
+    def apply_action(self, action):
+        p = super().apply_action(action)
+        return (p + 1) % self.g.num_players if p >= 0 else p
+
+
+def test_a_wrong_next_player_from_apply_action_is_caught(monkeypatch):
+    rules = rules_for("hapy")
+    gd = rules.load(load_game("hapy"), 3, "pyramid")
+    monkeypatch.setattr(gd, "new_initial_state", lambda: WrongNextPlayer(gd))
+    from cardgen.validate.simulate import play_game
+
+    out = play_game(gd, rules.agents["random"], 1)
+    assert out.status == "failure" and out.steps < 36 + 16, "found by the checker or at the next full step"
+    # a wrong player that slips past the checker is found at the next full check step
+    monkeypatch.setattr(H.HapyChecker, "before", lambda self, s, player, action: None)
+    out = play_game(gd, rules.agents["random"], 1)
+    assert out.status == "failure" and "is to move" in out.message and out.steps <= 48

@@ -77,6 +77,7 @@ _BIT = tuple(1 << i for i in range(N_CARDS))
 _THREE12 = tuple(POP6[v & 63] >= 3 or POP6[v >> 6] >= 3 for v in range(4096))
 _SETS12 = tuple(POP6[v & 63] % 3 == 0 and POP6[v >> 6] % 3 == 0 for v in range(4096))
 _FIRST = itemgetter(0)
+_PAIRS6 = tuple((v & 63, v >> 6) for v in range(4096))  # the two 6-bit families of a 12-bit slice
 _THREES = (3,) * max(SETS_TO_WIN)
 _ALL_CARDS = frozenset(range(N_CARDS))
 _DEAL_SIZES = tuple(range(N_CARDS, 0, -1))  # cards left to deal, card by card
@@ -446,14 +447,14 @@ class HapyState:
         return s
 
     # -- moves ------------------------------------------------------------------
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> int:
         """Apply one action of the current player (or of chance).
 
         The usual steps run inline: a take, and a request (or pass) after which no
         family reaches three in hand, so that the turn ends at once. Reveals, the
         choice of the card to keep and the win go through :meth:`_reveal`. The
         engine trusts its own move list here; the checker judges every action by
-        the rules before it is applied."""
+        the rules before it is applied. Returns the new :meth:`current_player`."""
         phase = self.phase
         if phase == REQUEST:
             p = self.player
@@ -478,14 +479,14 @@ class HapyState:
                     if POP6[(hand >> _SHIFT[f]) & 63] > 2:
                         self.this_request = card
                         self._reveal()
-                        return
+                        return self.current_player()
                 pending.clear()
             # the turn ends (as _end_turn, with no reveal in it)
             g = self.g
             if self.won or self.rev_sets[p] >= g.win_sets:
                 self.this_request = card
                 self._end_turn()
-                return
+                return self.current_player()
             self.turn += 1
             self.last_request = card
             p = self.player = g.next_seat[p]
@@ -493,7 +494,7 @@ class HapyState:
                 self.phase = TAKE
             else:
                 self.events.append((EV_SKIP, p))
-            return
+            return p
         if phase == TAKE:
             g = self.g
             slot_card = self.slot_card
@@ -516,7 +517,7 @@ class HapyState:
             self.events.append((EV_TAKE, p, action, card if g.face_up[action] else HIDDEN))
             self.phase = REQUEST
             self.steps += 1
-            return
+            return p
         if phase == DEAL:
             self._deal(action)
         elif phase == KEEP:
@@ -524,6 +525,7 @@ class HapyState:
         else:
             raise RuleViolation("an action was applied after the end of the game")
         self.steps += 1
+        return self.current_player()
 
     def _deal(self, card: int) -> None:
         g = self.g
@@ -1144,17 +1146,20 @@ class GreedyAgent:
         me = self.seat
         hand, myrev, rev_all, forbidden = obs.request_view
         mem = self.mem
-        blocked = hand | mem.table | rev_all | _BIT_OR_0[forbidden]
+        free = ALL & ~(hand | mem.table | rev_all | _BIT_OR_0[forbidden])  # the cards worth naming
+        if not free:
+            return PASS
         ask = self.ASK_VALUE
         # families worth asking for, best first (the most of it in hand, then the last family):
-        # two in hand complete a set
+        # two in hand complete a set. Per family: its free cards and its cards in hand, 6 bits each
+        frees = _PAIRS6[free & 4095] + _PAIRS6[(free >> 12) & 4095] + _PAIRS6[free >> 24]
+        hands = _PAIRS6[hand & 4095] + _PAIRS6[(hand >> 12) & 4095] + _PAIRS6[hand >> 24]
         fams = []
         for f in (5, 4, 3, 2, 1, 0):
-            shift = _SHIFT[f]
-            free = ~(blocked >> shift) & 63
+            free = frees[f]
             if free:
-                k = POP6[(hand >> shift) & 63]
-                if k or (myrev >> shift) & 63:
+                k = POP6[hands[f]]
+                if k or (myrev >> _SHIFT[f]) & 63:
                     fams.append((ask[k], f, free))
         if not fams:
             return PASS

@@ -10,8 +10,12 @@ applied (``before``, which judges it by the rules) and the state after it
 exactly once) every ``check_every`` steps, where a run of chance steps ends, and
 at the end. The runner itself checks at every step that a game that is not over
 has a legal action, on full-check steps that the agent's choice is one of them
-and (on the step-by-step path) that chance outcomes are among the announced
-ones, and that the game ends within the rules' generous length limit.
+(and that the player ``apply_action`` returned, if it returns one, is
+``current_player()``), on the step-by-step path that chance outcomes are among
+the announced ones, and that the game ends within the rules' generous length
+limit. The hot loop keeps to the optional fast paths of :mod:`cardgen.rules.api`
+(live observations, the next player returned by ``apply_action``, the whole deal
+at once) when a state offers them.
 """
 
 from __future__ import annotations
@@ -146,8 +150,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     views = [observation(s) for s in range(n)] if getattr(state, "live_observations", False) else None
     step = 0
     try:
+        p = current_player()
         while True:
-            p = current_player()
             if p < 0:
                 if p == TERMINAL:
                     break
@@ -166,7 +170,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                         trace(step, p, state.action_to_string(action))
                     apply_action(action)
                     step += 1
-                if current_player() != CHANCE:
+                p = current_player()
+                if p != CHANCE:
                     after(state, True)
                 continue
             if step >= limit:
@@ -181,7 +186,11 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
             before(state, p, action)
-            apply_action(action)
+            p = apply_action(action)
+            if p.__class__ is not int:  # apply_action may return the new current player
+                p = current_player()
+            elif full and p != current_player():
+                raise RuleViolation(f"applying {action} returned player {p}, but {current_player()} is to move")
             step += 1
             after(state, full)
         checker.at_end(state)
