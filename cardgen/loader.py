@@ -316,6 +316,21 @@ def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> l
     return axes
 
 
+def _quantity(template: str, binding: dict[str, Any], entry: YDict, errors: Collector) -> int | None:
+    """A quantity read from the data (``"{tile.count}"``), so counts live in one place."""
+    m = PLACEHOLDER_RE.fullmatch(template.strip())
+    where = entry.at("quantity")
+    try:
+        value = _lookup(binding, m.group(1))
+    except KeyError:
+        errors.add(f"'quantity' refers to unknown field '{m.group(1)}'", where)
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        errors.add(f"'quantity' \"{template}\" gives {value!r}; it must be a whole number, 1 or more", where)
+        return None
+    return value
+
+
 def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where]) -> list[Card]:
     what = f"component '{cid}'"
     if not isinstance(items, YList):
@@ -328,9 +343,13 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
             continue
         check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
         id_template = get(entry, "id", (str,), ewhat, errors)
-        quantity = get(entry, "quantity", (int,), ewhat, errors, default=1)
-        if quantity < 1:
+        quantity = get(entry, "quantity", (int, str), ewhat, errors, default=1)
+        if isinstance(quantity, int) and quantity < 1:
             errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
+        elif isinstance(quantity, str) and not PLACEHOLDER_RE.fullmatch(quantity.strip()):
+            errors.add(f"'quantity' in {ewhat} must be a whole number (or a placeholder such as"
+                       f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
+            continue
         fields = get(entry, "fields", (dict,), ewhat, errors, default={})
         spec = entry.get("for_each")
         if spec is not None and not isinstance(spec, YDict):
@@ -352,7 +371,10 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
                 errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
                 continue
             ids[card_id] = entry.at("id")
-            out.append(Card(id=card_id, fields=freeze(binding), quantity=quantity, where=entry.at("id")))
+            copies = _quantity(quantity, binding, entry, errors) if isinstance(quantity, str) else quantity
+            if copies is None:
+                break
+            out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id")))
     return out
 
 

@@ -87,6 +87,33 @@ def test_for_each_with_quantity_counts_every_copy():
     assert stickers.count == 36
 
 
+def test_quantity_read_from_the_data(game_copy):
+    """Counts live once, in the data: `quantity: "{kind.count}"` for each for_each item."""
+    root = game_copy("mini_game")
+    edit_file(
+        root / "game.yaml",
+        '      - id: "card-{n}"\n        for_each:\n          n: {range: [1, 3]}\n',
+        '      - id: "{kind.id}"\n        quantity: "{kind.count}"\n        for_each:\n'
+        "          kind: [{id: sun, count: 3}, {id: moon, count: 1}]\n",
+    )
+    deck = load_game(root).component("cards")
+    assert [(c.id, c.quantity) for c in deck.cards] == [("sun", 3), ("moon", 1), ("joker", 2)]
+    assert deck.count == 6
+
+
+def test_quantity_from_the_data_must_be_a_count(game_copy):
+    root = game_copy("mini_game")
+    edit_file(
+        root / "game.yaml",
+        '      - id: "card-{n}"\n        for_each:\n          n: {range: [1, 3]}\n',
+        '      - id: "{kind.id}"\n        quantity: "{kind.count}"\n        for_each:\n'
+        "          kind: [{id: sun, count: 0}]\n",
+    )
+    (line,) = problems(root)
+    assert line.endswith(": 'quantity' \"{kind.count}\" gives 0; it must be a whole number, 1 or more"), line
+    assert ":19:" in line, line
+
+
 def test_for_each_inline_list_and_fields(game_copy):
     root = game_copy("mini_game")
     edit_file(
@@ -111,6 +138,9 @@ def test_for_each_inline_list_and_fields(game_copy):
          "card entry 1 of component 'cards': for_each 'n' range must be [first, last] whole numbers"),
         ('id: "card-{n}"', 'id: "card-{colour}"', "card id 'card-{colour}' refers to unknown field 'colour'"),
         ("quantity: 2", "quantity: 0", "'quantity' in card entry 2 of component 'cards' must be 1 or more, found 0"),
+        ("quantity: 2", 'quantity: "{copies}"', "'quantity' refers to unknown field 'copies'"),
+        ("quantity: 2", 'quantity: "two"', "'quantity' in card entry 2 of component 'cards' must be a whole"
+         " number (or a placeholder such as \"{kind.count}\"), found str 'two'"),
     ],
 )
 def test_for_each_mistakes(game_copy, old, new, message):
@@ -222,7 +252,8 @@ def test_wrong_types(scenario):
     assert problems(root) == [
         f"{g}:4:10: 'players' must be [min, max] whole numbers with 1 <= min <= max, found [3, 2]",
         f"{g}:11:12: 'bleed' in component 'cards' must be a number, found str 'thick'",
-        f"{g}:15:19: 'quantity' in card entry 1 of component 'cards' must be a whole number, found str '2'",
+        f"{g}:15:19: 'quantity' in card entry 1 of component 'cards' must be a whole number"
+        " (or a placeholder such as \"{kind.count}\"), found str '2'",
         f"{g}:17:17: 'fields' in card entry 2 of component 'cards' must be a mapping, found a list",
     ]
 
