@@ -17,7 +17,7 @@ from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.validate.kit import check_kit
 from cardgen.validate.runner import Options, validate
-from cardgen.validate.simulate import percentile, run_config, wilson
+from cardgen.validate.simulate import distribution, percentile, run_config, wilson
 from cardgen.validate.static import DataLocator, check_static
 
 from conftest import edit_file
@@ -198,6 +198,32 @@ def test_report_figures_per_setup_players_and_kind():
         assert len(c["seats"]) == c["players"] and sum(s["wins"] for s in c["seats"]) == 20
         for s in c["seats"]:
             assert 0 <= s["ci95"][0] <= s["rate"] <= s["ci95"][1] <= 1
+
+
+def test_distribution_of_a_per_game_figure():
+    d = distribution([3, 1, 2, 2, 5, 4, 2, 3, 1, 7])
+    assert (d["n"], d["mean"], d["min"], d["median"], d["max"]) == (10, 3.0, 1, 2.5, 7)
+    assert d["p5"] == 1 and d["p95"] == 7 and d["sd"] == pytest.approx(1.886, abs=1e-3)
+    # few whole numbers: one bin per value, each [low, high, count]
+    assert d["histogram"] == [[1, 1, 2], [2, 2, 3], [3, 3, 2], [4, 4, 1], [5, 5, 1], [6, 6, 0], [7, 7, 1]]
+    wide = distribution([float(x) for x in range(100)])
+    assert len(wide["histogram"]) == 10 and sum(c for _, _, c in wide["histogram"]) == 100
+    assert distribution([]) == {"n": 0}
+
+
+def test_per_game_figures_reach_the_report_and_the_json(cli, tmp_path):
+    """An engine's own figures (Egypt: tribute, control changes…) are pooled per configuration."""
+    out = tmp_path / "r.json"
+    r = cli("validate", "egypt", "--games", "12", "--players", "3", "--json", out)
+    assert r.exit_code == 0, r.stdout + r.stderr
+    configs = json.loads(out.read_text(encoding="utf-8"))["simulation"]["configs"]
+    for c in configs:
+        figs = c["figures"]
+        assert figs["tribute"]["n"] == 3 * 12 and figs["control_changes"]["n"] == 12
+        assert figs["winning_tribute"]["mean"] >= figs["tribute"]["mean"]
+        assert sum(k for _, _, k in figs["control_changes"]["histogram"]) == 12
+    text = cli("validate", "egypt", "--games", "12", "--players", "3").stdout
+    assert "Per game, mean [5th–95th percentile]" in text and "control changes" in text
 
 
 class LosesSixes(H.HapyState):

@@ -650,6 +650,14 @@ class EgyptState:
         best = max(self.score)
         return tuple(s for s, x in enumerate(self.score) if x == best)
 
+    def figures(self) -> dict[str, Any]:
+        """Per-game figures for the validate report: the tribute every seat scored,
+        the winner's, how often control changed hands, turns with a Dynasty phase."""
+        top = sorted(self.score, reverse=True)
+        return {"tribute": list(self.score), "winning_tribute": top[0], "winning_margin": top[0] - top[1],
+                "control_changes": self.changes, "turns_with_a_controller": self.control_turns,
+                "reshuffles": self.reshuffles}
+
     def length(self) -> int:
         """Turns played."""
         return self.turn

@@ -15,6 +15,31 @@ def _num(x: float | None) -> str:
     return f"{x:g}" if x != int(x) else f"{int(x)}"
 
 
+def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
+    """The engine's per-game figures (scores, control changes…), one row per
+    configuration, each cell ``mean [5th–95th percentile]``."""
+    names: list[str] = []
+    for c in configs:
+        names += [n for n in c.get("figures", {}) if n not in names]
+    if not names:
+        return []
+    rows = []
+    for c in configs:
+        cells = []
+        for n in names:
+            d = c.get("figures", {}).get(n)
+            cells.append("—" if not d or not d.get("n") else
+                         f"{d['mean']:.1f} [{_num(d['p5'])}–{_num(d['p95'])}]")
+        rows.append((f"{c['setup']:<9} {c['players']:>7}  {c['agents']:<7}", cells))
+    heads = [n.replace("_", " ") for n in names]
+    widths = [max(len(h), *(len(r[1][k]) for r in rows)) for k, h in enumerate(heads)]
+    lines = ["", "  Per game, mean [5th–95th percentile] (the JSON report has the full distributions):",
+             "  " + " " * 28 + "  ".join(h.rjust(w) for h, w in zip(heads, widths))]
+    for label, cells in rows:
+        lines.append(f"  {label}  " + "  ".join(x.rjust(w) for x, w in zip(cells, widths)))
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     out: list[str] = []
     add = out.append
@@ -61,6 +86,7 @@ def render(report: dict[str, Any]) -> str:
                     f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
                     f" {_num(c['length']['p95']):>4}"
                     f"   {seats}{flag}")
+        out.extend(_figures_table(configs))
         if sim["failures"]:
             add("")
             add("  Failures and unfinished games (each command replays that game step by step):")

@@ -40,6 +40,7 @@ class GameOutcome:
     length: int
     winners: tuple[int, ...] = ()
     message: str = ""
+    figures: dict[str, Any] | None = None  # the engine's own per-game figures, if it has any
 
 
 @dataclass
@@ -57,6 +58,15 @@ class ConfigResult:
     failures: list[GameOutcome] = field(default_factory=list)
     failure_count: int = 0
     elapsed: float = 0.0
+    samples: dict[str, list[float]] = field(default_factory=dict)  # per-game figures, pooled
+
+    def add_figures(self, figures: dict[str, Any]) -> None:
+        for name, value in figures.items():
+            bucket = self.samples.setdefault(name, [])
+            if isinstance(value, (list, tuple)):
+                bucket.extend(float(v) for v in value)
+            else:
+                bucket.append(float(value))
 
     @property
     def ok(self) -> bool:
@@ -91,6 +101,7 @@ class ConfigResult:
             "failures": [{"seed": f.seed, "step": f.steps, "turn": f.length, "message": f.message}
                          for f in self.failures],
             "failure_count": self.failure_count,
+            "figures": {name: distribution(values) for name, values in self.samples.items()},
             "elapsed_s": round(self.elapsed, 4),
             "games_per_s": round(self.games / self.elapsed, 1) if self.elapsed > 0 else None,
             "ok": self.ok,
@@ -119,6 +130,37 @@ def percentile(sorted_values: list[int], q: float) -> float | None:
         return float(sorted_values[mid]) if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
     rank = max(1, math.ceil(q / 100 * len(sorted_values)))
     return float(sorted_values[rank - 1])
+
+
+def distribution(values: list[float], bins: int = 10) -> dict[str, Any]:
+    """Summary of one per-game figure: mean, spread, percentiles and a histogram.
+
+    The histogram has at most ``bins`` equal-width bins over [min, max] (one bin per
+    value when the values are few whole numbers), as ``[[low, high, count], …]``."""
+    xs = sorted(values)
+    n = len(xs)
+    if not n:
+        return {"n": 0}
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    lo, hi = xs[0], xs[-1]
+    whole = all(x == int(x) for x in xs)
+    if whole and hi - lo < bins:
+        edges = [lo + k for k in range(int(hi - lo) + 2)]
+    else:
+        width = (hi - lo) / bins or 1.0
+        if whole:
+            width = math.ceil(width)
+        edges = [lo + k * width for k in range(bins + 1)]
+        if edges[-1] < hi:
+            edges.append(edges[-1] + width)
+    counts = [0] * (len(edges) - 1)
+    for x in xs:
+        k = min(int((x - lo) // (edges[1] - edges[0])), len(counts) - 1)
+        counts[k] += 1
+    hist = [[edges[k], edges[k + 1] - (1 if whole else 0), c] for k, c in enumerate(counts)]
+    return {"n": n, "mean": round(mean, 3), "sd": round(sd, 3), "min": lo, "p5": percentile(xs, 5),
+            "median": percentile(xs, 50), "p95": percentile(xs, 95), "max": hi, "histogram": hist}
 
 
 Trace = Callable[[int, int, str], None]
@@ -194,6 +236,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
             step += 1
             after(state, full)
         checker.at_end(state)
+        figures = state.figures() if hasattr(state, "figures") else None
     except RuleViolation as exc:
         return GameOutcome(seed, "failure", step, _length(state), message=str(exc))
     except Exception as exc:  # a crash in a rules engine is a finding, reported with its seed
@@ -202,7 +245,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     returns = state.returns()
     best = max(returns) if returns else 0
     winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
-    return GameOutcome(seed, "ok", step, state.length(), winners)
+    return GameOutcome(seed, "ok", step, state.length(), winners, figures=figures)
 
 
 def _unfinished(seed: int, step: int, state: Any) -> GameOutcome:
@@ -229,6 +272,8 @@ def run_config(gamedef: Any, make_agent: Callable, agents: str, must_finish: boo
         if out.status == "ok":
             res.completed += 1
             res.lengths.append(out.length)
+            if out.figures:
+                res.add_figures(out.figures)
             if len(out.winners) == 1:
                 res.wins[out.winners[0]] += 1
             else:
