@@ -92,6 +92,20 @@ def assert_user_error(result: Result) -> list[str]:
     return [line[len("error: "):] for line in errors]
 
 
+@pytest.fixture(scope="module")
+def isolated_settings(tmp_path_factory):
+    """For modules whose module-scoped builds run before the per-test guard below: keep
+    those builds away from the user's and the current folder's saved settings (a saved
+    duplex or back offset would change what they build). Use it with
+    ``pytestmark = pytest.mark.usefixtures("isolated_settings")``: fixtures named there
+    are set up before the module's other module-scoped fixtures."""
+    with pytest.MonkeyPatch.context() as mp:
+        home = tmp_path_factory.mktemp("settings")
+        mp.setenv("CARDGEN_CONFIG", str(home / "no-user-config"))
+        mp.chdir(home)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _no_user_settings(tmp_path_factory, monkeypatch):
     """Builds in tests never pick up the developer's own saved printer settings."""

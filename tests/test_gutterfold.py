@@ -42,16 +42,8 @@ CASES = [(paper, spec) for paper in PAPERS for spec in (POKER, TILE)]
 CASE_IDS = [f"{paper}-{int(spec[0][0])}x{int(spec[0][1])}" for paper, spec in CASES]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _isolated_settings(tmp_path_factory):
-    """The module-scoped builds here run before conftest's per-test settings guard: keep
-    them away from the user's and the current folder's saved settings (a saved duplex or
-    back-offset would change what they build)."""
-    with pytest.MonkeyPatch.context() as mp:
-        home = tmp_path_factory.mktemp("settings")
-        mp.setenv("CARDGEN_CONFIG", str(home / "no-user-config"))
-        mp.chdir(home)
-        yield
+# their module-scoped builds must not see the user's saved settings (see conftest)
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def fold(paper: str, spec, portrait: bool = True) -> FoldPlan:
