@@ -12,6 +12,9 @@ from .errors import CardgenError
 from .units import PAPERS_MM
 
 
+LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
+
+
 def fail(exc: CardgenError) -> None:
     """Print a user error, one problem per line, and exit 1."""
     for line in exc.lines():
@@ -61,7 +64,12 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
             game = load_game(target)
         except CardgenError as exc:
             problems += 1
-            click.echo(f"{target}: cannot be loaded ({len(exc.lines())} problem(s); run 'cardgen build {target}' to see them)")
+            lines = exc.lines()
+            click.echo(f"{target}: cannot be loaded ({len(lines)} problem(s))")
+            for line in lines[:LIST_PROBLEMS]:
+                click.echo(f"    {line}")
+            if len(lines) > LIST_PROBLEMS:
+                click.echo(f"    … and {len(lines) - LIST_PROBLEMS} more: run 'cardgen build {target}' to see them all")
             continue
         lang = "en" if "en" in game.languages else game.languages[0]
         lo, hi = game.players

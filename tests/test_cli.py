@@ -101,7 +101,10 @@ def test_list_reports_a_broken_game_and_exits_1(cli, scenario):
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert any(line.startswith("hapy ") for line in result.stdout.splitlines())
-    assert f"{scenario('unknown_key')}: cannot be loaded (3 problem(s)" in result.output
+    assert f"{scenario('unknown_key')}: cannot be loaded (3 problem(s))" in result.output
+    # each problem on its own indented line, with its place in the file
+    shown = [line.strip() for line in result.stdout.splitlines() if "unknown key" in line]
+    assert len(shown) == 3 and all(":" in line.split(" ")[0] for line in shown), shown
 
 
 def test_list_data_missing_folder(cli, tmp_path):
