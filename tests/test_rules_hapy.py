@@ -548,3 +548,17 @@ def test_a_take_the_record_did_not_expect_is_a_violation(gd2):
     s.slot_card[34], s.slot_card[35] = s.slot_card[35], s.slot_card[34]  # the engine moved a card unseen
     with pytest.raises(RuleViolation, match="was laid there"):
         chk.before(s, 0, 35)
+
+
+def test_figures_of_a_finished_game_agree_with_its_log(gd3):
+    """The per-game figures the report pools are read from the game itself."""
+    for seed in range(1, 6):
+        out = play_game(gd3, H.GreedyAgent, seed)
+        assert out.status == "ok" and out.figures is not None
+        figs = out.figures
+        assert len(figs["sets_revealed"]) == 3
+        w = out.winners[0]
+        whole = figs["won_by_whole_family_%"] == 100.0
+        assert whole or figs["sets_revealed"][w] >= gd3.win_sets
+        assert 0 <= figs["requests_found_%"] <= 100 and figs["requests"] >= 1
+        assert 0 <= figs["left_in_layout"] <= H.N_CARDS - 3 * sum(figs["sets_revealed"])

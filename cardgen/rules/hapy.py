@@ -439,6 +439,24 @@ class HapyState:
         """Turns played."""
         return self.turn
 
+    def figures(self) -> dict[str, Any]:
+        """Per-game figures for the validate report, read from the public log once the
+        game is over: how often a request found its card, how the winner won, how many
+        sets of three every seat had revealed, and the cards left in the layout."""
+        asked = found = passes = 0
+        for ev in self.events:
+            kind = ev[0]
+            if kind == EV_REQUEST:
+                asked += 1
+                found += ev[4]
+            elif kind == EV_PASS:
+                passes += 1
+        w = self.winner
+        sets, whole = sets_and_whole(self.rev[w]) if w >= 0 else (0, False)
+        return {"requests": asked, "requests_found_%": 100.0 * found / asked if asked else 0.0,
+                "passes": passes, "won_by_whole_family_%": 100.0 if whole else 0.0,
+                "sets_revealed": [r.bit_count() // 3 for r in self.rev], "left_in_layout": self.pyr}
+
     def clone(self) -> "HapyState":
         s = HapyState.__new__(HapyState)
         for name in self.__slots__:

@@ -15,6 +15,10 @@ def _num(x: float | None) -> str:
     return f"{x:g}" if x != int(x) else f"{int(x)}"
 
 
+def _short(x: float) -> str:
+    return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
+
+
 def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
     """The engine's per-game figures (scores, control changes…), one row per
     configuration, each cell ``mean [5th–95th percentile]``."""
@@ -29,7 +33,7 @@ def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
         for n in names:
             d = c.get("figures", {}).get(n)
             cells.append("—" if not d or not d.get("n") else
-                         f"{d['mean']:.1f} [{_num(d['p5'])}–{_num(d['p95'])}]")
+                         f"{d['mean']:.1f} [{_short(d['p5'])}–{_short(d['p95'])}]")
         rows.append((f"{c['setup']:<9} {c['players']:>7}  {c['agents']:<7}", cells))
     heads = [n.replace("_", " ") for n in names]
     widths = [max(len(h), *(len(r[1][k]) for r in rows)) for k, h in enumerate(heads)]
