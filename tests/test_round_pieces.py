@@ -175,3 +175,21 @@ def test_round_pieces_with_backs_build_in_duplex_and_gutterfold(game_copy, cli):
                  if p["component"] == "tokens" for i in p["items"]]
         assert sorted((i["card"], i["side"]) for i in items) == sorted(
             (f"token-{n}", side) for n in range(1, 6) for side in ("front", "back")), layout
+
+
+def test_images_of_round_pieces_are_round_and_the_preview_packs_mixed_sizes(game_copy, tmp_path):
+    from PIL import Image
+
+    from cardgen.export import face_images, preview
+
+    game = load_game(with_tokens(game_copy))
+    faces = face_images(game, "en", 100, trim_only=True, component="tokens")
+    img = faces[0].image
+    assert img.getpixel((1, 1)) == (255, 255, 255)  # outside the trim circle: paper
+    assert img.getpixel((img.width // 2, 3)) == pytest.approx((0x2d, 0x5c, 0x9e), abs=8)
+    # 63×88 cards and 20 mm tokens on one contact sheet, without big holes
+    out = preview(game, "en", tmp_path / "p.png")
+    sheet = Image.open(out)
+    every = face_images(game, "en", 60, trim_only=True, distinct=True)
+    area = sum(f.image.width * f.image.height for f in every)
+    assert area / (sheet.width * sheet.height) > 0.3, sheet.size
