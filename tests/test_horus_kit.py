@@ -80,8 +80,8 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
             # sheet (6); 4 Nile cards (1); 4 aids (1) — each sheet front and back
             assert len(cards.pages) == 2 * ((5 if paper == "a4" else 4) + 6 + 1 + 1)
             sheets = PdfReader(kit / f"horus-{lang}-{paper}-sheets.pdf")
-            assert len(sheets.pages) == 2  # the 80 stones on one sheet, the rules summary
-            for page in (cards.pages[0], sheets.pages[0], sheets.pages[1]):
+            assert len(sheets.pages) == 3  # the 80 stones on one sheet, the rules summary, the setup
+            for page in (cards.pages[0], *sheets.pages):
                 assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
 
@@ -266,6 +266,11 @@ def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, gam
         assert re.sub(r"\s+", " ", s[key]) in flat, (key, s[key])
     for name in TERRAINS[lang] + [s["tile.river"], s["tile.necropolis"]]:
         assert name in flat
+    setup = text_of(PdfReader(kit / f"horus-{lang}-letter-sheets.pdf").pages[2])
+    for key in ("setup.title", "setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
+        assert re.sub(r"\s+", " ", s[key]) in setup, (key, s[key])
+    bag = sum(t["count"] for t in game.data["tiles"] if t["where"] == "bag")
+    assert bag == 69 and re.sub(r"\s+", " ", s["setup.bag"].format(n=bag)) in setup  # counted from the data
     entry = shop_entry(manifest, lang)
     shop = PdfReader(kit / entry["file"])
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
