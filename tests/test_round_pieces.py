@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -193,3 +194,10 @@ def test_images_of_round_pieces_are_round_and_the_preview_packs_mixed_sizes(game
     every = face_images(game, "en", 60, trim_only=True, distinct=True)
     area = sum(f.image.width * f.image.height for f in every)
     assert area / (sheet.width * sheet.height) > 0.3, sheet.size
+
+
+def test_cardgen_list_says_a_deck_is_round(game_copy, cli):
+    folder = with_tokens(game_copy)
+    result = cli("list", "--data", folder)
+    assert re.search(r"^\s+tokens\s+5 × 20 mm round one-sided\s+Cards$", result.stdout, re.M), result.stdout
+    assert re.search(r"^\s+cards\s+5 × 63×88 mm two-sided\s+Cards$", result.stdout, re.M), result.stdout
