@@ -80,7 +80,8 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
             if comp.kind == "deck":
                 sides = "two-sided" if comp.back else "one-sided"
                 w, h = comp.size
-                click.echo(f"    {comp.id:<12} {comp.count:>4} × {w:g}×{h:g} mm {sides:<10} {label}")
+                size = f"{w:g} mm round" if comp.shape == "circle" else f"{w:g}×{h:g} mm"
+                click.echo(f"    {comp.id:<12} {comp.count:>4} × {size} {sides:<10} {label}")
             else:
                 click.echo(f"    {comp.id:<12}      sheet{'':<21} {label}")
     if problems:

@@ -76,6 +76,10 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
                 if trim_only:
                     b = comp.bleed / 25.4 * dpi
                     img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
+                    if comp.shape == "circle":  # a round piece, as cut: paper outside its trim circle
+                        mask = Image.new("L", img.size, 0)
+                        ImageDraw.Draw(mask).ellipse((0, 0, img.width - 1, img.height - 1), fill=255)
+                        img = Image.composite(img, Image.new("RGB", img.size, "white"), mask)
                 out.append(FaceImage(comp, card_id, meta[n], side, img))
         finally:
             pdf.close()
@@ -186,28 +190,53 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(shipped_fonts_dir() / "NotoSans-Regular.ttf"), size)
 
 
+def _cell_w(f: FaceImage) -> int:
+    """A face's cell in the preview: its width, at least room for a short label."""
+    return max(f.image.width, 64) + 16
+
+
+def _preview_rows(faces: list[FaceImage], max_w: int) -> list[list[FaceImage]]:
+    """Faces in rows at most ``max_w`` pixels wide, a new row for each deck, so a kit
+    with pieces of several sizes (tiles, cards, tokens) packs without big holes."""
+    rows: list[list[FaceImage]] = []
+    width = 0
+    for f in faces:
+        cell = _cell_w(f)
+        if not rows or width + cell > max_w or rows[-1][-1].component.id != f.component.id:
+            rows.append([])
+            width = 0
+        rows[-1].append(f)
+        width += cell
+    return rows
+
+
 def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptions | None = None) -> Path:
     """One contact-sheet PNG of every distinct face of the kit, each labelled."""
     faces = face_images(game, lang, dpi, trim_only=True, distinct=True, options=options)
     if not faces:
         raise CardgenError(f"game '{game.id}' has no card faces to preview")
-    cell_w = max(f.image.width for f in faces) + 16
-    cell_h = max(f.image.height for f in faces) + 34
-    cols = min(len(faces), max(6, math.ceil(math.sqrt(len(faces) * 1.6))))
-    rows = math.ceil(len(faces) / cols)
+    area = sum(_cell_w(f) * (f.image.height + 34) for f in faces)
+    max_w = max(max(_cell_w(f) for f in faces), round(math.sqrt(area * 1.6)), 6 * _cell_w(faces[0]))
+    rows = _preview_rows(faces, max_w)
     title_h = 48
-    sheet = Image.new("RGB", (cols * cell_w + 16, rows * cell_h + title_h + 8), "#f4f1ea")
+    sheet_w = max(sum(_cell_w(f) for f in row) for row in rows) + 16
+    sheet_h = title_h + sum(max(f.image.height for f in row) + 34 for row in rows) + 8
+    sheet = Image.new("RGB", (sheet_w, sheet_h), "#f4f1ea")
     draw = ImageDraw.Draw(sheet)
     draw.text((16, 12), f"{game.name(lang)} — {len(faces)} distinct faces ({lang})", fill="#1d1b24", font=_font(22))
     label_font = _font(11)
-    for i, f in enumerate(faces):
-        x = 16 + (i % cols) * cell_w
-        y = title_h + (i // cols) * cell_h
-        sheet.paste(f.image, (x, y))
-        label = f"{f.card_id} · {f.side}"
-        while draw.textlength(label, font=label_font) > cell_w - 18 and len(label) > 4:
-            label = label[:-2] + "…"
-        draw.text((x, y + f.image.height + 4), label, fill="#3a3a3a", font=label_font)
+    y = title_h
+    for row in rows:
+        x = 16
+        for f in row:
+            cell_w = _cell_w(f)
+            sheet.paste(f.image, (x, y))
+            label = f"{f.card_id} · {f.side}"
+            while draw.textlength(label, font=label_font) > cell_w - 6 and len(label) > 4:
+                label = label[:-2] + "…"
+            draw.text((x, y + f.image.height + 4), label, fill="#3a3a3a", font=label_font)
+            x += cell_w
+        y += max(f.image.height for f in row) + 34
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     sheet.save(tmp, format="PNG", dpi=(dpi, dpi))

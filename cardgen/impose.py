@@ -104,6 +104,7 @@ def plan_sheet(
     mark_gap: float = 1.0,
     name: str = "item",
     paper_name: str = "paper",
+    own_bleed: bool = False,
 ) -> SheetPlan:
     """Lay out as many ``item``-sized trim boxes as fit on ``paper``, centred.
 
@@ -121,6 +122,9 @@ def plan_sheet(
     A mark clipped below ``MIN_MARK`` (1 mm, or ``mark_length`` if that is smaller)
     is omitted rather than drawn as a useless dot; with the default 4 mm margin and
     1 mm gap every mark keeps at least 2.5 mm (4 - 1 - 0.5).
+
+    ``own_bleed`` forces the gutter layout whatever it costs: round tokens cannot share
+    cut lines, so each keeps its own bleed ring and room for its cut guides.
     """
     pw, ph = (float(v) for v in paper)
     w, h = (float(v) for v in item)
@@ -146,7 +150,7 @@ def plan_sheet(
     gutter = 2 * bleed
     g_cols, g_rows = _count(avail_w, w, bleed, gutter), _count(avail_h, h, bleed, gutter)
     b_cols, b_rows = _count(avail_w, w, bleed, 0.0), _count(avail_h, h, bleed, 0.0)
-    if g_cols * g_rows >= b_cols * b_rows and gutter >= _MIN_GUTTER:
+    if (own_bleed or g_cols * g_rows >= b_cols * b_rows) and gutter >= _MIN_GUTTER:
         cols, rows = g_cols, g_rows
     else:
         cols, rows, gutter = b_cols, b_rows, 0.0
@@ -346,3 +350,48 @@ def paginate(n_items: int, per_sheet: int) -> list[range]:
     if n_items < 0:
         raise ValueError("n_items must not be negative")
     return [range(i, min(i + per_sheet, n_items)) for i in range(0, n_items, per_sheet)]
+
+
+TICK_GAP = 0.5
+"""Circle-guide ticks start this far (mm) outside a round piece's bleed ring."""
+
+TICK_LENGTH = 2.5
+"""How long (mm) a circle-guide tick is, at most."""
+
+
+@dataclass(frozen=True)
+class CircleGuide:
+    """The cut guide of one round piece: the trim circle and four ticks pointing at
+    its centre from the corners of its cell (outside the bleed ring, so never over the
+    art), for a circle punch or for checking a scissors cut."""
+
+    cx: float
+    cy: float
+    r: float  # the trim circle
+    ticks: tuple[Mark, ...]  # (x1, y1) is the end nearer the piece
+
+
+def circle_guides(slots: tuple[Slot, ...], item: tuple[float, float], bleed: float) -> tuple[CircleGuide, ...]:
+    """Cut guides for round pieces placed in ``slots``: the trim circle (diameter
+    ``item[0]``) and four diagonal ticks in the corners of each piece's cell.
+
+    Diagonals, because along the axes the bleed rings of gutter-laid neighbours
+    touch: the corners of a piece's own bleed square are the only room it has alone.
+    Each tick runs from ``TICK_GAP`` outside the bleed ring toward the corner of the
+    bleed square, at most ``TICK_LENGTH`` long, and is omitted when shorter than
+    ``MIN_MARK`` (a piece with no bleed has no room and gets the circle only)."""
+    w, h = item
+    r = min(w, h) / 2
+    start = r + bleed + TICK_GAP
+    corner = math.hypot(w / 2 + bleed, h / 2 + bleed) - 0.2  # stay inside the bleed square
+    end = min(start + TICK_LENGTH, corner)
+    out = []
+    for s in slots:
+        cx, cy = s.x + w / 2, s.y + h / 2
+        ticks = ()
+        if end - start + _EPS >= MIN_MARK:
+            d = math.sqrt(0.5)
+            ticks = tuple(Mark(cx + sx * start * d, cy + sy * start * d, cx + sx * end * d, cy + sy * end * d)
+                          for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+        out.append(CircleGuide(cx, cy, r, ticks))
+    return tuple(out)

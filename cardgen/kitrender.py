@@ -63,7 +63,7 @@ class KitRenderer:
             "ink_saver": self.opt.ink_saver,
             "components": {
                 c.id: {"id": c.id, "count": c.count, "cards": [_card_context(k) for k in c.cards],
-                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None}
+                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None, "shape": c.shape}
                 for c in g.components
             },
         }
@@ -99,7 +99,7 @@ class KitRenderer:
         for comp in self.game.components:
             if comp.kind == "deck":
                 w, h = comp.size
-                geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe}
+                geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe, "shape": comp.shape}
                 for card in comp.cards:
                     for side, template, store in (("front", comp.front, kit.fronts), ("back", comp.back, kit.backs)):
                         if template is None:

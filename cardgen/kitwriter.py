@@ -15,11 +15,21 @@ from . import pdfout
 from .draw import Painter
 from .errors import CardgenError, Collector
 from .fonts import FontBook
-from .impose import SheetPlan, Slot, back_slots, compact, marks_for, paginate, plan_gutterfold, plan_sheet
+from .impose import (SheetPlan, Slot, back_slots, circle_guides, compact, marks_for, paginate, plan_gutterfold,
+                     plan_sheet)
 from .kitrender import Face, LangKit
 from .model import Card, Component, Game
 from .textcheck import TextEngine
 from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
+
+
+def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
+    """How much bleed a round piece shows around its trim circle on this plan (None
+    for rectangular pieces): its own bleed when pieces stand apart, none when they
+    touch (a butted grid), where a ring of bleed would paint over the neighbour."""
+    if comp.shape != "circle":
+        return None
+    return comp.bleed if plan.gutter > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,8 @@ class KitWriter:
             for comp in self.game.decks:
                 try:
                     plans[paper][comp.id] = plan_sheet(
-                        PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper
+                        PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper,
+                        own_bleed=comp.shape == "circle",
                     )
                 except CardgenError as exc:
                     errors.add(exc.message, comp.where)
@@ -77,6 +88,8 @@ class KitWriter:
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
         w, h = comp.size
         b = comp.bleed
+        round_clip = _round_bleed(plan, comp)
+        round_clip = None if round_clip is None else w / 2 + round_clip
         placed = []
         for (card, copy), slot in zip(items, slots):
             name = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
@@ -89,9 +102,9 @@ class KitWriter:
                     slot.x + w + (0 if (slot.col + 1, slot.row) in occupied else b),
                     slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
                 )
-            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip)
+            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip, round_clip)
             if self.opt.proof:
-                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe)
+                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe, comp.shape)
             placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
                            "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
                            "w": w, "h": h, "rotation": slot.rotation})
@@ -103,8 +116,15 @@ class KitWriter:
         """One imposed page of one side: faces, crop marks, manifest record."""
         placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
         pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
+        self._circle_guides(c, plan, comp, slots[: len(items)])
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
+
+    def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
+        """Round pieces get circular cut guides besides the straight crop marks."""
+        ring = _round_bleed(plan, comp)
+        if ring is not None:
+            pdfout.draw_circle_guides(c, circle_guides(slots, comp.size, ring))
 
     def _label(self, c, plan: SheetPlan, text: str) -> None:
         """A small grey line saying what the page is, placed where no crop mark runs:
@@ -211,6 +231,7 @@ class KitWriter:
                     placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, plan.slots, "front")
                     placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, fold.backs, "back")
                     pdfout.draw_marks(c, marks_for(plan, plan.slots[: len(chunk)] + fold.backs[: len(chunk)]))
+                    self._circle_guides(c, plan, comp, plan.slots[: len(chunk)] + fold.backs[: len(chunk)])
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                          f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")

@@ -27,6 +27,7 @@ OPS = "ops"
 BLOCKS = "blocks"
 PAIR = "pair"
 ANY_SCALE = "scale"
+BOX4 = "a box [x, y, w, h]"
 
 _PAINT = {"fill": COLOUR, "stroke": COLOUR, "stroke_width": NUM, "opacity": NUM, "dash": POINTS, "cap": STR}
 _BOX = {"x": NUM, "y": NUM, "w": NUM, "h": NUM}
@@ -57,7 +58,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "image": ({**_BOX, "src": STR}, {"fit": STR, "opacity": NUM}),
     "group": (
         {"ops": OPS},
-        {"translate": PAIR, "rotate": NUM, "scale": ANY_SCALE, "clip": POINTS, "opacity": NUM},
+        {"translate": PAIR, "rotate": NUM, "scale": ANY_SCALE, "clip": BOX4, "opacity": NUM},
     ),
     "flow": (
         {**_BOX, "blocks": BLOCKS},
@@ -113,6 +114,8 @@ def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors:
         bad = not isinstance(value, list) or not all(
             _is_num(v) or (isinstance(v, list) and len(v) == 2 and all(_is_num(c) for c in v)) for v in value
         )
+    elif want == BOX4:
+        bad = not (isinstance(value, list) and len(value) == 4 and all(_is_num(v) for v in value))
     elif want == PAIR:
         bad = not (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value))
     elif want == ANY_SCALE:

@@ -28,7 +28,8 @@ PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
 GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files")
 DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
-DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape")
+SHAPES = ("rect", "circle")
 SHEET_KEYS_REQUIRED = ("id", "kind", "template")
 SHEET_KEYS_OPTIONAL = ("name",)
 CARD_KEYS_REQUIRED = ("id",)
@@ -250,6 +251,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
             if value < 0 or value > 20:
                 errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
         printshop = get(item, "printshop", (bool,), what, errors, default=True)
+        shape = _shape(item, size, what, errors)
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
         out.append(
             Component(
@@ -265,9 +267,23 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 back=item.get("back") if isinstance(item.get("back"), str) else None,
                 cards=tuple(cards),
                 printshop=printshop,
+                shape=shape,
             )
         )
     return out
+
+
+def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Collector) -> str:
+    """The pieces' outline: ``rect`` (default) or ``circle`` (round tokens, cut guides
+    drawn as circles). A circle's size is its diameter, so width must equal height."""
+    shape = get(item, "shape", (str,), what, errors, default="rect")
+    if shape not in SHAPES:
+        errors.add(f"'shape' in {what} must be one of {', '.join(SHAPES)}, found {shape!r}", item.at("shape"))
+        return "rect"
+    if shape == "circle" and size is not None and abs(size[0] - size[1]) > 1e-9:
+        errors.add(f"{what} has shape circle, so its size must be [diameter, diameter], found "
+                   f"[{size[0]:g}, {size[1]:g}]", item.at("size"))
+    return shape
 
 
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:
@@ -316,15 +332,20 @@ def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> l
     return axes
 
 
-def _quantity(template: str, binding: dict[str, Any], entry: YDict, errors: Collector) -> int | None:
-    """A quantity read from the data (``"{tile.count}"``), so counts live in one place."""
+def _quantity(template: str, binding: dict[str, Any], entry: YDict, errors: Collector,
+              data: dict | None = None) -> int | None:
+    """A quantity read from the data (``"{tile.count}"``, a for_each item's field, or
+    ``"{nile_cards}"``, a key under ``data``), so counts live in one place."""
     m = PLACEHOLDER_RE.fullmatch(template.strip())
     where = entry.at("quantity")
     try:
         value = _lookup(binding, m.group(1))
     except KeyError:
-        errors.add(f"'quantity' refers to unknown field '{m.group(1)}'", where)
-        return None
+        try:
+            value = _lookup(dict(data or {}), m.group(1))
+        except KeyError:
+            errors.add(f"'quantity' refers to unknown field '{m.group(1)}'", where)
+            return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         errors.add(f"'quantity' \"{template}\" gives {value!r}; it must be a whole number, 1 or more", where)
         return None
@@ -371,7 +392,7 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
                 errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
                 continue
             ids[card_id] = entry.at("id")
-            copies = _quantity(quantity, binding, entry, errors) if isinstance(quantity, str) else quantity
+            copies = _quantity(quantity, binding, entry, errors, data) if isinstance(quantity, str) else quantity
             if copies is None:
                 break
             out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id")))

@@ -49,6 +49,7 @@ class Component:
     back: str | None = None
     cards: tuple[Card, ...] = ()
     printshop: bool = True
+    shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
     # sheet only
     template: str | None = None
 

@@ -18,7 +18,7 @@ from reportlab.lib.colors import PCMYKColorSep
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
-from .impose import Mark
+from .impose import CircleGuide, Mark
 from .units import PT_PER_MM, mm_to_pt
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
@@ -87,11 +87,15 @@ class FormCache:
 
 
 def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int,
-          clip: tuple[float, float, float, float]) -> None:
-    """Show a face form with its trim top-left at (x, y) mm, clipped to ``clip`` (x0, y0, x1, y1, page mm)."""
+          clip: tuple[float, float, float, float], round_clip: float | None = None) -> None:
+    """Show a face form with its trim top-left at (x, y) mm, clipped to ``clip`` (x0, y0, x1, y1, page mm),
+    or, for a round piece, to the circle of radius ``round_clip`` mm about its centre (trim plus bleed)."""
     c.saveState()
     p = c.beginPath()
-    p.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
+    if round_clip is not None:
+        p.circle(x + w / 2, y + h / 2, round_clip)
+    else:
+        p.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
     c.clipPath(p, stroke=0, fill=0)
     c.translate(x, y)
     if rotation == 180:
@@ -112,16 +116,42 @@ def draw_fold_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     c.restoreState()
 
 
-def draw_proof(c: Canvas, x: float, y: float, w: float, h: float, bleed: float, safe: float) -> None:
-    """Designer's proof overlay: trim (red), bleed (dashed red) and safe zone (dashed blue)."""
+def draw_proof(c: Canvas, x: float, y: float, w: float, h: float, bleed: float, safe: float,
+               shape: str = "rect") -> None:
+    """Designer's proof overlay: trim (red), bleed (dashed red) and safe zone (dashed blue),
+    as circles for round pieces."""
     c.saveState()
     c.setLineWidth(HAIRLINE_MM)
     c.setStrokeColorRGB(0.9, 0.1, 0.2)
-    c.rect(x, y, w, h, stroke=1, fill=0)
+
+    def outline(inset: float) -> None:
+        if shape == "circle":
+            c.circle(x + w / 2, y + h / 2, w / 2 - inset, stroke=1, fill=0)
+        else:
+            c.rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, stroke=1, fill=0)
+
+    outline(0)
     c.setDash([1.0, 0.7])
-    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=1, fill=0)
+    outline(-bleed)
     c.setStrokeColorRGB(0.1, 0.4, 0.9)
-    c.rect(x + safe, y + safe, w - 2 * safe, h - 2 * safe, stroke=1, fill=0)
+    outline(safe)
+    c.restoreState()
+
+
+def draw_circle_guides(c: Canvas, guides: tuple[CircleGuide, ...]) -> None:
+    """Round pieces' cut guides: the trim circle as a registration hairline over a thin
+    white halo (so it shows on dark art as on light), and the corner ticks."""
+    c.saveState()
+    c.setStrokeColorRGB(1, 1, 1)
+    c.setLineWidth(HAIRLINE_MM * 3)
+    for g in guides:
+        c.circle(g.cx, g.cy, g.r, stroke=1, fill=0)
+    c.setStrokeColor(REGISTRATION)
+    c.setLineWidth(HAIRLINE_MM)
+    for g in guides:
+        c.circle(g.cx, g.cy, g.r, stroke=1, fill=0)
+        for m in g.ticks:
+            c.line(m.x1, m.y1, m.x2, m.y2)
     c.restoreState()
 
 

@@ -174,7 +174,7 @@ def test_unknown_language(cli, tmp_path):
     [
         ("yaml_syntax_error", 1, "game.yaml:6:14: YAML syntax error: mapping values are not allowed in this context"),
         ("duplicate_key", 1, "game.yaml:5:1: duplicate key 'name' (first at line 2)"),
-        ("unknown_key", 3, "game.yaml:12:5: unknown key 'shape' in component 'cards'"),
+        ("unknown_key", 3, "game.yaml:12:5: unknown key 'finish' in component 'cards'"),
         ("wrong_type", 4, "game.yaml:11:12: 'bleed' in component 'cards' must be a number, found str 'thick'"),
         ("missing_template", 1, "game.yaml:10:"),
         ("unknown_font", 1, "game.yaml:6:10: unknown font 'Papyrus-Bold'"),

@@ -238,7 +238,7 @@ def test_unknown_keys_each_at_its_own_line(scenario):
     lines = problems(root)
     assert len(lines) == 3, lines
     assert lines[0].startswith(f"{g}:4:1: unknown key 'colour' in the game (allowed: ")
-    assert lines[1].startswith(f"{g}:12:5: unknown key 'shape' in component 'cards' (allowed: ")
+    assert lines[1].startswith(f"{g}:12:5: unknown key 'finish' in component 'cards' (allowed: ")
     assert lines[2].startswith(f"{g}:15:9: unknown key 'colour' in card entry 1 of component 'cards' (allowed: ")
     # the allowed list helps the user find the right spelling
     assert "languages" in lines[0] and "components" in lines[0]
@@ -396,13 +396,13 @@ def test_duplicate_component_ids(game_copy):
 def test_every_problem_at_once(game_copy):
     """One pass reports unrelated mistakes from game.yaml and the locales together."""
     root = game_copy("mini_game")
-    edit_file(root / "game.yaml", "size: [63, 88]", "size: big\n    shape: round")
+    edit_file(root / "game.yaml", "size: [63, 88]", "size: big\n    finish: glossy")
     edit_file(root / "game.yaml", "text: NotoSans-Regular", "text: NoSuchFont")
     edit_file(root / "locales" / "fr.yaml", 'card:\n  title: "Carte {n}"\n', "")
     with pytest.raises(ErrorList) as exc:
         load_game(root)
     text = "\n".join(exc.value.lines())
-    assert "unknown key 'shape'" in text
+    assert "unknown key 'finish'" in text
     assert "'size' in component 'cards' must be [width, height]" in text
     assert "unknown font 'NoSuchFont'" in text
     assert "missing 1 translation(s): card.title" in text

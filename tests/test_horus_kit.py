@@ -1,0 +1,320 @@
+"""The Horus kit: `cardgen build horus` in every language and on both papers, read back
+from the PDFs — pages and sizes of the four kinds of pieces (tiles, cards, round
+tokens, aids), every piece printed as often as the data says, each tile's own back
+behind it, River tiles that join their neighbours, every name in every language,
+fonts embedded, a reproducible build — plus the data's promises (terrains apart in
+greyscale, each sign the one its Gardiner number names, French typography)."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+import yaml
+from click.testing import CliRunner
+from fontTools.ttLib import TTFont
+from pypdf import PdfReader
+
+from cardgen.cli import main
+from cardgen.loader import load_game
+from cardgen.paths import shipped_fonts_dir
+from cardgen.render import luminance
+
+LANGS = ("en", "fr", "nl")
+PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
+MM = 72 / 25.4
+TERRAINS = {
+    "en": ["Desert", "Hill", "Field", "Swamp"],
+    "fr": ["Désert", "Colline", "Champ", "Marais"],
+    "nl": ["Woestijn", "Heuvel", "Akker", "Moeras"],
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("horus")
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("horus-kit")
+    r = CliRunner().invoke(main, ["build", "horus", "--out", str(out), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    return out / "horus"
+
+
+@pytest.fixture(scope="module")
+def manifest(kit) -> dict:
+    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+
+
+def shop_entry(manifest: dict, lang: str) -> dict:
+    return next(f for f in manifest["files"] if f["file"] == f"horus-{lang}-printshop.pdf")
+
+
+def text_of(page) -> str:
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", page.extract_text()))
+
+
+def render(path: Path, page: int, px_per_mm: float) -> np.ndarray:
+    img = pdfium.PdfDocument(path)[page].render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB")
+    return np.asarray(img).astype(float)
+
+
+def rgb(colour: str) -> np.ndarray:
+    return np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+
+
+# --------------------------------------------------------------------------- the files
+def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
+    for lang in LANGS:
+        for paper, (pw, ph) in PAPERS.items():
+            cards = PdfReader(kit / f"horus-{lang}-{paper}-cards.pdf")
+            # tiles 28 a sheet on A4 (5 sheets), 30 on Letter (4); 50 Horus cards 9 a
+            # sheet (6); 4 Nile cards (1); 4 aids (1) — each sheet front and back
+            assert len(cards.pages) == 2 * ((5 if paper == "a4" else 4) + 6 + 1 + 1)
+            sheets = PdfReader(kit / f"horus-{lang}-{paper}-sheets.pdf")
+            assert len(sheets.pages) == 3  # the 80 stones on one sheet, the rules summary, the setup
+            for page in (cards.pages[0], *sheets.pages):
+                assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
+                assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
+
+
+def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):
+    for lang in LANGS:
+        entry = shop_entry(manifest, lang)
+        shop = PdfReader(kit / entry["file"])
+        assert len(shop.pages) == 2 * (120 + 50 + 4 + 4) + 80  # stones are one-sided
+        seen = {}
+        for p in entry["pages"]:
+            seen.setdefault(p["component"], p["page"] - 1)
+        sizes = {"tiles": (40, 40), "horus-cards": (63, 88), "nile-cards": (63, 88), "stones": (16, 16),
+                 "aids": (95, 130)}
+        for comp, (w, h) in sizes.items():
+            page = shop.pages[seen[comp]]
+            assert float(page.trimbox.width) == pytest.approx(w * MM, abs=0.01), comp
+            assert float(page.trimbox.height) == pytest.approx(h * MM, abs=0.01), comp
+            assert float(page.mediabox.width) == pytest.approx((w + 6) * MM, abs=0.01), comp
+
+
+def test_every_piece_is_printed_as_often_as_the_data_says(manifest, game):
+    data = game.data
+    want = {"tiles": {t["id"]: t["count"] for t in data["tiles"]},
+            "horus-cards": {f"horus-{c['id']}": c["count"] for c in data["horus_cards"]},
+            "nile-cards": {"nile": data["nile_cards"]},
+            "stones": {f"stone-{s['id']}": s["count"] for s in data["stone_colours"]},
+            "aids": {f"aid-{s['id']}": 1 for s in data["stone_colours"]}}
+    assert sum(want["tiles"].values()) == 120 and sum(want["horus-cards"].values()) == 50
+    assert sum(want["stones"].values()) == 80
+    for f in manifest["files"]:
+        if f["kind"] == "printshop" or (f["kind"] in ("cards", "sheets") and f["paper"]):
+            for side in ("front", "back"):
+                got: dict[str, Counter] = {}
+                for p in f["pages"]:
+                    for item in p["items"]:
+                        if item["side"] == side:
+                            got.setdefault(p["component"], Counter())[item["card"]] += 1
+                for comp, counts in want.items():
+                    if side == "back" and comp == "stones":
+                        assert comp not in got, f["file"]
+                    elif f["kind"] == "printshop" or (comp == "stones") == (f["kind"] == "sheets"):
+                        assert dict(got[comp]) == counts, (f["file"], side, comp)
+
+
+def test_the_built_kit_passes_cardgen_validate_kit(kit):
+    r = CliRunner().invoke(main, ["validate", "horus", "--games", "2", "--kit", str(kit)])
+    assert "every card printed as many times as its deck says" in r.output, r.output
+    assert "every front has its back at the mirrored place" in r.output, r.output
+    assert "Kit " in r.output and ": OK" in r.output.split("Kit ", 1)[1].splitlines()[0], r.output
+
+
+def test_every_font_is_embedded(kit):
+    for path in sorted(kit.glob("*.pdf")):
+        reader = PdfReader(path)
+        for i, page in enumerate(reader.pages[:4]):
+            fonts = dict(page["/Resources"].get("/Font", {}))
+            for x in page["/Resources"].get("/XObject", {}).values():
+                fonts.update(x.get_object().get("/Resources", {}).get("/Font", {}))
+            for ref in fonts.values():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                if desc is None:
+                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                desc = desc.get_object()
+                assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
+                    f"{path.name} page {i + 1}: font {font.get('/BaseFont')} is not embedded"
+
+
+# --------------------------------------------------------------------------- the tiles
+def test_each_tile_has_its_own_back_behind_it(kit, manifest, game):
+    """The back printed after each tile's front is its back colour (tan, purple,
+    silver) or, for the double-sided River tiles, the Necropolis face."""
+    entry = shop_entry(manifest, "en")
+    path = kit / entry["file"]
+    pal = game.palette
+    candidates = {"tan": pal["tan"], "purple": pal["purple"], "silver": pal["silver"],
+                  "necropolis": pal["necropolis"], "river": pal["river"]}
+    first_back = {}
+    for p in entry["pages"]:
+        item = p["items"][0]
+        if p["component"] == "tiles" and p["side"] == "back" and item["card"] not in first_back:
+            first_back[item["card"]] = p["page"] - 1
+    for tile in game.data["tiles"]:
+        img = render(path, first_back[tile["id"]], 2)
+        mean = img.reshape(-1, 3).mean(axis=0)
+        nearest = min(candidates, key=lambda k: np.linalg.norm(rgb(candidates[k]) - mean))
+        assert nearest == tile["back"], (tile["id"], nearest, mean)
+
+
+def test_river_tiles_join_edge_to_edge_offset_by_half_and_turned(kit, manifest):
+    """The water repeats every 10 mm from the corner and weaves so that a quarter
+    turn changes nothing: the strip just past the right edge (the bleed, i.e. what a
+    right-hand neighbour starts with) is the tile's own left strip, the lower half is
+    the upper half, and the turned tile is the tile."""
+    entry = shop_entry(manifest, "en")
+    page = next(p["page"] - 1 for p in entry["pages"]
+                if p["component"] == "tiles" and p["side"] == "front" and p["items"][0]["card"] == "river-bag")
+    k = 10  # px per mm
+    img = render(kit / entry["file"], page, k)
+    b = 3 * k
+    tile = img[b:b + 40 * k, b:b + 40 * k]
+    assert tile.shape[:2] == (400, 400)
+    away = np.r_[0:170, 230:400]  # rows or columns away from the middle-of-edge marks
+    left = img[b + away, b + 4:b + 26]                 # 0.4–2.6 mm inside the left edge
+    beyond = img[b + away, b + 404:b + 426]            # 0.4–2.6 mm past the right edge
+    assert np.abs(left - beyond).mean() < 3
+    upper = tile[20:180][:, away]
+    lower = tile[220:380][:, away]                     # half a tile further down
+    assert np.abs(upper - lower).mean() < 3
+    assert np.abs(tile - np.rot90(tile)).mean() < 3
+    assert tile.std() > 10  # and it is a pattern, not a flat fill
+
+
+def test_terrains_stay_apart_in_greyscale_and_each_has_its_sign_and_pattern(game):
+    faces = game.data["faces"]
+    lum = sorted(luminance(game.palette[faces[t]["colour"]]) for t in game.data["terrains"])
+    assert min(b - a for a, b in zip(lum, lum[1:])) >= 0.1, lum
+    assert len({faces[t]["glyph"] for t in game.data["terrains"]}) == 4
+    assert len({faces[t]["pattern"] for t in game.data["terrains"]}) == 4
+    backs = [luminance(game.palette[b["colour"]]) for b in game.data["backs"].values()]
+    assert len({b["glyph"] for b in game.data["backs"].values()}) == 3  # the backs apart without colour
+    assert min(abs(a - b) for i, a in enumerate(backs) for b in backs[i + 1:]) >= 0.09
+
+
+def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game):
+    cmap = TTFont(shipped_fonts_dir() / "NotoSansEgyptianHieroglyphs-Regular.ttf").getBestCmap()
+
+    def unicode_name(code: str) -> str:
+        m = re.fullmatch(r"([A-Z]+)(\d+)([A-Z]?)", code)
+        return f"EGYPTIAN HIEROGLYPH {m.group(1)}{int(m.group(2)):03d}{m.group(3)}"
+
+    for group in (game.data["faces"], game.data["backs"]):
+        for key, f in group.items():
+            assert unicodedata.name(f["glyph"]) == unicode_name(f["gardiner"]), key
+            assert ord(f["glyph"]) in cmap, key
+
+
+# --------------------------------------------------------------------------- cards, stones, aids
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_horus_card_names_its_tile_and_its_size(kit, manifest, game, lang):
+    entry = shop_entry(manifest, lang)
+    shop = PdfReader(kit / entry["file"])
+    s = game.strings[lang]
+    fronts = {p["items"][0]["card"]: text_of(shop.pages[p["page"] - 1])
+              for p in entry["pages"] if p["component"] == "horus-cards" and p["side"] == "front"}
+    assert len(fronts) == 30
+    for c in game.data["horus_cards"]:
+        text = fronts[f"horus-{c['id']}"]
+        assert s[f"tile.{c['tile']}"] in text, (c, text)
+        if c["tile"] != "any":
+            assert s[f"tile.{c['tile']}"] == TERRAINS[lang][game.data["terrains"].index(c["tile"])]
+        corner = "?" if c["size"] == "any" else str(c["size"])
+        assert text.count(corner) >= 4, (c, text)  # the four corners
+    nile = next(text_of(shop.pages[p["page"] - 1]) for p in entry["pages"]
+                if p["component"] == "nile-cards" and p["side"] == "front")
+    assert s["nile.title"] in nile and s["nile.once"] in nile
+
+
+def test_any_stack_cards_show_a_black_question_mark(kit, manifest):
+    entry = shop_entry(manifest, "en")
+    page = next(p["page"] - 1 for p in entry["pages"]
+                if p["component"] == "horus-cards" and p["items"][0]["card"] == "horus-any-3")
+    img = render(kit / entry["file"], page, 4)
+    middle = img[(3 + 30) * 4:(3 + 45) * 4, (3 + 27) * 4:(3 + 36) * 4]
+    assert (middle.sum(axis=2) < 60).mean() > 0.2  # black ink in the middle of the card
+
+
+def test_the_stones_have_four_colours_and_four_shapes(game):
+    stones = game.data["stone_colours"]
+    assert len({s["shape"] for s in stones}) == 4
+    lum = sorted(luminance(game.palette[s["colour"]]) for s in stones)
+    assert min(b - a for a, b in zip(lum, lum[1:])) >= 0.1, lum
+    assert game.component("stones").shape == "circle" and game.component("stones").size == (16, 16)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, game, lang):
+    s = game.strings[lang]
+    flat = text_of(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+    for key in ("rules.title", "rules.turn_h", "rules.river_h", "rules.score_h", "rules.bag_h", "rules.legend_h"):
+        assert re.sub(r"\s+", " ", s[key]) in flat, (key, s[key])
+    for name in TERRAINS[lang] + [s["tile.river"], s["tile.necropolis"]]:
+        assert name in flat
+    setup = text_of(PdfReader(kit / f"horus-{lang}-letter-sheets.pdf").pages[2])
+    for key in ("setup.title", "setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
+        assert re.sub(r"\s+", " ", s[key]) in setup, (key, s[key])
+    bag = sum(t["count"] for t in game.data["tiles"] if t["where"] == "bag")
+    assert bag == 69 and re.sub(r"\s+", " ", s["setup.bag"].format(n=bag)) in setup  # counted from the data
+    entry = shop_entry(manifest, lang)
+    shop = PdfReader(kit / entry["file"])
+    aid = [p for p in entry["pages"] if p["component"] == "aids"]
+    assert len(aid) == 8  # one per player colour, front and back
+    front = text_of(shop.pages[aid[0]["page"] - 1])
+    back = text_of(shop.pages[aid[1]["page"] - 1])
+    for n in range(1, 6):
+        assert s[f"aid.a{n}_h"] in front
+    assert s["aid.place_h"] in back and s["aid.score_h"] in back  # (no double punctuation in these)
+    assert str(game.data["temple_cap"]) in back
+
+
+def test_the_build_is_reproducible(tmp_path):
+    runner = CliRunner()
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"b{k}"
+        r = runner.invoke(main, ["build", "horus", "--lang", "fr", "--paper", "letter", "--out", str(out),
+                                 "--jobs", "1"])
+        assert r.exit_code == 0, r.output
+        outs.append(out / "horus")
+    for path in sorted(outs[0].glob("*.pdf")):
+        assert path.read_bytes() == (outs[1] / path.name).read_bytes(), path.name
+
+
+# --------------------------------------------------------------------------- the words
+def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_guillemets(game):
+    doc = yaml.safe_load((game.root / "locales" / "fr.yaml").read_text(encoding="utf-8"))
+
+    def walk(node, key=""):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, f"{key}.{k}" if key else k)
+        else:
+            yield key, str(node)
+
+    for key, text in walk(doc):
+        for m in re.finditer(r"[:;!?»]", text):
+            assert m.start() > 0 and text[m.start() - 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        for m in re.finditer(r"«", text):
+            assert text[m.start() + 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+
+
+def test_every_language_has_every_string(game):
+    keys = {lang: set(game.strings[lang]) for lang in LANGS}
+    assert keys["en"] == keys["fr"] == keys["nl"]
