@@ -58,7 +58,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
     problems = 0
     for target in targets:
         try:
-            game = load_game(target)
+            game = load_game(target, every_variant=True)
         except CardgenError as exc:
             problems += 1
             click.echo(f"{target}: cannot be loaded ({len(exc.lines())} problem(s); run 'cardgen build {target}' to see them)")
@@ -72,7 +72,17 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
             if comp.kind == "deck":
                 sides = "two-sided" if comp.back else "one-sided"
                 w, h = comp.size
-                click.echo(f"    {comp.id:<12} {comp.count:>4} × {w:g}×{h:g} mm {sides:<10} {label}")
+                base = sum(k.quantity for k in comp.cards if not k.variant)
+                click.echo(f"    {comp.id:<12} {base:>4} × {w:g}×{h:g} mm {sides:<10} {label}")
+                for name in game.known_variants:
+                    extra = [k for k in comp.cards if k.variant == name]
+                    if extra:
+                        what = ", ".join(f"{k.id} ×{k.quantity}" for k in extra)
+                        click.echo(f"    {'':<12} {'+' + str(sum(k.quantity for k in extra)):>4}"
+                                   f" with --variant {name}: {what}")
+            elif comp.kind == "board":
+                w, h = comp.size
+                click.echo(f"    {comp.id:<12}      board {w:g}×{h:g} mm, tiled across pages{'':<3} {label}")
             else:
                 click.echo(f"    {comp.id:<12}      sheet{'':<21} {label}")
     if problems:
@@ -100,11 +110,15 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                                             "over every card, for checking layouts.")
 @click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Languages built in parallel processes; 0 = one per CPU core, 1 = no extra processes.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Include the cards of this optional variant (repeatable); 'cardgen list' shows a game's "
+                   "variants. Default: none.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
-          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, watch: bool) -> None:
+          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, variants: tuple[str, ...],
+          watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -119,6 +133,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build path/to/my-game --out build/
       cardgen build hapy --layout gutterfold --paper letter
       cardgen build hapy --back-offset 0.5,-1
+      cardgen build farao --variant jokers
     """
     from .build import BuildOptions
     from .userconfig import load_settings, parse_offset
@@ -131,7 +146,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         return
     options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
-                           jobs=jobs, layout=layout, back_offset=offset, proof=proof)
+                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
+                           variants=tuple(dict.fromkeys(variants)))
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     ok = _build_once(game, options)
@@ -146,13 +162,14 @@ def _build_once(game: str, options) -> bool:
     from .loader import load_game
 
     try:
-        model = load_game(game)
+        model = load_game(game, options.variants)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except CardgenError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
         return False
-    click.echo(f"Built {model.id} into {folder}/")
+    with_variants = f" with variant {', '.join(model.variants)}" if model.variants else ""
+    click.echo(f"Built {model.id}{with_variants} into {folder}/")
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
@@ -165,7 +182,7 @@ def _watch(game: str, options) -> None:
 
     def folders() -> list[Path]:
         try:
-            model = load_game(game)
+            model = load_game(game, options.variants)
             return [model.root, *model.template_dirs]
         except CardgenError:
             root = find_game(game)
