@@ -82,7 +82,8 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                                    f" with --variant {name}: {what}")
             elif comp.kind == "board":
                 w, h = comp.size
-                click.echo(f"    {comp.id:<12}      board {w:g}×{h:g} mm, tiled across pages{'':<3} {label}")
+                text = f"board {w:g}×{h:g} mm"
+                click.echo(f"    {comp.id:<12}      {text:<26} {label}")
             else:
                 click.echo(f"    {comp.id:<12}      sheet{'':<21} {label}")
     if problems:
