@@ -209,7 +209,9 @@ def _watch(game: str, options) -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Images go into OUT/<game>/png/<lang>/ and OUT/<game>/tts/<lang>/.")
 @click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
-def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], out_dir: Path, ink_saver: bool) -> None:
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
+def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], out_dir: Path, ink_saver: bool,
+           variants: tuple[str, ...]) -> None:
     """Export GAME's card faces as images, drawn by the same renderer as the PDFs.
 
     \b
@@ -226,11 +228,11 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
     if tts and not png and dpi != 300:
         click.echo("note: --dpi applies to --png; TTS sheets use 409-pixel-wide cards", err=True)
     try:
-        model = load_game(game)
+        model = load_game(game, variants)
         unknown = [l for l in langs if l not in model.languages]
         if unknown:
             raise CardgenError(f"game '{model.id}' has no language {', '.join(unknown)}")
-        options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir)
+        options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir, variants=model.variants)
         written = []
         if png:
             written += export_png(model, langs, out_dir, dpi, options)
@@ -248,7 +250,8 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
 @click.option("--lang", default=None, metavar="LANG", help="Language to show. Default: en, else the first.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="PNG file to write. Default: output/<game>/preview-<lang>.png")
-def preview(game: str, lang: str | None, out_file: Path | None) -> None:
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
+def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[str, ...]) -> None:
     """Write one contact-sheet PNG showing every distinct face of GAME, labelled.
 
     \b
@@ -259,7 +262,7 @@ def preview(game: str, lang: str | None, out_file: Path | None) -> None:
     from .loader import load_game
 
     try:
-        model = load_game(game)
+        model = load_game(game, variants)
         lang = lang or ("en" if "en" in model.languages else model.languages[0])
         if lang not in model.languages:
             raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")
