@@ -153,14 +153,16 @@ def test_the_board_is_tiled_with_assembly_labels_on_a4_and_letter(kit, manifest,
 
 
 def test_the_jokers_variant_adds_three_cards_and_is_recorded(tmp_path):
-    kit = _build(tmp_path, "--variant", "jokers", "--lang", "en", "--paper", "a4")
+    # two languages in two worker processes: each reloads the game with the variant
+    kit = _build(tmp_path, "--variant", "jokers", "--lang", "en", "--lang", "nl", "--paper", "a4", "--jobs", "2")
     doc = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
     assert doc["variants"] == ["jokers"] and doc["decks"]["cards"]["cards"]["joker"] == 3
     assert len(PdfReader(kit / "farao-en-printshop.pdf").pages) == 2 * (90 + 4)
     jokers = printshop_fronts(kit, "en")["joker"]
     assert len(jokers) == 3 and "Joker" in jokers[0] and "Variant: Jokers" in jokers[0]
+    assert len(PdfReader(kit / "farao-nl-printshop.pdf").pages) == 2 * (90 + 4)
     r = CliRunner().invoke(main, ["validate", "farao", "--variant", "jokers", "--games", "1", "--kit", str(kit),
-                                  "--lang", "en"])
+                                  "--lang", "en", "--lang", "nl"])
     assert r.exit_code == 0, r.output
 
 
