@@ -165,7 +165,7 @@ class KitBuilder:
             os.replace(tmp / f.name, final_dir / f.name)
         os.replace(tmp / "manifest.json", manifest_path)
         for name in stale:
-            if "/" not in name and "\\" not in name and not name.startswith("."):
+            if name.startswith(f"{self.game.id}-") and name.endswith(".pdf") and "/" not in name and "\\" not in name:
                 (final_dir / name).unlink(missing_ok=True)
                 self.progress(f"removed {name} (built with other variants)")
 
