@@ -141,7 +141,7 @@ def _map(c: Canvas, book: FontBook, bold: str, plan: TilePlan, tile: Tile, cx: f
     room = top - 1.5
     scale = min(1.0, max(room - 1.0, 2.0) / (plan.rows * cell_h))
     cell_w, cell_h = cell_w * scale, cell_h * scale
-    gw, gh = plan.cols * cell_w, plan.rows * cell_h
+    gh = plan.rows * cell_h
     x0 = cx + 3
     y0 = max(top - 1.5 - gh, 0.8)
     c.saveState()
