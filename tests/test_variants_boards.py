@@ -232,6 +232,14 @@ def test_the_board_pages_carry_labels_glue_codes_and_marks(board_kit, paper):
         fx, fy = d.x + dx, d.y + dy
         x, y = (PAPERS_MM[paper][0] - fy, fx) if plan.rotated else (fx, fy)  # frame → page
         assert img.getpixel((int(x * px_per_mm), int(y * px_per_mm))) < 80, (d, x, y)
+    # crop marks run in the margin along each cut line (above and below the piece)
+    xs, ys = cut_lines(plan, tile)
+    oy = to_frame(plan, tile, tile.x0, tile.y0)[1]
+    for fx in xs:
+        for fy in (oy - 4.0, oy + tile.size[1] + 4.0):
+            x, y = (PAPERS_MM[paper][0] - fy, fx) if plan.rotated else (fx, fy)
+            px = min(img.getpixel((int(x * px_per_mm) + k, int(y * px_per_mm))) for k in (-1, 0, 1))
+            assert px < 200, ("no crop mark at", fx, fy)
     # and the full-size board file has the board's own size with its bleed and boxes
     full = PdfReader(board_kit / "vb-en-board-fullsize.pdf")
     (page,) = full.pages
