@@ -40,7 +40,7 @@ class LangKit:
 
 
 def _card_context(card: Card) -> dict[str, Any]:
-    return {"id": card.id, "quantity": card.quantity, **card.fields}
+    return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
 
 class KitRenderer:
