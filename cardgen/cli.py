@@ -82,8 +82,11 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                                    f" with --variant {name}: {what}")
             elif comp.kind == "board":
                 w, h = comp.size
+                from .tiling import plan_tiles
+
                 text = f"board {w:g}×{h:g} mm"
-                click.echo(f"    {comp.id:<12}      {text:<26} {label}")
+                pages = [plan_tiles(PAPERS_MM[p], comp.size, comp.bleed, comp.overlap).pages for p in ("a4", "letter")]
+                click.echo(f"    {comp.id:<12}      {text:<26} {label} ({pages[0]} pages on A4, {pages[1]} on Letter)")
             else:
                 click.echo(f"    {comp.id:<12}      sheet{'':<21} {label}")
     if problems:

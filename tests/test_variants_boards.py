@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 
 import pytest
@@ -110,7 +111,7 @@ def test_list_shows_variant_cards_and_boards(cli):
     assert "vb  Variant Board Game" in r.output, r.output
     assert "+1 with --variant bonus: bonus ×1" in r.output
     assert "+3 with --variant jokers: wild ×2, blank ×1" in r.output
-    assert "board 300×320 mm" in r.output
+    assert re.search(r"board 300×320 mm +Board \(4 pages on A4, 4 on Letter\)", r.output), r.output
     assert "       4 × 63×88 mm two-sided" in r.output  # the plain deck's count
 
 
