@@ -42,6 +42,7 @@ class BuildOptions:
     layout: str = "duplex"  # or "gutterfold": fronts and backs on one side, folded
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back page (x right, y down)
     proof: bool = False  # trim, bleed and safe-zone lines over every card
+    variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
 
 
 
@@ -60,6 +61,9 @@ class KitBuilder:
         for paper in options.papers:
             if paper not in PAPERS_MM:
                 raise CardgenError(f"unknown paper '{paper}' (known: {', '.join(PAPERS_MM)})")
+        if tuple(sorted(options.variants)) != tuple(sorted(game.variants)):
+            raise CardgenError(f"game '{game.id}' was loaded with variants {list(game.variants)}, the build asks for"
+                               f" {list(options.variants)}")
         self.langs = options.langs or game.languages
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
@@ -131,22 +135,27 @@ class KitBuilder:
         for paper in self.opt.papers:
             written += self.writer.write_paper_files(tmp, kit, paper, plans[paper], manifest)
         written += self.writer.write_printshop(tmp, kit, manifest)
+        written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest)
 
     def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list) -> None:
         """Move the finished files into place, one atomic rename each, then the manifest."""
         final_dir.mkdir(parents=True, exist_ok=True)
         manifest_path = final_dir / "manifest.json"
-        old_files = []
+        old_files, stale = [], []
+        variants = sorted(self.game.variants)
         if manifest_path.is_file():
             try:
                 old = json.loads(manifest_path.read_text(encoding="utf-8"))
                 new_names = {f.name for f in written}
                 old_files = [e for e in old.get("files", [])
                              if e.get("file") not in new_names and (final_dir / e.get("file", "")).is_file()]
-            except (OSError, ValueError, AttributeError):
+                if sorted(old.get("variants", [])) != variants:
+                    # files of another deck (other variants) never stay beside this one unlisted
+                    stale, old_files = [e["file"] for e in old_files], []
+            except (OSError, ValueError, AttributeError, TypeError, KeyError):
                 old_files = []
-        doc = {"game": self.game.id, "format": 1,
+        doc = {"game": self.game.id, "format": 1, "variants": variants,
                "decks": {c.id: {"cards": {k.id: k.quantity for k in c.cards}, "two_sided": bool(c.back)}
                          for c in self.game.decks},
                "files": sorted(old_files + manifest, key=lambda e: e["file"])}
@@ -155,6 +164,10 @@ class KitBuilder:
         for f in written:
             os.replace(tmp / f.name, final_dir / f.name)
         os.replace(tmp / "manifest.json", manifest_path)
+        for name in stale:
+            if name.startswith(f"{self.game.id}-") and name.endswith(".pdf") and "/" not in name and "\\" not in name:
+                (final_dir / name).unlink(missing_ok=True)
+                self.progress(f"removed {name} (built with other variants)")
 
 
 @dataclass(frozen=True)
@@ -171,7 +184,7 @@ def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -
     from .loader import load_game
 
     try:
-        return KitBuilder(load_game(root), options).build_language(lang, Path(tmp))
+        return KitBuilder(load_game(root, options.variants), options).build_language(lang, Path(tmp))
     except CardgenError as exc:
         return LangOutcome(exc.lines(), [], [])
 

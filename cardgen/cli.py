@@ -61,7 +61,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
     problems = 0
     for target in targets:
         try:
-            game = load_game(target)
+            game = load_game(target, every_variant=True)
         except CardgenError as exc:
             problems += 1
             lines = exc.lines()
@@ -80,8 +80,22 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
             if comp.kind == "deck":
                 sides = "two-sided" if comp.back else "one-sided"
                 w, h = comp.size
+                base = sum(k.quantity for k in comp.cards if not k.variant)
                 size = f"{w:g} mm round" if comp.shape == "circle" else f"{w:g}×{h:g} mm"
-                click.echo(f"    {comp.id:<12} {comp.count:>4} × {size} {sides:<10} {label}")
+                click.echo(f"    {comp.id:<12} {base:>4} × {size} {sides:<10} {label}")
+                for name in game.known_variants:
+                    extra = [k for k in comp.cards if k.variant == name]
+                    if extra:
+                        what = ", ".join(f"{k.id} ×{k.quantity}" for k in extra)
+                        click.echo(f"    {'':<12} {'+' + str(sum(k.quantity for k in extra)):>4}"
+                                   f" with --variant {name}: {what}")
+            elif comp.kind == "board":
+                w, h = comp.size
+                from .tiling import plan_tiles
+
+                text = f"board {w:g}×{h:g} mm"
+                pages = [plan_tiles(PAPERS_MM[p], comp.size, comp.bleed, comp.overlap).pages for p in ("a4", "letter")]
+                click.echo(f"    {comp.id:<12}      {text:<26} {label} ({pages[0]} pages on A4, {pages[1]} on Letter)")
             else:
                 click.echo(f"    {comp.id:<12}      sheet{'':<21} {label}")
     if problems:
@@ -109,11 +123,15 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                                             "over every card, for checking layouts.")
 @click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
               help="Languages built in parallel processes; 0 = one per CPU core, 1 = no extra processes.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Include the cards of this optional variant (repeatable); 'cardgen list' shows a game's "
+                   "variants. Default: none.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
-          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, watch: bool) -> None:
+          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, variants: tuple[str, ...],
+          watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -128,6 +146,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build path/to/my-game --out build/
       cardgen build hapy --layout gutterfold --paper letter
       cardgen build hapy --back-offset 0.5,-1
+      cardgen build farao --variant jokers
     """
     from .build import BuildOptions
     from .userconfig import load_settings, parse_offset
@@ -140,7 +159,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         return
     options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
-                           jobs=jobs, layout=layout, back_offset=offset, proof=proof)
+                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
+                           variants=tuple(dict.fromkeys(variants)))
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     ok = _build_once(game, options)
@@ -155,13 +175,14 @@ def _build_once(game: str, options) -> bool:
     from .loader import load_game
 
     try:
-        model = load_game(game)
+        model = load_game(game, options.variants)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except CardgenError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
         return False
-    click.echo(f"Built {model.id} into {folder}/")
+    with_variants = f" with variant {', '.join(model.variants)}" if model.variants else ""
+    click.echo(f"Built {model.id}{with_variants} into {folder}/")
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
@@ -174,7 +195,7 @@ def _watch(game: str, options) -> None:
 
     def folders() -> list[Path]:
         try:
-            model = load_game(game)
+            model = load_game(game, options.variants)
             return [model.root, *model.template_dirs]
         except CardgenError:
             root = find_game(game)
@@ -200,7 +221,9 @@ def _watch(game: str, options) -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Images go into OUT/<game>/png/<lang>/ and OUT/<game>/tts/<lang>/.")
 @click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
-def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], out_dir: Path, ink_saver: bool) -> None:
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
+def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], out_dir: Path, ink_saver: bool,
+           variants: tuple[str, ...]) -> None:
     """Export GAME's card faces as images, drawn by the same renderer as the PDFs.
 
     \b
@@ -217,11 +240,11 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
     if tts and not png and dpi != 300:
         click.echo("note: --dpi applies to --png; TTS sheets use 409-pixel-wide cards", err=True)
     try:
-        model = load_game(game)
+        model = load_game(game, variants)
         unknown = [l for l in langs if l not in model.languages]
         if unknown:
             raise CardgenError(f"game '{model.id}' has no language {', '.join(unknown)}")
-        options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir)
+        options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir, variants=model.variants)
         written = []
         if png:
             written += export_png(model, langs, out_dir, dpi, options)
@@ -239,7 +262,8 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
 @click.option("--lang", default=None, metavar="LANG", help="Language to show. Default: en, else the first.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="PNG file to write. Default: output/<game>/preview-<lang>.png")
-def preview(game: str, lang: str | None, out_file: Path | None) -> None:
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
+def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[str, ...]) -> None:
     """Write one contact-sheet PNG showing every distinct face of GAME, labelled.
 
     \b
@@ -250,7 +274,7 @@ def preview(game: str, lang: str | None, out_file: Path | None) -> None:
     from .loader import load_game
 
     try:
-        model = load_game(game)
+        model = load_game(game, variants)
         lang = lang or ("en" if "en" in model.languages else model.languages[0])
         if lang not in model.languages:
             raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")

@@ -178,6 +178,7 @@ class Painter:
             t.setTextRenderMode(2)
             self.c.setLineWidth(weight)
             self.c.setLineJoin(1)
+            self.c.setDash([])  # the outline is solid, whatever dash an earlier op left in force
             t.setFont(self.text.book.register(font), size_mm)
             t.textOut(s)
             self.c.drawText(t)

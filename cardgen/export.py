@@ -50,7 +50,7 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
     ``distinct`` keeps only the first of identical faces (one back for a whole deck)."""
     import pypdfium2 as pdfium
 
-    builder, kit = _render(game, lang, options or BuildOptions(langs=(lang,)))
+    builder, kit = _render(game, lang, options or BuildOptions(langs=(lang,), variants=game.variants))
     pages: list[tuple[Component, str, int, str, Face]] = []
     meta: list[int] = []
     seen: set[str] = set()

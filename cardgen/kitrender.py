@@ -36,10 +36,11 @@ class LangKit:
     fronts: dict[tuple[str, str], Face] = field(default_factory=dict)  # (component, card) -> face
     backs: dict[tuple[str, str], Face] = field(default_factory=dict)
     sheets: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (component, paper) -> pages
+    boards: dict[str, Face] = field(default_factory=dict)  # component -> the whole board, drawn once
 
 
 def _card_context(card: Card) -> dict[str, Any]:
-    return {"id": card.id, "quantity": card.quantity, **card.fields}
+    return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
 
 class KitRenderer:
@@ -110,6 +111,14 @@ class KitRenderer:
                         faces = self._face(template, ctx, label, errors)
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
+            elif comp.kind == "board":
+                w, h = comp.size
+                geo = {"w": w, "h": h, "bleed": comp.bleed}
+                ctx = {**base, "component": {"id": comp.id, "overlap": comp.overlap, **geo}, "face": "board", **geo}
+                label = f"{comp.id} [{lang}]"
+                faces = self._face(comp.template, ctx, label, errors)
+                if faces:
+                    kit.boards[comp.id] = faces[0]
             else:
                 for paper in self.opt.papers:
                     pw, ph = PAPERS_MM[paper]

@@ -17,6 +17,8 @@ from .errors import CardgenError, Collector
 from .fonts import FontBook
 from .impose import (SheetPlan, Slot, back_slots, circle_guides, compact, marks_for, paginate, plan_gutterfold,
                      plan_sheet)
+from .boardpages import draw_board_page, write_board_fullsize
+from .tiling import TilePlan, plan_tiles
 from .kitrender import Face, LangKit
 from .model import Card, Component, Game
 from .textcheck import TextEngine
@@ -64,6 +66,12 @@ class KitWriter:
                     errors.add(exc.message, comp.where)
         errors.raise_if_any()
         return plans
+
+    def tile_plans(self, paper: str) -> dict[str, TilePlan]:
+        """How each board of the game spreads over pages of ``paper``."""
+        return {comp.id: plan_tiles(PAPERS_MM[paper], comp.size, comp.bleed, comp.overlap,
+                                    name=f"{self.game.id} {comp.id}", paper_name=paper)
+                for comp in self.game.boards}
 
     def _suffix(self) -> str:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
@@ -251,8 +259,24 @@ class KitWriter:
         forms, painter = pdfout.FormCache(c), self._painter(c)
         entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
         n_pages = 0
+        tiles = self.tile_plans(paper)
         for comp in game.components:
-            if comp.kind == "sheet":
+            if comp.kind == "board":
+                plan = tiles[comp.id]
+                name = self._component_name(comp, kit.lang)
+                for tile in plan.tiles:
+                    n_pages += 1
+                    label = (f"{game.name(kit.lang)} · {name} · {plan.tile_label(tile)} · page {tile.index + 1}"
+                             f"/{plan.pages} · {paper.upper()} · 100%")
+                    with pdfout.page(c, paper_mm[1]):
+                        draw_board_page(c, forms, painter, self.book, self.text.font(None), self.text.font("bold" if "bold" in game.fonts else None),
+                                        comp, kit.boards[comp.id], plan, tile, label)
+                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": [],
+                                           "tile": tile.label, "col": tile.col, "row": tile.row,
+                                           "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
+                                           "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
+                                           "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]})
+            elif comp.kind == "sheet":
                 for face in kit.sheets[(comp.id, paper)]:
                     n_pages += 1
                     with pdfout.page(c, paper_mm[1]):
@@ -274,6 +298,23 @@ class KitWriter:
         c.save()
         manifest.append(entry)
         return WrittenFile(path.name, n_pages)
+
+    def write_boards(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+        """Each board at full size on one page (trim + bleed, TrimBox and BleedBox set), for
+        print shops and large-format printers."""
+        out = []
+        for comp in self.game.boards:
+            name = f"{self.game.id}-{kit.lang}-{comp.id}-fullsize{self._suffix()}.pdf"
+            self.progress(f"writing {name}")
+            c = pdfout.new_canvas(tmp / name, (comp.size[0] + 2 * comp.bleed, comp.size[1] + 2 * comp.bleed),
+                                  self.book.register(self.text.font(None)),
+                                  f"{self.game.name(kit.lang)} — {self._component_name(comp, kit.lang)}", None)
+            write_board_fullsize(c, self._painter(c), comp, kit.boards[comp.id])
+            c.save()
+            manifest.append({"file": name, "lang": kit.lang, "paper": None, "kind": "board", "duplex": None,
+                             "pages": [{"page": 1, "component": comp.id, "side": "sheet", "items": []}]})
+            out.append(WrittenFile(name, 1))
+        return out
 
     def write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
         """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""

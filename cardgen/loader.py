@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .errors import CardgenError, Collector, Where, display_path
 from .model import Card, Component, Game, freeze
@@ -32,8 +33,10 @@ DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape")
 SHAPES = ("rect", "circle")
 SHEET_KEYS_REQUIRED = ("id", "kind", "template")
 SHEET_KEYS_OPTIONAL = ("name",)
+BOARD_KEYS_REQUIRED = ("id", "kind", "size", "template")
+BOARD_KEYS_OPTIONAL = ("name", "bleed", "overlap")
 CARD_KEYS_REQUIRED = ("id",)
-CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields")
+CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant")
 
 
 def shipped_game_ids() -> list[str]:
@@ -56,8 +59,13 @@ def find_game(game: str) -> Path:
     raise CardgenError(f"unknown game '{game}' (shipped games: {shipped}; or give the path of a game folder)")
 
 
-def load_game(game: str | Path) -> Game:
-    """Load and check a game by id or folder; raises CardgenError/ErrorList."""
+def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False) -> Game:
+    """Load and check a game by id or folder; raises CardgenError/ErrorList.
+
+    Cards marked ``variant: NAME`` are left out of the decks unless NAME is among
+    ``variants`` (or ``every_variant`` is set, as ``cardgen list`` does), so every
+    later stage (build, manifest, validate) sees the deck the user chose. An
+    unknown variant name is an error naming the ones the game has."""
     root = find_game(str(game))
     label = display_path(root / GAME_FILE)
     doc = load_yaml(root / GAME_FILE, label)
@@ -98,6 +106,17 @@ def load_game(game: str | Path) -> Game:
                 errors.add(f"string '{key}' is not in locales/{lang}.yaml", where)
     errors.raise_if_any()
 
+    known = tuple(sorted({k.variant for c in components for k in c.cards if k.variant}))
+    chosen = tuple(dict.fromkeys(variants))
+    unknown = [v for v in chosen if v not in known]
+    if unknown:
+        has = f"it has: {', '.join(known)}" if known else "it has none"
+        raise CardgenError(f"game '{game_id}' has no variant {', '.join(repr(v) for v in unknown)} ({has})",
+                           Where(label))
+    keep = set(known) if every_variant else set(chosen)
+    components = [replace(c, cards=tuple(k for k in c.cards if k.variant is None or k.variant in keep))
+                  if c.kind == "deck" else c for c in components]
+
     return Game(
         id=game_id,
         root=root,
@@ -111,6 +130,8 @@ def load_game(game: str | Path) -> Game:
         strings=freeze(strings),
         template_dirs=template_dirs,
         where=doc.where,
+        variants=tuple(v for v in known if v in keep),
+        known_variants=known,
     )
 
 
@@ -217,8 +238,10 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
             check_keys(item, DECK_KEYS_REQUIRED, DECK_KEYS_OPTIONAL, what, errors)
         elif kind == "sheet":
             check_keys(item, SHEET_KEYS_REQUIRED, SHEET_KEYS_OPTIONAL, what, errors)
+        elif kind == "board":
+            check_keys(item, BOARD_KEYS_REQUIRED, BOARD_KEYS_OPTIONAL, what, errors)
         else:
-            errors.add(f"{what}: 'kind' must be 'deck' or 'sheet', found {kind!r}", item.at("kind"))
+            errors.add(f"{what}: 'kind' must be 'deck', 'sheet' or 'board', found {kind!r}", item.at("kind"))
             continue
         cid = get(item, "id", (str,), what, errors, default=f"component{i + 1}")
         if not ID_RE.match(cid):
@@ -243,6 +266,9 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
         if kind == "sheet":
             out.append(Component(id=cid, kind="sheet", name_key=name_key, where=item.where,
                                  name_where=item.at("name"), template=item.get("template")))
+            continue
+        if kind == "board":
+            out.append(_board(item, cid, name_key, what, errors))
             continue
         size = get_size(item, "size", what, errors)
         bleed = get(item, "bleed", (float,), what, errors, default=3.0)
@@ -284,6 +310,20 @@ def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Col
         errors.add(f"{what} has shape circle, so its size must be [diameter, diameter], found "
                    f"[{size[0]:g}, {size[1]:g}]", item.at("size"))
     return shape
+
+
+def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Component:
+    """A board: one full-size drawing, tiled across as many pages as the paper needs."""
+    size = get_size(item, "size", what, errors) or (400.0, 280.0)
+    bleed = get(item, "bleed", (float,), what, errors, default=3.0)
+    overlap = get(item, "overlap", (float,), what, errors, default=10.0)
+    if bleed < 0 or bleed > 20:
+        errors.add(f"'bleed' in {what} must be between 0 and 20 mm, found {bleed}", item.at("bleed"))
+    if overlap < 3 or overlap > 40:
+        errors.add(f"'overlap' in {what} must be between 3 and 40 mm (the glue margin), found {overlap}",
+                   item.at("overlap"))
+    return Component(id=cid, kind="board", name_key=name_key, where=item.where, name_where=item.at("name"),
+                     size=size, bleed=bleed, template=item.get("template"), overlap=overlap)
 
 
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:
@@ -352,6 +392,27 @@ def _quantity(template: str, binding: dict[str, Any], entry: YDict, errors: Coll
     return value
 
 
+def _variant(entry: YDict, binding: dict[str, Any], errors: Collector) -> str | None | bool:
+    """The variant a card belongs to (``variant: jokers`` or ``"{v.variant}"``); None for
+    every build, False after an error."""
+    if "variant" not in entry:
+        return None
+    template = entry["variant"]
+    where = entry.at("variant")
+    if not isinstance(template, str):
+        errors.add(f"'variant' must be a name such as jokers, found {describe(template)}", where)
+        return False
+    try:
+        name = _expand_id(template, binding)
+    except KeyError as exc:
+        errors.add(f"'variant' \"{template}\" refers to unknown field {exc}", where)
+        return False
+    if not ID_RE.match(name):
+        errors.add(f"variant name {name!r} must be lower-case letters, digits, '-' or '_'", where)
+        return False
+    return name
+
+
 def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where]) -> list[Card]:
     what = f"component '{cid}'"
     if not isinstance(items, YList):
@@ -395,7 +456,11 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
             copies = _quantity(quantity, binding, entry, errors, data) if isinstance(quantity, str) else quantity
             if copies is None:
                 break
-            out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id")))
+            variant = _variant(entry, binding, errors)
+            if variant is False:
+                break
+            out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"),
+                            variant=variant))
     return out
 
 

@@ -31,14 +31,16 @@ class Card:
     fields: Mapping[str, Any]
     quantity: int
     where: Where
+    variant: str | None = None  # only printed when the build asks for this variant (``--variant``)
 
 
 @dataclass(frozen=True)
 class Component:
-    """A deck of same-size pieces (imposed, with optional backs) or a page sheet."""
+    """A deck of same-size pieces (imposed, with optional backs), a page sheet, or a
+    board larger than the paper (drawn once at full size, tiled across pages)."""
 
     id: str
-    kind: str  # "deck" or "sheet"
+    kind: str  # "deck", "sheet" or "board"
     name_key: str | None
     where: Where
     name_where: Where | None = None    # deck only
@@ -50,8 +52,10 @@ class Component:
     cards: tuple[Card, ...] = ()
     printshop: bool = True
     shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
-    # sheet only
+    # sheet and board
     template: str | None = None
+    # board only: how far neighbouring pages overlap (the glue margin), mm
+    overlap: float = 10.0
 
     @property
     def count(self) -> int:
@@ -75,6 +79,8 @@ class Game:
     strings: Mapping[str, Mapping[str, str]]  # lang -> key -> text
     template_dirs: tuple[Path, ...]
     where: Where = field(default_factory=Where)
+    variants: tuple[str, ...] = ()        # the variants chosen for this build (their cards are in the decks)
+    known_variants: tuple[str, ...] = ()  # every variant the game's cards name
 
     def name(self, lang: str) -> str:
         return self.strings[lang][self.name_key]
@@ -91,4 +97,9 @@ class Game:
 
     @property
     def sheets(self) -> tuple[Component, ...]:
-        return tuple(c for c in self.components if c.kind == "sheet")
+        """Components printed as whole pages in the sheets file: sheets and boards."""
+        return tuple(c for c in self.components if c.kind in ("sheet", "board"))
+
+    @property
+    def boards(self) -> tuple[Component, ...]:
+        return tuple(c for c in self.components if c.kind == "board")

@@ -263,7 +263,7 @@ def test_wrong_types(scenario):
     [
         ("size: [63, 88]", "size: [63, -88]", "'size' in component 'cards' must be [width, height] in mm, both positive"),
         ("size: [63, 88]", "size: [63, 88]\n    bleed: 25", "'bleed' in component 'cards' must be between 0 and 20 mm"),
-        ("kind: deck", "kind: board", "component 'cards': 'kind' must be 'deck' or 'sheet', found 'board'"),
+        ("kind: deck", "kind: tile", "component 'cards': 'kind' must be 'deck', 'sheet' or 'board', found 'tile'"),
         ("languages: [en, fr]", "languages: [en, EN]", "language 'EN' is not a language code such as en, fr, nl"),
         ("languages: [en, fr]", "languages: [en, fr, en]", "language 'en' is listed twice"),
         ('ink: "#1d1b24"', "ink: blue", "palette colour 'ink' must look like #1f4e8c, found 'blue'"),

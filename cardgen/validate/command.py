@@ -47,9 +47,13 @@ def _names(value: str | None) -> tuple[str, ...]:
               help="Languages the kit must contain (repeatable). Default: all of the game's.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="Write the full report as JSON to FILE ('-' for standard output).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Check (and play) the deck with this optional variant's cards (repeatable), as built with"
+                   " 'cardgen build GAME --variant NAME'.")
 @click.option("--trace", is_flag=True, help="Print every step of every game to standard error (use with --games 1).")
 def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None, agents: str | None,
-             check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None, trace: bool) -> None:
+             check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
+             variants: tuple[str, ...], trace: bool) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -76,7 +80,7 @@ def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups:
     from .. import cli
 
     try:
-        model = load_game(game)
+        model = load_game(game, variants)
     except CardgenError as exc:
         cli.fail(exc)
         return

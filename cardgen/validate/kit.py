@@ -102,6 +102,11 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
         res.problems.append(f"{label}: the kit is of game {doc.get('game')!r}, not '{game.id}'")
     if doc.get("format") != 1:
         res.problems.append(f"{label}: manifest format {doc.get('format')!r} is not one this cardgen reads (1)")
+    built = doc.get("variants", [])
+    if not isinstance(built, list) or sorted(map(str, built)) != sorted(game.variants):
+        hint = " ".join(f"--variant {v}" for v in built) if isinstance(built, list) and built else "no --variant"
+        res.problems.append(f"{label}: the kit was built with variants {built!r}, this check expects"
+                            f" {sorted(game.variants)!r} (validate with {hint})")
 
     # -- decks: the manifest's record against the game ------------------------------
     decks = {c.id: c for c in game.decks}
@@ -163,6 +168,8 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
                     res.problems.append(f"{res.folder}: language '{lang}' has no {kind} file for {paper}")
         if any(c.printshop for c in game.decks) and not present[(lang, None, "printshop")]:
             res.problems.append(f"{res.folder}: language '{lang}' has no print-shop file")
+        if game.boards and present[(lang, None, "board")] < len(game.boards):
+            res.problems.append(f"{res.folder}: language '{lang}' lacks a full-size board file")
     if res.ok:
         pages = sum(f["pages"] or 0 for f in res.files)
         res.passed.append(f"{len(res.files)} file(s), {pages} page(s): every file present, page counts and sizes"
@@ -182,7 +189,7 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
     if kind in ("cards", "sheets"):
         if paper not in PAPERS_MM:
             raise _Bad(f"'{name}': unknown paper {paper!r}")
-    elif kind != "printshop":
+    elif kind not in ("printshop", "board"):
         raise _Bad(f"'{name}': unknown kind {kind!r}")
     if lang not in game.languages:
         return len(pages)
@@ -223,6 +230,8 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
             offset = (float(raw[0]), float(raw[1]))
     elif kind == "sheets":
         expected_decks = [c for c in game.decks if not c.back]
+    elif kind == "board":
+        expected_decks = []
     else:
         expected_decks = [c for c in game.decks if c.printshop]
     counts: Counter = Counter()  # (component, card) -> fronts
@@ -236,6 +245,12 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
         comp_id = _get(page, "component", (str,), pw)
         if side == "sheet":
             sheet_pages[comp_id] += 1
+            if kind == "board" and sizes is not None and i < len(sizes):
+                board = next((b for b in game.boards if b.id == comp_id), None)
+                if board is None:
+                    res.problems.append(f"{where}: page {i + 1} prints '{comp_id}', which is not a board of the game")
+                else:
+                    _check_page_size(game, board, "board", None, sizes[i], where, i + 1, res)
             continue
         comp = decks.get(comp_id)
         if comp is None:
@@ -301,6 +316,15 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
             res.problems.append(f"{where}: prints '{card_id}' of '{comp_id}', which belongs in another file")
             break
     if kind == "sheets":
+        for board in game.boards:
+            tiles = [p for p in pages if isinstance(p, dict) and p.get("component") == board.id]
+            grid = tiles[0].get("tiles") if tiles else None
+            labels = {p.get("tile") for p in tiles}
+            if tiles and (not isinstance(grid, list) or len(grid) != 2 or grid[0] * grid[1] != len(tiles)
+                          or len(labels) != len(tiles)):
+                res.problems.append(f"{where}: board '{board.id}' has {len(tiles)} page(s), not one for each piece"
+                                    f" of its {grid} grid")
+    if kind == "sheets":
         for sheet in game.sheets:
             if not sheet_pages[sheet.id]:
                 res.problems.append(f"{where}: sheet '{sheet.id}' is missing")
@@ -309,7 +333,7 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
 
 def _check_page_size(game, comp, kind: str, paper: str | None, size: tuple[float, float], where: str, n: int,
                      res: KitResult) -> None:
-    if kind == "printshop":
+    if kind in ("printshop", "board"):
         w, h = comp.size
         want = (mm_to_pt(w + 2 * comp.bleed), mm_to_pt(h + 2 * comp.bleed))
     elif kind == "gutterfold":  # landscape
