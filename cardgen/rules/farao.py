@@ -105,9 +105,9 @@ MAX_VALUE = 9
 
 # phases
 (CASH, DRAW, TRADE, TRADE_PICK, TRADE_REPLY, BUILD, BUILD_PICK, ATTACK, BLOCK, STEAL, LOSS_DISCARD, TAX_BLOCK,
- END_DISCARD, C_DRAW, C_DIE, C_TAX, C_STEAL, OVER) = range(18)
+ END_DISCARD, IDLE, C_DRAW, C_DIE, C_TAX, C_STEAL, OVER) = range(19)
 PHASE_NAMES = ("cash", "draw", "trade", "trade offer", "trade reply", "build", "build pick", "attack", "block",
-               "steal", "collapse discard", "tax block", "end discard", "chance: draw", "chance: die",
+               "steal", "collapse discard", "tax block", "end discard", "idle", "chance: draw", "chance: die",
                "chance: tax", "chance: steal", "over")
 CHANCE_PHASES = frozenset((C_DRAW, C_DIE, C_TAX, C_STEAL))
 
@@ -324,6 +324,7 @@ class FaraoGame:
         if not options.jokers:
             counts[JOKER] = 0
         self.counts = tuple(counts)  # cards of each kind in play
+        self.counts_list = list(counts)
         self.total = sum(counts)
         self.die = board.die
         self.last = board.plateaus
@@ -453,7 +454,7 @@ class FaraoState:
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
-                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made")
+                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided")
 
     live_observations = True
 
@@ -486,6 +487,7 @@ class FaraoState:
         self.cashed: list[int] = []  # the value of every pyramid cashed in play
         self.final_cashed: list[tuple] = []  # (seat, pyramid) cashed at the end
         self.thefts = self.collapses = self.blocks = self.reshuffles = self.attacks_made = 0
+        self.decided = True
         # the deal: the display, then seven cards each
         self.phase = C_DRAW
         self.draw_to = DISPLAY_TARGET
@@ -607,6 +609,8 @@ class FaraoState:
         if ph == LOSS_DISCARD or ph == END_DISCARD:
             h = self.hands[p]
             return [DISCARD + k for k in range(1, NK) if h[k]]
+        if ph == IDLE:
+            return _PASS_ONLY
         if ph < OVER:
             return [a for a, _ in self.chance_outcomes()]
         return []
@@ -678,6 +682,8 @@ class FaraoState:
     # -- moves --------------------------------------------------------------------
     def apply_action(self, action: int) -> int:
         ph = self.phase
+        if ph < IDLE:
+            self.decided = True
         if ph == C_DRAW:
             self._drawn(action)
         elif ph == BUILD:
@@ -774,6 +780,9 @@ class FaraoState:
             self._lose(p, action - DISCARD)
             if self.hand_n[p] <= self.g.hand_limit:
                 self._end_turn()
+        elif ph == IDLE:
+            self.decided = True
+            self._end_turn()
         else:
             raise RuleViolation("an action was applied after the end of the game")
         self.steps += 1
@@ -835,6 +844,7 @@ class FaraoState:
     # the turn's steps
     def _start_turn(self, p: int) -> None:
         self.active = self.player = p
+        self.decided = False
         self.trades = 0
         self.attacks = 0
         need = self.g.cash_rows(self.plateau)
@@ -1018,6 +1028,10 @@ class FaraoState:
             self._end_turn()
 
     def _end_turn(self) -> None:
+        if not self.decided:  # a turn with nothing to decide is one decision: pass (no endless loop of turns)
+            self.player = self.active
+            self.phase = IDLE
+            return
         self.turn += 1
         self._start_turn((self.active + 1) % self.g.num_players)
 
@@ -1161,11 +1175,13 @@ class FaraoState:
         s.cashed = []
         s.final_cashed = []
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
+        s.decided = True
         s._start_turn(active)
         return s
 
 
 _PASS_YES = [PASS, YES]
+_PASS_ONLY = [PASS]
 _ACCEPT_DECLINE = [DECLINE, ACCEPT]
 _DECLINE = [DECLINE]
 _ALLOW_BLOCK = [ALLOW, BLOCK_ACT]
@@ -1245,6 +1261,8 @@ class FaraoChecker:
         self.turn = 0
         self.active = 0
         self.expect: tuple | None = None
+        self._cards: dict[tuple, int] = {}
+        self._valid: dict[tuple, str | None] = {}
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
@@ -1364,6 +1382,9 @@ class FaraoChecker:
             collapses = bool(rows) and pyramid_problem(after, g.options.jokers) is not None
             self.expect = ("steal", player, q, slot, after if rows else None, collapses, s.hand_n[player] + 1,
                            s.hand_n[q] + (pyramid_cards(after) if collapses else 0), len(s.pyr[q]))
+        elif ph == IDLE:
+            if action != PASS:
+                raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
         elif ph == TRADE or ph == BUILD:
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to {PHASE_NAMES[ph]}")
@@ -1380,12 +1401,16 @@ class FaraoChecker:
 
     def after(self, s: FaraoState, full: bool) -> None:
         g = self.g
+        sizes = self._cards  # the checker's own count of a pyramid's cards, by pyramid
         pyr_cards = 0
         for pyrs in s.pyr:
-            for _, rows in pyrs:
-                for r in rows:
-                    pyr_cards += r >> 3
-        total = s.pile_n + s.disc_n + len(s.display) + sum(s.hand_n) + pyr_cards + s.end_out
+            for pyr in pyrs:
+                k = sizes.get(pyr)
+                if k is None:
+                    k = sizes[pyr] = sum(r >> 3 for r in pyr[1])
+                pyr_cards += k
+        hand_n = s.hand_n
+        total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
         if total != g.total:
             raise RuleViolation(f"the cards add up to {total}, not {g.total} (pile {s.pile_n}, discard {s.disc_n},"
                                 f" display {len(s.display)}, hands {s.hand_n}, pyramids {pyr_cards},"
@@ -1394,15 +1419,14 @@ class FaraoChecker:
         if exp is not None:
             self.expect = None
             self._expected(s, exp)
-        if s.phase != OVER:
-            if s.score != self.scores:
-                raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
-            if s.plateau != self.plateau:
-                raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
-        limit = g.hand_limit
-        for q, n in enumerate(s.hand_n):
-            if n > limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
-                raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {limit}")
+        if s.score != self.scores and s.phase != OVER:
+            raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
+        if s.plateau != self.plateau:
+            raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
+        if max(hand_n) > g.hand_limit:
+            for q, n in enumerate(hand_n):
+                if n > g.hand_limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
+                    raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
         if s.turn != self.turn:
             self._turn_change(s)
         if full:
@@ -1466,36 +1490,40 @@ class FaraoChecker:
     def conservation(self, s: FaraoState) -> None:
         """Each kind of card counted everywhere; every pyramid valid; caps; the End card."""
         g = self.g
-        seen = [0] * NK
-        for k in range(NK):
-            seen[k] = s.pile[k] + s.discard[k]
+        hands = s.hands
+        seen = [sum(x) for x in zip(s.pile, s.discard, *hands)]
         for k in s.display:
             seen[k] += 1
-        for q, h in enumerate(s.hands):
+        for q, h in enumerate(hands):
             if sum(h) != s.hand_n[q] or min(h) < 0:
                 raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
-            for k in range(NK):
-                seen[k] += h[k]
         cap = 2 if s.plateau >= g.board.double_from else 1
+        valid = self._valid
         for q, pyrs in enumerate(s.pyr):
             if len(pyrs) > cap:
                 raise RuleViolation(f"seat {q + 1} has {len(pyrs)} pyramids with the figure on plateau {s.plateau}")
             for pyr in pyrs:
-                why = pyramid_problem(pyr, g.options.jokers)
+                if pyr in valid:
+                    why = valid[pyr]
+                else:
+                    why = valid[pyr] = pyramid_problem(pyr, g.options.jokers)
                 if why:
                     raise RuleViolation(f"seat {q + 1}'s pyramid {pyramid_text(pyr)} breaks the rules: {why}")
-                for i, (n, j) in enumerate(rows_of(pyr)):
-                    seen[pyr[0] + i] += n - j
+                v = pyr[0]
+                for r in pyr[1]:
+                    j = r & 7
+                    seen[v] += (r >> 3) - j
                     seen[JOKER] += j
+                    v += 1
         seen[END] += s.end_out
-        if min(s.pile) < 0 or min(s.discard) < 0:
-            raise RuleViolation("a negative count in the pile or the discard")
-        if s.pile_n != sum(s.pile) or s.disc_n != sum(s.discard):
-            raise RuleViolation(f"the pile counts {s.pile_n} but holds {sum(s.pile)}, the discard {s.disc_n} but"
-                                f" holds {sum(s.discard)}")
-        if seen != list(g.counts):
+        if seen != g.counts_list:
+            if min(s.pile) < 0 or min(s.discard) < 0:
+                raise RuleViolation("a negative count in the pile or the discard")
             k = next(k for k in range(NK) if seen[k] != g.counts[k])
             raise RuleViolation(f"{seen[k]} {KIND_NAMES[k]} card(s) in play; the deck has {g.counts[k]}")
+        if s.pile_n != sum(s.pile) or s.disc_n != sum(s.discard) or min(s.pile) < 0 or min(s.discard) < 0:
+            raise RuleViolation(f"the pile counts {s.pile_n} but holds {sum(s.pile)}, the discard {s.disc_n} but"
+                                f" holds {sum(s.discard)}")
         if len(s.display) > g.board.display:
             raise RuleViolation(f"{len(s.display)} cards in the display")
         if not 1 <= s.plateau <= g.board.plateaus:
