@@ -274,8 +274,9 @@ def test_choice_trade_none_skips_the_step(game, rules):
 # --------------------------------------------------------------------------- step 4: building
 def builds_of(s):
     go_to(s, F.BUILD)
-    s.apply_action(F.YES)
-    return {F.decode_build(a) for a in s.legal_actions()}
+    legal = s.legal_actions()
+    assert legal[0] == F.PASS
+    return {F.decode_build(a) for a in legal[1:]}
 
 
 def test_rule_each_row_has_fewer_cards_than_the_row_below_and_a_value_one_higher(gd3):
@@ -290,8 +291,7 @@ def test_rule_each_row_has_fewer_cards_than_the_row_below_and_a_value_one_higher
     assert not any(slot == F.NEW for slot, *_ in b), "one pyramid before the first special plateau"
     s.apply_action(F.build_action(0, 4, 2))
     assert s.pyr[0] == [(3, (24, 16))]
-    s.apply_action(F.YES)
-    b = {F.decode_build(a) for a in s.legal_actions()}
+    b = {F.decode_build(a) for a in s.legal_actions()[1:]}
     assert {(v, n) for _, v, n, _ in b} == {(3, 1), (3, 2), (3, 3)}, "the two 4s cannot widen while the 3s are" \
         " three; no 5s held for a new row"
 
@@ -301,7 +301,7 @@ def test_rule_a_row_as_wide_as_the_row_below_is_not_allowed(gd3):
     s.apply_action(F.PASS)
     draw_pile(s, 9)
     s.apply_action(F.PASS)
-    s.apply_action(F.YES)
+    assert s.phase == F.BUILD
     chk = s.g.checker()
     with pytest.raises(RuleViolation, match="not fewer than the 2 of the row below"):
         chk.before(s, 0, F.build_action(0, 4, 2))
@@ -316,7 +316,6 @@ def test_rule_from_the_first_special_plateau_a_second_pyramid(gd3):
     b = builds_of(s)
     assert (F.NEW, 7, 3, 0) in b and (F.NEW, 9, 1, 0) in b
     s.apply_action(F.build_action(F.NEW, 7, 2))
-    s.apply_action(F.YES)
     assert not any(F.decode_build(a)[0] == F.NEW for a in s.legal_actions()), "two at most"
     with pytest.raises(RuleViolation, match="the rules allow 2"):
         s.g.checker().before(s, 0, F.build_action(F.NEW, 3, 1))
@@ -331,7 +330,6 @@ def test_choice_a_turn_may_build_several_times_with_traded_and_hand_cards(gd3):
     s.apply_action(F.PASS)  # no more trades
     for a in (F.build_action(F.NEW, 2, 3), F.build_action(0, 3, 2), F.build_action(0, 4, 1)):
         assert s.phase == F.BUILD
-        s.apply_action(F.YES)
         assert a in s.legal_actions()
         s.apply_action(a)
     assert s.pyr[0] == [(2, (24, 16, 8))] and F.pyramid_value(s.pyr[0][0]) == 27
@@ -452,9 +450,8 @@ def test_rule_the_hand_is_refilled_to_seven_at_the_end_of_the_turn(gd3):
     s = pos(gd3, [{3: 3, 4: 2, 5: 1}, {5: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
     s.apply_action(F.PASS)
-    s.apply_action(F.YES)
     s.apply_action(F.build_action(F.NEW, 3, 3))
-    for a in (F.YES, F.build_action(0, 4, 2), F.YES, F.build_action(0, 5, 1)):
+    for a in (F.build_action(0, 4, 2), F.build_action(0, 5, 1)):
         s.apply_action(a)
     assert s.hand_n[0] == 1 and s.phase == F.C_DRAW and s.draw_left == 6 and s.draw_to == 0
     s.apply_chance_run(random.Random(1))
@@ -532,7 +529,6 @@ def test_clone_is_independent(gd3):
     c = s.clone()
     draw_pile(c, 9)
     c.apply_action(F.PASS)
-    c.apply_action(F.YES)
     c.apply_action(F.build_action(F.NEW, 3, 3))
     assert s.pyr[0] == [] and s.hands[0][3] == 3 and s.phase == F.DRAW
     assert c.pyr[0] == [(3, (24,))]
@@ -554,8 +550,9 @@ def test_checker_notices_a_card_of_the_wrong_kind(gd3):
     chk = gd3.checker()
     s.hands[1][5] -= 1
     s.hands[1][THIEF] += 1
-    with pytest.raises(RuleViolation, match="card\\(s\\) in play; the deck has"):
-        chk.after(s, True)
+    chk.after(s, False)  # the cheap check counts cards, not kinds
+    with pytest.raises(RuleViolation, match="8 build-5 card\\(s\\) in play; the deck has 9"):
+        chk.conservation(s)
 
 
 def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
@@ -663,9 +660,9 @@ def test_greedy_beats_random(gd3):
     def mixed(gd, seat):
         return F.GreedyAgent(gd, seat) if seat == 0 else F.RandomAgent(gd, seat)
 
-    res = run_config(gd3, mixed, "mixed", True, 40, 1)
+    res = run_config(gd3, mixed, "mixed", True, 100, 1)
     assert res.failure_count == 0
-    assert res.wins[0] > 0.6 * 40, res.wins
+    assert res.wins[0] > 0.55 * 100, res.wins  # a fair share would be a third
 
 
 def test_greedy_builds_the_tallest_pyramid_its_hand_allows(gd3):

@@ -9,9 +9,11 @@ row an int ``cards * 8 + jokers``. A draw from the pile is a uniform draw from
 the cards left in it, which *is* a shuffle, so the draws are the only chance
 steps a shuffle needs.
 
-A turn is the rulebook's six steps, each as small decisions (``PASS``/``YES``
-first where a step is optional, so that a player choosing at random still
-finishes its turn):
+A turn is the rulebook's six steps, each as small decisions (``PASS`` first
+where a step is optional; trading asks ``PASS``/``YES`` before each offer, so
+that a player choosing at random does not offer trades all turn long). A turn
+in which the player can do nothing at all is one decision, ``PASS`` (``IDLE``),
+so that a stuck game shows up as a game that does not end:
 
 1. **Cash** (``CASH + slot`` or ``PASS``): one own pyramid with enough rows is
    scored (the sum of its distinct values × its height) and goes to the discard;
@@ -24,9 +26,9 @@ finishes its turn):
 3. **Trade** (``PASS``/``YES``, then ``TRADE + 256 * partner + 16 * give + ask``,
    then the partner's ``ACCEPT``/``DECLINE``): the active player offers one of its
    cards for a kind of card from another player; the partner decides.
-4. **Build** (``PASS``/``YES``, then ``BUILD + ((16 * slot + value) * 16 +
-   naturals) * 4 + jokers``): cards of one value onto one own pyramid (slot 0 or
-   1) or as a new pyramid (slot 2).
+4. **Build** (``PASS`` or ``BUILD + ((16 * slot + value) * 16 + naturals) * 4 +
+   jokers``, again until ``PASS``): cards of one value onto one own pyramid (slot
+   0 or 1) or as a new pyramid (slot 2).
 5. **Thief or tax collector** (``PASS``, ``THIEF + 2 * seat + slot`` or ``TAX``):
    the target may block with a Pharaoh (``BLOCK``/``ALLOW``); a thief's die roll
    (chance) higher than the pyramid's height lets the active player take one card
@@ -104,9 +106,9 @@ DISPLAY = 3
 MAX_VALUE = 9
 
 # phases
-(CASH, DRAW, TRADE, TRADE_PICK, TRADE_REPLY, BUILD, BUILD_PICK, ATTACK, BLOCK, STEAL, LOSS_DISCARD, TAX_BLOCK,
- END_DISCARD, IDLE, C_DRAW, C_DIE, C_TAX, C_STEAL, OVER) = range(19)
-PHASE_NAMES = ("cash", "draw", "trade", "trade offer", "trade reply", "build", "build pick", "attack", "block",
+(CASH, DRAW, TRADE, TRADE_PICK, TRADE_REPLY, BUILD, ATTACK, BLOCK, STEAL, LOSS_DISCARD, TAX_BLOCK,
+ END_DISCARD, IDLE, C_DRAW, C_DIE, C_TAX, C_STEAL, OVER) = range(18)
+PHASE_NAMES = ("cash", "draw", "trade", "trade offer", "trade reply", "build", "attack", "block",
                "steal", "collapse discard", "tax block", "end discard", "idle", "chance: draw", "chance: die",
                "chance: tax", "chance: steal", "over")
 CHANCE_PHASES = frozenset((C_DRAW, C_DIE, C_TAX, C_STEAL))
@@ -331,6 +333,7 @@ class FaraoGame:
         self.hand_limit = board.hand_limit
         self._builds: dict[tuple, list[int]] = {}
         self._trades: dict[tuple, list[int]] = {}
+        self.greedy_builds: dict[tuple, int | None] = {}  # the greedy players' builds (see GreedyAgent)
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -354,12 +357,12 @@ class FaraoGame:
         return 2 if plateau >= self.board.double_from else 1
 
     def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> list[int]:
-        """Every legal build of a hand on its pyramids (shared, cached: read only)."""
-        key = (tuple(hand[1:10]), hand[JOKER], tuple(pyrs), can_new)
+        """``PASS`` and every legal build of a hand on its pyramids (shared, cached: read only)."""
+        key = (*hand[1:10], hand[JOKER], *pyrs, can_new)
         out = self._builds.get(key)
         if out is not None:
             return out
-        out = []
+        out = [PASS]
         jk = hand[JOKER] if self.options.jokers else 0
         for slot, (base, rows) in enumerate(pyrs):
             h = len(rows)
@@ -454,7 +457,7 @@ class FaraoState:
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
-                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided")
+                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds")
 
     live_observations = True
 
@@ -488,6 +491,7 @@ class FaraoState:
         self.final_cashed: list[tuple] = []  # (seat, pyramid) cashed at the end
         self.thefts = self.collapses = self.blocks = self.reshuffles = self.attacks_made = 0
         self.decided = True
+        self.builds: list[int] = _PASS_ONLY
         # the deal: the display, then seven cards each
         self.phase = C_DRAW
         self.draw_to = DISPLAY_TARGET
@@ -573,10 +577,10 @@ class FaraoState:
         ph = self.phase
         p = self.player
         g = self.g
-        if ph == BUILD or ph == TRADE:
+        if ph == BUILD:
+            return self.builds
+        if ph == TRADE:
             return _PASS_YES
-        if ph == BUILD_PICK:
-            return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
         if ph == CASH:
             need = g.cash_rows(self.plateau)
             out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
@@ -687,12 +691,10 @@ class FaraoState:
         if ph == C_DRAW:
             self._drawn(action)
         elif ph == BUILD:
-            if action == YES:
-                self.phase = BUILD_PICK
-            else:
+            if action == PASS:
                 self._to_attack()
-        elif ph == BUILD_PICK:
-            self._build(action)
+            else:
+                self._build(action)
         elif ph == TRADE:
             if action == YES:
                 self.phase = TRADE_PICK
@@ -904,7 +906,9 @@ class FaraoState:
     def _to_build(self) -> None:
         p = self.player
         g = self.g
-        if g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau)):
+        builds = g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+        if len(builds) > 1:
+            self.builds = builds
             self.phase = BUILD
         else:
             self._to_attack()
@@ -1070,15 +1074,16 @@ class FaraoState:
                 f"cash {pyramid_text(self.pyr[p][action - CASH_ACT])} for {pyramid_value(self.pyr[p][action - CASH_ACT])}"
         if ph == DRAW:
             return "draw from the pile" if action == PILE else f"take {KIND_NAMES[action - TAKE]} from the display"
-        if ph in (TRADE, BUILD):
-            return ("offer a trade" if ph == TRADE else "build") if action == YES else \
-                ("no (more) trades" if ph == TRADE else "no (more) building")
+        if ph == TRADE:
+            return "offer a trade" if action == YES else "no (more) trades"
+        if ph == BUILD and action == PASS:
+            return "no (more) building"
         if ph == TRADE_PICK:
             q, give, ask = decode_trade(action)
             return f"offer {KIND_NAMES[give]} to seat {q + 1} for {KIND_NAMES[ask]}"
         if ph == TRADE_REPLY:
             return "accept the trade" if action == ACCEPT else "decline the trade"
-        if ph == BUILD_PICK:
+        if ph == BUILD:
             slot, v, nat, j = decode_build(action)
             where = "a new pyramid" if slot == NEW else f"pyramid {slot + 1}"
             return f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
@@ -1176,6 +1181,7 @@ class FaraoState:
         s.final_cashed = []
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
         s.decided = True
+        s.builds = _PASS_ONLY
         s._start_turn(active)
         return s
 
@@ -1263,16 +1269,21 @@ class FaraoChecker:
         self.expect: tuple | None = None
         self._cards: dict[tuple, int] = {}
         self._valid: dict[tuple, str | None] = {}
+        self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
+        self.last_full = 0
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
+        self.decision = True
         g = self.g
         ph = s.phase
         hand = s.hands[player]
         who = f"seat {player + 1}"
-        if ph == BUILD_PICK or ph == TRADE_PICK or ph == DRAW or ph == CASH or ph == ATTACK:
+        if ph == BUILD or ph == TRADE_PICK or ph == DRAW or ph == CASH or ph == ATTACK:
             if player != s.active:
                 raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
-        if ph == BUILD_PICK:
+        if ph == BUILD:
+            if action == PASS:
+                return
             slot, v, nat, j = decode_build(action)
             if not (BUILD_ACT <= action and 0 <= slot <= NEW and 1 <= v <= MAX_VALUE):
                 raise RuleViolation(f"{who} made an impossible build ({action})")
@@ -1385,7 +1396,7 @@ class FaraoChecker:
         elif ph == IDLE:
             if action != PASS:
                 raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
-        elif ph == TRADE or ph == BUILD:
+        elif ph == TRADE:
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to {PHASE_NAMES[ph]}")
             if ph == TRADE and action == YES and s.trades >= g.options.trade_offers:
@@ -1430,7 +1441,12 @@ class FaraoChecker:
         if s.turn != self.turn:
             self._turn_change(s)
         if full:
-            self.conservation(s)
+            # the runner asks for a full check every K decision steps (always honoured) and at the end of
+            # every run of chance steps (a draw nearly every turn): those are sampled, one in 16 steps at most
+            if self.decision or s.steps - self.last_full >= 16 or s.phase == OVER:
+                self.last_full = s.steps
+                self.conservation(s)
+        self.decision = False
 
     def _expected(self, s: FaraoState, exp: tuple) -> None:
         what = exp[0]
@@ -1617,10 +1633,8 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         if ph == BUILD:
-            return YES if self._next_build(obs) is not None else PASS
-        if ph == BUILD_PICK:
             a = self._next_build(obs)
-            return a if a is not None and a in legal else legal[0]
+            return a if a is not None else PASS
         if ph == CASH:
             return self._cash(obs, legal)
         if ph == DRAW:
@@ -1653,10 +1667,22 @@ class GreedyAgent:
         return legal[int(rng.random() * len(legal))]
 
     def _next_build(self, obs: FaraoObservation) -> int | None:
-        """The first build of the plan that gains most, or None when no plan gains."""
+        """The first build of the plan that gains most, or None when no plan gains (a pure
+        function of the hand, the own pyramids and whether a new one may start: cached)."""
         hand = obs.own()
-        jk = hand[JOKER] if self.jokers else 0
         pyrs = obs.pyrs(self.seat)
+        can_new = len(pyrs) < self.g.pyramid_cap(obs.plateau)
+        key = (*hand, *pyrs, can_new)
+        cache = self.g.greedy_builds
+        if key in cache:
+            return cache[key]
+        if len(cache) > 200_000:
+            cache.clear()
+        a = cache[key] = self._plan_build(hand, pyrs, can_new)
+        return a
+
+    def _plan_build(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> int | None:
+        jk = hand[JOKER] if self.jokers else 0
         best, gain = None, 0
         for slot, (base, rows) in enumerate(pyrs):
             widths = [r >> 3 for r in rows]
@@ -1667,7 +1693,7 @@ class GreedyAgent:
                     i = next(i for i, k in enumerate(need) if k)
                     nat = min(need[i], hand[base + i])
                     best, gain = build_action(slot, base + i, nat, need[i] - nat), d
-        if len(pyrs) < self.g.pyramid_cap(obs.plateau):
+        if can_new:
             for v in range(1, MAX_VALUE + 1):
                 if hand[v]:
                     height, need = plan(v, [], hand, jk)
