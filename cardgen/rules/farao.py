@@ -44,8 +44,20 @@ is then cashed (``final_cash``). The most points win; equal points at the top
 share the victory.
 
 Choices where the rulebook is silent are named options (:class:`FaraoOptions`),
-read from ``data.house_rules``; the values the data sets are the ones played.
-Besides those the data names:
+read from ``data.house_rules``; the values the data sets are the ones played:
+
+* ``cash_optional: true``: step 1 is a "may" (``false``: a player who can cash must);
+* ``min_rows_to_cash: 1``: a single row is a pyramid and may be cashed;
+* ``trade: one_for_one``: each trade swaps one card for one (``none``: no trading);
+* ``thief_takes: any``: the thief's player picks the card (``random``: a chance step);
+* ``one_attack_per_turn: true``: one Thief or one Tax collector a turn;
+* ``pharaoh_blocks_each: true``: each target blocks for itself (``false``: one
+  Pharaoh stops a whole tax collection);
+* ``final_cash: all``: at the end every standing pyramid is cashed (``eligible``:
+  only those that could be cashed on the last plateau);
+* ``joker: wild_in_row``: a Joker stands for the card of its row, never alone.
+
+Besides those, options of ours the data may set:
 
 * ``trade_offers``: 3 (ours): at most three trade offers per turn (so two
   players cannot offer and decline forever);
@@ -1254,9 +1266,11 @@ class FaraoChecker:
     the players not on turn within the limit; at every turn change the hand of the
     player who ended it at seven (fewer only when no card is left to draw) and the
     next seat on turn. Every ``full`` step: each kind counted everywhere, every
-    standing pyramid valid, the pyramid caps, where the End card is. At the end:
-    the End card drawn, every pyramid cashed (``final_cash: all``), the scores
-    equal to the sum of the cashes, the winners.
+    standing pyramid valid, the pyramid caps, where the End card is; the runner's
+    full checks at the end of a run of draws (nearly every turn) are sampled, one
+    in 16 steps at most, while those every ``check_every`` decision steps all
+    run. At the end: the End card drawn, every pyramid cashed (``final_cash:
+    all``), the scores equal to the sum of the cashes, the winners.
     """
 
     def __init__(self, game: FaraoGame):
