@@ -346,6 +346,7 @@ class FaraoGame:
         self._builds: dict[tuple, list[int]] = {}
         self._trades: dict[tuple, list[int]] = {}
         self.greedy_builds: dict[tuple, int | None] = {}  # the greedy players' builds (see GreedyAgent)
+        self.greedy_worths: dict[tuple, list[float]] = {}  # and what each card is worth to them
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -412,7 +413,7 @@ class FaraoGame:
         out = self._trades.get(key)
         if out is None:
             kinds = [k for k in range(1, NK) if k != END and (k != JOKER or self.options.jokers)]
-            out = [trade_action(q, g, a) for q in range(self.num_players) if partners >> q & 1
+            out = [TRADE_ACT + 256 * q + 16 * g + a for q in range(self.num_players) if partners >> q & 1
                    for g in kinds if held >> g & 1 for a in kinds if a != g]
             self._trades[key] = out
         return out
@@ -1623,24 +1624,40 @@ class GreedyAgent:
         self.seat = seat
         self.jokers = game.options.jokers
 
-    # how much a card is worth keeping, to this player, now
     def worth(self, obs: FaraoObservation, kind: int) -> float:
-        if kind > MAX_VALUE:
-            return _SPECIAL_WORTH.get(kind, 0.0)
+        """How much a card is worth keeping, to this player, now."""
+        return self.worths(obs)[kind]
+
+    def worths(self, obs: FaraoObservation) -> list[float]:
+        """:meth:`worth` of every kind (a pure function of the hand and the own pyramids: cached)."""
         hand = obs.own()
-        w = 1.0 + 0.05 * kind + 0.4 * min(hand[kind], 3)
-        for base, rows in obs.pyrs(self.seat):
-            h = len(rows)
-            i = kind - base
-            if i == h and (rows[-1] >> 3) > 1:
-                w += 3.0
-            elif 0 <= i < h and (i == 0 or (rows[i - 1] >> 3) - 1 > (rows[i] >> 3)):
-                w += 1.0
-        if kind > 1 and hand[kind - 1]:
-            w += 0.5
-        if kind < MAX_VALUE and hand[kind + 1]:
-            w += 0.5
-        return w
+        pyrs = obs.pyrs(self.seat)
+        key = (*hand, *pyrs)
+        cache = self.g.greedy_worths
+        out = cache.get(key)
+        if out is not None:
+            return out
+        if len(cache) > 200_000:
+            cache.clear()
+        out = [0.0] * NK
+        for kind in range(1, MAX_VALUE + 1):
+            w = 1.0 + 0.05 * kind + 0.4 * min(hand[kind], 3)
+            if kind > 1 and hand[kind - 1]:
+                w += 0.5
+            if kind < MAX_VALUE and hand[kind + 1]:
+                w += 0.5
+            out[kind] = w
+        for base, rows in pyrs:
+            lack = lacking(base, rows, hand)
+            for kind in range(base, min(base + len(rows), MAX_VALUE + 1)):
+                out[kind] += 0.5
+            for kind in lack:
+                if kind:
+                    out[kind] += 3.0 if len(lack) == 1 else 1.5
+        for kind, w in _SPECIAL_WORTH.items():
+            out[kind] = w
+        cache[key] = out
+        return out
 
     def act(self, obs: FaraoObservation, legal: Sequence[int], rng: random.Random) -> int:
         ph = obs.phase
@@ -1653,9 +1670,10 @@ class GreedyAgent:
             return self._cash(obs, legal)
         if ph == DRAW:
             best, bw = PILE, 3.2
+            worths = self.worths(obs)
             for a in legal:
                 if a != PILE:
-                    w = self.worth(obs, a - TAKE)
+                    w = worths[a - TAKE]
                     if w > bw:
                         best, bw = a, w
             return best if best in legal else legal[0]
@@ -1666,7 +1684,8 @@ class GreedyAgent:
             return t if t is not None else legal[0]
         if ph == TRADE_REPLY:
             q, give, ask = obs.offer
-            return ACCEPT if self.worth(obs, give) > self.worth(obs, ask) + 0.5 else DECLINE
+            worths = self.worths(obs)
+            return ACCEPT if worths[give] > worths[ask] + 0.5 else DECLINE
         if ph == ATTACK:
             return self._attack(obs, legal)
         if ph == BLOCK:
@@ -1677,7 +1696,12 @@ class GreedyAgent:
         if ph == STEAL:
             return self._steal(obs, legal)
         if ph == LOSS_DISCARD or ph == END_DISCARD:
-            return min(legal, key=lambda a: (self.worth(obs, a - DISCARD), a))
+            worths = self.worths(obs)
+            best, bw = legal[0], worths[legal[0] - DISCARD]
+            for a in legal:
+                if worths[a - DISCARD] < bw:
+                    best, bw = a, worths[a - DISCARD]
+            return best
         return legal[int(rng.random() * len(legal))]
 
     def _next_build(self, obs: FaraoObservation) -> int | None:
@@ -1743,15 +1767,15 @@ class GreedyAgent:
         hand = obs.own()
         want = None
         for base, rows in sorted(pyrs, key=pyramid_value, reverse=True):
-            nxt = base + len(rows)
-            if nxt <= MAX_VALUE and rows[-1] >> 3 > 1 and not hand[nxt]:
-                want = nxt
+            lack = lacking(base, rows, hand)
+            if len(lack) == 1:  # one card away from a taller pyramid
+                want = lack[0]
                 break
         if want is None:
             return None
-        give = min((k for k in range(1, NK) if hand[k] and k != want),
-                   key=lambda k: (self.worth(obs, k), k), default=None)
-        if give is None or self.worth(obs, give) >= self.worth(obs, want):
+        worths = self.worths(obs)
+        give = min((k for k in range(1, NK) if hand[k] and k != want), key=lambda k: (worths[k], k), default=None)
+        if give is None or worths[give] >= worths[want]:
             return None
         sizes = obs.hand_sizes
         partners = [q for q in range(obs.num_players) if q != self.seat and sizes[q]]
@@ -1790,13 +1814,28 @@ class GreedyAgent:
                 left = pyramid_value((base, rows[:row] + (r,) + rows[row + 1:]))
             else:
                 left = -1  # it collapses
-            k = (left, -self.worth(obs, JOKER if joker else base + row))
+            k = (left, -self.worths(obs)[JOKER if joker else base + row])
             if key is None or k < key:
                 best, key = a, k
         return best
 
 
 _SPECIAL_WORTH = {THIEF: 3.0, TAX: 2.5, PHARAOH: 3.5, JOKER: 5.0}
+
+
+def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """The values a pyramid still lacks (beyond the hand) to grow one row taller:
+    each row at least as wide as the rows above it need (empty: the hand suffices;
+    ``[0]``: it can never grow, its next value being above 9)."""
+    height = len(rows) + 1
+    if base + height - 1 > MAX_VALUE:
+        return [0]
+    out = []
+    for i in range(height):
+        have = rows[i] >> 3 if i < len(rows) else 0
+        if height - i - have > hand[base + i]:
+            out.append(base + i)
+    return out
 
 
 def plan(base: int, widths: Sequence[int], hand: Sequence[int], jokers: int = 0) -> tuple[int, list[int]]:
