@@ -342,8 +342,11 @@ def thief_at(gd, target_pyr, roll, thief_hand=None, owner_hand=None, **kw):
     draw_pile(s, 9)
     go_to(s, F.ATTACK)
     s.apply_action(F.THIEF_ACT + 2 * 1 + 0)
-    if s.phase == F.BLOCK:
+    assert s.phase == F.BLOCK and s.current_player() == 1, "the owner is always asked"
+    if s.hands[1][PHARAOH]:
         return s
+    assert s.legal_actions() == [F.ALLOW]
+    s.apply_action(F.ALLOW)
     assert s.phase == F.C_DIE and s.chance_outcomes() == [(r, 1 / 6) for r in range(1, 7)]
     s.apply_action(roll)
     return s
@@ -394,9 +397,12 @@ def test_rule_the_tax_collector_takes_a_card_from_every_other_player(gd4):
     go_to(s, F.ATTACK)
     assert F.TAX_ACT in s.legal_actions()
     s.apply_action(F.TAX_ACT)
+    assert s.phase == F.TAX_BLOCK and s.current_player() == 1 and s.legal_actions() == [F.ALLOW]
+    s.apply_action(F.ALLOW)
     assert s.phase == F.C_TAX and s.chance_outcomes() == [(5, 1.0)]
     s.apply_action(5)
-    assert s.phase == F.C_TAX, "seat 3 has no card: skipped"
+    assert s.phase == F.TAX_BLOCK and s.current_player() == 3, "seat 3 has no card: skipped"
+    s.apply_action(F.ALLOW)
     assert s.chance_outcomes() == [(6, 2 / 3), (7, 1 / 3)], "a random card: the taker cannot see the hand"
     s.apply_action(7)
     assert s.hand_n == [9, 6, 0, 2] and s.hands[0][5] == 1 and s.hands[0][7] == 1
@@ -410,7 +416,9 @@ def test_rule_each_player_may_block_the_tax_collector_with_a_pharaoh(game, rules
     s.apply_action(F.TAX_ACT)
     assert s.phase == F.TAX_BLOCK and s.current_player() == 1
     s.apply_action(F.BLOCK_ACT)
-    assert s.phase == F.C_TAX and s.tax_queue == [2], "seat 3 still pays"
+    assert s.phase == F.TAX_BLOCK and s.tax_queue == [2] and s.current_player() == 2, "seat 3 still pays"
+    s.apply_action(F.ALLOW)
+    assert s.phase == F.C_TAX
     s = pos(with_options(game, rules, pharaoh_blocks_each=False), [{TAX: 1, 1: 6}, {PHARAOH: 1, 5: 6}, {6: 7}],
             display=[1, 1, 1])
     draw_pile(s, 9)
@@ -424,17 +432,15 @@ def test_assumed_one_thief_or_tax_collector_a_turn(game, rules, gd3):
     s = pos(gd3, [{TAX: 1, THIEF: 1, 1: 5}, {5: 7}, {6: 7}], [[], [(5, [1])]], display=[1, 1, 1])
     draw_pile(s, 9)
     go_to(s, F.ATTACK)
-    s.apply_action(F.TAX_ACT)
-    s.apply_action(5)
-    s.apply_action(6)
+    for a in (F.TAX_ACT, F.ALLOW, 5, F.ALLOW, 6):
+        s.apply_action(a)
     assert s.phase == F.END_DISCARD
     s = pos(with_options(game, rules, one_attack_per_turn=False), [{TAX: 1, THIEF: 1, 1: 5}, {5: 7}, {6: 7}],
             [[], [(5, [1])]], display=[1, 1, 1])
     draw_pile(s, 9)
     go_to(s, F.ATTACK)
-    s.apply_action(F.TAX_ACT)
-    s.apply_action(5)
-    s.apply_action(6)
+    for a in (F.TAX_ACT, F.ALLOW, 5, F.ALLOW, 6):
+        s.apply_action(a)
     assert s.phase == F.ATTACK and F.THIEF_ACT + 2 in s.legal_actions()
 
 
@@ -687,6 +693,7 @@ def test_greedy_steals_from_the_most_valuable_pyramid_it_can_and_collapses_it(gd
     a = g.act(s.observation(0), s.legal_actions(), rng)
     assert a == F.THIEF_ACT + 2 * 2, "seat 3's pyramid, worth 72, is the most valuable one a 5 or 6 robs"
     s.apply_action(a)
+    s.apply_action(F.ALLOW)
     s.apply_action(6)
     a = g.act(s.observation(0), s.legal_actions(), rng)
     s.apply_action(a)

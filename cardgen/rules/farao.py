@@ -30,7 +30,8 @@ so that a stuck game shows up as a game that does not end:
    jokers``, again until ``PASS``): cards of one value onto one own pyramid (slot
    0 or 1) or as a new pyramid (slot 2).
 5. **Thief or tax collector** (``PASS``, ``THIEF + 2 * seat + slot`` or ``TAX``):
-   the target may block with a Pharaoh (``BLOCK``/``ALLOW``); a thief's die roll
+   the target may block with a Pharaoh (``BLOCK``/``ALLOW``; every target is asked,
+   with or without a Pharaoh, so that asking reveals nothing); a thief's die roll
    (chance) higher than the pyramid's height lets the active player take one card
    of it (``STEAL + 2 * row + joker``); a pyramid that no longer follows the rules
    collapses into its owner's hand, who discards down to the hand limit
@@ -613,7 +614,7 @@ class FaraoState:
         if ph == ATTACK:
             return self._attacks()
         if ph == BLOCK or ph == TAX_BLOCK:
-            return _ALLOW_BLOCK
+            return _ALLOW_BLOCK if self.hands[p][PHARAOH] else _ALLOW_ONLY
         if ph == STEAL:
             seat, slot = self.target
             out = []
@@ -976,11 +977,8 @@ class FaraoState:
         self._lose(p, THIEF)
         q, slot = divmod(action - THIEF_ACT, 2)
         self.target = (q, slot)
-        if self.hands[q][PHARAOH]:
-            self.player = q
-            self.phase = BLOCK
-        else:
-            self.phase = C_DIE
+        self.player = q  # always asked, Pharaoh or not, so that nobody learns who holds one
+        self.phase = BLOCK
 
     def _steal(self, action: int) -> None:
         row, joker = divmod(action - STEAL_ACT, 2)
@@ -1023,11 +1021,8 @@ class FaraoState:
             if not self.hand_n[q]:
                 del queue[0]
                 continue
-            if self.hands[q][PHARAOH]:
-                self.player = q
-                self.phase = TAX_BLOCK
-            else:
-                self.phase = C_TAX
+            self.player = q  # always asked (see _attack)
+            self.phase = TAX_BLOCK
             return
         self.player = self.active
         self._to_attack()
@@ -1204,6 +1199,7 @@ _PASS_ONLY = [PASS]
 _ACCEPT_DECLINE = [DECLINE, ACCEPT]
 _DECLINE = [DECLINE]
 _ALLOW_BLOCK = [ALLOW, BLOCK_ACT]
+_ALLOW_ONLY = [ALLOW]
 
 
 def _pick(counts: Sequence[int], r: int) -> int:
