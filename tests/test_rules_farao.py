@@ -731,6 +731,9 @@ def test_mutation_a_changed_count_is_named(farao_copy):
     problems = problems_of(farao_copy)
     assert len(problems) == 1, problems
     assert "card build-3 is printed 10 times as 'build-3' (quantity 10); the rules need 11" in problems[0]
+    line = int(problems[0].split(":")[1])
+    assert "{value: 3, count: 10}" in (farao_copy / "game.yaml").read_text(encoding="utf-8").splitlines()[line - 1], \
+        "it points at the count in the data"
 
 
 def test_mutation_a_dropped_special_is_named(farao_copy):

@@ -103,7 +103,9 @@ class StaticSpec:
     For decks whose cards come in several copies or kinds: ``quantities`` gives
     the number of copies the rules need of a key (keys not in it: once), and
     ``key_of``, when given, computes a card's key from its fields (returning None
-    for a card the rules do not know) instead of ``key_fields``."""
+    for a card the rules do not know) instead of ``key_fields``; ``where_of``, when
+    given, says where a problem with a key's number of copies should point (e.g.
+    the data line its count comes from; None: the card or the deck)."""
 
     component: str
     key_fields: tuple[str, ...]
@@ -115,6 +117,7 @@ class StaticSpec:
     problems: tuple[Problem, ...] = ()  # anything else the rules module found
     quantities: Mapping[tuple, int] = field(default_factory=dict)
     key_of: Callable[[Mapping[str, Any]], tuple | None] | None = None
+    where_of: Callable[[tuple], Where | None] | None = None  # where to point for a key's count (e.g. its data line)
 
     def wanted(self, key: tuple) -> int:
         """How many copies of the card ``key`` the rules need."""

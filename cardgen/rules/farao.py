@@ -1939,6 +1939,18 @@ class FaraoRules:
             problems.append(Problem("rule option 'jokers' is on, but 'variant_cards' has no 'joker' entry to count"
                                     " them", locate("house_rules", "jokers")))
         total = sum(quantities.values())
+
+        def where_of(key: tuple) -> Where | None:
+            """The data line a card's count comes from, when the data says a count the rules do not."""
+            lists = (("building", "value", key[1]),) if key[0] == "build" else \
+                (("specials", "id", key[0]), ("variant_cards", "id", key[0]))
+            for name, field, want in lists:
+                items = game.data.get(name)
+                for i, item in enumerate(items if isinstance(items, (list, tuple)) else ()):
+                    if isinstance(item, Mapping) and item.get(field) == want:
+                        return locate(name, i, "count") if item.get("count") != quantities.get(key) else None
+            return locate(lists[0][0])  # not in the data at all: the list it belongs to
+
         return StaticSpec(
             component=DECK,
             key_fields=(),
@@ -1947,6 +1959,7 @@ class FaraoRules:
             expected_text=text,
             quantities=quantities,
             key_of=card_key,
+            where_of=where_of,
             arrangements=(Arrangement(SETUP, total, detail="one shuffled draw pile (the End card set aside until"
                                       " the last plateau)", where=locate("building")),),
             problems=tuple(problems),

@@ -131,14 +131,15 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
         total = sum(c.quantity for c in cards)
         want = spec.wanted(key)
         if want != 1:  # a card the rules need several copies of
+            here = spec.where_of(key) if spec.where_of is not None else None
             if total == 0:
                 res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
-                                            f" {want} of it ({spec.expected_text})", comp.where))
+                                            f" {want} of it ({spec.expected_text})", here or comp.where))
             elif total != want:
                 how = (f"in {len(cards)} entries ({', '.join(repr(c.id) for c in cards)})" if len(cards) > 1
                        else f"as '{cards[0].id}' (quantity {total})")
                 res.problems.append(Problem(f"card {spec.name(key)} is printed {total} times {how}; the rules need"
-                                            f" {want}", cards[0].where))
+                                            f" {want}", here or cards[0].where))
             continue
         if total == 0:
             res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
