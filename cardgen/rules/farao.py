@@ -393,16 +393,27 @@ class FaraoGame:
                     room = (rows[i - 1] >> 3) - 1
                 if room <= 0:
                     continue
-                have = hand[v]
-                for nat in range(0 if nat_cur else 1, min(have, room) + 1):
+                top = min(hand[v], room)
+                if not jk:  # naturals only: consecutive counts are 4 apart
+                    if top >= 1:
+                        start = BUILD_ACT + ((16 * slot + v) * 16) * 4
+                        out.extend(range(start + 4, start + 4 * top + 1, 4))
+                    continue
+                for nat in range(0 if nat_cur else 1, top + 1):
                     for j in range(0, min(jk, room - nat) + 1):
                         if nat + j:
                             out.append(build_action(slot, v, nat, j))
         if can_new:
-            for v in range(1, MAX_VALUE + 1):
-                for nat in range(1, hand[v] + 1):
-                    for j in range(jk + 1):
-                        out.append(build_action(NEW, v, nat, j))
+            if not jk:
+                for v in range(1, MAX_VALUE + 1):
+                    if hand[v]:
+                        start = BUILD_ACT + ((16 * NEW + v) * 16) * 4
+                        out.extend(range(start + 4, start + 4 * hand[v] + 1, 4))
+            else:
+                for v in range(1, MAX_VALUE + 1):
+                    for nat in range(1, hand[v] + 1):
+                        for j in range(jk + 1):
+                            out.append(build_action(NEW, v, nat, j))
         if len(self._builds) > 200_000:
             self._builds.clear()
         self._builds[key] = out
@@ -1212,6 +1223,17 @@ def _pick(counts: Sequence[int], r: int) -> int:
 
 
 # --------------------------------------------------------------------------- checks
+_ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
+
+
+class _CardCount(dict):
+    """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are met)."""
+
+    def __missing__(self, pyr: tuple) -> int:
+        n = self[pyr] = sum(r >> 3 for r in pyr[1])
+        return n
+
+
 def rows_of(pyr: tuple) -> list[tuple[int, int]]:
     """A pyramid's rows as ``(cards, jokers)``, bottom up."""
     return [(r >> 3, r & 7) for r in pyr[1]]
@@ -1278,20 +1300,28 @@ class FaraoChecker:
         self.turn = 0
         self.active = 0
         self.expect: tuple | None = None
-        self._cards: dict[tuple, int] = {}
+        self._cards = _CardCount()
         self._valid: dict[tuple, str | None] = {}
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
+        self.who = [f"seat {q + 1}" for q in range(n)]
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         self.decision = True
         g = self.g
         ph = s.phase
-        hand = s.hands[player]
-        who = f"seat {player + 1}"
-        if ph == BUILD or ph == TRADE_PICK or ph == DRAW or ph == CASH or ph == ATTACK:
+        who = self.who[player]
+        if ph == TRADE:  # the most frequent question first
+            if action != PASS and action != YES:
+                raise RuleViolation(f"{who} answered {action} to whether to trade")
+            if action == YES and s.trades >= g.options.trade_offers:
+                raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
             if player != s.active:
-                raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
+                raise RuleViolation(f"{who} trades in seat {s.active + 1}'s turn")
+            return
+        hand = s.hands[player]
+        if ph in _ACTIVE_ONLY and player != s.active:
+            raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
         if ph == BUILD:
             if action == PASS:
                 return
@@ -1407,11 +1437,6 @@ class FaraoChecker:
         elif ph == IDLE:
             if action != PASS:
                 raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
-        elif ph == TRADE:
-            if action != PASS and action != YES:
-                raise RuleViolation(f"{who} answered {action} to whether to {PHASE_NAMES[ph]}")
-            if ph == TRADE and action == YES and s.trades >= g.options.trade_offers:
-                raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
         elif ph == LOSS_DISCARD or ph == END_DISCARD:
             k = action - DISCARD
             if not 0 < k < NK or not hand[k]:
@@ -1423,14 +1448,11 @@ class FaraoChecker:
 
     def after(self, s: FaraoState, full: bool) -> None:
         g = self.g
-        sizes = self._cards  # the checker's own count of a pyramid's cards, by pyramid
+        sizes = self._cards
         pyr_cards = 0
         for pyrs in s.pyr:
             for pyr in pyrs:
-                k = sizes.get(pyr)
-                if k is None:
-                    k = sizes[pyr] = sum(r >> 3 for r in pyr[1])
-                pyr_cards += k
+                pyr_cards += sizes[pyr]
         hand_n = s.hand_n
         total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
         if total != g.total:
