@@ -344,9 +344,7 @@ class FaraoGame:
         self.die = board.die
         self.last = board.plateaus
         self.hand_limit = board.hand_limit
-        self._builds: dict[tuple, list[int]] = {}
         self._trades: dict[tuple, list[int]] = {}
-        self.greedy_builds: dict[tuple, int | None] = {}  # the greedy players' builds (see GreedyAgent)
         self.greedy_worths: dict[tuple, list[float]] = {}  # and what each card is worth to them
 
     def new_initial_state(self) -> "FaraoState":
@@ -371,11 +369,8 @@ class FaraoGame:
         return 2 if plateau >= self.board.double_from else 1
 
     def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> list[int]:
-        """``PASS`` and every legal build of a hand on its pyramids (shared, cached: read only)."""
-        key = (*hand[1:10], hand[JOKER], *pyrs, can_new)
-        out = self._builds.get(key)
-        if out is not None:
-            return out
+        """``PASS`` and every legal build of a hand on its pyramids (not cached: hands and
+        pyramids vary so much that fewer than one list in ten would be met again)."""
         out = [PASS]
         jk = hand[JOKER] if self.options.jokers else 0
         for slot, (base, rows) in enumerate(pyrs):
@@ -414,9 +409,6 @@ class FaraoGame:
                     for nat in range(1, hand[v] + 1):
                         for j in range(jk + 1):
                             out.append(build_action(NEW, v, nat, j))
-        if len(self._builds) > 200_000:
-            self._builds.clear()
-        self._builds[key] = out
         return out
 
     def trade_actions(self, held: int, partners: int) -> list[int]:
@@ -1723,21 +1715,10 @@ class GreedyAgent:
         return legal[int(rng.random() * len(legal))]
 
     def _next_build(self, obs: FaraoObservation) -> int | None:
-        """The first build of the plan that gains most, or None when no plan gains (a pure
-        function of the hand, the own pyramids and whether a new one may start: cached)."""
+        """The first build of the plan that gains most, or None when no plan gains."""
         hand = obs.own()
         pyrs = obs.pyrs(self.seat)
         can_new = len(pyrs) < self.g.pyramid_cap(obs.plateau)
-        key = (*hand, *pyrs, can_new)
-        cache = self.g.greedy_builds
-        if key in cache:
-            return cache[key]
-        if len(cache) > 200_000:
-            cache.clear()
-        a = cache[key] = self._plan_build(hand, pyrs, can_new)
-        return a
-
-    def _plan_build(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> int | None:
         jk = hand[JOKER] if self.jokers else 0
         best, gain = None, 0
         for slot, (base, rows) in enumerate(pyrs):
