@@ -564,12 +564,36 @@ def test_checker_notices_a_card_of_the_wrong_kind(gd3):
 def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]])
     chk = gd3.checker()
-    s.pyr[0][0] = (2, (24, 24))
+    s.pyr[0][0] = (2, (24, 24))  # the 4 on top moved into the row of 3s: cards still add up
     s.pile[4] += 1
-    s.pile_n += 1
-    s.pile[3] -= 0
+    s.pile[3] -= 1
+    chk.after(s, False)
     with pytest.raises(RuleViolation, match="row 2 has 3 cards, not fewer than the 3 of the row below"):
         chk.conservation(s)
+
+
+def test_checker_notices_the_figure_off_the_track_and_an_early_end_card(gd3):
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}])
+    chk = gd3.checker()
+    s.plateau = 12
+    with pytest.raises(RuleViolation, match="off the track"):
+        chk.conservation(s)
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], plateau=5)
+    s.pile[END] += 1
+    s.pile_n += 1
+    s.end_out -= 1
+    with pytest.raises(RuleViolation, match="End card is in the pile before the last plateau"):
+        chk.conservation(s)
+
+
+def test_checker_notices_a_hand_above_seven_out_of_turn(gd3):
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}])
+    s.hands[2][6] += 1
+    s.hand_n[2] += 1
+    s.pile[6] -= 1
+    s.pile_n -= 1
+    with pytest.raises(RuleViolation, match="seat 3 holds 8 cards out of turn"):
+        gd3.checker().after(s, False)
 
 
 def test_checker_notices_a_wrong_score(gd3, monkeypatch):
