@@ -658,6 +658,14 @@ def test_jokers_are_played_as_wild_cards_of_their_row(game, rules):
     assert s.pyr[0] == [(3, ((3 << 3) + 1,))] and F.pyramid_value(s.pyr[0][0]) == 3
 
 
+def test_a_game_loaded_with_the_joker_variant_plays_its_jokers(game, rules):
+    from types import SimpleNamespace
+
+    assert rules.options(game).jokers is False
+    with_variant = SimpleNamespace(data=game.data, variants=("jokers",))
+    assert rules.options(with_variant).jokers is True
+
+
 def builds_of_after_draw(s):
     draw_pile(s, 9)
     return builds_of(s)

@@ -91,7 +91,7 @@ And fixed choices of the engine (not options):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields as dc_fields
+from dataclasses import dataclass, fields as dc_fields, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -1901,7 +1901,12 @@ class FaraoRules:
         return (SETUP,)
 
     def options(self, game) -> FaraoOptions:
-        return FaraoOptions.from_data(game.data.get("house_rules"))[0]
+        """The house rules of the data; the Joker variant is on when the data says so or when
+        the game was loaded with its cards (``variants`` of the loaded game holding "jokers")."""
+        options = FaraoOptions.from_data(game.data.get("house_rules"))[0]
+        if "jokers" in (getattr(game, "variants", None) or ()) and not options.jokers:
+            options = replace(options, jokers=True)
+        return options
 
     @staticmethod
     def _deck_has_jokers(game) -> bool:
