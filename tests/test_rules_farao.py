@@ -567,9 +567,10 @@ def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
     s.pyr[0][0] = (2, (24, 24))  # the 4 on top moved into the row of 3s: cards still add up
     s.pile[4] += 1
     s.pile[3] -= 1
-    chk.after(s, False)
     with pytest.raises(RuleViolation, match="row 2 has 3 cards, not fewer than the 3 of the row below"):
         chk.conservation(s)
+    with pytest.raises(RuleViolation, match="breaks the rules: row 2 has 3 cards"):
+        chk.after(s, False)  # at every step too
 
 
 def test_checker_notices_the_figure_off_the_track_and_an_early_end_card(gd3):

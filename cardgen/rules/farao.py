@@ -1219,10 +1219,15 @@ _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISC
 
 
 class _CardCount(dict):
-    """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are met)."""
+    """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are
+    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`)."""
+
+    def __init__(self, jokers: bool):
+        super().__init__()
+        self.jokers = jokers
 
     def __missing__(self, pyr: tuple) -> int:
-        n = self[pyr] = sum(r >> 3 for r in pyr[1])
+        n = self[pyr] = -1 if pyramid_problem(pyr, self.jokers) else sum(r >> 3 for r in pyr[1])
         return n
 
 
@@ -1273,8 +1278,9 @@ class FaraoChecker:
     roll against the height, a collapse) and compares the state after it. Every
     step: the action's rule, the cards add up (pile + display + discard + hands +
     pyramids + the End card = the deck), scores change only by a cash of the right
-    value, the figure on the track and moving one plateau per cash, the hands of
-    the players not on turn within the limit; at every turn change the hand of the
+    value, the figure on the track and moving one plateau per cash, every standing
+    pyramid valid (a verdict kept per pyramid shape), the hands of the players not
+    on turn within the limit; at every turn change the hand of the
     player who ended it at seven (fewer only when no card is left to draw) and the
     next seat on turn. Every ``full`` step: each kind counted everywhere, every
     standing pyramid valid, the pyramid caps, where the End card is; the runner's
@@ -1292,7 +1298,7 @@ class FaraoChecker:
         self.turn = 0
         self.active = 0
         self.expect: tuple | None = None
-        self._cards = _CardCount()
+        self._cards = _CardCount(game.options.jokers)
         self._valid: dict[tuple, str | None] = {}
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
@@ -1444,7 +1450,11 @@ class FaraoChecker:
         pyr_cards = 0
         for pyrs in s.pyr:
             for pyr in pyrs:
-                pyr_cards += sizes[pyr]
+                k = sizes[pyr]
+                if k < 0:  # every standing pyramid follows the rules, at every step
+                    raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
+                                        f" {pyramid_problem(pyr, g.options.jokers)}")
+                pyr_cards += k
         hand_n = s.hand_n
         total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
         if total != g.total:
