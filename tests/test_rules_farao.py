@@ -756,6 +756,32 @@ def problems_of(folder: Path) -> list[str]:
     return [str(p) for p in check_static(g, rules_for("farao").static_spec(g, locate), locate).problems]
 
 
+def test_static_spec_quantities_and_key_of_are_generic(scenario):
+    """The StaticSpec extension on a game that is not O, Farao!: copies per key, keys
+    computed from the fields, and where a wrong count points."""
+    from cardgen.errors import Where
+    from cardgen.rules.api import StaticSpec
+
+    g = load_game(scenario("mini_game"))  # card-1, card-2, card-3 once each, joker twice
+
+    def key_of(fields):
+        return ("number", fields["n"]) if "n" in fields else ("joker",)
+
+    def spec(quantities, where_of=None):
+        return StaticSpec(component="cards", key_fields=(), expected=tuple(quantities), name=str,
+                          expected_text="three numbers and jokers", quantities=quantities, key_of=key_of,
+                          where_of=where_of)
+
+    ok = check_static(g, spec({("number", 1): 1, ("number", 2): 1, ("number", 3): 1, ("joker",): 2}),
+                      DataLocator(g))
+    assert ok.problems == [] and ok.passed[0].startswith("5 cards in deck 'cards'")
+    bad = check_static(g, spec({("number", 1): 1, ("number", 2): 1, ("number", 3): 1, ("joker",): 3},
+                               lambda key: Where("here.yaml", 7, 1)), DataLocator(g))
+    assert [str(p) for p in bad.problems] == ["here.yaml:7:1: card ('joker',) is printed 2 times as 'joker'"
+                                              " (quantity 2); the rules need 3"]
+    assert not bad.deck_ok
+
+
 def test_mutation_the_shipped_data_passes(farao_copy):
     assert problems_of(farao_copy) == []
 

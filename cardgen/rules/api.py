@@ -104,8 +104,8 @@ class StaticSpec:
     the number of copies the rules need of a key (keys not in it: once), and
     ``key_of``, when given, computes a card's key from its fields (returning None
     for a card the rules do not know) instead of ``key_fields``; ``where_of``, when
-    given, says where a problem with a key's number of copies should point (e.g.
-    the data line its count comes from; None: the card or the deck)."""
+    given, says where a wrong number of copies of a key in ``quantities`` should
+    point (e.g. the data line its count comes from; None: the card or the deck)."""
 
     component: str
     key_fields: tuple[str, ...]
