@@ -98,7 +98,14 @@ class StaticSpec:
     ``key_fields`` are the dotted card fields identifying a card for the rules
     (``("family.id", "number")``), ``expected`` every key the rules need, each
     exactly once, ``name`` turns a key into the card's name for messages and
-    ``expected_text`` says in words what the rules expect."""
+    ``expected_text`` says in words what the rules expect.
+
+    For decks whose cards come in several copies or kinds: ``quantities`` gives
+    the number of copies the rules need of a key (keys not in it: once), and
+    ``key_of``, when given, computes a card's key from its fields (returning None
+    for a card the rules do not know) instead of ``key_fields``; ``where_of``, when
+    given, says where a wrong number of copies of a key in ``quantities`` should
+    point (e.g. the data line its count comes from; None: the card or the deck)."""
 
     component: str
     key_fields: tuple[str, ...]
@@ -108,6 +115,18 @@ class StaticSpec:
     groups: tuple[GroupSpec, ...] = ()
     arrangements: tuple[Arrangement, ...] = ()
     problems: tuple[Problem, ...] = ()  # anything else the rules module found
+    quantities: Mapping[tuple, int] = field(default_factory=dict)
+    key_of: Callable[[Mapping[str, Any]], tuple | None] | None = None
+    where_of: Callable[[tuple], Where | None] | None = None  # where to point for a key's count (e.g. its data line)
+
+    def wanted(self, key: tuple) -> int:
+        """How many copies of the card ``key`` the rules need."""
+        return self.quantities.get(key, 1)
+
+    @property
+    def total(self) -> int:
+        """How many cards the rules need in all."""
+        return sum(self.wanted(k) for k in self.expected)
 
 
 # --------------------------------------------------------------------------- play

@@ -109,6 +109,14 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
     # -- the cards ---------------------------------------------------------------
     found: dict[tuple, list] = {}
     for card in comp.cards:
+        if spec.key_of is not None:
+            key = spec.key_of(card.fields)
+            if key is None:
+                res.problems.append(Problem(f"card '{card.id}' is not one the rules use: they need"
+                                            f" {spec.expected_text}", card.where))
+                continue
+            found.setdefault(key, []).append(card)
+            continue
         key = tuple(card_field(card.fields, f) for f in spec.key_fields)
         missing = [f for f, v in zip(spec.key_fields, key) if v is None]
         if missing:
@@ -121,6 +129,18 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
     for key in spec.expected:
         cards = found.get(key, [])
         total = sum(c.quantity for c in cards)
+        want = spec.wanted(key)
+        if want != 1:  # a card the rules need several copies of
+            here = spec.where_of(key) if spec.where_of is not None else None
+            if total == 0:
+                res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
+                                            f" {want} of it ({spec.expected_text})", here or comp.where))
+            elif total != want:
+                how = (f"in {len(cards)} entries ({', '.join(repr(c.id) for c in cards)})" if len(cards) > 1
+                       else f"as '{cards[0].id}' (quantity {total})")
+                res.problems.append(Problem(f"card {spec.name(key)} is printed {total} times {how}; the rules need"
+                                            f" {want}", here or cards[0].where))
+            continue
         if total == 0:
             res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
                                         f" {spec.expected_text}, each once", comp.where))
@@ -137,7 +157,12 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 res.problems.append(Problem(f"card '{card.id}' ({spec.name(key)}) is not one the rules use: they need"
                                             f" {spec.expected_text}", card.where))
     if len(res.problems) == card_problems:
-        res.passed.append(f"{len(spec.expected)} cards in deck '{comp.id}' = {spec.expected_text}, each exactly once")
+        if spec.quantities:
+            res.passed.append(f"{spec.total} cards in deck '{comp.id}' = {spec.expected_text}, each as often as"
+                              " the rules need")
+        else:
+            res.passed.append(f"{len(spec.expected)} cards in deck '{comp.id}' = {spec.expected_text},"
+                              " each exactly once")
     else:
         res.deck_ok = False
 
@@ -210,7 +235,7 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
             res.passed.append(text)
 
     # -- setup layouts ----------------------------------------------------------------
-    total = len(spec.expected)
+    total = spec.total
     for arr in spec.arrangements:
         before = len(res.problems)
         res.problems.extend(arr.problems)

@@ -1,0 +1,149 @@
+"""Benchmark: O, Farao! games per second on one core, with every per-step check on.
+
+    python bench/validate_farao.py [--games 200] [--repeat 3] [--players 3,4] [--check-every 16]
+                                   [--no-figures]
+
+For each player count and player kind it plays the same seeded games ``--repeat``
+times and keeps the fastest round (CPU time of this process), so that other work on
+the machine disturbs the figure as little as possible. The checks are those of
+``cardgen validate farao``: at every step the rule of the action (a build that
+keeps the pyramid valid with cards the player holds and within the pyramid cap, a
+cash of a pyramid tall enough for the figure's plateau, a trade with another
+player, a theft after a roll higher than the height, discards only above the hand
+limit), the cards adding up to the deck, scores changing only by a cash of the
+right value, the figure moving one plateau per cash, hands within the limit out of
+turn, seven cards at every turn's end; every ``--check-every`` decision steps (and
+at most every 16 steps at the end of a run of draws) and at the end, the full
+check (every kind counted everywhere, every pyramid valid, the caps, the End card);
+at the end the End card drawn, every pyramid cashed and the scores.
+
+The table also shows the speed without the checker, for comparison, and the steps
+a game takes (decisions and chance steps). Then, unless ``--no-figures``, the game
+figures the validator's report summarises (``FaraoState.figures``): scores, the
+value of the cashed pyramids, turns, thefts and collapses.
+
+The last line times ``sum(range(100))`` to compare machines: it takes about
+0.5 µs on a recent desktop CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import statistics
+import sys
+import time
+import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardgen.loader import load_game  # noqa: E402
+from cardgen.rules import CHANCE, TERMINAL, rules_for  # noqa: E402
+from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
+
+
+class _NoChecks:
+    def before(self, *a) -> None:
+        pass
+
+    def after(self, *a) -> None:
+        pass
+
+    def at_end(self, *a) -> None:
+        pass
+
+
+def _unchecked(gamedef):
+    """The same game without its checker: what the checks cost."""
+    bare = copy.copy(gamedef)
+    bare.checker = _NoChecks
+    return bare
+
+
+def figures(gamedef, make_agent, games: int, seed: int = 1) -> dict[str, list[float]]:
+    """The per-game figures of the same seeded games as ``cardgen validate`` (without the checks), pooled."""
+    pooled: dict[str, list[float]] = {}
+    for i in range(games):
+        rng = random.Random(seed + i)
+        s = gamedef.new_initial_state()
+        acts = [make_agent(gamedef, q).act for q in range(gamedef.num_players)]
+        views = [s.observation(q) for q in range(gamedef.num_players)]
+        while True:
+            p = s.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                s.apply_chance_run(rng)
+                continue
+            s.apply_action(acts[p](views[p], s.legal_actions(), rng))
+        for k, v in s.figures().items():
+            pooled.setdefault(k, []).extend(v if isinstance(v, list) else [v])
+    return pooled
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help="games per round (default 200)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds; the fastest counts (default 3)")
+    ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY,
+                    help=f"full checks every K steps (default {DEFAULT_CHECK_EVERY})")
+    ap.add_argument("--players", default="3,4")
+    ap.add_argument("--no-figures", action="store_true", help="skip the game figures")
+    args = ap.parse_args()
+
+    game = load_game("farao")
+    rules = rules_for("farao")
+    counts = [int(p) for p in args.players.split(",")]
+    print(f"O, Farao!, {args.games} games per round, best of {args.repeat} rounds, full checks every"
+          f" {args.check_every} steps; options {rules.options(game)}")
+    configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
+    for n, kind, gamedef in configs:  # warm-up: fill the caches of moves
+        run_config(gamedef, rules.agents[kind], kind, True, 20, 10_000, args.check_every)
+    best = {(n, kind): float("inf") for n, kind, _ in configs}
+    bare = dict(best)
+    for _ in range(args.repeat):  # rounds interleaved, so that a busy spell of the machine hits every row alike
+        for n, kind, gamedef in configs:
+            start = time.process_time()
+            res = run_config(gamedef, rules.agents[kind], kind, True, args.games, 1, args.check_every)
+            best[(n, kind)] = min(best[(n, kind)], time.process_time() - start)
+            assert res.failure_count == 0, res.failures[0].message
+            assert not res.nonterminating, res.nonterminating
+            start = time.process_time()
+            run_config(_unchecked(gamedef), rules.agents[kind], kind, True, args.games, 1, args.check_every)
+            bare[(n, kind)] = min(bare[(n, kind)], time.process_time() - start)
+    print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'µs/game':>8} {'unchecked g/s':>14} {'steps/game':>11}"
+          f" {'µs/step':>8}")
+    totals = []
+    for n, kind, gamedef in configs:
+        steps = statistics.mean(play_game(gamedef, rules.agents[kind], 1 + i).steps for i in range(50))
+        rate = args.games / best[(n, kind)]
+        totals.append(rate)
+        print(f"{n:>7}  {kind:<7} {rate:>8.0f} {1e6 / rate:>8.0f} {args.games / bare[(n, kind)]:>14.0f}"
+              f" {steps:>11.0f} {1e6 / rate / steps:>8.1f}")
+    calib = min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
+    print(f"harmonic mean {len(totals) / sum(1 / r for r in totals):.0f} games/s (checked); "
+          f"this machine: sum(range(100)) takes {calib:.2f} µs")
+
+    if args.no_figures:
+        return
+    print()
+    print("Figures per player count and kind (500 seeded games each, the same as cardgen validate's seeds 1…):")
+    print(f"{'players':>7}  {'kind':<7} {'score/seat':>11} {'winner':>7} {'pyramid':>8} {'cashed':>7} {'turns':>6}"
+          f" {'p95':>5} {'thefts':>7} {'collapses':>10} {'blocks':>7} {'reshuffles':>11}")
+    for n, kind, gamedef in configs:
+        f = figures(gamedef, rules.agents[kind], 500)
+        mean = statistics.mean
+        turns = sorted(f["turns"])
+        print(f"{n:>7}  {kind:<7} {mean(f['score']):>11.1f} {statistics.median(f['winning_score']):>7.0f}"
+              f" {mean(f['pyramid_value']):>8.1f} {mean(f['pyramids_cashed']):>7.1f} {statistics.median(turns):>6.0f}"
+              f" {turns[int(0.95 * (len(turns) - 1))]:>5.0f} {mean(f['thefts']):>7.2f} {mean(f['collapses']):>10.2f}"
+              f" {mean(f['blocks']):>7.2f} {mean(f['reshuffles']):>11.2f}")
+    print("score/seat: mean final score of a seat; winner: median winning score; pyramid: mean value of a cashed"
+          " pyramid (in play and at the end); cashed: pyramids cashed per game; turns: median and 95th percentile;"
+          " thefts, collapses, blocks (Pharaohs played), reshuffles (discard → pile): means per game.")
+
+
+if __name__ == "__main__":
+    main()
