@@ -55,6 +55,7 @@ step, then a decision); play a Horus card (or the Nile card); place the card's t
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections import deque
 from typing import Any, Callable, Mapping, Sequence
@@ -84,6 +85,12 @@ NBR = tuple(dx * W + dy for dx, dy in
             [(2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2)])
 WINDOW = tuple(dx * W + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places overlapping a place
 WINSET = frozenset(WINDOW)
+CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
+FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
+
+
+def _never(p: int) -> bool:
+    return False
 OUTSIDE = tuple(dx * W + dy for dx, dy in [(-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2)])
 # the places of the tiles for which a half-cell is an outside cell (the inverse of OUTSIDE)
 OUTSIDE_OF = tuple(-d for d in OUTSIDE)
@@ -278,6 +285,9 @@ class HorusState:
         self.land_open: dict[int, int] = {}  # land group -> half-edges facing empty table
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
+        self.crowd: dict[int, int] = {}  # place -> tiles within three half-cells (an open place has none)
+        self._dcache: dict[int, tuple[frozenset, set]] = {}  # Boat place -> (danger places, places that spoil it)
+        self._recheck: list = [-1, {}]  # tiles on the table, (c, p, water) -> would p block the Boat at c
         self.adj_water: dict[int, int] = {}
         self.adj_land: dict[int, int] = {}
         self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
@@ -410,6 +420,13 @@ class HorusState:
             self.y0 = cy
         if cy + 1 > self.y1:
             self.y1 = cy + 1
+        crowd = self.crowd
+        for d in CROWD:
+            crowd[c + d] = crowd.get(c + d, 0) + 1
+        if self._dcache:
+            spoilt = [b for b, (_, touchy) in self._dcache.items() if c in touchy]
+            for b in spoilt:
+                del self._dcache[b]
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
         for d in WINDOW:
@@ -503,36 +520,36 @@ class HorusState:
         qy = q - qx * W
         return qx + 1 < self.x0 or qx > self.x1 or qy + 1 < self.y0 or qy > self.y1
 
-    def escape(self, c: int, blocked: int = -1, water: bool = False) -> list[int] | None:
-        """A chain out to open table from the tile at place ``c``: places touching one
-        another (at least half an edge), each either free table or a water tile,
-        ending at a place wholly beyond the table's bounding box; with the place
-        ``blocked`` taken by a tile (a water tile if ``water``). None when there is
-        none. Breadth-first: the chain is a shortest one."""
+    def escape(self, c: int, blocked: int = -1, water: bool = False, avoid: set[int] | None = None
+               ) -> list[int] | None:
+        """The River's way on from the tile at place ``c``: a chain of places touching
+        one another (at least half an edge), each free table or a water tile, ending
+        at an *open* place: a free place with no tile within a tile's width around
+        it (no tile's place within three half-cells). With the place ``blocked``
+        taken by a tile (a water tile if ``water``) and the free places of ``avoid``
+        out of bounds. None when there is none. Best-first search outwards (towards
+        the nearest side of the table's bounding box)."""
         cells = self.cells
         at = self.at
         kind = self.kind
-        x0, x1, y0, y1 = self.x0, self.x1, self.y0, self.y1
+        crowd = self.crowd
+        x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
         win = WINSET
+        if blocked >= 0:
+            bx = blocked // W
+            by = blocked - bx * W
         parent: dict[int, int] = {c: -1}
-        todo = deque([c])
-        first = True
-        while todo:
-            q = todo.popleft()
-            if not first:
-                qx = q // W
-                qy = q - qx * W
-                if qx + 1 < x0 or qx > x1 or qy + 1 < y0 or qy > y1:
-                    path = []
-                    while q != c:
-                        path.append(q)
-                        q = parent[q]
-                    return path[::-1]
-            first = False
+        heap = [(0, c)]
+        pop = heapq.heappop
+        push = heapq.heappush
+        while heap:
+            _, q = pop(heap)
             for d in NBR:
                 r = q + d
                 if r in parent:
                     continue
+                rx = r // W
+                ry = r - rx * W
                 if r == blocked:
                     if not water:
                         continue
@@ -542,43 +559,86 @@ class HorusState:
                         if kind[o] not in WATER:
                             continue
                     elif (blocked >= 0 and r - blocked in win) or \
-                            r in cells or r + W in cells or r + 1 in cells or r + W + 1 in cells:
+                            r in cells or r + W in cells or r + 1 in cells or r + W + 1 in cells or \
+                            (avoid is not None and r in avoid):
                         continue
+                    elif r not in crowd and (blocked < 0 or abs(rx - bx) > 3 or abs(ry - by) > 3):
+                        parent[r] = q
+                        path = []
+                        while r != c:
+                            path.append(r)
+                            r = parent[r]
+                        return path[::-1]
                 parent[r] = q
-                todo.append(r)
+                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
         return None
+
+    def _danger(self, c: int) -> frozenset[int]:
+        """The places where a tile might block the Boat at ``c``. Empty when the Boat has
+        two ways on so far apart that no single tile can touch both (or none: nothing
+        left to protect); otherwise the places overlapping a free place of its
+        shortest way on, since a tile anywhere else leaves that way open. Kept until
+        a tile is placed where it could spoil one of the ways found."""
+        got = self._dcache.get(c)
+        if got is not None:
+            return got[0]
+        at = self.at
+        chain = self.escape(c)
+        touchy: set[int] = set()
+        if chain is None:
+            out: frozenset[int] = frozenset()
+        else:
+            free = [q for q in chain if q not in at]
+            for q in free:
+                touchy.update(q + e for e in WINDOW)
+            touchy.update(chain[-1] + e for e in CROWD)
+            # a second way on that keeps two half-cells from every free place of the first
+            far = {q + e for q in free for e in FAR}
+            second = self.escape(c, avoid=far)
+            if second is not None:
+                out = frozenset()
+                for q in second:
+                    if q not in at:
+                        touchy.update(q + e for e in WINDOW)
+                touchy.update(second[-1] + e for e in CROWD)
+            else:
+                out = frozenset(q + e for q in free for e in WINDOW)
+        self._dcache[c] = (out, touchy)
+        return out
 
     def _blocking(self, skip: int = -1, water: bool = False) -> Callable[[int], bool]:
         """A test: would a tile at place ``p`` (a water tile if ``water``) block a Boat,
-        leaving it without a chain out to open table (see :meth:`escape`)? Only places
-        overlapping a free place of a Boat's current shortest chain can; those are
-        searched again with ``p`` taken. (A water tile is part of chains, but it can
-        still close a narrow way out: its own edges need not line up with it.)"""
-        danger: dict[int, list[int]] = {}
+        leaving it without a chain out to open table (see :meth:`escape`)? Only the
+        places of :meth:`_danger` can; those are searched again with ``p`` taken. (A
+        water tile is part of chains, but it can still close a narrow way out: its
+        own edges need not line up with it.)"""
+        watch = []
         for b, slot in enumerate(self.boats):
             if slot is None or b == skip:
                 continue
             c = self.pos[slot]
-            chain = self.escape(c)
-            if chain is None:
-                continue  # already blocked (never, by the invariant): nothing to protect
-            at = self.at
-            for q in chain:
-                if q not in at:  # a free place of the chain (water tiles are never covered)
-                    for e in WINDOW:
-                        danger.setdefault(q + e, []).append(c)
-        if not danger:
-            return lambda p: False
-        cache: dict[int, bool] = {}
+            danger = self._danger(c)
+            if danger:
+                watch.append((c, danger))
+        if not watch:
+            return _never
+        cache = self._recheck
+        if cache[0] != len(self.kind):
+            cache[0] = len(self.kind)
+            cache[1].clear()
+        cache = cache[1]
         escape = self.escape
 
         def blocks(p: int) -> bool:
-            boats = danger.get(p)
-            if boats is None:
-                return False
-            if p not in cache:
-                cache[p] = any(escape(c, p, water) is None for c in set(boats))
-            return cache[p]
+            for c, danger in watch:
+                if p in danger:
+                    key = (c, p, water)
+                    hit = cache.get(key)
+                    if hit is None:
+                        hit = cache[key] = escape(c, p, water) is None
+                    if hit:
+                        return True
+            return False
 
         return blocks
 
@@ -596,10 +656,6 @@ class HorusState:
 
     def _boat_ok(self, q: int) -> bool:
         """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
-        for d in NBR:  # the quick answer: a free place beyond the table's bounding box
-            r = q + d
-            if self._outside(r):
-                return True
         return self.escape(q, q, True) is not None
 
     def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
@@ -1239,13 +1295,16 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
 
 
 def scratch_frontier(tiles: Mapping[tuple[int, int], int]) -> set[tuple[int, int]]:
+    """Every free place touching a tile."""
     cells = scratch_cells(tiles)
     out = set()
     for (x, y) in tiles:
         for dx, dy in NBR_XY:
-            q = (x + dx, y + dy)
-            if all((q[0] + a, q[1] + b) not in cells for a, b in CELL_XY):
-                out.add(q)
+            qx = x + dx
+            qy = y + dy
+            if (qx, qy) not in cells and (qx + 1, qy) not in cells and (qx, qy + 1) not in cells \
+                    and (qx + 1, qy + 1) not in cells:
+                out.add((qx, qy))
     return out
 
 
@@ -1275,6 +1334,8 @@ class HorusChecker:
         self.removed = 0
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
+        self.fulls = 0  # full checks so far
+        self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
         self.move_from: tuple[int, int] | None = None
 
@@ -1307,33 +1368,45 @@ class HorusChecker:
     def _touching(self, q: tuple[int, int]) -> list[int]:
         return [self.tiles[(q[0] + dx, q[1] + dy)] for dx, dy in NBR_XY if (q[0] + dx, q[1] + dy) in self.tiles]
 
+    def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
+        """A free place with no tile's place (``extra`` included) within three half-cells."""
+        if extra is not None and abs(q[0] - extra[0]) <= 3 and abs(q[1] - extra[1]) <= 3:
+            return False
+        tiles = self.tiles
+        x, y = q
+        for dx in range(-3, 4):
+            for dy in range(-3, 4):
+                if (x + dx, y + dy) in tiles:
+                    return False
+        return True
+
     def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
-        one before, each free table or a water tile, from ``b`` to a place wholly
-        beyond the table's bounding box? ``extra``: a tile about to be placed there
-        (a water tile if ``water``)."""
+        one before, each free table or a water tile, from ``b`` to an open place (free,
+        no tile within a tile's width)? ``extra``: a tile about to be placed there
+        (a water tile if ``water``). Searched outwards first."""
         x0, x1, y0, y1 = self.bbox
+        tiles = self.tiles
         seen = {b}
-        todo = [b]
-        while todo:
-            q = todo.pop()
+        heap = [(0, b)]
+        while heap:
+            _, q = heapq.heappop(heap)
             for dx, dy in NBR_XY:
                 r = (q[0] + dx, q[1] + dy)
                 if r in seen:
                     continue
                 seen.add(r)
-                k = self.tiles.get(r)
                 if r == extra:
                     if not water:
                         continue
-                elif k is not None:
-                    if k not in WATER:
+                elif r in tiles:
+                    if tiles[r] not in WATER:
                         continue
                 elif not self._is_free(r, extra):
                     continue
-                if r[0] + 1 < x0 or r[0] > x1 or r[1] + 1 < y0 or r[1] > y1:
+                elif self._open(r, extra):
                     return True
-                todo.append(r)
+                heapq.heappush(heap, (min(r[0] - x0, x1 - r[0], r[1] - y0, y1 - r[1]), r))
         return False
 
     def _region(self, q: tuple[int, int]) -> set[tuple[int, int]]:
@@ -1539,9 +1612,17 @@ class HorusChecker:
                 out.append(q)
         return out
 
-    def full(self, s: HorusState) -> None:
-        """Everything, from scratch."""
+    SCRATCH_EVERY = 8  # full checks between two recomputations of every group from scratch
+
+    def full(self, s: HorusState, scratch: bool | None = None) -> None:
+        """Everything but the groups every time; the groups (regions, islands, free
+        places) recomputed from scratch and compared every ``SCRATCH_EVERY``-th time
+        (``scratch``: force it on or off)."""
         g = self.g
+        self.fulls += 1
+        if scratch is None:
+            scratch = self.fulls % self.SCRATCH_EVERY == 1
+
         # each physical tile once
         where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
         if s.tile >= 0:
@@ -1554,6 +1635,16 @@ class HorusChecker:
         mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
         if mine != self.tiles:
             raise RuleViolation("the engine's table differs from the rules' table")
+        stones = {xy(s.pos[slot]): p for slot, p in s.stone_at.items()}
+        if stones != self.stones:
+            raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
+        for b, bq in enumerate(self.boats):
+            slot = s.boats[b]
+            if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
+                raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
+        if not scratch:
+            return
+        self.scratches += 1
         cells = scratch_cells(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
@@ -1577,18 +1668,12 @@ class HorusChecker:
         if islands != engine_islands:
             raise RuleViolation(f"the engine's islands differ from the islands recomputed from scratch"
                                 f" ({len(engine_islands)} against {len(islands)})")
-        stones = {xy(s.pos[slot]): p for slot, p in s.stone_at.items()}
-        if stones != self.stones:
-            raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
         for b, bq in enumerate(self.boats):
-            slot = s.boats[b]
-            if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
-                raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
             if bq is not None and not self._boat_open(bq, None):
                 raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
 
     def at_end(self, s: HorusState) -> None:
-        self.full(s)
+        self.full(s, scratch=True)
         empty = sum(1 for st in s.stacks if not st)
         if empty < 2 and s.acted:
             raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")
