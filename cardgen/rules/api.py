@@ -97,8 +97,12 @@ class StaticSpec:
 
     ``key_fields`` are the dotted card fields identifying a card for the rules
     (``("family.id", "number")``), ``expected`` every key the rules need, each
-    exactly once, ``name`` turns a key into the card's name for messages and
-    ``expected_text`` says in words what the rules expect."""
+    exactly once unless ``quantities`` says how many copies of it they need
+    (``{key: copies}``, e.g. 12 desert tiles of the bag: the copies may be split
+    over several card entries), ``name`` turns a key into the card's name for
+    messages and ``expected_text`` says in words what the rules expect. ``also``
+    lists further decks the rules play with, each checked the same way (its cards
+    and groups; arrangements and problems belong to the first spec)."""
 
     component: str
     key_fields: tuple[str, ...]
@@ -108,6 +112,12 @@ class StaticSpec:
     groups: tuple[GroupSpec, ...] = ()
     arrangements: tuple[Arrangement, ...] = ()
     problems: tuple[Problem, ...] = ()  # anything else the rules module found
+    quantities: Mapping[tuple, int] = field(default_factory=dict)
+    also: tuple["StaticSpec", ...] = ()
+
+    def need(self, key: tuple) -> int:
+        """Copies of the card ``key`` the rules need."""
+        return self.quantities.get(key, 1)
 
 
 # --------------------------------------------------------------------------- play

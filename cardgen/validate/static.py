@@ -94,17 +94,34 @@ def _and(words: list[str]) -> str:
 def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticResult:
     """Compare the game's deck, groups and layouts with what the rules need."""
     res = StaticResult()
+    for one in (spec, *spec.also):
+        comp = _check_deck(game, one, locate, res)
+        if comp is None:
+            if one is spec:
+                return res
+            continue
+        _check_groups(game, one, comp, locate, res)
+    comp = game.component(spec.component)
+    _check_arrangements(spec, comp, res)
+    res.problems.extend(spec.problems)
+    if spec.problems and not spec.expected:
+        res.deck_ok = False
+    return res
+
+
+def _check_deck(game: Game, spec: StaticSpec, locate: DataLocator, res: StaticResult):
+    """The cards of one deck against the keys (and copies) the rules need; the deck, or None."""
     try:
         comp = game.component(spec.component)
     except KeyError:
         res.problems.append(Problem(f"the rules play with a deck '{spec.component}', which the game does not have",
                                     game.where))
         res.deck_ok = False
-        return res
+        return None
     if comp.kind != "deck":
         res.problems.append(Problem(f"component '{spec.component}' must be a deck of cards for the rules", comp.where))
         res.deck_ok = False
-        return res
+        return None
 
     # -- the cards ---------------------------------------------------------------
     found: dict[tuple, list] = {}
@@ -118,12 +135,21 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
         found.setdefault(key, []).append(card)
     expected = set(spec.expected)
     card_problems = len(res.problems)
+    counted = bool(spec.quantities)
     for key in spec.expected:
         cards = found.get(key, [])
         total = sum(c.quantity for c in cards)
+        need = spec.need(key)
         if total == 0:
+            each = "each once" if not counted else f"{need} of this one"
             res.problems.append(Problem(f"card {spec.name(key)} is missing from deck '{comp.id}': the rules need"
-                                        f" {spec.expected_text}, each once", comp.where))
+                                        f" {spec.expected_text}, {each}", comp.where))
+        elif need != 1:
+            if total != need:
+                others = ", ".join(f"'{c.id}'" for c in cards)
+                res.problems.append(Problem(f"deck '{comp.id}' has {total} of {spec.name(key)} (card"
+                                            f"{'s' if len(cards) > 1 else ''} {others}); the rules need {need}",
+                                            cards[-1].where))
         elif len(cards) > 1:
             others = ", ".join(f"'{c.id}'" for c in cards)
             res.problems.append(Problem(f"card {spec.name(key)} is in deck '{comp.id}' {total} times (cards {others});"
@@ -137,10 +163,18 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 res.problems.append(Problem(f"card '{card.id}' ({spec.name(key)}) is not one the rules use: they need"
                                             f" {spec.expected_text}", card.where))
     if len(res.problems) == card_problems:
-        res.passed.append(f"{len(spec.expected)} cards in deck '{comp.id}' = {spec.expected_text}, each exactly once")
+        if counted:
+            total = sum(spec.need(k) for k in spec.expected)
+            res.passed.append(f"{total} cards in deck '{comp.id}' = {spec.expected_text}")
+        else:
+            res.passed.append(f"{len(spec.expected)} cards in deck '{comp.id}' = {spec.expected_text},"
+                              " each exactly once")
     else:
         res.deck_ok = False
+    return comp
 
+
+def _check_groups(game: Game, spec: StaticSpec, comp, locate: DataLocator, res: StaticResult) -> None:
     # -- groups (e.g. families) ---------------------------------------------------
     for g in spec.groups:
         before = len(res.problems)
@@ -209,8 +243,9 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 text += f"; a {_and(strings)} in {_and(list(game.languages))}"
             res.passed.append(text)
 
-    # -- setup layouts ----------------------------------------------------------------
-    total = len(spec.expected)
+
+def _check_arrangements(spec: StaticSpec, comp, res: StaticResult) -> None:
+    total = sum(spec.need(k) for k in spec.expected)
     for arr in spec.arrangements:
         before = len(res.problems)
         res.problems.extend(arr.problems)
@@ -228,10 +263,6 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
             res.passed.append(f"layout '{arr.name}': {arr.places} places{detail}{fixed}; each card exactly once")
         else:
             res.bad_setups.add(arr.name)
-    res.problems.extend(spec.problems)
-    if spec.problems and not spec.expected:
-        res.deck_ok = False
-    return res
 
 
 def check_generic(game: Game) -> StaticResult:
