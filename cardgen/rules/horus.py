@@ -1642,8 +1642,14 @@ class HorusChecker:
             slot = s.boats[b]
             if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
                 raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
-        if not scratch:
-            return
+        if scratch:
+            self.groups(s)
+
+    def groups(self, s: HorusState) -> None:
+        """The engine's incremental groups against groups recomputed from scratch: no
+        overlap, the free places next to the table, every region (and its stones),
+        every island, and each Boat's way on."""
+        g = self.g
         self.scratches += 1
         cells = scratch_cells(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):

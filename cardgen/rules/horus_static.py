@@ -76,7 +76,7 @@ def data_problems(data: Mapping[str, Any], locate: Callable[..., Where]) -> list
         add(f"the rules have five face-up stacks, one per terrain and the River / Necropolis stack"
             f" ({', '.join(terrains)}, river); 'stacks' is {list(stacks) if isinstance(stacks, tuple) else stacks!r}",
             "stacks")
-        return out
+        stacks = terrains + ["river"]
 
     # -- tiles ------------------------------------------------------------------
     tiles = data.get("tiles")
