@@ -287,7 +287,8 @@ class HorusState:
         self.frontier: set[int] = set()
         self.crowd: dict[int, int] = {}  # place -> tiles within three half-cells (an open place has none)
         self._dcache: dict[int, tuple[frozenset, set]] = {}  # Boat place -> (danger places, places that spoil it)
-        self._recheck: list = [-1, {}]  # tiles on the table, (c, p, water) -> would p block the Boat at c
+        self._ways: dict[tuple[int, int, bool], bool] = {}  # (c, blocked, water) -> a way on? (see _way)
+        self._ways_rev: dict[int, list] = {}  # place -> the remembered ways a tile there would spoil
         self.adj_water: dict[int, int] = {}
         self.adj_land: dict[int, int] = {}
         self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
@@ -427,6 +428,11 @@ class HorusState:
             spoilt = [b for b, (_, touchy) in self._dcache.items() if c in touchy]
             for b in spoilt:
                 del self._dcache[b]
+        keys = self._ways_rev.pop(c, None)
+        if keys:
+            ways = self._ways
+            for key in keys:
+                ways.pop(key, None)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
         for d in WINDOW:
@@ -573,6 +579,31 @@ class HorusState:
                 push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
         return None
 
+    def _way(self, c: int, blocked: int, water: bool) -> bool:
+        """Has the tile at ``c`` a way on with ``blocked`` taken (see :meth:`escape`)?
+        Remembered: tiles are only ever added, and a tile never opens a way, so "no"
+        stays "no"; "yes" stays "yes" until a tile lands on a free place of the way
+        found or near its open end (then it is forgotten and searched again)."""
+        key = (c, blocked, water)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
+        path = self.escape(c, blocked, water)
+        if path is None:
+            self._ways[key] = False
+            return False
+        self._ways[key] = True
+        rev = self._ways_rev
+        at = self.at
+        for q in path:
+            if q not in at and q != blocked:
+                for e in WINDOW:
+                    rev.setdefault(q + e, []).append(key)
+        end = path[-1]
+        for e in CROWD:
+            rev.setdefault(end + e, []).append(key)
+        return True
+
     def _danger(self, c: int) -> frozenset[int]:
         """The places where a tile might block the Boat at ``c``. Empty when the Boat has
         two ways on so far apart that no single tile can touch both (or none: nothing
@@ -622,22 +653,12 @@ class HorusState:
                 watch.append((c, danger))
         if not watch:
             return _never
-        cache = self._recheck
-        if cache[0] != len(self.kind):
-            cache[0] = len(self.kind)
-            cache[1].clear()
-        cache = cache[1]
-        escape = self.escape
+        way = self._way
 
         def blocks(p: int) -> bool:
             for c, danger in watch:
-                if p in danger:
-                    key = (c, p, water)
-                    hit = cache.get(key)
-                    if hit is None:
-                        hit = cache[key] = escape(c, p, water) is None
-                    if hit:
-                        return True
+                if p in danger and not way(c, p, water):
+                    return True
             return False
 
         return blocks
@@ -656,7 +677,7 @@ class HorusState:
 
     def _boat_ok(self, q: int) -> bool:
         """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
-        return self.escape(q, q, True) is not None
+        return self._way(q, q, True)
 
     def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
         """Legal places for Boat ``b`` (lifted): touching ``near`` (a place code) or,
@@ -1334,6 +1355,7 @@ class HorusChecker:
         self.removed = 0
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
+        self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
@@ -1380,22 +1402,34 @@ class HorusChecker:
                     return False
         return True
 
-    def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False) -> bool:
+    def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False,
+                   placed: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
         one before, each free table or a water tile, from ``b`` to an open place (free,
         no tile within a tile's width)? ``extra``: a tile about to be placed there
-        (a water tile if ``water``). Searched outwards first."""
+        (a water tile if ``water``). Searched outwards first; the way found is kept,
+        and a later tile that lands neither on its free places nor near its end
+        leaves it open without a new search. ``placed``: ``extra`` is the tile being
+        placed (so a way found with it stays true on the table)."""
+        keep = extra is None or placed
+        known = self.ways.get(b)
+        if known is not None and extra is not None:
+            free, end = known
+            ex, ey = extra
+            if abs(end[0] - ex) > 3 or abs(end[1] - ey) > 3:
+                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 for fx, fy in free):
+                    return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
-        seen = {b}
+        parent = {b: None}
         heap = [(0, b)]
         while heap:
             _, q = heapq.heappop(heap)
             for dx, dy in NBR_XY:
                 r = (q[0] + dx, q[1] + dy)
-                if r in seen:
+                if r in parent:
                     continue
-                seen.add(r)
+                parent[r] = q
                 if r == extra:
                     if not water:
                         continue
@@ -1405,8 +1439,18 @@ class HorusChecker:
                 elif not self._is_free(r, extra):
                     continue
                 elif self._open(r, extra):
+                    free = []
+                    end = r
+                    while r is not None and r != b:
+                        if r not in tiles and r != extra:
+                            free.append(r)
+                        r = parent[r]
+                    if keep:
+                        self.ways[b] = (free, end)
                     return True
                 heapq.heappush(heap, (min(r[0] - x0, x1 - r[0], r[1] - y0, y1 - r[1]), r))
+        if keep:
+            self.ways.pop(b, None)
         return False
 
     def _region(self, q: tuple[int, int]) -> set[tuple[int, int]]:
@@ -1469,6 +1513,7 @@ class HorusChecker:
             q = self.boats[b]
             self.tiles[q] = RIVER
             self.boats[b] = None
+            self.ways.pop(q, None)
             self.lifted = (b, q if ph == P_BOATCHOICE else None)
         elif ph == P_CARD:
             if action == NILE_ACTION:
@@ -1544,10 +1589,11 @@ class HorusChecker:
                 raise RuleViolation(f"Boat {b + 1} at {q} does not touch the River tile that replaced it")
             if old is None and not any(k in WATER for k in near):
                 raise RuleViolation(f"Boat {b + 1} at {q} is not next to the River")
-            if not self._boat_open(q, q, True):
+            self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
+            if not self._boat_open(q, q, True, placed=True):
                 raise RuleViolation(f"Boat {b + 1} at {q} has no way out to open table: the River is blocked")
         for b, bq in enumerate(self.boats):
-            if bq is not None and not self._boat_open(bq, q, kind in WATER):
+            if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
                 raise RuleViolation(f"a {what} tile at {q} blocks the River: Boat {b + 1} at {bq} has no way"
                                     " out to open table")
 
