@@ -1805,9 +1805,8 @@ class GreedyAgent:
             scored = [(self._stone_gain(b, b.reg[b.at[a - STONE_BASE]]), rng.random(), a) for a in legal]
             return max(scored)[2]
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE:
-            sample = legal if len(legal) <= self.SAMPLE else rng.sample(list(legal), self.SAMPLE)
-            scored = [(self._place_value(b, a), rng.random(), a) for a in sample]
-            return max(scored)[2]
+            sample = legal if len(legal) <= self.SAMPLE else rng.sample(legal, self.SAMPLE)
+            return self._place_values(b, sample, rng)
         if ph == P_STACK:
             scored = []
             for a in legal:
@@ -1833,29 +1832,50 @@ class GreedyAgent:
             return max(scored)[2]
         return legal[int(rng.random() * len(legal))]
 
-    def _place_value(self, b, action: int) -> float:
-        base = action & ~KIND_MASK
-        c = action & KIND_MASK
-        kind = b.face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
+    def _place_values(self, b, sample: Sequence[int], rng: random.Random) -> int:
+        """The best of ``sample`` (tile places): for a terrain tile, what the regions it
+        joins are worth to this seat afterwards minus before; for a Necropolis, the
+        size of the regions others lead beside it (it hems them in) minus those this
+        seat leads; for the River side, a little for each region it leads beside it
+        (an island doubles)."""
+        at, reg, kind, members, stones = b.at, b.reg, b.kind, b.reg_members, b.reg_stones
+        face = b.face
+        nterr = self.g.nterr
+        cap = self.g.temple_cap
         me = self.seat
-        at = b.at
-        near = {b.reg[at[c + d]] for d in NBR if c + d in at and b.reg[at[c + d]] >= 0}
-        if kind < self.g.nterr:
-            same = [r for r in near if b.kind[b.reg_members[r][0]] == kind]
-            if not same:
-                return 0.0
-            st = [sum(b.reg_stones[r][p] for r in same) for p in range(self.g.num_players)]
-            size = 1 + sum(len(b.reg_members[r]) for r in same)
-            before = sum(self._points(b.reg_stones[r], len(b.reg_members[r]), me) for r in same)
-            return self._points(st, min(size, self.g.temple_cap), me) - before
-        if kind == NECRO:
-            v = 0.0
-            for r in near:
-                st = b.reg_stones[r]
-                v += 0.2 * len(b.reg_members[r]) * (1 if max(st) and st[me] < max(st) else -1)
-            return v
-        # River: next to the regions it leads (islands double them)
-        return sum(0.1 * self._points(b.reg_stones[r], len(b.reg_members[r]), me) for r in near)
+        points = self._points
+        n = self.g.num_players
+        best = None
+        for action in sample:
+            base = action & ~KIND_MASK
+            c = action & KIND_MASK
+            k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
+            near = set()
+            for d in NBR:
+                o = at.get(c + d)
+                if o is not None:
+                    r = reg[o]
+                    if r >= 0:
+                        near.add(r)
+            if k < nterr:
+                same = [r for r in near if kind[members[r][0]] == k]
+                if not same:
+                    v = 0.0
+                else:
+                    st = [sum(stones[r][p] for r in same) for p in range(n)]
+                    size = 1 + sum(len(members[r]) for r in same)
+                    v = points(st, min(size, cap), me) - sum(points(stones[r], len(members[r]), me) for r in same)
+            elif k == NECRO:
+                v = 0.0
+                for r in near:
+                    st = stones[r]
+                    v += 0.2 * len(members[r]) * (1 if max(st) and st[me] < max(st) else -1)
+            else:
+                v = sum(0.1 * points(stones[r], len(members[r]), me) for r in near)
+            item = (v, rng.random(), action)
+            if best is None or item > best:
+                best = item
+        return best[2]
 
 
 # --------------------------------------------------------------------------- the rules module
