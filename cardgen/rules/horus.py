@@ -89,6 +89,9 @@ CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tile
 FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
 
 
+SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at before giving up
+
+
 def _never(p: int) -> bool:
     return False
 OUTSIDE = tuple(dx * W + dy for dx, dy in [(-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2)])
@@ -526,15 +529,16 @@ class HorusState:
         qy = q - qx * W
         return qx + 1 < self.x0 or qx > self.x1 or qy + 1 < self.y0 or qy > self.y1
 
-    def escape(self, c: int, blocked: int = -1, water: bool = False, avoid: set[int] | None = None
-               ) -> list[int] | None:
+    def escape(self, c: int, blocked: int = -1, water: bool = False, avoid: set[int] | None = None,
+               limit: int = 1 << 30) -> list[int] | None:
         """The River's way on from the tile at place ``c``: a chain of places touching
         one another (at least half an edge), each free table or a water tile, ending
         at an *open* place: a free place with no tile within a tile's width around
         it (no tile's place within three half-cells). With the place ``blocked``
         taken by a tile (a water tile if ``water``) and the free places of ``avoid``
-        out of bounds. None when there is none. Best-first search outwards (towards
-        the nearest side of the table's bounding box)."""
+        out of bounds. None when there is none (or none within ``limit`` places
+        looked at). Best-first search outwards (towards the nearest side of the
+        table's bounding box)."""
         cells = self.cells
         at = self.at
         kind = self.kind
@@ -550,6 +554,9 @@ class HorusState:
         push = heapq.heappush
         while heap:
             _, q = pop(heap)
+            limit -= 1
+            if limit < 0:
+                return None
             for d in NBR:
                 r = q + d
                 if r in parent:
@@ -625,7 +632,7 @@ class HorusState:
             touchy.update(chain[-1] + e for e in CROWD)
             # a second way on that keeps two half-cells from every free place of the first
             far = {q + e for q in free for e in FAR}
-            second = self.escape(c, avoid=far)
+            second = self.escape(c, avoid=far, limit=SECOND_WAY_LIMIT)
             if second is not None:
                 out = frozenset()
                 for q in second:
@@ -1678,9 +1685,6 @@ class HorusChecker:
         cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
         if sorted(cards) != list(range(g.ncards)):
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
-        mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
-        if mine != self.tiles:
-            raise RuleViolation("the engine's table differs from the rules' table")
         stones = {xy(s.pos[slot]): p for slot, p in s.stone_at.items()}
         if stones != self.stones:
             raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
@@ -1697,6 +1701,9 @@ class HorusChecker:
         every island, and each Boat's way on."""
         g = self.g
         self.scratches += 1
+        mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
+        if mine != self.tiles:
+            raise RuleViolation("the engine's table differs from the rules' table")
         cells = scratch_cells(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
