@@ -62,7 +62,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RuleViolation, StaticSpec
+from .api import CHANCE, TERMINAL, RuleViolation, StaticSpec
 
 GAME_ID = "horus"
 SETUP = "standard"
@@ -90,10 +90,6 @@ FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places
 
 
 SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at before giving up
-
-
-def _never(p: int) -> bool:
-    return False
 OUTSIDE = tuple(dx * W + dy for dx, dy in [(-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2)])
 # the places of the tiles for which a half-cell is an outside cell (the inverse of OUTSIDE)
 OUTSIDE_OF = tuple(-d for d in OUTSIDE)
@@ -292,6 +288,7 @@ class HorusState:
         self._dcache: dict[int, tuple[frozenset, set]] = {}  # Boat place -> (danger places, places that spoil it)
         self._ways: dict[tuple[int, int, bool], bool] = {}  # (c, blocked, water) -> a way on? (see _way)
         self._ways_rev: dict[int, list] = {}  # place -> the remembered ways a tile there would spoil
+        self._movable: tuple = (None, [])  # (table version, Boats, mode) -> movable_boats
         self.adj_water: dict[int, int] = {}
         self.adj_land: dict[int, int] = {}
         self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
@@ -482,9 +479,8 @@ class HorusState:
         open_sides.append(mine)
         # regions
         if kind < nterr:
-            rid = self._merge(self.reg_members, nreg, slot, self.reg, self.reg_stones)
+            self._merge(self.reg_members, nreg, slot, self.reg, self.reg_stones)
         else:
-            rid = -1
             self.reg.append(-1)
         if land:
             lid = self._merge(self.land_members, nland, slot, self.land, None)
@@ -655,43 +651,33 @@ class HorusState:
         self._dcache[c] = (out, touchy)
         return out
 
-    def _blocking(self, skip: int = -1, water: bool = False) -> Callable[[int], bool]:
-        """A test: would a tile at place ``p`` (a water tile if ``water``) block a Boat,
-        leaving it without a chain out to open table (see :meth:`escape`)? Only the
-        places of :meth:`_danger` can; those are searched again with ``p`` taken. (A
-        water tile is part of chains, but it can still close a narrow way out: its
-        own edges need not line up with it.)"""
-        watch = []
+    def _blocked_places(self, cands: set[int], water: bool, skip: int = -1) -> set[int]:
+        """The places of ``cands`` where a tile (a water tile if ``water``) would block a
+        Boat (other than Boat ``skip``): only places of :meth:`_danger` can."""
+        bad: set[int] = set()
+        way = self._way
         for b, slot in enumerate(self.boats):
             if slot is None or b == skip:
                 continue
             c = self.pos[slot]
             danger = self._danger(c)
             if danger:
-                watch.append((c, danger))
-        if not watch:
-            return _never
-        way = self._way
-
-        def blocks(p: int) -> bool:
-            for c, danger in watch:
-                if p in danger and not way(c, p, water):
-                    return True
-            return False
-
-        return blocks
+                for p in cands & danger:
+                    if p not in bad and not way(c, p, water):
+                        bad.add(p)
+        return bad
 
     def place_options(self, face: int) -> list[int]:
         """Legal places for a tile of ``face`` (not a Boat)."""
-        blocks = self._blocking(water=face in WATER)
         if face in WATER:
-            aw = self.adj_water
-            return sorted(q for q in self.frontier if q in aw and not blocks(q))
-        if face == TEMPLE:
-            aw = self.adj_water
+            cands = self.frontier & self.adj_water.keys()
+        elif face == TEMPLE:
             al = self.adj_land
-            return sorted(q for q in self.frontier if q in aw and not al.get(q) and not blocks(q))
-        return sorted(q for q in self.frontier if not blocks(q))
+            cands = {q for q in self.frontier & self.adj_water.keys() if not al.get(q)}
+        else:
+            cands = self.frontier
+        bad = self._blocked_places(cands, face in WATER)
+        return sorted(cands - bad if bad else cands)
 
     def _boat_ok(self, q: int) -> bool:
         """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
@@ -701,15 +687,14 @@ class HorusState:
         """Legal places for Boat ``b`` (lifted): touching ``near`` (a place code) or,
         with ``near`` = -1, any water tile; never blocking the other Boat; with a
         chain out to open table from it. ``first``: stop at the first."""
-        blocks = self._blocking(skip=b, water=True)
         if near >= 0:
-            cands = sorted(near + d for d in NBR if near + d in self.frontier)
+            cands = {near + d for d in NBR} & self.frontier
         else:
-            aw = self.adj_water
-            cands = sorted(q for q in self.frontier if q in aw)
+            cands = self.frontier & self.adj_water.keys()
+        bad = self._blocked_places(cands, True, skip=b)
         out = []
-        for q in cands:
-            if not blocks(q) and self._boat_ok(q):
+        for q in sorted(cands):
+            if q not in bad and self._boat_ok(q):
                 out.append(q)
                 if first:
                     break
@@ -718,6 +703,9 @@ class HorusState:
     def movable_boats(self, near_own: bool) -> list[int]:
         """Boats a River tile may replace: those that could then be put down (next to
         their old place for a bag River tile, next to any water for a stack one)."""
+        key = (len(self.kind), tuple(self.boats), near_own)
+        if self._movable[0] == key:
+            return self._movable[1]
         out = []
         for b, slot in enumerate(self.boats):
             if slot is None:
@@ -728,6 +716,7 @@ class HorusState:
             self.boats[b] = slot
             if ok:
                 out.append(b)
+        self._movable = (key, out)
         return out
 
     def stone_options(self, size: int) -> list[int]:
@@ -1676,7 +1665,7 @@ class HorusChecker:
                 out.append(q)
         return out
 
-    SCRATCH_EVERY = 8  # full checks between two recomputations of every group from scratch
+    SCRATCH_EVERY = 16  # full checks between two recomputations of every group from scratch
 
     def full(self, s: HorusState, scratch: bool | None = None) -> None:
         """Everything but the groups every time; the groups (regions, islands, free
