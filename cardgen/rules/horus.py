@@ -285,9 +285,11 @@ class HorusState:
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
         self.crowd: dict[int, int] = {}  # place -> tiles within three half-cells (an open place has none)
-        self._dcache: dict[int, tuple[frozenset, set]] = {}  # Boat place -> (danger places, places that spoil it)
-        self._ways: dict[tuple[int, int, bool], bool] = {}  # (c, blocked, water) -> a way on? (see _way)
-        self._ways_rev: dict[int, list] = {}  # place -> the remembered ways a tile there would spoil
+        self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
+        self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
+        self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
+        self._spoil_free: dict[int, list] = {}  # free place of a way -> cached answers resting on it
+        self._spoil_end: dict[int, list] = {}  # open end of a way -> cached answers resting on it
         self._movable: tuple = (None, [])  # (table version, Boats, mode) -> movable_boats
         self.adj_water: dict[int, int] = {}
         self.adj_land: dict[int, int] = {}
@@ -424,15 +426,7 @@ class HorusState:
         crowd = self.crowd
         for d in CROWD:
             crowd[c + d] = crowd.get(c + d, 0) + 1
-        if self._dcache:
-            spoilt = [b for b, (_, touchy) in self._dcache.items() if c in touchy]
-            for b in spoilt:
-                del self._dcache[b]
-        keys = self._ways_rev.pop(c, None)
-        if keys:
-            ways = self._ways
-            for key in keys:
-                ways.pop(key, None)
+        self._spoil(c)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
         for d in WINDOW:
@@ -601,22 +595,46 @@ class HorusState:
         key = (c, blocked, water)
         got = self._ways.get(key)
         if got is not None:
-            return got
+            return got[0]
         path = self.escape(c, blocked, water)
         if path is None:
-            self._ways[key] = False
+            self._ways[key] = (False, 0)
             return False
-        self._ways[key] = True
-        rev = self._ways_rev
+        self._stamp += 1
+        self._ways[key] = (True, self._stamp)
+        self._watch(path, blocked, (key, self._stamp))
+        return True
+
+    def _watch(self, path: list[int], blocked: int, key: tuple) -> None:
+        """Remember that the cached answer ``key`` rests on ``path``: a tile placed on one
+        of its free places, or within three half-cells of its open end, spoils it."""
+        on_free = self._spoil_free
         at = self.at
         for q in path:
             if q not in at and q != blocked:
-                for e in WINDOW:
-                    rev.setdefault(q + e, []).append(key)
-        end = path[-1]
-        for e in CROWD:
-            rev.setdefault(end + e, []).append(key)
-        return True
+                on_free.setdefault(q, []).append(key)
+        self._spoil_end.setdefault(path[-1], []).append(key)
+
+    def _spoil(self, c: int) -> None:
+        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils."""
+        keys = []
+        on_free = self._spoil_free
+        for d in WINDOW:
+            got = on_free.pop(c + d, None)
+            if got:
+                keys += got
+        on_end = self._spoil_end
+        for d in CROWD:
+            got = on_end.pop(c + d, None)
+            if got:
+                keys += got
+        ways = self._ways
+        dcache = self._dcache
+        for key, stamp in keys:  # an answer searched again since rests on another way: keep it
+            cache = ways if key.__class__ is tuple else dcache
+            got = cache.get(key)
+            if got is not None and got[1] == stamp:
+                del cache[key]
 
     def _danger(self, c: int) -> frozenset[int]:
         """The places where a tile might block the Boat at ``c``. Empty when the Boat has
@@ -629,26 +647,22 @@ class HorusState:
             return got[0]
         at = self.at
         chain = self.escape(c)
-        touchy: set[int] = set()
+        self._stamp += 1
+        stamp = self._stamp
         if chain is None:
             out: frozenset[int] = frozenset()
         else:
             free = [q for q in chain if q not in at]
-            for q in free:
-                touchy.update(q + e for e in WINDOW)
-            touchy.update(chain[-1] + e for e in CROWD)
+            self._watch(chain, -1, (c, stamp))
             # a second way on that keeps two half-cells from every free place of the first
             far = {q + e for q in free for e in FAR}
             second = self.escape(c, avoid=far, limit=SECOND_WAY_LIMIT)
             if second is not None:
                 out = frozenset()
-                for q in second:
-                    if q not in at:
-                        touchy.update(q + e for e in WINDOW)
-                touchy.update(second[-1] + e for e in CROWD)
+                self._watch(second, -1, (c, stamp))
             else:
                 out = frozenset(q + e for q in free for e in WINDOW)
-        self._dcache[c] = (out, touchy)
+        self._dcache[c] = (out, stamp)
         return out
 
     def _blocked_places(self, cands: set[int], water: bool, skip: int = -1) -> set[int]:
