@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections import deque
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -1270,60 +1269,63 @@ def scratch_cells(tiles: Mapping[tuple[int, int], int]) -> dict[tuple[int, int],
     return cells
 
 
-def scratch_groups(tiles: Mapping[tuple[int, int], int], same: Callable[[int, int], bool],
-                   member: Callable[[int], bool]) -> list[frozenset]:
-    """Groups of touching tiles (sharing at least half an edge), by breadth-first search."""
+def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, members: Callable[[int], bool]
+                   ) -> list[frozenset]:
+    """Groups of touching tiles (sharing at least half an edge) among the tiles whose
+    kind passes ``members``, of one kind each if ``same_kind``; breadth-first."""
     seen: set = set()
     out = []
     for start, k in tiles.items():
-        if start in seen or not member(k):
+        if start in seen or not members(k):
             continue
-        group = {start}
-        todo = deque([start])
+        group = [start]
         seen.add(start)
-        while todo:
-            x, y = todo.popleft()
-            kx = tiles[(x, y)]
+        for x, y in group:  # the list grows while it is read: a breadth-first walk
             for dx, dy in NBR_XY:
                 q = (x + dx, y + dy)
-                if q in tiles and q not in seen and member(tiles[q]) and same(kx, tiles[q]):
-                    seen.add(q)
-                    group.add(q)
-                    todo.append(q)
+                if q in seen:
+                    continue
+                kq = tiles.get(q)
+                if kq is None or not members(kq) or (same_kind and kq != k):
+                    continue
+                seen.add(q)
+                group.append(q)
         out.append(frozenset(group))
     return out
 
 
 def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
-    return scratch_groups(tiles, lambda a, b: a == b, lambda k: k < nterr)
+    return scratch_groups(tiles, True, lambda k: k < nterr)
 
 
-def scratch_islands(tiles: Mapping[tuple[int, int], int]) -> list[frozenset]:
+def scratch_islands(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> list[frozenset]:
     """Land groups (terrain, Necropolis, Temple touching) with no edge facing empty table."""
-    cells = scratch_cells(tiles)
+    cells = scratch_cells(tiles) if cells is None else cells
     out = []
-    for group in scratch_groups(tiles, lambda a, b: True, lambda k: k not in WATER):
+    for group in scratch_groups(tiles, False, lambda k: k not in WATER):
         if all((x + dx, y + dy) in cells for (x, y) in group for dx, dy in OUT_XY):
             out.append(group)
     return out
 
 
 def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
-                   players: int, cap: int) -> tuple[list[int], list[tuple[int, int]]]:
+                   players: int, cap: int, regions: list[frozenset] | None = None,
+                   islands: list[frozenset] | None = None) -> tuple[list[int], list[tuple[int, int]]]:
     """Scores from scratch, and (size, value) of every region."""
-    island_tiles = set().union(*scratch_islands(tiles)) if tiles else set()
+    islands = scratch_islands(tiles) if islands is None else islands
+    island_tiles = set().union(*islands) if islands else set()
     temples = [p for p, k in tiles.items() if k == TEMPLE]
     near_temple = {(x + dx, y + dy) for (x, y) in temples for dx, dy in NBR_XY}
     out = [0] * players
-    regions = []
-    for reg in scratch_regions(tiles, nterr):
+    values = []
+    for reg in scratch_regions(tiles, nterr) if regions is None else regions:
         v = len(reg)
         if reg & near_temple:
             v *= 2
         if next(iter(reg)) in island_tiles:
             v *= 2
         v = min(v, cap)
-        regions.append((len(reg), v))
+        values.append((len(reg), v))
         count = [0] * players
         for q in reg:
             if q in stones:
@@ -1333,12 +1335,12 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
             for p in range(players):
                 if count[p] == best:
                     out[p] += v
-    return out, regions
+    return out, values
 
 
-def scratch_frontier(tiles: Mapping[tuple[int, int], int]) -> set[tuple[int, int]]:
+def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
     """Every free place touching a tile."""
-    cells = scratch_cells(tiles)
+    cells = scratch_cells(tiles) if cells is None else cells
     out = set()
     for (x, y) in tiles:
         for dx, dy in NBR_XY:
@@ -1681,7 +1683,7 @@ class HorusChecker:
 
     SCRATCH_EVERY = 16  # full checks between two recomputations of every group from scratch
 
-    def full(self, s: HorusState, scratch: bool | None = None) -> None:
+    def full(self, s: HorusState, scratch: bool | None = None, final: bool = False) -> tuple | None:
         """Everything but the groups every time; the groups (regions, islands, free
         places) recomputed from scratch and compared every ``SCRATCH_EVERY``-th time
         (``scratch``: force it on or off)."""
@@ -1707,12 +1709,14 @@ class HorusChecker:
             if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
                 raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
         if scratch:
-            self.groups(s)
+            return self.groups(s, final)
+        return None
 
-    def groups(self, s: HorusState) -> None:
+    def groups(self, s: HorusState, final: bool = False) -> tuple[list, list]:
         """The engine's incremental groups against groups recomputed from scratch: no
         overlap, the free places next to the table, every region (and its stones),
-        every island, and each Boat's way on."""
+        every island; at the end (``final``) each Boat's way on, searched afresh.
+        Returns the regions and islands."""
         g = self.g
         self.scratches += 1
         mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
@@ -1721,10 +1725,11 @@ class HorusChecker:
         cells = scratch_cells(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
-        front = scratch_frontier(self.tiles)
+        front = scratch_frontier(self.tiles, cells)
         if {xy(c) for c in s.frontier} != front:
             raise RuleViolation("the engine's free places next to the table are wrong")
-        regions = set(scratch_regions(self.tiles, g.nterr))
+        region_list = scratch_regions(self.tiles, g.nterr)
+        regions = set(region_list)
         engine = {frozenset(xy(s.pos[m]) for m in members) for members in s.reg_members.values()}
         if regions != engine:
             raise RuleViolation(f"the engine's regions differ from the regions recomputed from scratch"
@@ -1736,24 +1741,29 @@ class HorusChecker:
                     count[s.stone_at[m]] += 1
             if count != st:
                 raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
-        islands = set(scratch_islands(self.tiles))
+        island_list = scratch_islands(self.tiles, cells)
+        islands = set(island_list)
         engine_islands = {frozenset(xy(s.pos[m]) for m in s.land_members[lid]) for lid in s.islands()}
         if islands != engine_islands:
             raise RuleViolation(f"the engine's islands differ from the islands recomputed from scratch"
                                 f" ({len(engine_islands)} against {len(islands)})")
-        for b, bq in enumerate(self.boats):
-            if bq is not None and not self._boat_open(bq, None):
-                raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
+        if final:
+            self.ways.clear()  # no way kept: search each afresh
+            for b, bq in enumerate(self.boats):
+                if bq is not None and not self._boat_open(bq, None):
+                    raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
+        return region_list, island_list
 
     def at_end(self, s: HorusState) -> None:
-        self.full(s, scratch=True)
+        regions, islands = self.full(s, scratch=True, final=True)
         empty = sum(1 for st in s.stacks if not st)
         if empty < 2 and s.acted:
             raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")
         last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
         if empty >= 2 and last is not None and last != s.turn - 1:
             raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
-        scores, _ = scratch_scores(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap)
+        scores, _ = scratch_scores(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+                                   regions, islands)
         if scores != s.scores():
             raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")
 
