@@ -532,6 +532,7 @@ class HorusState:
         at = self.at
         kind = self.kind
         crowd = self.crowd
+        frontier = self.frontier
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
         win = WINSET
         if blocked >= 0:
@@ -583,7 +584,9 @@ class HorusState:
                             r = parent[r]
                         return path[::-1]
                 parent[r] = q
-                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
+                # outwards first; a free place touching the table costs a little more, so
+                # ways keep to the water and away from where the next tiles go
+                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry) + (3 if r in frontier else 0), r))
         return None
 
     def _way(self, c: int, blocked: int, water: bool) -> bool:
