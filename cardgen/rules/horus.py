@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -283,7 +284,7 @@ class HorusState:
         self.land_open: dict[int, int] = {}  # land group -> half-edges facing empty table
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
-        self.crowd: dict[int, int] = {}  # place -> tiles within three half-cells (an open place has none)
+        self.crowd: Counter[int] = Counter()  # place -> tiles within three half-cells (an open place has none)
         self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
         self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
         self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
@@ -389,7 +390,7 @@ class HorusState:
             if isinstance(v, list):
                 v = [x[:] if isinstance(x, list) else x for x in v]
             elif isinstance(v, dict):
-                v = {a: (b[:] if isinstance(b, list) else b) for a, b in v.items()}
+                v = type(v)({a: (b[:] if isinstance(b, list) else b) for a, b in v.items()})
             elif isinstance(v, set):
                 v = set(v)
             setattr(s, k, v)
@@ -422,14 +423,11 @@ class HorusState:
             self.y0 = cy
         if cy + 1 > self.y1:
             self.y1 = cy + 1
-        crowd = self.crowd
-        for d in CROWD:
-            crowd[c + d] = crowd.get(c + d, 0) + 1
+        self.crowd.update(map(c.__add__, CROWD))
         self._spoil(c)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
-        for d in WINDOW:
-            frontier.discard(c + d)
+        frontier.difference_update(map(c.__add__, WINDOW))
         water = kind in WATER
         land = not water
         adj_w = self.adj_water
@@ -621,15 +619,11 @@ class HorusState:
         """A tile was placed at ``c``: forget every cached answer resting on a way it spoils."""
         keys = []
         on_free = self._spoil_free
-        for d in WINDOW:
-            got = on_free.pop(c + d, None)
-            if got:
-                keys += got
+        for q in on_free.keys() & set(map(c.__add__, WINDOW)):
+            keys += on_free.pop(q)
         on_end = self._spoil_end
-        for d in CROWD:
-            got = on_end.pop(c + d, None)
-            if got:
-                keys += got
+        for q in on_end.keys() & set(map(c.__add__, CROWD)):
+            keys += on_end.pop(q)
         ways = self._ways
         dcache = self._dcache
         for key, stamp in keys:  # an answer searched again since rests on another way: keep it
