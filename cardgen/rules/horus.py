@@ -284,6 +284,7 @@ class HorusState:
         self.land_open: dict[int, int] = {}  # land group -> half-edges facing empty table
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
+        self.taken: set[int] = set()  # places a tile would overlap another at
         self.crowd: Counter[int] = Counter()  # place -> tiles within three half-cells (an open place has none)
         self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
         self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
@@ -398,8 +399,7 @@ class HorusState:
 
     # -- board bookkeeping ----------------------------------------------------
     def free(self, c: int) -> bool:
-        cells = self.cells
-        return c not in cells and c + W not in cells and c + 1 not in cells and c + W + 1 not in cells
+        return c not in self.taken
 
     def _put(self, t: int, kind: int, c: int) -> int:
         """Put physical tile ``t`` on the table at ``c`` as ``kind``; update every
@@ -424,6 +424,8 @@ class HorusState:
         if cy + 1 > self.y1:
             self.y1 = cy + 1
         self.crowd.update(map(c.__add__, CROWD))
+        taken = self.taken
+        taken.update(map(c.__add__, WINDOW))
         self._spoil(c)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
@@ -444,7 +446,7 @@ class HorusState:
                     nland.append(self.land[o])
                     if ok == kind and kind < nterr:
                         nreg.append(self.reg[o])
-            elif q not in cells and q + W not in cells and q + 1 not in cells and q + W + 1 not in cells:
+            elif q not in taken:
                 frontier.add(q)
             if water:
                 adj_w[q] = adj_w.get(q, 0) + 1
@@ -526,11 +528,11 @@ class HorusState:
         out of bounds. None when there is none (or none within ``limit`` places
         looked at). Best-first search outwards (towards the nearest side of the
         table's bounding box)."""
-        cells = self.cells
         at = self.at
         kind = self.kind
         crowd = self.crowd
         frontier = self.frontier
+        taken = self.taken
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
         win = WINSET
         if blocked >= 0:
@@ -549,8 +551,6 @@ class HorusState:
                 r = q + d
                 if r in parent:
                     continue
-                rx = r // W
-                ry = r - rx * W
                 if r == blocked:
                     if not water:
                         continue
@@ -559,20 +559,19 @@ class HorusState:
                     if o is not None:
                         if kind[o] not in WATER:
                             continue
-                    elif (blocked >= 0 and r - blocked in win) or \
-                            r in cells or r + W in cells or r + 1 in cells or r + W + 1 in cells or \
-                            (avoid is not None and r in avoid):
+                    elif r in taken or (blocked >= 0 and r - blocked in win) or (avoid is not None and r in avoid):
                         continue
-                    elif r not in crowd and (blocked < 0 or abs(rx - bx) > 3 or abs(ry - by) > 3):
+                    elif r not in crowd and (blocked < 0 or abs(r // W - bx) > 3 or abs(r % W - by) > 3):
                         parent[r] = q
+                        rx = r // W
+                        ry = r - rx * W
                         # walk two more steps straight out, when free: an end farther from the
                         # tiles is spoilt less often by the next tiles (see _way, _danger)
                         side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
                         for _ in range(2):
                             r2 = r + side
-                            if r2 in cells or r2 + W in cells or r2 + 1 in cells or r2 + W + 1 in cells \
-                                    or r2 in crowd or (blocked >= 0 and (abs(r2 // W - bx) <= 3 and
-                                                                      abs(r2 % W - by) <= 3)):
+                            if r2 in taken or r2 in crowd or (blocked >= 0 and (abs(r2 // W - bx) <= 3 and
+                                                                              abs(r2 % W - by) <= 3)):
                                 break
                             parent[r2] = r
                             r = r2
@@ -581,6 +580,8 @@ class HorusState:
                             path.append(r)
                             r = parent[r]
                         return path[::-1]
+                rx = r // W
+                ry = r - rx * W
                 parent[r] = q
                 # outwards first; a free place touching the table costs a little more, so
                 # ways keep to the water and away from where the next tiles go
