@@ -519,6 +519,41 @@ def test_an_empty_stack_makes_every_hand_drop_its_cards_and_draw_again(g2):
     assert not any(g2.card_kinds[g2.card_of[c]][1] == hill for h in s.hands for c in h)
 
 
+def test_an_empty_draw_pile_takes_the_discards_without_cards_of_empty_stacks(g2):
+    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    hill = g2.stack_ids.index("hill")
+    s.stacks[hill] = []
+    names = [cid for cid, _, _ in g2.card_kinds]
+    hill_cards = [c for c in range(g2.ncards) if g2.card_kinds[g2.card_of[c]][1] == hill]
+    other = [c for c in range(g2.ncards) if c not in hill_cards]
+    s.deck = []
+    s.discard = hill_cards[:3] + other[:6]
+    s.hands[0] = []
+    s.draw_seats = [0]
+    s.queue = []
+    assert s._refill_ready() and s.phase == H.P_DRAW
+    assert sorted(s.deck) == sorted(other[:6]) and s.discard == hill_cards[:3]
+    rng = random.Random(1)
+    while s.phase == H.P_DRAW:
+        s.apply_action(s.sample_chance(rng))
+    assert len(s.hands[0]) == 5 and not set(s.hands[0]) & set(hill_cards)
+    assert "hill-1" in names
+
+
+def test_the_temple_from_the_bag_goes_next_to_the_river(g2):
+    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    temple = next(t for t, k in enumerate(g2.tile_kind) if k == H.TEMPLE)
+    s.queue = [("card",)]
+    s.bag = [temple]
+    s.phase = H.P_BAG
+    s.apply_action(H.DRAW_TILE_BASE + temple)
+    assert s.phase == H.P_PLACE and s.face == H.TEMPLE
+    legal = places(s.legal_actions())
+    assert legal == places(s.place_options(H.TEMPLE)) and (4, 3) in legal
+    s.apply_action(code(4, 3))
+    assert kind_at(s, 4, 3) == H.TEMPLE and s.phase == H.P_CARD
+
+
 def test_the_game_ends_when_a_second_stack_runs_out_after_that_players_turn(g2):
     s = g2.new_initial_state()
     rng = random.Random(5)

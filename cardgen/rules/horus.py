@@ -22,13 +22,17 @@ step, then a decision); play a Horus card (or the Nile card); place the card's t
   places (−2, 0), (0, 0), (2, 0).
 * *Water* is every River tile: plain River tiles, the Step Pyramid and the two Boats.
   "Next to the River" means touching a water tile.
-* *Blocking the River*: a Boat is blocked when no tile could be placed touching it
-  (none of its 12 neighbour places is free). No placement may leave a Boat
-  blocked: no tile may take the last free place next to a Boat, and a Boat may
-  only be put down where it keeps a free place next to it.
+* *Blocking the River*: a Boat must always have a *way on*: a chain of places, each
+  touching the one before, each either free table or a water tile, from the Boat to
+  an *open* place (a free place with no tile within a tile's width around it: no
+  tile's place within three half-cells). No tile, not even a Boat or a River tile,
+  may be placed so that a Boat loses its way on, and a Boat is only put down where
+  it has one. (The weaker "a free place next to each Boat" lets the River be shut in
+  small pockets, and then the game cannot go on.) See :meth:`HorusState.escape`.
 * A River tile from the bag must replace a Boat that can then be put down
   (touching the new River tile, without blocking). If neither Boat can move, the
-  River tile is placed like a stack River tile, on a free place next to the River.
+  River tile is placed like a stack River tile, on a free place next to the River
+  (none at all: it is set aside).
 * A River tile from the stack placed by replacing a Boat: the Boat goes next to any
   water tile.
 * *Island*: a group of land tiles (terrain, Necropolis, Temple) touching each other
