@@ -616,6 +616,32 @@ def test_seeded_whole_games_pass_every_check(game, rules, n, kind):
     assert all(20 <= x <= 45 for x in res.lengths), res.lengths
 
 
+def test_a_clone_plays_on_exactly_like_its_original(game, rules):
+    gd = rules.load(game, 3)
+    s = gd.new_initial_state()
+    rng = random.Random(4)
+    agents = [rules.agents["greedy"](gd, i) for i in range(3)]
+
+    def play(state, rng, steps=10 ** 6):
+        views = [state.observation(i) for i in range(3)]
+        while steps and not state.is_terminal():
+            p = state.current_player()
+            if p == CHANCE:
+                state.apply_chance_run(rng)
+            else:
+                state.apply_action(agents[p].act(views[p], state.legal_actions(), rng))
+            steps -= 1
+
+    play(s, rng, 120)
+    c = s.clone()
+    c.stacks[0].append(-99)  # the clone's lists are its own
+    assert -99 not in s.stacks[0]
+    c.stacks[0].pop()
+    play(s, random.Random(99))
+    play(c, random.Random(99))
+    assert (s.scores(), s.turn, s.pos) == (c.scores(), c.turn, c.pos)
+
+
 def test_a_seed_replays_the_same_game(g2, rules):
     outs = [play_game(g2, rules.agents["greedy"], 42, 16) for _ in range(2)]
     assert outs[0] == outs[1] and outs[0].status == "ok"
