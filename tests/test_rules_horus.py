@@ -642,6 +642,15 @@ def test_a_clone_plays_on_exactly_like_its_original(game, rules):
     assert (s.scores(), s.turn, s.pos) == (c.scores(), c.turn, c.pos)
 
 
+def test_every_step_cross_checked_from_scratch(game, rules, monkeypatch):
+    """With the from-scratch recomputation at every step, the incremental regions,
+    islands and free places still agree with it all game long."""
+    monkeypatch.setattr(H.HorusChecker, "SCRATCH_EVERY", 1)
+    for n, kind, seed in ((2, "greedy", 3), (4, "random", 8)):
+        out = play_game(rules.load(game, n), rules.agents[kind], seed, check_every=1)
+        assert out.status == "ok", out.message
+
+
 def test_a_seed_replays_the_same_game(g2, rules):
     outs = [play_game(g2, rules.agents["greedy"], 42, 16) for _ in range(2)]
     assert outs[0] == outs[1] and outs[0].status == "ok"
