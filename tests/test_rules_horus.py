@@ -646,9 +646,14 @@ def test_every_step_cross_checked_from_scratch(game, rules, monkeypatch):
     """With the from-scratch recomputation at every step, the incremental regions,
     islands and free places still agree with it all game long."""
     monkeypatch.setattr(H.HorusChecker, "SCRATCH_EVERY", 1)
+    calls = []
+    groups = H.HorusChecker.groups
+    monkeypatch.setattr(H.HorusChecker, "groups", lambda self, s, final=False: calls.append(1) or groups(self, s, final))
     for n, kind, seed in ((2, "greedy", 3), (4, "random", 8)):
+        calls.clear()
         out = play_game(rules.load(game, n), rules.agents[kind], seed, check_every=1)
         assert out.status == "ok", out.message
+        assert len(calls) >= out.steps // 2  # every decision step and every run of chance steps
 
 
 def test_a_seed_replays_the_same_game(g2, rules):

@@ -1692,7 +1692,7 @@ class HorusChecker:
         g = self.g
         self.fulls += 1
         if scratch is None:
-            scratch = self.fulls % self.SCRATCH_EVERY == 1
+            scratch = (self.fulls - 1) % self.SCRATCH_EVERY == 0
 
         # each physical tile once
         where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
