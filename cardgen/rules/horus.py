@@ -1810,12 +1810,21 @@ class GreedyAgent:
             gain += 0.5
         return gain + 0.1 * size
 
-    def _best_stone(self, b, size: int) -> float:
-        lo, hi = (1, self.g.max_size) if size == ANY else (size, size)
-        best = -1.0
+    def _best_stones(self, b) -> dict[int, float]:
+        """The best stone's gain for each region size 1–5 (-1: no place), and for ANY."""
+        top = self.g.max_size
+        best = {k: -1.0 for k in range(1, top + 1)}
+        stone_at = b.stone_at
         for rid, members in b.reg_members.items():
-            if lo <= len(members) <= hi and any(m not in b.stone_at for m in members):
-                best = max(best, self._stone_gain(b, rid))
+            n = len(members)
+            if n <= top:
+                for m in members:
+                    if m not in stone_at:
+                        gain = self._stone_gain(b, rid)
+                        if gain > best[n]:
+                            best[n] = gain
+                        break
+        best[ANY] = max(best.values())
         return best
 
     def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
@@ -1825,13 +1834,13 @@ class GreedyAgent:
             return legal[0]
         if ph == P_CARD:
             scored = []
+            best = self._best_stones(b)
             for a in legal:
                 if a == NILE_ACTION:
                     v = 0.2 if b.stack_size(self.g.river_stack) >= 2 else -1.0
                 else:
                     k = a - CARD_BASE
-                    size = 1 if b.round_one else self.g.card_kinds[k][2]
-                    v = self._best_stone(b, size)
+                    v = best[1 if b.round_one else self.g.card_kinds[k][2]]
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_STONE:
