@@ -11,10 +11,10 @@ checker's own copy of the table (a tile on free table touching a tile by at leas
 half an edge, the River side next to water, the Temple's place, no Boat left
 without its way on; a stone on an empty tile of a region of the card's size; a Nile
 move between regions by the River) and the counts (120 tiles, 80 stones); every
-``--check-every`` steps each tile and card exactly once, the table, the stones and
-the Boats compared with the checker's; every 16th such check and at the end every
-region, island and free place recomputed from scratch and compared with the
-engine's incremental ones; at the end the scores recomputed from scratch.
+``--check-every`` steps each tile and card exactly once, the stones and the Boats
+compared with the checker's; every 16th such check and at the end the whole table,
+and every region, island and free place recomputed from scratch and compared with
+the engine's incremental ones; at the end the scores recomputed from scratch.
 
 The table also shows the speed without the checker, for comparison. Then, unless
 ``--no-figures``, the per-game figures of ``HorusState.figures`` over the same games:
