@@ -1362,13 +1362,16 @@ class HorusChecker:
 
     Every step: the action's rule (a tile on free table, touching a tile by at least
     half an edge, River side next to water, the Temple next to water and away from
-    region and Necropolis tiles, no Boat left without a free place; a stone on an
+    region and Necropolis tiles, no Boat left without its way on; a stone on an
     empty region tile of the card's size, first round 1, never in a closed region;
     a Nile move between regions touching the River; a card from the hand) and the
     counts (120 tiles, 80 stones). Every ``full`` step: each physical tile and card
-    exactly once, no overlap, the free places next to the table, and every region
-    and island recomputed from scratch and compared with the engine's. At the end:
-    two stacks empty (or nothing left to do), the scores recomputed."""
+    exactly once, the stones and the Boats where the rules put them. Every
+    ``SCRATCH_EVERY``-th full step and at the end (the expensive part, sampled): the
+    whole table, no overlap, the free places next to the table, and every region
+    and island recomputed from scratch and compared with the engine's incremental
+    ones. At the end: two stacks empty (or nothing left to do), each Boat's way on
+    searched afresh, the scores recomputed from scratch."""
 
     def __init__(self, game: HorusGame):
         self.g = game
