@@ -430,7 +430,7 @@ class HorusState:
         self.crowd.update(map(c.__add__, CROWD))
         taken = self.taken
         taken.update(map(c.__add__, WINDOW))
-        self._spoil(c)
+        self._spoil(c, kind in WATER)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
         frontier.difference_update(map(c.__add__, WINDOW))
@@ -620,11 +620,15 @@ class HorusState:
                 on_free.setdefault(q, []).append(key)
         self._spoil_end.setdefault(path[-1], []).append(key)
 
-    def _spoil(self, c: int) -> None:
-        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils."""
+    def _spoil(self, c: int, water: bool) -> None:
+        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils.
+        A water tile exactly on a free place of a way spoils nothing there: the way
+        goes on through it (it touches the same places)."""
         keys = []
         on_free = self._spoil_free
         for q in on_free.keys() & set(map(c.__add__, WINDOW)):
+            if water and q == c:
+                continue
             keys += on_free.pop(q)
         on_end = self._spoil_end
         for q in on_end.keys() & set(map(c.__add__, CROWD)):
