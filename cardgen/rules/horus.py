@@ -1449,7 +1449,8 @@ class HorusChecker:
             free, end = known
             ex, ey = extra
             if abs(end[0] - ex) > 3 or abs(end[1] - ey) > 3:
-                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 for fx, fy in free):
+                # untouched, or a water tile exactly on one of its places: the way goes through it
+                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 or (water and (fx, fy) == extra) for fx, fy in free):
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
