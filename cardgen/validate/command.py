@@ -175,15 +175,13 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
     except CardgenError as exc:
         cli.fail(exc)
         return
-    final: list = []
-    out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
-    state = final[0]
-    draw = getattr(state, "draw", None)
-    if draw is None:
+    if not callable(getattr(gamedef.new_initial_state(), "draw", None)):  # say so before playing
         cli.fail(CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)"))
         return
+    final: list = []
+    out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
     try:
-        draw(path)
+        final[0].draw(path)
     except OSError as exc:
         cli.fail(CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))))
         return
