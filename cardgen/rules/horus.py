@@ -1807,16 +1807,26 @@ class GreedyAgent:
         return value if best and st[me] == best else 0.0
 
     def _stone_gain(self, b, rid: int) -> float:
+        """What one more stone of this seat in region ``rid`` is worth to it: the region's
+        value if that makes it (one of) the leaders and it was not before, half a point
+        more for a lead of its own, a little for the region's size."""
         st = b.reg_stones[rid]
         me = self.seat
         size = len(b.reg_members[rid])
-        value = min(size * (2 if b.land_open[b.land[rid]] == 0 else 1), self.g.temple_cap)
-        after = list(st)
-        after[me] += 1
-        gain = self._points(after, value, me) - self._points(st, value, me)
-        if after[me] > max(x for p, x in enumerate(st) if p != me):
+        value = size * 2 if b.land_open[b.land[rid]] == 0 else size
+        if value > self.g.temple_cap:
+            value = self.g.temple_cap
+        mine = st[me]
+        other = 0
+        for p, x in enumerate(st):
+            if p != me and x > other:
+                other = x
+        gain = 0.1 * size
+        if mine + 1 >= other and not (mine and mine >= other):
+            gain += value
+        if mine + 1 > other:
             gain += 0.5
-        return gain + 0.1 * size
+        return gain
 
     def _best_stones(self, b) -> dict[int, float]:
         """The best stone's gain for each region size 1–5 (-1: no place), and for ANY."""
