@@ -642,11 +642,12 @@ class HorusState:
                 del cache[key]
 
     def _danger(self, c: int) -> frozenset[int]:
-        """The places where a tile might block the Boat at ``c``. Empty when the Boat has
-        two ways on so far apart that no single tile can touch both (or none: nothing
-        left to protect); otherwise the places overlapping a free place of its
-        shortest way on, since a tile anywhere else leaves that way open. Kept until
-        a tile is placed where it could spoil one of the ways found."""
+        """The places where a tile might block the Boat at ``c``: those that spoil its
+        shortest way on (a tile on one of its free places or within three half-cells
+        of its open end), since a tile anywhere else leaves that way open; and when a
+        second way far from the first is found, only the places that spoil both.
+        Empty when the Boat has no way on (nothing left to protect). Kept until a tile
+        is placed where it could spoil one of the ways found."""
         got = self._dcache.get(c)
         if got is not None:
             return got[0]
@@ -659,14 +660,19 @@ class HorusState:
         else:
             free = [q for q in chain if q not in at]
             self._watch(chain, -1, (c, stamp))
-            # a second way on that keeps two half-cells from every free place of the first
+            # the places where a tile spoils this way: on a free place of it, or near its end
+            spoil = {q + e for q in free for e in WINDOW}
+            spoil.update(map(chain[-1].__add__, CROWD))
+            # a second way on that keeps two half-cells from every free place of the first:
+            # then only a place that spoils both ways can block the Boat
             far = {q + e for q in free for e in FAR}
             second = self.escape(c, avoid=far, limit=SECOND_WAY_LIMIT)
             if second is not None:
-                out = frozenset()
                 self._watch(second, -1, (c, stamp))
-            else:
-                out = frozenset(q + e for q in free for e in WINDOW)
+                spoil2 = {q + e for q in second if q not in at for e in WINDOW}
+                spoil2.update(map(second[-1].__add__, CROWD))
+                spoil &= spoil2
+            out = frozenset(spoil)
         self._dcache[c] = (out, stamp)
         return out
 
