@@ -445,6 +445,25 @@ def test_no_tile_may_block_the_rivers_way_on_from_a_boat(g2):
     assert (3, 4) in places(s.place_options(H.RIVER))
 
 
+def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_way(g2):
+    """Open table is a free place with no tile within three half-cells. Inside a closed
+    ring of Deserts an 8 × 8 lake keeps a few open places; one tile can spoil them all
+    without touching the Boat's way itself."""
+    ring = [(x, 0, D) for x in range(0, 12, 2)] + [(x, 10, D) for x in range(0, 12, 2)]
+    ring += [(0, y, D) for y in range(2, 10, 2)] + [(10, y, D) for y in range(2, 10, 2)]
+    s = H.HorusState.from_position(g2, ring + [(2, 2, H.BOAT)])
+    assert s.escape(code(2, 2)) is not None
+    legal = places(s.place_options(HL))
+    assert (4, 2) in legal  # open places remain, e.g. (6, 6)
+    assert (3, 4) not in legal  # every place of the lake then has a tile within three half-cells
+    chk = H.HorusChecker(g2)
+    chk._init(s)
+    s.tile, s.face, s.phase = next(t for t, k in enumerate(g2.tile_kind) if k == HL), HL, H.P_PLACE
+    with pytest.raises(RuleViolation, match="blocks the River"):
+        chk.before(s, 0, code(3, 4))
+    chk.before(s, 0, code(4, 2))  # the checker agrees the other one is fine
+
+
 def test_a_bag_river_tile_with_no_boat_able_to_move_goes_next_to_the_river(g2):
     picture = """
         DDDDDDDDDDDD
