@@ -456,11 +456,15 @@ def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_
     legal = places(s.place_options(HL))
     assert (4, 2) in legal  # open places remain, e.g. (6, 6)
     assert (3, 4) not in legal  # every place of the lake then has a tile within three half-cells
+    assert (4, 3) not in legal  # the same, though it lies on no place of the Boat's shortest way
+    assert s.escape(code(2, 2), code(4, 3)) is None
+    assert not any(abs(xy(q)[0] - 4) <= 1 and abs(xy(q)[1] - 3) <= 1 for q in s.escape(code(2, 2)))
     chk = H.HorusChecker(g2)
     chk._init(s)
     s.tile, s.face, s.phase = next(t for t, k in enumerate(g2.tile_kind) if k == HL), HL, H.P_PLACE
-    with pytest.raises(RuleViolation, match="blocks the River"):
-        chk.before(s, 0, code(3, 4))
+    for p in ((3, 4), (4, 3)):
+        with pytest.raises(RuleViolation, match="blocks the River"):
+            chk.before(s, 0, code(*p))
     chk.before(s, 0, code(4, 2))  # the checker agrees the other one is fine
 
 
