@@ -1860,8 +1860,9 @@ class GreedyAgent:
             scored = []
             best = self._best_stones(b)
             for a in legal:
-                if a == NILE_ACTION:
-                    v = 0.2 if b.stack_size(self.g.river_stack) >= 2 else -1.0
+                if a == NILE_ACTION:  # worth it when it can move a stone of ours and the cards cannot help
+                    mine = self.seat in b.stone_at.values()
+                    v = 0.2 if mine and b.stack_size(self.g.river_stack) >= 2 else -2.0
                 else:
                     k = a - CARD_BASE
                     v = best[1 if b.round_one else self.g.card_kinds[k][2]]
