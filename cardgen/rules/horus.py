@@ -1834,6 +1834,18 @@ class GreedyAgent:
             gain += 0.5
         return gain
 
+    def _nile_move(self, b) -> bool:
+        """Could the Nile card move one of our stones from a region by the River to
+        another region by the River with an empty tile?"""
+        at, kind, pos, reg = b.at, b.kind, b.pos, b.reg
+        by_river = set()
+        for rid, members in b.reg_members.items():
+            if any(kind[at[pos[m] + d]] in WATER for m in members for d in NBR if pos[m] + d in at):
+                by_river.add(rid)
+        ours = {reg[m] for m, p in b.stone_at.items() if p == self.seat} & by_river
+        open_ = {rid for rid in by_river if any(m not in b.stone_at for m in b.reg_members[rid])}
+        return any(open_ - {rid} for rid in ours)
+
     def _best_stones(self, b) -> dict[int, float]:
         """The best stone's gain for each region size 1–5 (-1: no place), and for ANY."""
         top = self.g.max_size
@@ -1861,8 +1873,7 @@ class GreedyAgent:
             best = self._best_stones(b)
             for a in legal:
                 if a == NILE_ACTION:  # worth it when it can move a stone of ours and the cards cannot help
-                    mine = self.seat in b.stone_at.values()
-                    v = 0.2 if mine and b.stack_size(self.g.river_stack) >= 2 else -2.0
+                    v = 0.2 if b.stack_size(self.g.river_stack) >= 2 and self._nile_move(b) else -2.0
                 else:
                     k = a - CARD_BASE
                     v = best[1 if b.round_one else self.g.card_kinds[k][2]]
