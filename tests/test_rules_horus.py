@@ -700,6 +700,17 @@ def test_the_final_state_conserves_tiles_and_stones_and_gives_figures(g4, rules)
     assert sum(1 for st in s.stacks if not st) >= 2
 
 
+def test_greedy_players_use_the_nile_card_to_move_stones(game, rules):
+    gd = rules.load(game, 3)
+    lines: list[str] = []
+    for seed in range(1, 6):
+        out = play_game(gd, rules.agents["greedy"], seed, trace=lambda step, p, text: lines.append(text))
+        assert out.status == "ok", out.message
+    played = sum("plays the Nile card" in t for t in lines)
+    moved = sum("moves it to" in t for t in lines)
+    assert 0 < moved <= played <= 15  # at most once per seat and game
+
+
 def test_a_greedy_player_beats_random_players_more_often_than_not(game, rules):
     gd = rules.load(game, 2)
 
