@@ -12,7 +12,7 @@ half an edge, the River side next to water, the Temple's place, no Boat left
 without its way on; a stone on an empty tile of a region of the card's size; a Nile
 move between regions by the River) and the counts (120 tiles, 80 stones); every
 ``--check-every`` steps each tile and card exactly once, the stones and the Boats
-compared with the checker's; every 16th such check and at the end the whole table,
+compared with the checker's; every 32nd such check and at the end the whole table,
 and every region, island and free place recomputed from scratch and compared with
 the engine's incremental ones; at the end the scores recomputed from scratch.
 

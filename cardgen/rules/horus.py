@@ -1285,23 +1285,18 @@ def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, member
                    ) -> list[frozenset]:
     """Groups of touching tiles (sharing at least half an edge) among the tiles whose
     kind passes ``members``, of one kind each if ``same_kind``; breadth-first."""
-    seen: set = set()
+    left = {p: k for p, k in tiles.items() if members(k)}
     out = []
-    for start, k in tiles.items():
-        if start in seen or not members(k):
-            continue
+    while left:
+        start, k = left.popitem()
         group = [start]
-        seen.add(start)
         for x, y in group:  # the list grows while it is read: a breadth-first walk
             for dx, dy in NBR_XY:
                 q = (x + dx, y + dy)
-                if q in seen:
-                    continue
-                kq = tiles.get(q)
-                if kq is None or not members(kq) or (same_kind and kq != k):
-                    continue
-                seen.add(q)
-                group.append(q)
+                kq = left.get(q)
+                if kq is not None and (not same_kind or kq == k):
+                    del left[q]
+                    group.append(q)
         out.append(frozenset(group))
     return out
 
@@ -1351,17 +1346,11 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
 
 
 def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
-    """Every free place touching a tile."""
-    cells = scratch_cells(tiles) if cells is None else cells
-    out = set()
-    for (x, y) in tiles:
-        for dx, dy in NBR_XY:
-            qx = x + dx
-            qy = y + dy
-            if (qx, qy) not in cells and (qx + 1, qy) not in cells and (qx, qy + 1) not in cells \
-                    and (qx + 1, qy + 1) not in cells:
-                out.add((qx, qy))
-    return out
+    """Every free place touching a tile: the places touching a tile, less those that
+    overlap one."""
+    near = {(x + dx, y + dy) for (x, y) in tiles for dx, dy in NBR_XY}
+    overlap = {(x + dx, y + dy) for (x, y) in tiles for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    return near - overlap
 
 
 # --------------------------------------------------------------------------- checker
@@ -1697,7 +1686,7 @@ class HorusChecker:
                 out.append(q)
         return out
 
-    SCRATCH_EVERY = 16  # full checks between two recomputations of every group from scratch
+    SCRATCH_EVERY = 32  # full checks between two recomputations of every group from scratch
 
     def full(self, s: HorusState, scratch: bool | None = None, final: bool = False) -> tuple | None:
         """Everything but the groups every time; the groups (regions, islands, free
