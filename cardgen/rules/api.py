@@ -97,15 +97,17 @@ class StaticSpec:
 
     ``key_fields`` are the dotted card fields identifying a card for the rules
     (``("family.id", "number")``), ``expected`` every key the rules need, each
-    exactly once, ``name`` turns a key into the card's name for messages and
-    ``expected_text`` says in words what the rules expect.
+    exactly once unless ``quantities`` says how many copies of it they need
+    (``{key: copies}``, e.g. 12 desert tiles of the bag: the copies may be split
+    over several card entries), ``name`` turns a key into the card's name for
+    messages and ``expected_text`` says in words what the rules expect.
 
-    For decks whose cards come in several copies or kinds: ``quantities`` gives
-    the number of copies the rules need of a key (keys not in it: once), and
     ``key_of``, when given, computes a card's key from its fields (returning None
     for a card the rules do not know) instead of ``key_fields``; ``where_of``, when
     given, says where a wrong number of copies of a key in ``quantities`` should
-    point (e.g. the data line its count comes from; None: the card or the deck)."""
+    point (e.g. the data line its count comes from; None: the card or the deck).
+    ``also`` lists further decks the rules play with, each checked the same way
+    (its cards and groups; arrangements and problems belong to the first spec)."""
 
     component: str
     key_fields: tuple[str, ...]
@@ -118,6 +120,7 @@ class StaticSpec:
     quantities: Mapping[tuple, int] = field(default_factory=dict)
     key_of: Callable[[Mapping[str, Any]], tuple | None] | None = None
     where_of: Callable[[tuple], Where | None] | None = None  # where to point for a key's count (e.g. its data line)
+    also: tuple["StaticSpec", ...] = ()
 
     def wanted(self, key: tuple) -> int:
         """How many copies of the card ``key`` the rules need."""

@@ -51,9 +51,13 @@ def _names(value: str | None) -> tuple[str, ...]:
               help="Check (and play) the deck with this optional variant's cards (repeatable), as built with"
                    " 'cardgen build GAME --variant NAME'.")
 @click.option("--trace", is_flag=True, help="Print every step of every game to standard error (use with --games 1).")
-def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None, agents: str | None,
-             check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             variants: tuple[str, ...], trace: bool) -> None:
+@click.option("--draw", "draw_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.png",
+              help="Play the one game of --seed (first player count and kind unless --players/--agents say)"
+                   " and draw its final table into FILE.png, for games whose rules can draw.")
+@click.pass_context
+def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None,
+             agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
+             variants: tuple[str, ...], trace: bool, draw_path: Path | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -73,6 +77,7 @@ def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups:
       cardgen validate hapy --games 2000 --players 3 --json report.json
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
+      cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
     """
     from ..errors import display_path
     from ..loader import load_game
@@ -102,6 +107,11 @@ def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups:
         if bad_agents:
             raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
                                      param_hint="--agents")
+    if draw_path is not None:
+        if ctx.get_parameter_source("seed") is not click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError("--draw draws one game: say which with --seed S")
+        _draw_one(model, rules, seed, players, setup_names, agent_names, check_every, draw_path)
+        return
     unknown_langs = [lang for lang in langs if lang not in model.languages]
     if unknown_langs:
         raise click.BadParameter(f"{model.id} has no language {', '.join(unknown_langs)}"
@@ -148,3 +158,37 @@ def validate(game: str, games: int, players: tuple[int, ...], seed: int, setups:
 
         click.echo(render(report))
     sys.exit(0 if report["ok"] else 1)
+
+
+def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[str, ...], agents: tuple[str, ...],
+              check_every: int, path: Path) -> None:
+    """Play one seeded game and draw its final state with the state's ``draw(path)``."""
+    from ..errors import display_path
+    from .. import cli
+    from .simulate import play_game
+
+    if rules is None:
+        cli.fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))
+        return
+    setup = (setups or rules.setups(model))[0]
+    n = (players or rules.player_counts(model))[0]
+    kind = (agents or tuple(rules.agents))[0]
+    try:
+        gamedef = rules.load(model, n, setup)
+    except CardgenError as exc:
+        cli.fail(exc)
+        return
+    if not callable(getattr(gamedef.new_initial_state(), "draw", None)):  # say so before playing
+        cli.fail(CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)"))
+        return
+    final: list = []
+    out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
+    try:
+        final[0].draw(path)
+    except OSError as exc:
+        cli.fail(CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))))
+        return
+    how = "ended" if out.status == "ok" else f"stopped: {out.message}"
+    click.echo(f"drew seed {seed} ({n} players, {kind}, setup {setup}; {out.length} turns, {how})"
+               f" to {display_path(path)}")
+    sys.exit(0 if out.status == "ok" else 1)

@@ -167,13 +167,17 @@ Trace = Callable[[int, int, str], None]
 
 
 def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
-              check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None) -> GameOutcome:
+              check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None,
+              final: list | None = None) -> GameOutcome:
     """Play one seeded game with every check on; never raises for a game's fault.
 
     The step count and the full-check steps do not depend on whether the chance
-    fast path is taken (it is not when tracing), so a replay fails at the same step."""
+    fast path is taken (it is not when tracing), so a replay fails at the same step.
+    ``final``: a list that receives the state as the game left it (e.g. to draw it)."""
     rng = random.Random(seed)
     state = gamedef.new_initial_state()
+    if final is not None:
+        final.append(state)
     n = gamedef.num_players
     agents = [make_agent(gamedef, s) for s in range(n)]
     checker = gamedef.checker()

@@ -94,17 +94,34 @@ def _and(words: list[str]) -> str:
 def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticResult:
     """Compare the game's deck, groups and layouts with what the rules need."""
     res = StaticResult()
+    for one in (spec, *spec.also):
+        comp = _check_deck(game, one, locate, res)
+        if comp is None:
+            if one is spec:
+                return res
+            continue
+        _check_groups(game, one, comp, locate, res)
+    comp = game.component(spec.component)
+    _check_arrangements(spec, comp, res)
+    res.problems.extend(spec.problems)
+    if spec.problems and not spec.expected:
+        res.deck_ok = False
+    return res
+
+
+def _check_deck(game: Game, spec: StaticSpec, locate: DataLocator, res: StaticResult):
+    """The cards of one deck against the keys (and copies) the rules need; the deck, or None."""
     try:
         comp = game.component(spec.component)
     except KeyError:
         res.problems.append(Problem(f"the rules play with a deck '{spec.component}', which the game does not have",
                                     game.where))
         res.deck_ok = False
-        return res
+        return None
     if comp.kind != "deck":
         res.problems.append(Problem(f"component '{spec.component}' must be a deck of cards for the rules", comp.where))
         res.deck_ok = False
-        return res
+        return None
 
     # -- the cards ---------------------------------------------------------------
     found: dict[tuple, list] = {}
@@ -165,7 +182,10 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                               " each exactly once")
     else:
         res.deck_ok = False
+    return comp
 
+
+def _check_groups(game: Game, spec: StaticSpec, comp, locate: DataLocator, res: StaticResult) -> None:
     # -- groups (e.g. families) ---------------------------------------------------
     for g in spec.groups:
         before = len(res.problems)
@@ -234,7 +254,9 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
                 text += f"; a {_and(strings)} in {_and(list(game.languages))}"
             res.passed.append(text)
 
-    # -- setup layouts ----------------------------------------------------------------
+
+
+def _check_arrangements(spec: StaticSpec, comp, res: StaticResult) -> None:
     total = spec.total
     for arr in spec.arrangements:
         before = len(res.problems)
@@ -253,10 +275,6 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
             res.passed.append(f"layout '{arr.name}': {arr.places} places{detail}{fixed}; each card exactly once")
         else:
             res.bad_setups.add(arr.name)
-    res.problems.extend(spec.problems)
-    if spec.problems and not spec.expected:
-        res.deck_ok = False
-    return res
 
 
 def check_generic(game: Game) -> StaticResult:

@@ -1,0 +1,1983 @@
+"""Horus: the rules as a small, fast engine on a half-tile lattice.
+
+**Geometry.** A tile is a square of 2 × 2 *half-cells*; its place is the half-cell
+of its top-left corner, so tiles sit edge to edge or offset by half an edge, and a
+corner can only ever meet another tile at a corner or at the notch in the middle
+of an edge (the rulebook's example 2: an off-notch corner or a diagonal tile cannot
+be written down at all). A place ``(x, y)`` is coded as one int,
+``(x + OFF) * W + y + OFF``; a half-cell uses the same code. Two tiles *touch* when
+they share at least half an edge: their places differ by 2 along one axis and by at
+most 1 along the other (12 neighbour places). A corner alone is not touching.
+Tiles overlap when their places differ by less than 2 along both axes.
+
+**Turn** (five actions, RULES): draw a tile from the bag and place it (a chance
+step, then a decision); play a Horus card (or the Nile card); place the card's tile
+(a "?" card first chooses a stack); place a Kingdom Stone; draw back to five
+(chance). Every decision is one int action (see the ``*_BASE`` constants).
+
+**Where the rulebook is silent, our choices** (each tested in
+``tests/test_rules_horus.py`` and stated in ``README.horus-rules.md``):
+
+* Start (the picture is not in the text): Boat, Step Pyramid, Boat in a row, at
+  places (−2, 0), (0, 0), (2, 0).
+* *Water* is every River tile: plain River tiles, the Step Pyramid and the two Boats.
+  "Next to the River" means touching a water tile.
+* *Blocking the River*: a Boat must always have a *way on*: a chain of places, each
+  touching the one before, each either free table or a water tile, from the Boat to
+  an *open* place (a free place with no tile within a tile's width around it: no
+  tile's place within three half-cells). No tile, not even a Boat or a River tile,
+  may be placed so that a Boat loses its way on, and a Boat is only put down where
+  it has one. (The weaker "a free place next to each Boat" lets the River be shut in
+  small pockets, and then the game cannot go on.) See :meth:`HorusState.escape`.
+* A River tile from the bag must replace a Boat that can then be put down
+  (touching the new River tile, without blocking). If neither Boat can move, the
+  River tile is placed like a stack River tile, on a free place next to the River
+  (none at all: it is set aside).
+* A River tile from the stack placed by replacing a Boat: the Boat goes next to any
+  water tile.
+* *Island*: a group of land tiles (terrain, Necropolis, Temple) touching each other
+  whose every edge, all the way round, lies against water or against another tile
+  of the group (no edge half faces empty table). Its regions score double.
+* The value cap of 10 applies to every region (the scoring note), not only to the
+  Temple's.
+* A "?" Horus card may take from any stack that is not empty. When a stack runs out,
+  every hand drops the cards naming it and draws back to five at once (a chance
+  run); cards naming an empty stack that are drawn later are discarded and replaced.
+  The draw pile runs out → the discard pile, without such cards, is reshuffled.
+* The Nile card is played instead of a Horus card while the River / Necropolis
+  stack has a tile; it places up to two tiles from it (each as River, as
+  Necropolis, or replacing a Boat), then moves one own stone from a region touching
+  the River to an empty tile of another region touching the River (of any size: the
+  rulebook names this as a way to change a closed region); no stone move possible
+  → none. No Horus card is used, so no stone is placed and no card drawn.
+* First round: every seat's first turn; each Horus card counts as size 1 (a "?" as
+  well). No legal stone place → the stone is skipped. The bag empty → action 1
+  is skipped. A turn in which nothing at all can be done (bag empty, no card left
+  to play) ends the game, so a game always ends.
+* The Temple drawn with no legal place is removed from the game.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import Counter
+from typing import Any, Callable, Mapping, Sequence
+
+from ..errors import CardgenError, Where
+from . import register
+from .api import CHANCE, TERMINAL, RuleViolation, StaticSpec
+
+GAME_ID = "horus"
+SETUP = "standard"
+
+# --------------------------------------------------------------------------- geometry
+OFF = 512
+W = 1024  # code = (x + OFF) * W + (y + OFF); x + 1 is + W, y + 1 is + 1
+
+
+def code(x: int, y: int) -> int:
+    return (x + OFF) * W + y + OFF
+
+
+def xy(c: int) -> tuple[int, int]:
+    return c // W - OFF, c % W - OFF
+
+
+CELLS = (0, W, 1, W + 1)  # the four half-cells of a tile placed at a code
+NBR = tuple(dx * W + dy for dx, dy in
+            [(2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2)])
+WINDOW = tuple(dx * W + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places overlapping a place
+WINSET = frozenset(WINDOW)
+CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
+FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
+
+
+SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at before giving up
+OUTSIDE = tuple(dx * W + dy for dx, dy in [(-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2)])
+# the places of the tiles for which a half-cell is an outside cell (the inverse of OUTSIDE)
+OUTSIDE_OF = tuple(-d for d in OUTSIDE)
+
+# --------------------------------------------------------------------------- kinds
+# terrains are 0..T-1 (four in the game); then:
+RIVER, BOAT, PYRAMID, NECRO, TEMPLE = 10, 11, 12, 13, 14
+WATER = frozenset((RIVER, BOAT, PYRAMID))
+SPECIAL_FRONTS = {"river": RIVER, "boat": BOAT, "step_pyramid": PYRAMID, "temple": TEMPLE}
+KIND_LETTER = {RIVER: "~", BOAT: "B", PYRAMID: "P", NECRO: "N", TEMPLE: "T"}
+
+# --------------------------------------------------------------------------- actions
+PLACE_BASE = 0              # + code: put the tile in hand there (its face fixed)
+RIVER_BASE = 1 << 20        # + code: the River / Necropolis tile, River side up
+NECRO_BASE = 2 << 20        # + code: the same, Necropolis side up
+STONE_BASE = 3 << 20        # + code: a Kingdom Stone on the tile there
+FROM_BASE = 4 << 20         # + code: the Nile card moves the own stone there …
+TO_BASE = 5 << 20           # + code: … to the tile there
+BOAT_BASE = 6 << 20         # + boat (0 or 1): the River tile replaces that Boat
+CARD_BASE = 7 << 20         # + kind of Horus card (index in data.horus_cards)
+NILE_ACTION = CARD_BASE + 4095
+STACK_BASE = 8 << 20        # + stack index: a "?" card takes from that stack
+DRAW_TILE_BASE = 9 << 20    # chance: + physical tile drawn from the bag
+DRAW_CARD_BASE = 10 << 20   # chance: + physical card drawn
+KIND_MASK = (1 << 20) - 1
+
+ANY = -1  # a "?" on a Horus card (tile or size)
+
+# decision / chance phases
+(P_BAG, P_PLACE, P_BOATCHOICE, P_BOATPLACE, P_RN, P_CARD, P_STACK, P_STONE, P_FROM, P_TO, P_DRAW, P_OVER,
+ P_RIVERPLACE, P_WORK) = range(14)
+PHASE_NAMES = ("bag", "place", "boat", "boat-place", "river-stack", "card", "stack", "stone", "nile-from",
+               "nile-to", "draw", "over", "river-place", "working")
+
+# What the rules say about the components (RULES, FOUND, DERIVED): checked by static_spec
+TERRAIN_TILES = 20      # DERIVED: "a region can consist of all 20 tiles of the same type"
+TERRAIN_STACK = 8       # FOUND: purple-backed tiles per terrain
+RIVER_STACK = 16        # FOUND: double-sided River / Necropolis tiles
+RIVER_BAG = 20          # DERIVED: 40 − 16 − 3 − 1
+TOTAL_TILES = 120       # RULES
+HORUS_CARDS = 50        # RULES
+NILE_CARDS = 4          # RULES
+STONES_EACH = 20        # RULES
+COLOURS = 4             # RULES
+HAND_SIZE = 5           # RULES
+TEMPLE_CAP = 10         # RULES
+CLOSED_SIZE = 6         # RULES
+MAX_SIZE = 5            # RULES: sizes on the cards are 1–5
+
+
+class HorusGame:
+    """The rules bound to the game's data and a player count."""
+
+    setup = SETUP
+
+    def __init__(self, data: Mapping[str, Any], num_players: int):
+        self.num_players = num_players
+        terrains = list(data["terrains"])
+        self.terrains = terrains
+        self.nterr = len(terrains)
+        stacks = list(data["stacks"])
+        self.stack_ids = stacks
+        self.river_stack = stacks.index("river") if "river" in stacks else len(stacks)
+        self.stack_kind = [terrains.index(s) if s in terrains else RIVER for s in stacks]
+        # the physical tiles: front kind, where they start, the data item
+        self.tile_kind: list[int] = []
+        self.tile_item: list[str] = []
+        self.tile_double: list[bool] = []
+        self.bag0: list[int] = []
+        self.stacks0: list[list[int]] = [[] for _ in stacks]
+        self.start: dict[int, int] = {}  # kind -> count
+        self.start_tiles: list[int] = []
+        for item in data["tiles"]:
+            front = item["front"]
+            kind = terrains.index(front) if front in terrains else SPECIAL_FRONTS[front]
+            for _ in range(int(item["count"])):
+                t = len(self.tile_kind)
+                self.tile_kind.append(kind)
+                self.tile_item.append(str(item["id"]))
+                self.tile_double.append(item.get("back") == "necropolis")
+                where = item["where"]
+                if where == "bag":
+                    self.bag0.append(t)
+                elif where == "start":
+                    self.start_tiles.append(t)
+                else:
+                    self.stacks0[stacks.index(where)].append(t)
+        self.total_tiles = len(self.tile_kind)
+        # Horus cards: physical card -> (stack index or ANY, size or ANY)
+        self.card_kinds: list[tuple[str, int, int]] = []
+        self.card_of: list[int] = []  # physical -> kind index
+        for k, c in enumerate(data["horus_cards"]):
+            tile = c["tile"]
+            stack = ANY if tile == "any" else stacks.index(tile)
+            size = ANY if c["size"] == "any" else int(c["size"])
+            self.card_kinds.append((str(c["id"]), stack, size))
+            self.card_of.extend([k] * int(c["count"]))
+        self.ncards = len(self.card_of)
+        self.hand_size = int(data.get("hand_size", HAND_SIZE))
+        self.nile = int(data.get("nile_cards", NILE_CARDS)) >= num_players
+        self.stones_each = [int(c["count"]) for c in data["stone_colours"]][:num_players]
+        self.colours = [str(c["id"]) for c in data["stone_colours"]][:num_players]
+        self.temple_cap = int(data.get("temple_cap", TEMPLE_CAP))
+        self.closed = int(data.get("closed_region_size", CLOSED_SIZE))
+        self.max_size = min(MAX_SIZE, self.closed - 1)
+
+    def new_initial_state(self) -> "HorusState":
+        return HorusState(self)
+
+    def max_game_length(self) -> int:
+        # every step places a tile, a stone, plays or draws a card or chooses: a generous bound
+        return 40 * self.total_tiles
+
+    def checker(self) -> "HorusChecker":
+        return HorusChecker(self)
+
+    def kind_name(self, kind: int) -> str:
+        if kind < self.nterr:
+            return self.terrains[kind]
+        return {RIVER: "river", BOAT: "boat", PYRAMID: "step pyramid", NECRO: "necropolis", TEMPLE: "temple"}[kind]
+
+    def card_name(self, kind: int) -> str:
+        return self.card_kinds[kind][0]
+
+
+class HorusView:
+    """What one seat may know, as a live read-only view: the whole table (tiles,
+    stones, stacks' sizes, the bag's size), its own hand and Nile card, and the other
+    hands' sizes only."""
+
+    __slots__ = ("player", "_s", "board")
+
+    def __init__(self, state: "HorusState", player: int):
+        self.player = player
+        self._s = state
+        self.board = _PublicBoard(state)
+
+    hand = property(lambda self: tuple(self._s.hands[self.player]))
+    has_nile = property(lambda self: self._s.nile[self.player])
+    hand_sizes = property(lambda self: tuple(len(h) for h in self._s.hands))
+    phase = property(lambda self: self._s.phase)
+
+
+class _PublicBoard:
+    """The public part of a state (no hands, no order of the bag or the draw pile)."""
+
+    __slots__ = ("_s",)
+    _PUBLIC = frozenset(("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones",
+                         "land", "land_open", "boats", "stacks_left", "turn", "player", "phase", "tile",
+                         "face", "card", "frontier", "adj_water", "adj_land", "round_one", "move_from",
+                         "stones_left", "near"))
+
+    def __init__(self, s: "HorusState"):
+        self._s = s
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _PublicBoard._PUBLIC:
+            return getattr(self._s, name)
+        if name == "bag_size":
+            return len(self._s.bag)
+        raise AttributeError(f"{name} is not public")
+
+    def stack_size(self, s: int) -> int:
+        return len(self._s.stacks[s])
+
+
+class HorusState:
+    """One game in progress. Tiles on the table are numbered in the order they were
+    placed (*slots*); ``at`` maps a place code to its slot, ``cells`` a half-cell to
+    its slot. Regions and land groups (for islands) are kept incrementally: a slot's
+    region id, each region's slots and stones per seat; tiles are never taken off the
+    table, so groups only ever merge."""
+
+    live_observations = True
+
+    def __init__(self, game: HorusGame, deal: bool = True):
+        g = self.g = game
+        n = g.num_players
+        self.at: dict[int, int] = {}
+        self.cells: dict[int, int] = {}
+        self.x0 = self.y0 = 1 << 30  # the bounding box of the taken half-cells (offset coordinates)
+        self.x1 = self.y1 = -1
+        self.kind: list[int] = []
+        self.pos: list[int] = []
+        self.phys: list[int] = []
+        self.stone_at: dict[int, int] = {}  # slot -> seat
+        self.reg: list[int] = []  # slot -> region id (-1: not a region tile)
+        self.reg_members: dict[int, list[int]] = {}
+        self.reg_stones: dict[int, list[int]] = {}
+        self.land: list[int] = []  # slot -> land group id (-1: water)
+        self.land_members: dict[int, list[int]] = {}
+        self.land_open: dict[int, int] = {}  # land group -> half-edges facing empty table
+        self.open_sides: list[int] = []
+        self.frontier: set[int] = set()
+        self.taken: set[int] = set()  # places a tile would overlap another at
+        self.crowd: Counter[int] = Counter()  # place -> tiles within three half-cells (an open place has none)
+        self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
+        self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
+        self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
+        self._spoil_free: dict[int, list] = {}  # free place of a way -> cached answers resting on it
+        self._spoil_end: dict[int, list] = {}  # open end of a way -> cached answers resting on it
+        self._movable: tuple = (None, [])  # (table version, Boats, mode) -> movable_boats
+        self.adj_water: dict[int, int] = {}
+        self.adj_land: dict[int, int] = {}
+        self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
+        self.bag = list(g.bag0)
+        self.stacks = [list(s) for s in g.stacks0]
+        self.removed: list[int] = []  # tiles out of the game (a Temple without a place)
+        self.deck = list(range(g.ncards))
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.nile = [g.nile] * n
+        self.stones_left = list(g.stones_each)
+        self.player = 0
+        self.turn = 0
+        self.phase = P_DRAW
+        self.tile = -1  # the physical tile in hand
+        self.face = -1  # its kind as it will be placed
+        self.card = -1  # the Horus card kind played this turn (-1: none; NILE: the Nile card)
+        self.card_stack = -1
+        self.lifted = -1  # the Boat being moved (0/1)
+        self.near = -1  # the place the moved Boat must touch (bag River tile) or -1 (stack: any water)
+        self.queue: list[tuple] = []
+        self.move_from = -1
+        self.round_one = True
+        self.nile_left = 0
+        self.draw_seats: list[int] = []  # seats to refill, in order
+        self.steps = 0
+        self.depleted_at_turn: list[int] = []
+        self.acted = False
+        self.temple_removed = False
+        self.last_stone = -1
+        if deal:
+            self._setup()
+
+    # -- setup --------------------------------------------------------------
+    def _setup(self) -> None:
+        g = self.g
+        boats = [t for t in g.start_tiles if g.tile_kind[t] == BOAT]
+        others = [t for t in g.start_tiles if g.tile_kind[t] != BOAT]
+        layout = [(boats[0], -2)] + [(t, 2 * i) for i, t in enumerate(others)] + \
+                 [(b, 2 * len(others) + 2 * i) for i, b in enumerate(boats[1:])]
+        for t, x in layout:
+            slot = self._put(t, g.tile_kind[t], code(x, 0))
+            if g.tile_kind[t] == BOAT and None in self.boats:
+                self.boats[self.boats.index(None)] = slot
+        # deal the hands: a chance run of card draws, then seat 1's turn
+        self.draw_seats = list(range(g.num_players))
+        self.queue = [("bag",), ("card",)]
+        self._refill_ready()
+
+    # -- queries ------------------------------------------------------------
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == P_DRAW or ph == P_BAG:
+            return CHANCE
+        if ph == P_OVER:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == P_OVER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == P_BAG:
+            p = 1.0 / len(self.bag)
+            return [(DRAW_TILE_BASE + t, p) for t in sorted(self.bag)]
+        if self.phase == P_DRAW:
+            p = 1.0 / len(self.deck)
+            return [(DRAW_CARD_BASE + c, p) for c in sorted(self.deck)]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        if self.phase == P_BAG:
+            return DRAW_TILE_BASE + self.bag[int(rng.random() * len(self.bag))]
+        return DRAW_CARD_BASE + self.deck[int(rng.random() * len(self.deck))]
+
+    def apply_chance_run(self, rng: random.Random) -> list[int]:
+        out = []
+        rand = rng.random
+        while self.phase == P_BAG or self.phase == P_DRAW:
+            if self.phase == P_BAG:
+                a = DRAW_TILE_BASE + self.bag[int(rand() * len(self.bag))]
+            else:
+                a = DRAW_CARD_BASE + self.deck[int(rand() * len(self.deck))]
+            self.apply_action(a)
+            out.append(a)
+        return out
+
+    def observation(self, player: int) -> HorusView:
+        return HorusView(self, player)
+
+    def length(self) -> int:
+        return self.turn
+
+    def clone(self) -> "HorusState":
+        s = HorusState.__new__(HorusState)
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                v = [x[:] if isinstance(x, list) else x for x in v]
+            elif isinstance(v, dict):
+                v = type(v)({a: (b[:] if isinstance(b, list) else b) for a, b in v.items()})
+            elif isinstance(v, set):
+                v = set(v)
+            setattr(s, k, v)
+        return s
+
+    # -- board bookkeeping ----------------------------------------------------
+    def free(self, c: int) -> bool:
+        return c not in self.taken
+
+    def _put(self, t: int, kind: int, c: int) -> int:
+        """Put physical tile ``t`` on the table at ``c`` as ``kind``; update every
+        incremental structure. Returns the new slot."""
+        slot = len(self.kind)
+        self.kind.append(kind)
+        self.pos.append(c)
+        self.phys.append(t)
+        at = self.at
+        at[c] = slot
+        cells = self.cells
+        for d in CELLS:
+            cells[c + d] = slot
+        cx = c // W
+        cy = c - cx * W
+        if cx < self.x0:
+            self.x0 = cx
+        if cx + 1 > self.x1:
+            self.x1 = cx + 1
+        if cy < self.y0:
+            self.y0 = cy
+        if cy + 1 > self.y1:
+            self.y1 = cy + 1
+        self.crowd.update(map(c.__add__, CROWD))
+        taken = self.taken
+        taken.update(map(c.__add__, WINDOW))
+        self._spoil(c, kind in WATER)
+        # frontier: this place and the places overlapping it are taken; free neighbours join
+        frontier = self.frontier
+        frontier.difference_update(map(c.__add__, WINDOW))
+        water = kind in WATER
+        land = not water
+        adj_w = self.adj_water
+        adj_l = self.adj_land
+        nreg = []
+        nland = []
+        nterr = self.g.nterr
+        for d in NBR:
+            q = c + d
+            if q in at:
+                o = at[q]
+                ok = self.kind[o]
+                if land and ok not in WATER:
+                    nland.append(self.land[o])
+                    if ok == kind and kind < nterr:
+                        nreg.append(self.reg[o])
+            elif q not in taken:
+                frontier.add(q)
+            if water:
+                adj_w[q] = adj_w.get(q, 0) + 1
+            elif kind < nterr or kind == NECRO:
+                adj_l[q] = adj_l.get(q, 0) + 1
+        # outside cells: this tile now covers some of its neighbours' open half-edges
+        open_sides = self.open_sides
+        land_of = self.land
+        land_open = self.land_open
+        for d in CELLS:
+            cc = c + d
+            for e in OUTSIDE_OF:
+                o = at.get(cc + e)
+                if o is not None and o != slot:
+                    open_sides[o] -= 1
+                    lid = land_of[o]
+                    if lid >= 0:
+                        land_open[lid] -= 1
+        mine = 0
+        for d in OUTSIDE:
+            if c + d not in cells:
+                mine += 1
+        open_sides.append(mine)
+        # regions
+        if kind < nterr:
+            self._merge(self.reg_members, nreg, slot, self.reg, self.reg_stones)
+        else:
+            self.reg.append(-1)
+        if land:
+            lid = self._merge(self.land_members, nland, slot, self.land, None)
+            land_open[lid] = land_open.get(lid, 0) + mine
+        else:
+            self.land.append(-1)
+        return slot
+
+    def _merge(self, members: dict, ids: list[int], slot: int, label: list[int], stones: dict | None) -> int:
+        """Join ``slot`` and the groups ``ids`` into one group (the largest keeps its id)."""
+        if not ids:
+            label.append(slot)
+            members[slot] = [slot]
+            if stones is not None:
+                stones[slot] = [0] * self.g.num_players
+            return slot
+        ids = list(dict.fromkeys(ids))
+        big = max(ids, key=lambda i: len(members[i]))
+        keep = members[big]
+        label.append(big)
+        keep.append(slot)
+        for i in ids:
+            if i == big:
+                continue
+            moved = members.pop(i)
+            for m in moved:
+                label[m] = big
+            keep.extend(moved)
+            if stones is not None:
+                st = stones.pop(i)
+                kst = stones[big]
+                for p, k in enumerate(st):
+                    kst[p] += k
+            elif i in self.land_open:
+                self.land_open[big] = self.land_open.get(big, 0) + self.land_open.pop(i)
+        return big
+
+    # -- legality ---------------------------------------------------------------
+    def _outside(self, q: int) -> bool:
+        """Is place ``q`` wholly beyond the bounding box of the table (open table)?"""
+        qx = q // W
+        qy = q - qx * W
+        return qx + 1 < self.x0 or qx > self.x1 or qy + 1 < self.y0 or qy > self.y1
+
+    def escape(self, c: int, blocked: int = -1, water: bool = False, avoid: set[int] | None = None,
+               limit: int = 1 << 30) -> list[int] | None:
+        """The River's way on from the tile at place ``c``: a chain of places touching
+        one another (at least half an edge), each free table or a water tile, ending
+        at an *open* place: a free place with no tile within a tile's width around
+        it (no tile's place within three half-cells). With the place ``blocked``
+        taken by a tile (a water tile if ``water``) and the free places of ``avoid``
+        out of bounds. None when there is none (or none within ``limit`` places
+        looked at). Best-first search outwards (towards the nearest side of the
+        table's bounding box)."""
+        at = self.at
+        kind = self.kind
+        crowd = self.crowd
+        frontier = self.frontier
+        taken = self.taken
+        x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
+        win = WINSET
+        if blocked >= 0:
+            bx = blocked // W
+            by = blocked - bx * W
+        parent: dict[int, int] = {c: -1}
+        heap = [(0, c)]
+        pop = heapq.heappop
+        push = heapq.heappush
+        while heap:
+            _, q = pop(heap)
+            limit -= 1
+            if limit < 0:
+                return None
+            for d in NBR:
+                r = q + d
+                if r in parent:
+                    continue
+                if r == blocked:
+                    if not water:
+                        continue
+                else:
+                    o = at.get(r)
+                    if o is not None:
+                        if kind[o] not in WATER:
+                            continue
+                    elif r in taken or (blocked >= 0 and r - blocked in win) or (avoid is not None and r in avoid):
+                        continue
+                    elif r not in crowd and (blocked < 0 or abs(r // W - bx) > 3 or abs(r % W - by) > 3):
+                        parent[r] = q
+                        rx = r // W
+                        ry = r - rx * W
+                        # walk two more steps straight out, when free: an end farther from the
+                        # tiles is spoilt less often by the next tiles (see _way, _danger)
+                        side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
+                        for _ in range(2):
+                            r2 = r + side
+                            if r2 in taken or r2 in crowd or (blocked >= 0 and (abs(r2 // W - bx) <= 3 and
+                                                                              abs(r2 % W - by) <= 3)):
+                                break
+                            parent[r2] = r
+                            r = r2
+                        path = []
+                        while r != c:
+                            path.append(r)
+                            r = parent[r]
+                        return path[::-1]
+                rx = r // W
+                ry = r - rx * W
+                parent[r] = q
+                # outwards first; a free place touching the table costs a little more, so
+                # ways keep to the water and away from where the next tiles go
+                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry) + (3 if r in frontier else 0), r))
+        return None
+
+    def _way(self, c: int, blocked: int, water: bool) -> bool:
+        """Has the tile at ``c`` a way on with ``blocked`` taken (see :meth:`escape`)?
+        Remembered: tiles are only ever added, and a tile never opens a way, so "no"
+        stays "no"; "yes" stays "yes" until a tile lands on a free place of the way
+        found or near its open end (then it is forgotten and searched again)."""
+        key = (c, blocked, water)
+        got = self._ways.get(key)
+        if got is not None:
+            return got[0]
+        path = self.escape(c, blocked, water)
+        if path is None:
+            self._ways[key] = (False, 0)
+            return False
+        self._stamp += 1
+        self._ways[key] = (True, self._stamp)
+        self._watch(path, blocked, (key, self._stamp))
+        return True
+
+    def _watch(self, path: list[int], blocked: int, key: tuple) -> None:
+        """Remember that the cached answer ``key`` rests on ``path``: a tile placed on one
+        of its free places, or within three half-cells of its open end, spoils it."""
+        on_free = self._spoil_free
+        at = self.at
+        for q in path:
+            if q not in at and q != blocked:
+                on_free.setdefault(q, []).append(key)
+        self._spoil_end.setdefault(path[-1], []).append(key)
+
+    def _spoil(self, c: int, water: bool) -> None:
+        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils.
+        A water tile exactly on a free place of a way spoils nothing there: the way
+        goes on through it (it touches the same places)."""
+        keys = []
+        on_free = self._spoil_free
+        for q in on_free.keys() & set(map(c.__add__, WINDOW)):
+            if water and q == c:
+                continue
+            keys += on_free.pop(q)
+        on_end = self._spoil_end
+        for q in on_end.keys() & set(map(c.__add__, CROWD)):
+            keys += on_end.pop(q)
+        ways = self._ways
+        dcache = self._dcache
+        for key, stamp in keys:  # an answer searched again since rests on another way: keep it
+            cache = ways if key.__class__ is tuple else dcache
+            got = cache.get(key)
+            if got is not None and got[1] == stamp:
+                del cache[key]
+
+    def _danger(self, c: int) -> frozenset[int]:
+        """The places where a tile might block the Boat at ``c``: those that spoil its
+        shortest way on (a tile on one of its free places or within three half-cells
+        of its open end), since a tile anywhere else leaves that way open; and when a
+        second way far from the first is found, only the places that spoil both.
+        Empty when the Boat has no way on (nothing left to protect). Kept until a tile
+        is placed where it could spoil one of the ways found."""
+        got = self._dcache.get(c)
+        if got is not None:
+            return got[0]
+        at = self.at
+        chain = self.escape(c)
+        self._stamp += 1
+        stamp = self._stamp
+        if chain is None:
+            out: frozenset[int] = frozenset()
+        else:
+            free = [q for q in chain if q not in at]
+            self._watch(chain, -1, (c, stamp))
+            # the places where a tile spoils this way: on a free place of it, or near its end
+            spoil = {q + e for q in free for e in WINDOW}
+            spoil.update(map(chain[-1].__add__, CROWD))
+            # a second way on that keeps two half-cells from every free place of the first:
+            # then only a place that spoils both ways can block the Boat
+            far = {q + e for q in free for e in FAR}
+            second = self.escape(c, avoid=far, limit=SECOND_WAY_LIMIT)
+            if second is not None:
+                self._watch(second, -1, (c, stamp))
+                spoil2 = {q + e for q in second if q not in at for e in WINDOW}
+                spoil2.update(map(second[-1].__add__, CROWD))
+                spoil &= spoil2
+            out = frozenset(spoil)
+        self._dcache[c] = (out, stamp)
+        return out
+
+    def _blocked_places(self, cands: set[int], water: bool, skip: int = -1) -> set[int]:
+        """The places of ``cands`` where a tile (a water tile if ``water``) would block a
+        Boat (other than Boat ``skip``): only places of :meth:`_danger` can."""
+        bad: set[int] = set()
+        way = self._way
+        for b, slot in enumerate(self.boats):
+            if slot is None or b == skip:
+                continue
+            c = self.pos[slot]
+            danger = self._danger(c)
+            if danger:
+                for p in cands & danger:
+                    if p not in bad and not way(c, p, water):
+                        bad.add(p)
+        return bad
+
+    def place_options(self, face: int) -> list[int]:
+        """Legal places for a tile of ``face`` (not a Boat)."""
+        if face in WATER:
+            cands = self.frontier & self.adj_water.keys()
+        elif face == TEMPLE:
+            al = self.adj_land
+            cands = {q for q in self.frontier & self.adj_water.keys() if not al.get(q)}
+        else:
+            cands = self.frontier
+        bad = self._blocked_places(cands, face in WATER)
+        return sorted(cands - bad if bad else cands)
+
+    def _boat_ok(self, q: int) -> bool:
+        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
+        return self._way(q, q, True)
+
+    def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
+        """Legal places for Boat ``b`` (lifted): touching ``near`` (a place code) or,
+        with ``near`` = -1, any water tile; never blocking the other Boat; with a
+        chain out to open table from it. ``first``: stop at the first."""
+        if near >= 0:
+            cands = {near + d for d in NBR} & self.frontier
+        else:
+            cands = self.frontier & self.adj_water.keys()
+        bad = self._blocked_places(cands, True, skip=b)
+        out = []
+        for q in sorted(cands):
+            if q not in bad and self._boat_ok(q):
+                out.append(q)
+                if first:
+                    break
+        return out
+
+    def movable_boats(self, near_own: bool) -> list[int]:
+        """Boats a River tile may replace: those that could then be put down (next to
+        their old place for a bag River tile, next to any water for a stack one)."""
+        key = (len(self.kind), tuple(self.boats), near_own)
+        if self._movable[0] == key:
+            return self._movable[1]
+        out = []
+        for b, slot in enumerate(self.boats):
+            if slot is None:
+                continue
+            # the Boat's place becomes River: still water, still taken
+            self.boats[b] = None
+            ok = bool(self.boat_options(b, self.pos[slot] if near_own else -1, first=True))
+            self.boats[b] = slot
+            if ok:
+                out.append(b)
+        self._movable = (key, out)
+        return out
+
+    def stone_options(self, size: int) -> list[int]:
+        """Empty region tiles whose region has ``size`` tiles (ANY: 1 to 5); never a
+        closed region (six or more)."""
+        out = []
+        stone_at = self.stone_at
+        pos = self.pos
+        lo, hi = (1, self.g.max_size) if size == ANY else (size, size)
+        if hi >= self.g.closed:
+            hi = self.g.closed - 1
+        for members in self.reg_members.values():
+            if lo <= len(members) <= hi:
+                for m in members:
+                    if m not in stone_at:
+                        out.append(STONE_BASE + pos[m])
+        out.sort()
+        return out
+
+    def touches_water(self, rid: int) -> bool:
+        at = self.at
+        kind = self.kind
+        for m in self.reg_members[rid]:
+            c = self.pos[m]
+            for d in NBR:
+                o = at.get(c + d)
+                if o is not None and kind[o] in WATER:
+                    return True
+        return False
+
+    def nile_sources(self) -> list[int]:
+        p = self.player
+        river_regions = {rid for rid in self.reg_members if self.touches_water(rid)}
+        has_target = {rid: any(m not in self.stone_at for m in self.reg_members[rid]) for rid in river_regions}
+        out = []
+        for slot, owner in self.stone_at.items():
+            rid = self.reg[slot]
+            if owner == p and rid in river_regions and any(has_target[r] for r in river_regions if r != rid):
+                out.append(FROM_BASE + self.pos[slot])
+        return sorted(out)
+
+    def nile_targets(self, from_slot: int) -> list[int]:
+        src = self.reg[from_slot]
+        out = []
+        for rid, members in self.reg_members.items():
+            if rid != src and self.touches_water(rid):
+                out.extend(TO_BASE + self.pos[m] for m in members if m not in self.stone_at)
+        return sorted(out)
+
+    def card_size(self) -> int:
+        if self.card < 0:
+            return ANY
+        return 1 if self.round_one else self.g.card_kinds[self.card][2]
+
+    def legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == P_PLACE:
+            return self.place_options(self.face)
+        if ph == P_RIVERPLACE:
+            return [RIVER_BASE + q for q in self.place_options(RIVER)]
+        if ph == P_RN:
+            opts = self.place_options(RIVER)
+            out = [RIVER_BASE + q for q in opts]
+            out += [NECRO_BASE + q for q in self.place_options(NECRO)]
+            out += [BOAT_BASE + b for b in self.movable_boats(False)]
+            return out
+        if ph == P_BOATCHOICE:
+            return [BOAT_BASE + b for b in self.movable_boats(True)]
+        if ph == P_BOATPLACE:
+            return self.boat_options(self.lifted, self.near)
+        if ph == P_CARD:
+            kinds = sorted(set(self.g.card_of[c] for c in self.hands[self.player]))
+            out = [CARD_BASE + k for k in kinds]
+            if self.nile[self.player] and self.stacks[self.g.river_stack]:
+                out.append(NILE_ACTION)
+            return out
+        if ph == P_STACK:
+            return [STACK_BASE + s for s, st in enumerate(self.stacks) if st]
+        if ph == P_STONE:
+            return self.stone_options(self.card_size())
+        if ph == P_FROM:
+            return self.nile_sources()
+        if ph == P_TO:
+            return self.nile_targets(self.move_from)
+        if ph == P_BAG or ph == P_DRAW:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
+
+    # -- moves ------------------------------------------------------------------
+    def apply_action(self, action: int) -> int:
+        ph = self.phase
+        base = action & ~KIND_MASK
+        arg = action & KIND_MASK
+        self.steps += 1
+        if ph == P_BAG:
+            t = arg
+            self.bag.remove(t)
+            self.acted = True
+            self._took_tile(t)
+        elif ph == P_DRAW:
+            c = arg
+            self.deck.remove(c)
+            self._drew(c)
+        elif ph == P_PLACE:
+            self._put(self.tile, self.face, action)
+            if self.face == BOAT:  # never: boats are placed in P_BOATPLACE
+                raise RuleViolation("a Boat was placed as an ordinary tile")
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RIVERPLACE or (ph == P_RN and base == RIVER_BASE):
+            self._put(self.tile, RIVER, arg)
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RN and base == NECRO_BASE:
+            self._put(self.tile, NECRO, arg)
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RN or ph == P_BOATCHOICE:
+            b = arg
+            slot = self.boats[b]
+            boat_tile = self.phys[slot]
+            self.phys[slot] = self.tile
+            self.kind[slot] = RIVER
+            self.boats[b] = None
+            self.lifted = b
+            self.near = self.pos[slot] if ph == P_BOATCHOICE else -1
+            self.tile = boat_tile
+            self.face = BOAT
+            self.queue.insert(0, ("boatplace",))
+            self.acted = True
+        elif ph == P_BOATPLACE:
+            slot = self._put(self.tile, BOAT, action)
+            self.boats[self.lifted] = slot
+            self.lifted = -1
+            self.near = -1
+            self.tile = -1
+        elif ph == P_CARD:
+            self._play_card(action)
+        elif ph == P_STACK:
+            self._take_from_stack(arg)
+        elif ph == P_STONE:
+            slot = self.at[arg]
+            p = self.player
+            self.stone_at[slot] = p
+            self.reg_stones[self.reg[slot]][p] += 1
+            self.stones_left[p] -= 1
+            self.last_stone = slot
+        elif ph == P_FROM:
+            self.move_from = self.at[arg]
+            self.queue.insert(0, ("to",))
+        elif ph == P_TO:
+            src = self.move_from
+            dst = self.at[arg]
+            p = self.stone_at.pop(src)
+            self.reg_stones[self.reg[src]][p] -= 1
+            self.stone_at[dst] = p
+            self.reg_stones[self.reg[dst]][p] += 1
+            self.move_from = -1
+        else:
+            raise RuleViolation("an action was applied after the end of the game")
+        self._advance()
+        return self.current_player()
+
+    def _took_tile(self, t: int) -> None:
+        """A tile drawn from the bag: what happens to it depends on its face."""
+        kind = self.g.tile_kind[t]
+        self.tile = t
+        self.face = kind
+        if kind == RIVER:
+            if self.movable_boats(True):
+                self.queue[:0] = [("boatchoice",), ("rn",)]
+            else:
+                self.queue[:0] = [("riverplace",), ("rn",)]
+        elif kind == TEMPLE:
+            self.queue.insert(0, ("place",))
+        else:
+            self.queue.insert(0, ("place",))
+
+    def _take_from_stack(self, s: int) -> None:
+        st = self.stacks[s]
+        if not st:
+            raise RuleViolation(f"stack {self.g.stack_ids[s]} is empty")
+        t = st.pop()
+        if not st:
+            self._depleted(s)
+        if s == self.g.river_stack:
+            self.tile = t
+            self.face = RIVER
+            self.queue.insert(0, ("rnchoice",))
+        else:
+            self.tile = t
+            self.face = self.g.tile_kind[t]
+            self.queue.insert(0, ("place",))
+
+    def _depleted(self, s: int) -> None:
+        """A stack ran out: every hand drops the cards naming it (and draws back to five
+        right after the current action, unless the game is about to end)."""
+        self.depleted_at_turn.append(self.turn)
+        card_kinds = self.g.card_kinds
+        card_of = self.g.card_of
+        for p, hand in enumerate(self.hands):
+            keep = [c for c in hand if card_kinds[card_of[c]][1] != s]
+            if len(keep) != len(hand):
+                self.discard.extend(c for c in hand if card_kinds[card_of[c]][1] == s)
+                self.hands[p] = keep
+        if sum(1 for st in self.stacks if not st) < 2:
+            order = [(self.player + i) % self.g.num_players for i in range(self.g.num_players)]
+            self.queue.insert(0, ("refill", tuple(order)))
+
+    def _play_card(self, action: int) -> None:
+        p = self.player
+        self.acted = True
+        if action == NILE_ACTION:
+            self.nile[p] = False
+            self.card = -2
+            self.queue[:0] = [("nilestack",), ("nilestack",), ("from",)]
+            return
+        k = action - CARD_BASE
+        hand = self.hands[p]
+        for i, c in enumerate(hand):
+            if self.g.card_of[c] == k:
+                hand.pop(i)
+                self.discard.append(c)
+                break
+        else:
+            raise RuleViolation(f"card {self.g.card_name(k)} is not in the hand")
+        self.card = k
+        stack = self.g.card_kinds[k][1]
+        self.queue[:0] = [("stack", stack), ("stone",), ("refill", (p,))]
+
+    def _drew(self, c: int) -> None:
+        """A card drawn for the first seat of ``draw_seats``; a card naming an empty
+        stack is discarded at once (and another drawn)."""
+        p = self.draw_seats[0]
+        if self._usable(c):
+            self.hands[p].append(c)
+        else:
+            self.discard.append(c)
+
+    def _usable(self, c: int) -> bool:
+        s = self.g.card_kinds[self.g.card_of[c]][1]
+        return s == ANY or bool(self.stacks[s])
+
+    def _advance(self) -> None:
+        """Run automatic steps until a decision or a chance step is due."""
+        g = self.g
+        while True:
+            if self.phase == P_DRAW:
+                if self._refill_ready():
+                    return
+                self.phase = P_WORK
+            if not self.queue:
+                self._end_turn()
+                if self.phase == P_OVER:
+                    return
+                continue
+            step = self.queue.pop(0)
+            what = step[0]
+            if what == "bag":
+                self.acted = False
+                if self.bag:
+                    self.phase = P_BAG
+                    return
+            elif what == "place":
+                if self.face == TEMPLE and not self.place_options(TEMPLE):
+                    self.removed.append(self.tile)
+                    self.temple_removed = True
+                    self.tile = -1
+                    continue
+                self.phase = P_PLACE
+                return
+            elif what == "riverplace":
+                if not self.place_options(RIVER):  # nowhere at all: set aside, like the Temple
+                    self.removed.append(self.tile)
+                    self.tile = -1
+                    continue
+                self.phase = P_RIVERPLACE
+                return
+            elif what == "boatchoice":
+                self.phase = P_BOATCHOICE
+                return
+            elif what == "boatplace":
+                self.phase = P_BOATPLACE
+                return
+            elif what == "rn" or what == "nilestack":  # one tile from the River / Necropolis stack, if it has any
+                if self.stacks[g.river_stack]:
+                    self._take_from_stack(g.river_stack)
+            elif what == "rnchoice":
+                self.phase = P_RN
+                return
+            elif what == "card":
+                if self.hands[self.player] or (self.nile[self.player] and self.stacks[g.river_stack]):
+                    self.phase = P_CARD
+                    return
+            elif what == "stack":
+                s = step[1]
+                if s == ANY:
+                    if any(self.stacks):
+                        self.phase = P_STACK
+                        return
+                elif self.stacks[s]:
+                    self._take_from_stack(s)
+            elif what == "stone":
+                if self.stones_left[self.player] > 0 and self.stone_options(self.card_size()):
+                    self.phase = P_STONE
+                    return
+            elif what == "from":
+                if self.nile_sources():
+                    self.phase = P_FROM
+                    return
+            elif what == "to":
+                self.phase = P_TO
+                return
+            elif what == "refill":
+                if self._ending():
+                    continue
+                self.draw_seats = [p for p in step[1] if len(self.hands[p]) < g.hand_size]
+                if self._refill_ready():
+                    return
+            else:
+                raise RuleViolation(f"unknown step {what}")
+
+    def _refill_ready(self) -> bool:
+        """Set up the draw for the first seat that can draw; False when nobody can."""
+        g = self.g
+        while self.draw_seats:
+            p = self.draw_seats[0]
+            if len(self.hands[p]) < g.hand_size:
+                if not self.deck:
+                    self.deck = sorted(c for c in self.discard if self._usable(c))
+                    self.discard = [c for c in self.discard if not self._usable(c)]
+                if self.deck:
+                    self.phase = P_DRAW
+                    return True
+            self.draw_seats.pop(0)
+        return False
+
+    def _ending(self) -> bool:
+        return sum(1 for st in self.stacks if not st) >= 2
+
+    def _end_turn(self) -> None:
+        g = self.g
+        self.turn += 1
+        self.card = -1
+        if self.turn >= g.num_players:
+            self.round_one = False
+        if self._ending() or not self.acted:
+            self.phase = P_OVER
+            return
+        self.player = (self.player + 1) % g.num_players
+        self.queue = [("bag",), ("card",)]
+
+    # -- scores ---------------------------------------------------------------
+    def temple_regions(self) -> set[int]:
+        out = set()
+        for slot, k in enumerate(self.kind):
+            if k == TEMPLE:
+                c = self.pos[slot]
+                for d in NBR:
+                    o = self.at.get(c + d)
+                    if o is not None and self.reg[o] >= 0:
+                        out.add(self.reg[o])
+        return out
+
+    def islands(self) -> list[int]:
+        """Land groups enclosed by water (ids)."""
+        return [lid for lid, n in self.land_open.items() if n == 0]
+
+    def region_value(self, rid: int, temple: set[int] | None = None) -> int:
+        temple = self.temple_regions() if temple is None else temple
+        v = len(self.reg_members[rid])
+        if rid in temple:
+            v *= 2
+        if self.land_open[self.land[rid]] == 0:
+            v *= 2
+        return min(v, self.g.temple_cap)
+
+    def scores(self) -> list[int]:
+        n = self.g.num_players
+        out = [0] * n
+        temple = self.temple_regions()
+        for rid, st in self.reg_stones.items():
+            best = max(st)
+            if best == 0:
+                continue
+            v = self.region_value(rid, temple)
+            for p in range(n):
+                if st[p] == best:
+                    out[p] += v
+        return out
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self.scores()]
+
+    def figures(self) -> dict[str, Any]:
+        """Per-game figures for the validator's summary (pooled lists, plain numbers)."""
+        return {
+            "score": [float(x) for x in self.scores()],
+            "islands": float(len(self.islands())),
+            "region_size": [float(len(m)) for m in self.reg_members.values()],
+            "stones_placed": float(len(self.stone_at)),
+            "tiles_on_table": float(len(self.kind)),
+            "turns": float(self.turn),
+        }
+
+    # -- text -------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        g = self.g
+        base = action & ~KIND_MASK
+        arg = action & KIND_MASK
+        ph = self.phase
+        seat = f"seat {self.player + 1}"
+        if base == DRAW_TILE_BASE:
+            return f"draws {g.kind_name(g.tile_kind[arg])} tile {arg} ({g.tile_item[arg]}) from the bag"
+        if base == DRAW_CARD_BASE:
+            return f"seat {self.draw_seats[0] + 1 if self.draw_seats else '?'} draws card {g.card_name(g.card_of[arg])}"
+        if ph == P_PLACE:
+            return f"{seat} places {g.kind_name(self.face)} at {xy(action)}"
+        if ph == P_BOATPLACE:
+            return f"{seat} puts Boat {self.lifted + 1} at {xy(action)}"
+        if base == RIVER_BASE:
+            return f"{seat} places River at {xy(arg)}"
+        if base == NECRO_BASE:
+            return f"{seat} places Necropolis at {xy(arg)}"
+        if base == BOAT_BASE:
+            return f"{seat} replaces Boat {arg + 1} with the River tile"
+        if action == NILE_ACTION:
+            return f"{seat} plays the Nile card"
+        if base == CARD_BASE:
+            return f"{seat} plays Horus card {g.card_name(arg)}"
+        if base == STACK_BASE:
+            return f"{seat} takes from the {g.stack_ids[arg]} stack"
+        if base == STONE_BASE:
+            return f"{seat} puts a stone at {xy(arg)}"
+        if base == FROM_BASE:
+            return f"{seat} lifts its stone at {xy(arg)}"
+        if base == TO_BASE:
+            return f"{seat} moves it to {xy(arg)}"
+        return f"action {action}"
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+    # -- drawing ----------------------------------------------------------------
+    def draw(self, path) -> None:
+        from .horus_draw import draw_board
+
+        draw_board(self, path)
+
+    # -- constructed positions (tests) -------------------------------------------
+    @classmethod
+    def from_position(cls, game: HorusGame, tiles: Sequence[tuple[int, int, int]],
+                      stones: Sequence[tuple[int, int, int]] = (), boats: Sequence[tuple[int, int]] | None = None,
+                      turn: int | None = None) -> "HorusState":
+        """A state with the given tiles ``(x, y, kind)`` on the table (in that order)
+        and stones ``(x, y, seat)``, at the start of seat 1's turn after the bag draw
+        (no physical tile bookkeeping: the supply is not adjusted)."""
+        s = cls(game, deal=False)
+        for x, y, kind in tiles:
+            c = code(x, y)
+            for d in CELLS:
+                if c + d in s.cells:
+                    raise ValueError(f"tile at {(x, y)} overlaps another")
+            slot = s._put(-1, kind, c)
+            if kind == BOAT and None in s.boats:
+                s.boats[s.boats.index(None)] = slot
+        for x, y, p in stones:
+            slot = s.at[code(x, y)]
+            s.stone_at[slot] = p
+            s.reg_stones[s.reg[slot]][p] += 1
+            s.stones_left[p] -= 1
+        s.turn = game.num_players if turn is None else turn
+        s.round_one = s.turn < game.num_players
+        s.queue = []
+        s.phase = P_CARD
+        return s
+
+
+def parse_board(text: str, letters: Mapping[str, int]) -> list[tuple[int, int, int]]:
+    """Tiles from a picture: each tile is a 2 × 2 block of its letter, ``.`` is empty
+    table; blocks are read top-left first, row by row (so offset tiles work)."""
+    rows = [r for r in (line.strip() for line in text.strip("\n").splitlines()) if r]
+    taken: set[tuple[int, int]] = set()
+    out = []
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in ". " or (x, y) in taken:
+                continue
+            block = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+            for bx, by in block:
+                if by >= len(rows) or bx >= len(rows[by]) or rows[by][bx] != ch or (bx, by) in taken:
+                    raise ValueError(f"tile {ch!r} at column {x}, row {y} is not a 2 × 2 block")
+            taken.update(block)
+            out.append((x, y, letters[ch]))
+    return out
+
+
+def render_text(s: HorusState) -> str:
+    """The table as text, two characters a tile edge (for traces and failing tests)."""
+    if not s.cells:
+        return "(empty table)"
+    xs = [xy(c)[0] for c in s.cells]
+    ys = [xy(c)[1] for c in s.cells]
+    letters = {k: s.g.terrains[k][0].upper() for k in range(s.g.nterr)}
+    letters.update(KIND_LETTER)
+    lines = []
+    for y in range(min(ys), max(ys) + 1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            slot = s.cells.get(code(x, y))
+            if slot is None:
+                row.append(".")
+            else:
+                ch = letters[s.kind[slot]]
+                if slot in s.stone_at and code(x, y) == s.pos[slot]:
+                    ch = str(s.stone_at[slot] + 1)
+                row.append(ch)
+        lines.append("".join(row))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- from scratch
+NBR_XY = ((2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2))
+CELL_XY = ((0, 0), (1, 0), (0, 1), (1, 1))
+OUT_XY = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
+
+
+def scratch_cells(tiles: Mapping[tuple[int, int], int]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Half-cell → the place of the tile covering it; raises on an overlap."""
+    cells: dict[tuple[int, int], tuple[int, int]] = {}
+    for (x, y) in tiles:
+        for dx, dy in CELL_XY:
+            c = (x + dx, y + dy)
+            if c in cells:
+                raise RuleViolation(f"tiles at {cells[c]} and {(x, y)} overlap")
+            cells[c] = (x, y)
+    return cells
+
+
+def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, members: Callable[[int], bool]
+                   ) -> list[frozenset]:
+    """Groups of touching tiles (sharing at least half an edge) among the tiles whose
+    kind passes ``members``, of one kind each if ``same_kind``; breadth-first."""
+    left = {p: k for p, k in tiles.items() if members(k)}
+    out = []
+    while left:
+        start, k = left.popitem()
+        group = [start]
+        for x, y in group:  # the list grows while it is read: a breadth-first walk
+            for dx, dy in NBR_XY:
+                q = (x + dx, y + dy)
+                kq = left.get(q)
+                if kq is not None and (not same_kind or kq == k):
+                    del left[q]
+                    group.append(q)
+        out.append(frozenset(group))
+    return out
+
+
+def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
+    return scratch_groups(tiles, True, lambda k: k < nterr)
+
+
+def scratch_islands(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> list[frozenset]:
+    """Land groups (terrain, Necropolis, Temple touching) with no edge facing empty table."""
+    cells = scratch_cells(tiles) if cells is None else cells
+    out = []
+    for group in scratch_groups(tiles, False, lambda k: k not in WATER):
+        if all((x + dx, y + dy) in cells for (x, y) in group for dx, dy in OUT_XY):
+            out.append(group)
+    return out
+
+
+def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
+                   players: int, cap: int, regions: list[frozenset] | None = None,
+                   islands: list[frozenset] | None = None) -> tuple[list[int], list[tuple[int, int]]]:
+    """Scores from scratch, and (size, value) of every region."""
+    islands = scratch_islands(tiles) if islands is None else islands
+    island_tiles = set().union(*islands) if islands else set()
+    temples = [p for p, k in tiles.items() if k == TEMPLE]
+    near_temple = {(x + dx, y + dy) for (x, y) in temples for dx, dy in NBR_XY}
+    out = [0] * players
+    values = []
+    for reg in scratch_regions(tiles, nterr) if regions is None else regions:
+        v = len(reg)
+        if reg & near_temple:
+            v *= 2
+        if next(iter(reg)) in island_tiles:
+            v *= 2
+        v = min(v, cap)
+        values.append((len(reg), v))
+        count = [0] * players
+        for q in reg:
+            if q in stones:
+                count[stones[q]] += 1
+        best = max(count)
+        if best:
+            for p in range(players):
+                if count[p] == best:
+                    out[p] += v
+    return out, values
+
+
+def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
+    """Every free place touching a tile: the places touching a tile, less those that
+    overlap one."""
+    near = {(x + dx, y + dy) for (x, y) in tiles for dx, dy in NBR_XY}
+    overlap = {(x + dx, y + dy) for (x, y) in tiles for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    return near - overlap
+
+
+# --------------------------------------------------------------------------- checker
+class HorusChecker:
+    """Judges every action by the rules on its own copy of the table (places as
+    ``(x, y)`` tuples, groups by breadth-first search), never with the engine's move
+    lists or incremental groups; then checks the engine against it.
+
+    Every step: the action's rule (a tile on free table, touching a tile by at least
+    half an edge, River side next to water, the Temple next to water and away from
+    region and Necropolis tiles, no Boat left without its way on; a stone on an
+    empty region tile of the card's size, first round 1, never in a closed region;
+    a Nile move between regions touching the River; a card from the hand) and the
+    counts (120 tiles, 80 stones). Every ``full`` step: each physical tile and card
+    exactly once, the stones and the Boats where the rules put them. Every
+    ``SCRATCH_EVERY``-th full step and at the end (the expensive part, sampled): the
+    whole table, no overlap, the free places next to the table, and every region
+    and island recomputed from scratch and compared with the engine's incremental
+    ones. At the end: two stacks empty (or nothing left to do), each Boat's way on
+    searched afresh, the scores recomputed from scratch."""
+
+    def __init__(self, game: HorusGame):
+        self.g = game
+        self.tiles: dict[tuple[int, int], int] | None = None
+        self.cells: set[tuple[int, int]] = set()
+        self.stones: dict[tuple[int, int], int] = {}
+        self.boats: list[tuple[int, int] | None] = [None, None]
+        self.expect: tuple | None = None
+        self.removed = 0
+        self.total_stones = sum(game.stones_each)
+        self.lifted: tuple = (-1, None)
+        self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
+        self.fulls = 0  # full checks so far
+        self.scratches = 0  # of which with every group recomputed from scratch
+        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
+        self.move_from: tuple[int, int] | None = None
+
+    # -- the checker's own table ---------------------------------------------------
+    def _init(self, s: HorusState) -> None:
+        self.tiles = {}
+        for slot, c in enumerate(s.pos):
+            self._add(xy(c), s.kind[slot])
+        for slot, p in s.stone_at.items():
+            self.stones[xy(s.pos[slot])] = p
+        self.boats = [xy(s.pos[b]) if b is not None else None for b in s.boats]
+        self.removed = len(s.removed)
+
+    def _add(self, q: tuple[int, int], kind: int) -> None:
+        self.tiles[q] = kind
+        for dx, dy in CELL_XY:
+            self.cells.add((q[0] + dx, q[1] + dy))
+        x0, x1, y0, y1 = self.bbox
+        self.bbox = (min(x0, q[0]), max(x1, q[0] + 1), min(y0, q[1]), max(y1, q[1] + 1))
+
+    def _is_free(self, q: tuple[int, int], extra: tuple[int, int] | None = None) -> bool:
+        for dx, dy in CELL_XY:
+            c = (q[0] + dx, q[1] + dy)
+            if c in self.cells:
+                return False
+            if extra is not None and 0 <= c[0] - extra[0] <= 1 and 0 <= c[1] - extra[1] <= 1:
+                return False
+        return True
+
+    def _touching(self, q: tuple[int, int]) -> list[int]:
+        return [self.tiles[(q[0] + dx, q[1] + dy)] for dx, dy in NBR_XY if (q[0] + dx, q[1] + dy) in self.tiles]
+
+    def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
+        """A free place with no tile's place (``extra`` included) within three half-cells."""
+        if extra is not None and abs(q[0] - extra[0]) <= 3 and abs(q[1] - extra[1]) <= 3:
+            return False
+        tiles = self.tiles
+        x, y = q
+        for dx in range(-3, 4):
+            for dy in range(-3, 4):
+                if (x + dx, y + dy) in tiles:
+                    return False
+        return True
+
+    def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False,
+                   placed: bool = False) -> bool:
+        """Can the River go on from a Boat at ``b``: a chain of places, each touching the
+        one before, each free table or a water tile, from ``b`` to an open place (free,
+        no tile within a tile's width)? ``extra``: a tile about to be placed there
+        (a water tile if ``water``). Searched outwards first; the way found is kept,
+        and a later tile that lands neither on its free places nor near its end
+        leaves it open without a new search. ``placed``: ``extra`` is the tile being
+        placed (so a way found with it stays true on the table)."""
+        keep = extra is None or placed
+        known = self.ways.get(b)
+        if known is not None and extra is not None:
+            free, end = known
+            ex, ey = extra
+            if abs(end[0] - ex) > 3 or abs(end[1] - ey) > 3:
+                # untouched, or a water tile exactly on one of its places: the way goes through it
+                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 or (water and (fx, fy) == extra) for fx, fy in free):
+                    return True
+        x0, x1, y0, y1 = self.bbox
+        tiles = self.tiles
+        parent = {b: None}
+        heap = [(0, b)]
+        while heap:
+            _, q = heapq.heappop(heap)
+            for dx, dy in NBR_XY:
+                r = (q[0] + dx, q[1] + dy)
+                if r in parent:
+                    continue
+                parent[r] = q
+                if r == extra:
+                    if not water:
+                        continue
+                elif r in tiles:
+                    if tiles[r] not in WATER:
+                        continue
+                elif not self._is_free(r, extra):
+                    continue
+                elif self._open(r, extra):
+                    free = []
+                    end = r
+                    while r is not None and r != b:
+                        if r not in tiles and r != extra:
+                            free.append(r)
+                        r = parent[r]
+                    if keep:
+                        self.ways[b] = (free, end)
+                    return True
+                heapq.heappush(heap, (min(r[0] - x0, x1 - r[0], r[1] - y0, y1 - r[1]), r))
+        if keep:
+            self.ways.pop(b, None)
+        return False
+
+    def _region(self, q: tuple[int, int]) -> set[tuple[int, int]]:
+        kind = self.tiles[q]
+        seen = {q}
+        todo = [q]
+        while todo:
+            x, y = todo.pop()
+            for dx, dy in NBR_XY:
+                r = (x + dx, y + dy)
+                if r not in seen and self.tiles.get(r) == kind:
+                    seen.add(r)
+                    todo.append(r)
+        return seen
+
+    def _region_touches_water(self, reg: set[tuple[int, int]]) -> bool:
+        return any(k in WATER for q in reg for k in self._touching(q))
+
+    # -- per action ---------------------------------------------------------------
+    def before(self, s: HorusState, player: int, action: int) -> None:
+        if self.tiles is None:
+            self._init(s)
+        g = self.g
+        if player != s.player:
+            raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
+        ph = s.phase
+        base = action & ~KIND_MASK
+        arg = action & KIND_MASK
+        self.expect = None
+        if ph in (P_PLACE, P_RIVERPLACE, P_BOATPLACE) or (ph == P_RN and base in (RIVER_BASE, NECRO_BASE)):
+            if s.tile < 0:
+                raise RuleViolation("a tile is placed, but none is in hand")
+            front = g.tile_kind[s.tile]
+            if ph == P_PLACE:
+                kind = front
+                if kind in WATER or kind == NECRO:
+                    raise RuleViolation(f"a {g.kind_name(kind)} tile placed as an ordinary tile")
+            elif ph == P_BOATPLACE:
+                kind = BOAT
+                if front != BOAT:
+                    raise RuleViolation("a Boat is put down, but the tile in hand is not a Boat")
+            elif ph == P_RIVERPLACE:
+                kind = RIVER
+                if front != RIVER:
+                    raise RuleViolation("a River place for a tile that is not River")
+            else:
+                kind = RIVER if base == RIVER_BASE else NECRO
+                if not g.tile_double[s.tile]:
+                    raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
+            if ph == P_RIVERPLACE and self._a_boat_can_move():
+                raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
+            self._check_place(s, xy(arg), kind)
+            self.expect = ("tile", xy(arg), kind)
+        elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
+            b = arg
+            if b not in (0, 1) or self.boats[b] is None:
+                raise RuleViolation(f"Boat {b + 1} is not on the table")
+            if ph == P_BOATCHOICE and g.tile_kind[s.tile] != RIVER:
+                raise RuleViolation("only a River tile replaces a Boat")
+            q = self.boats[b]
+            self.tiles[q] = RIVER
+            self.boats[b] = None
+            self.ways.pop(q, None)
+            self.lifted = (b, q if ph == P_BOATCHOICE else None)
+        elif ph == P_CARD:
+            if action == NILE_ACTION:
+                if not s.nile[player]:
+                    raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has")
+                if not s.stacks[g.river_stack]:
+                    raise RuleViolation("the Nile card is played with the River / Necropolis stack empty")
+            else:
+                k = action - CARD_BASE
+                if k not in [g.card_of[c] for c in s.hands[player]]:
+                    raise RuleViolation(f"seat {player + 1} plays card {k}, which is not in its hand")
+        elif ph == P_STACK:
+            if s.card < 0 or g.card_kinds[s.card][1] != ANY:
+                raise RuleViolation("a stack is chosen without a '?' card")
+            if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
+                raise RuleViolation(f"stack {arg} is empty")
+        elif ph == P_STONE:
+            q = xy(arg)
+            kind = self.tiles.get(q)
+            if kind is None or kind >= g.nterr:
+                raise RuleViolation(f"a Kingdom Stone on {q}, which is not a region tile")
+            if q in self.stones:
+                raise RuleViolation(f"a second Kingdom Stone on the tile at {q}")
+            if s.stones_left[player] <= 0:
+                raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
+            size = len(self._region(q))
+            want = 1 if s.round_one else g.card_kinds[s.card][2]
+            if size >= g.closed:
+                raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
+            if want != ANY and size != want:
+                raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
+            self.stones[q] = player
+        elif ph == P_FROM:
+            q = xy(arg)
+            if self.stones.get(q) != player:
+                raise RuleViolation(f"seat {player + 1} moves a stone at {q} that is not its own")
+            if not self._region_touches_water(self._region(q)):
+                raise RuleViolation("the Nile card moves a stone from a region away from the River")
+            self.move_from = q
+        elif ph == P_TO:
+            q = xy(arg)
+            kind = self.tiles.get(q)
+            if kind is None or kind >= g.nterr or q in self.stones:
+                raise RuleViolation(f"the Nile card moves a stone to {q}, not an empty region tile")
+            reg = self._region(q)
+            if self.move_from in reg:
+                raise RuleViolation("the Nile card moves a stone within one region")
+            if not self._region_touches_water(reg):
+                raise RuleViolation("the Nile card moves a stone to a region away from the River")
+            self.stones[q] = self.stones.pop(self.move_from)
+        else:
+            raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
+
+    def _check_place(self, s: HorusState, q: tuple[int, int], kind: int) -> None:
+        g = self.g
+        what = g.kind_name(kind)
+        if not self._is_free(q):
+            raise RuleViolation(f"a {what} tile at {q} overlaps a tile")
+        near = self._touching(q)
+        if not near:
+            raise RuleViolation(f"a {what} tile at {q} shares no edge (full or half) with a tile")
+        if kind == RIVER and s.phase != P_BOATPLACE and not any(k in WATER for k in near):
+            raise RuleViolation(f"a River tile at {q} is not next to the River")
+        if kind == TEMPLE:
+            if not any(k in WATER for k in near):
+                raise RuleViolation(f"the Temple at {q} is not next to the River")
+            if any(k < g.nterr or k == NECRO for k in near):
+                raise RuleViolation(f"the Temple at {q} touches a region or Necropolis tile")
+        if kind == BOAT:
+            b, old = self.lifted
+            if old is not None and (abs(q[0] - old[0]), abs(q[1] - old[1])) not in \
+                    {(abs(dx), abs(dy)) for dx, dy in NBR_XY}:
+                raise RuleViolation(f"Boat {b + 1} at {q} does not touch the River tile that replaced it")
+            if old is None and not any(k in WATER for k in near):
+                raise RuleViolation(f"Boat {b + 1} at {q} is not next to the River")
+            self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
+            if not self._boat_open(q, q, True, placed=True):
+                raise RuleViolation(f"Boat {b + 1} at {q} has no way out to open table: the River is blocked")
+        for b, bq in enumerate(self.boats):
+            if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
+                raise RuleViolation(f"a {what} tile at {q} blocks the River: Boat {b + 1} at {bq} has no way"
+                                    " out to open table")
+
+    def after(self, s: HorusState, full: bool) -> None:
+        g = self.g
+        if self.tiles is None:
+            self._init(s)
+            self._check_start(s)
+        if self.expect is not None:
+            _, q, kind = self.expect
+            self._add(q, kind)
+            if kind == BOAT:
+                b = self.lifted[0]
+                self.boats[b] = q
+            slot = s.at.get(code(*q))
+            if slot is None or s.kind[slot] != kind:
+                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {q}")
+            self.expect = None
+        if len(s.removed) != self.removed:
+            if self._temple_places():
+                raise RuleViolation("the Temple was removed although it had a legal place")
+            self.removed = len(s.removed)
+        held = 1 if s.tile >= 0 else 0
+        total = len(s.bag) + sum(map(len, s.stacks)) + len(s.kind) + len(s.removed) + held
+        if total != g.total_tiles:
+            raise RuleViolation(f"{total} tiles in bag, stacks, table and hand; the game has {g.total_tiles}")
+        if len(s.kind) != len(self.tiles):
+            raise RuleViolation(f"the engine has {len(s.kind)} tiles on the table, the rules {len(self.tiles)}")
+        if len(s.stone_at) + sum(s.stones_left) != self.total_stones or len(s.stone_at) != len(self.stones):
+            raise RuleViolation(f"{len(s.stone_at)} stones on the table and {sum(s.stones_left)} in supply;"
+                                f" the players have {self.total_stones}")
+        for p, hand in enumerate(s.hands):
+            if len(hand) > g.hand_size:
+                raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards")
+        if full:
+            self.full(s)
+
+    def _a_boat_can_move(self) -> bool:
+        """Could a Boat be replaced and put down next to its old place without blocking?"""
+        for b, bq in enumerate(self.boats):
+            if bq is None:
+                continue
+            other = self.boats[1 - b]
+            for dx, dy in NBR_XY:
+                r = (bq[0] + dx, bq[1] + dy)
+                if self._is_free(r) and self._boat_open(r, r, True) and \
+                        (other is None or self._boat_open(other, r, True)):
+                    return True
+        return False
+
+    def _check_start(self, s: HorusState) -> None:
+        kinds = sorted(self.tiles.values())
+        if kinds != sorted([BOAT, BOAT, PYRAMID]) and len(s.kind) == 3:
+            raise RuleViolation(f"the game starts with {kinds}, not two Boats and the Step Pyramid")
+
+    def _temple_places(self) -> list[tuple[int, int]]:
+        out = []
+        for q in scratch_frontier(self.tiles):
+            near = self._touching(q)
+            if any(k in WATER for k in near) and not any(k < self.g.nterr or k == NECRO for k in near) \
+                    and all(bq is None or self._boat_open(bq, q) for bq in self.boats):
+                out.append(q)
+        return out
+
+    SCRATCH_EVERY = 32  # full checks between two recomputations of every group from scratch
+
+    def full(self, s: HorusState, scratch: bool | None = None, final: bool = False) -> tuple | None:
+        """Everything but the groups every time; the groups (regions, islands, free
+        places) recomputed from scratch and compared every ``SCRATCH_EVERY``-th time
+        (``scratch``: force it on or off)."""
+        g = self.g
+        self.fulls += 1
+        if scratch is None:
+            scratch = (self.fulls - 1) % self.SCRATCH_EVERY == 0
+
+        # each physical tile once
+        where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
+        if s.tile >= 0:
+            where.append(s.tile)
+        if sorted(where) != list(range(g.total_tiles)):
+            raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
+        cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
+        if sorted(cards) != list(range(g.ncards)):
+            raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
+        stones = {xy(s.pos[slot]): p for slot, p in s.stone_at.items()}
+        if stones != self.stones:
+            raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
+        for b, bq in enumerate(self.boats):
+            slot = s.boats[b]
+            if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
+                raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
+        if scratch:
+            return self.groups(s, final)
+        return None
+
+    def groups(self, s: HorusState, final: bool = False) -> tuple[list, list]:
+        """The engine's incremental groups against groups recomputed from scratch: no
+        overlap, the free places next to the table, every region (and its stones),
+        every island; at the end (``final``) each Boat's way on, searched afresh.
+        Returns the regions and islands."""
+        g = self.g
+        self.scratches += 1
+        mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
+        if mine != self.tiles:
+            raise RuleViolation("the engine's table differs from the rules' table")
+        cells = scratch_cells(self.tiles)  # raises on overlap
+        if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
+            raise RuleViolation("tiles overlap")
+        front = scratch_frontier(self.tiles, cells)
+        if {xy(c) for c in s.frontier} != front:
+            raise RuleViolation("the engine's free places next to the table are wrong")
+        region_list = scratch_regions(self.tiles, g.nterr)
+        regions = set(region_list)
+        engine = {frozenset(xy(s.pos[m]) for m in members) for members in s.reg_members.values()}
+        if regions != engine:
+            raise RuleViolation(f"the engine's regions differ from the regions recomputed from scratch"
+                                f" ({len(engine)} against {len(regions)})")
+        for rid, st in s.reg_stones.items():
+            count = [0] * g.num_players
+            for m in s.reg_members[rid]:
+                if m in s.stone_at:
+                    count[s.stone_at[m]] += 1
+            if count != st:
+                raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
+        island_list = scratch_islands(self.tiles, cells)
+        islands = set(island_list)
+        engine_islands = {frozenset(xy(s.pos[m]) for m in s.land_members[lid]) for lid in s.islands()}
+        if islands != engine_islands:
+            raise RuleViolation(f"the engine's islands differ from the islands recomputed from scratch"
+                                f" ({len(engine_islands)} against {len(islands)})")
+        if final:
+            self.ways.clear()  # no way kept: search each afresh
+            for b, bq in enumerate(self.boats):
+                if bq is not None and not self._boat_open(bq, None):
+                    raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
+        return region_list, island_list
+
+    def at_end(self, s: HorusState) -> None:
+        regions, islands = self.full(s, scratch=True, final=True)
+        empty = sum(1 for st in s.stacks if not st)
+        if empty < 2 and s.acted:
+            raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")
+        last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
+        if empty >= 2 and last is not None and last != s.turn - 1:
+            raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
+        scores, _ = scratch_scores(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+                                   regions, islands)
+        if scores != s.scores():
+            raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")
+
+
+# --------------------------------------------------------------------------- agents
+class RandomAgent:
+    """Chooses uniformly among the legal actions."""
+
+    def __init__(self, game: HorusGame, seat: int):
+        self.seat = seat
+
+    def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
+        return legal[int(rng.random() * len(legal))]
+
+
+class GreedyAgent:
+    """Plays sensibly from the public table and its own hand: a stone where it wins
+    or ties the most valuable region, the card that allows the best stone, tiles that
+    grow the regions it leads (and Necropolis tiles beside the regions others lead),
+    the Nile card when no Horus card helps. Tile places are judged on a random
+    sample of at most ``SAMPLE`` legal places, to keep it fast."""
+
+    SAMPLE = 16
+
+    def __init__(self, game: HorusGame, seat: int):
+        self.g = game
+        self.seat = seat
+
+    def _points(self, st: Sequence[int], value: int, me: int) -> float:
+        best = max(st)
+        return value if best and st[me] == best else 0.0
+
+    def _stone_gain(self, b, rid: int) -> float:
+        """What one more stone of this seat in region ``rid`` is worth to it: the region's
+        value if that makes it (one of) the leaders and it was not before, half a point
+        more for a lead of its own, a little for the region's size."""
+        st = b.reg_stones[rid]
+        me = self.seat
+        size = len(b.reg_members[rid])
+        value = size * 2 if b.land_open[b.land[rid]] == 0 else size
+        if value > self.g.temple_cap:
+            value = self.g.temple_cap
+        mine = st[me]
+        other = 0
+        for p, x in enumerate(st):
+            if p != me and x > other:
+                other = x
+        gain = 0.1 * size
+        if mine + 1 >= other and not (mine and mine >= other):
+            gain += value
+        if mine + 1 > other:
+            gain += 0.5
+        return gain
+
+    def _nile_move(self, b) -> bool:
+        """Could the Nile card move one of our stones from a region by the River to
+        another region by the River with an empty tile?"""
+        at, kind, pos, reg = b.at, b.kind, b.pos, b.reg
+        by_river = set()
+        for rid, members in b.reg_members.items():
+            if any(kind[at[pos[m] + d]] in WATER for m in members for d in NBR if pos[m] + d in at):
+                by_river.add(rid)
+        ours = {reg[m] for m, p in b.stone_at.items() if p == self.seat} & by_river
+        open_ = {rid for rid in by_river if any(m not in b.stone_at for m in b.reg_members[rid])}
+        return any(open_ - {rid} for rid in ours)
+
+    def _best_stones(self, b) -> dict[int, float]:
+        """The best stone's gain for each region size 1–5 (-1: no place), and for ANY."""
+        top = self.g.max_size
+        best = {k: -1.0 for k in range(1, top + 1)}
+        stone_at = b.stone_at
+        for rid, members in b.reg_members.items():
+            n = len(members)
+            if n <= top:
+                for m in members:
+                    if m not in stone_at:
+                        gain = self._stone_gain(b, rid)
+                        if gain > best[n]:
+                            best[n] = gain
+                        break
+        best[ANY] = max(best.values())
+        return best
+
+    def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
+        b = obs.board
+        ph = b.phase
+        if len(legal) == 1:
+            return legal[0]
+        if ph == P_CARD:
+            scored = []
+            best = self._best_stones(b)
+            for a in legal:
+                if a == NILE_ACTION:  # worth it when it can move a stone of ours and the cards cannot help
+                    v = 0.2 if b.stack_size(self.g.river_stack) >= 2 and self._nile_move(b) else -2.0
+                else:
+                    k = a - CARD_BASE
+                    v = best[1 if b.round_one else self.g.card_kinds[k][2]]
+                scored.append((v, rng.random(), a))
+            return max(scored)[2]
+        if ph == P_STONE:
+            scored = [(self._stone_gain(b, b.reg[b.at[a - STONE_BASE]]), rng.random(), a) for a in legal]
+            return max(scored)[2]
+        if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE:
+            sample = legal if len(legal) <= self.SAMPLE else rng.sample(legal, self.SAMPLE)
+            return self._place_values(b, sample, rng)
+        if ph == P_STACK:
+            scored = []
+            for a in legal:
+                s = a - STACK_BASE
+                kind = self.g.stack_kind[s]
+                v = 0.0
+                for rid, members in b.reg_members.items():
+                    if b.kind[members[0]] == kind:
+                        v = max(v, self._points(b.reg_stones[rid], len(members), self.seat))
+                scored.append((v, rng.random(), a))
+            return max(scored)[2]
+        if ph == P_FROM:
+            me = self.seat
+            scored = []
+            for a in legal:
+                st = b.reg_stones[b.reg[b.at[a - FROM_BASE]]]
+                others = max(x for p, x in enumerate(st) if p != me)
+                v = 1.0 if st[me] - others >= 2 or st[me] < others else 0.0
+                scored.append((v, rng.random(), a))
+            return max(scored)[2]
+        if ph == P_TO:
+            scored = [(self._stone_gain(b, b.reg[b.at[a - TO_BASE]]), rng.random(), a) for a in legal]
+            return max(scored)[2]
+        return legal[int(rng.random() * len(legal))]
+
+    def _place_values(self, b, sample: Sequence[int], rng: random.Random) -> int:
+        """The best of ``sample`` (tile places): for a terrain tile, what the regions it
+        joins are worth to this seat afterwards minus before; for a Necropolis, the
+        size of the regions others lead beside it (it hems them in) minus those this
+        seat leads; for the River side, a little for each region it leads beside it
+        (an island doubles)."""
+        at, reg, kind, members, stones = b.at, b.reg, b.kind, b.reg_members, b.reg_stones
+        face = b.face
+        nterr = self.g.nterr
+        cap = self.g.temple_cap
+        me = self.seat
+        points = self._points
+        n = self.g.num_players
+        best = None
+        for action in sample:
+            base = action & ~KIND_MASK
+            c = action & KIND_MASK
+            k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
+            near = set()
+            for d in NBR:
+                o = at.get(c + d)
+                if o is not None:
+                    r = reg[o]
+                    if r >= 0:
+                        near.add(r)
+            if k < nterr:
+                same = [r for r in near if kind[members[r][0]] == k]
+                if not same:
+                    v = 0.0
+                else:
+                    st = [sum(stones[r][p] for r in same) for p in range(n)]
+                    size = 1 + sum(len(members[r]) for r in same)
+                    v = points(st, min(size, cap), me) - sum(points(stones[r], len(members[r]), me) for r in same)
+            elif k == NECRO:
+                v = 0.0
+                for r in near:
+                    st = stones[r]
+                    v += 0.2 * len(members[r]) * (1 if max(st) and st[me] < max(st) else -1)
+            else:
+                v = sum(0.1 * points(stones[r], len(members[r]), me) for r in near)
+            item = (v, rng.random(), action)
+            if best is None or item > best:
+                best = item
+        return best[2]
+
+
+# --------------------------------------------------------------------------- the rules module
+class HorusRules:
+    """The rules of Horus, for the generic validator."""
+
+    game_id = GAME_ID
+    agents: Mapping[str, Callable[[HorusGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
+    must_finish = {"random": True, "greedy": True}  # the stacks only ever shrink
+
+    def player_counts(self, game) -> tuple[int, ...]:
+        lo, hi = game.players
+        return tuple(range(max(2, lo), hi + 1))
+
+    def setups(self, game) -> tuple[str, ...]:
+        return (SETUP,)
+
+    def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec:
+        from .horus_static import horus_static_spec
+
+        return horus_static_spec(game, locate)
+
+    def load(self, game, num_players: int, setup: str = SETUP) -> HorusGame:
+        """Bind the rules to a game whose data passed :meth:`static_spec`'s checks."""
+        if setup != SETUP:
+            raise CardgenError(f"Horus has one setup, '{SETUP}', not '{setup}'")
+        from .horus_static import data_problems
+
+        problems = data_problems(game.data, lambda *a: Where())
+        if problems:
+            raise CardgenError(f"the data cannot be played: {problems[0].message}")
+        try:
+            return HorusGame(game.data, num_players)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CardgenError(f"the data cannot be played: {exc}") from None
+
+
+RULES = register(HorusRules())
