@@ -463,3 +463,14 @@ def test_a_wrong_next_player_from_apply_action_is_caught(monkeypatch):
     monkeypatch.setattr(H.HapyChecker, "before", lambda self, s, player, action: None)
     out = play_game(gd, rules.agents["random"], 1)
     assert out.status == "failure" and "is to move" in out.message and out.steps <= 48
+
+
+def test_the_quick_pass_is_sized_by_the_game(cli):
+    """A game whose simulation is slow (Horus) declares a smaller default pass; --games overrides it."""
+    r = cli("validate", "horus", "--players", "2", "--agents", "random", "--json", "-")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["options"]["games"] == rules_for("horus").quick_games < 100
+    r = cli("validate", "hapy", "--players", "2", "--setup", "pyramid", "--agents", "random", "--json", "-")
+    assert json.loads(r.stdout)["options"]["games"] == 100
+    r = cli("validate", "horus", "--players", "2", "--agents", "random", "--games", "3", "--json", "-")
+    assert json.loads(r.stdout)["options"]["games"] == 3

@@ -184,6 +184,8 @@ class Rules(Protocol):
     game_id: str
     agents: Mapping[str, AgentFactory]
     must_finish: Mapping[str, bool]  # per agent kind: is a game that never ends a failure?
+    # optional: quick_games, the games per configuration of the default quick pass when the
+    # simulation is slow (the command falls back to DEFAULT_GAMES)
 
     def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec: ...
     def player_counts(self, game) -> tuple[int, ...]: ...

@@ -1952,6 +1952,7 @@ class HorusRules:
     game_id = GAME_ID
     agents: Mapping[str, Callable[[HorusGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
     must_finish = {"random": True, "greedy": True}  # the stacks only ever shrink
+    quick_games = 25  # the default pass of `cardgen validate horus` (a Horus game takes ~25 ms, checked)
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

@@ -31,8 +31,9 @@ def _names(value: str | None) -> tuple[str, ...]:
 
 @click.command("validate")
 @click.argument("game")
-@click.option("--games", type=click.IntRange(min=1), default=DEFAULT_GAMES, show_default=True,
-              help="Games per setup × player count × player kind.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help=f"Games per setup × player count × player kind. Default: the game's quick pass ({DEFAULT_GAMES},"
+                   " fewer for games whose simulation is slow, e.g. Horus).")
 @click.option("--players", callback=_int_list, metavar="N[,N…]",
               help="Player counts to play, e.g. 2,3,4. Default: all the rules allow.")
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
@@ -130,6 +131,8 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
             err.write(f"  playing {last['label']}…\n")
             err.flush()
 
+    if games is None:  # the quick pass: a few seconds, however slow the game's simulation
+        games = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
     opts = Options(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
