@@ -31,8 +31,9 @@ import importlib
 import statistics
 import sys
 import time
-import timeit
 from pathlib import Path
+
+from _speed import machine_yardstick  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,8 +85,7 @@ def main() -> None:
         print("game     harmonic mean  target  met")
         for game_id, mean in summary:
             print(f"{game_id:<8} {mean:>13.0f} {TARGET[game_id]:>7}  {'yes' if mean >= TARGET[game_id] else 'no'}")
-    calib = min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
-    print(f"this machine: sum(range(100)) takes {calib:.2f} µs")
+    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs")
 
 
 def bench_game(game_id: str, args) -> tuple[str, float]:

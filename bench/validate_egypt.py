@@ -31,11 +31,8 @@ The last line times ``sum(range(100))`` to compare machines: it takes about
 from __future__ import annotations
 
 import argparse
-import copy
 import statistics
 import sys
-import time
-import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -43,25 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardgen.loader import load_game  # noqa: E402
 from cardgen.rules import egypt as E  # noqa: E402
 from cardgen.rules import rules_for  # noqa: E402
+from _speed import print_speed, time_configs  # noqa: E402
 from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
-
-
-class _NoChecks:
-    def before(self, *a) -> None:
-        pass
-
-    def after(self, *a) -> None:
-        pass
-
-    def at_end(self, *a) -> None:
-        pass
-
-
-def _unchecked(gamedef):
-    """The same game without its checker: what the checks cost."""
-    bare = copy.copy(gamedef)
-    bare.checker = _NoChecks
-    return bare
 
 
 def main() -> None:
@@ -80,33 +60,12 @@ def main() -> None:
     print(f"Egypt, {args.games} games per round, best of {args.repeat} rounds, full checks every"
           f" {args.check_every} steps; options {rules.options(game)}")
     configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
-    for n, kind, gamedef in configs:  # warm-up: fill the caches of moves and greedy choices
-        run_config(gamedef, rules.agents[kind], kind, True, args.games, 10_000, args.check_every)
-    best = {(n, kind): float("inf") for n, kind, _ in configs}
-    bare = dict(best)
-    steps = {}
-    for _ in range(args.repeat):  # rounds interleaved, so that a busy spell of the machine hits every row alike
-        for n, kind, gamedef in configs:
-            start = time.process_time()
-            res = run_config(gamedef, rules.agents[kind], kind, True, args.games, 1, args.check_every)
-            best[(n, kind)] = min(best[(n, kind)], time.process_time() - start)
-            assert res.failure_count == 0, res.failures[0].message
-            assert statistics.median(res.lengths) == E.TURNS
-            start = time.process_time()
-            run_config(_unchecked(gamedef), rules.agents[kind], kind, True, args.games, 1, args.check_every)
-            bare[(n, kind)] = min(bare[(n, kind)], time.process_time() - start)
-    for n, kind, gamedef in configs:
-        steps[(n, kind)] = sum(play_game(gamedef, rules.agents[kind], 1 + i).steps for i in range(50)) / 50
-    print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'µs/game':>8} {'unchecked g/s':>14} {'steps/game':>11}")
-    totals = []
-    for n, kind, _ in configs:
-        rate = args.games / best[(n, kind)]
-        totals.append(rate)
-        print(f"{n:>7}  {kind:<7} {rate:>8.0f} {1e6 / rate:>8.0f} {args.games / bare[(n, kind)]:>14.0f}"
-              f" {steps[(n, kind)]:>11.0f}")
-    calib = min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
-    print(f"harmonic mean {len(totals) / sum(1 / r for r in totals):.0f} games/s (checked); "
-          f"this machine: sum(range(100)) takes {calib:.2f} µs")
+    def ten_turns(res) -> None:
+        assert statistics.median(res.lengths) == E.TURNS
+
+    # warm-up: fill the caches of moves and greedy choices
+    print_speed(time_configs(configs, rules, args.games, args.repeat, args.check_every, run_config, play_game,
+                             warm_up=args.games, check=ten_turns))
 
     if args.no_figures:
         return

@@ -27,13 +27,10 @@ The last line times ``sum(range(100))`` to compare machines: it takes about
 from __future__ import annotations
 
 import argparse
-import copy
 import shutil
 import statistics
 import sys
 import tempfile
-import time
-import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -41,25 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardgen.loader import load_game  # noqa: E402
 from cardgen.paths import shipped_games_dir  # noqa: E402
 from cardgen.rules import rules_for  # noqa: E402
+from _speed import print_speed, time_configs  # noqa: E402
 from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
-
-
-class _NoChecks:
-    def before(self, *a) -> None:
-        pass
-
-    def after(self, *a) -> None:
-        pass
-
-    def at_end(self, *a) -> None:
-        pass
-
-
-def _unchecked(gamedef):
-    """The same game without its checker: what the checks cost."""
-    bare = copy.copy(gamedef)
-    bare.checker = _NoChecks
-    return bare
 
 
 def _load():
@@ -91,28 +71,8 @@ def main() -> None:
     print(f"Horus, {args.games} games per round, best of {args.repeat} rounds, full checks every"
           f" {args.check_every} steps")
     configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
-    best = {(n, kind): float("inf") for n, kind, _ in configs}
-    bare = dict(best)
-    for _ in range(args.repeat):  # rounds interleaved, so that a busy spell of the machine hits every row alike
-        for n, kind, gamedef in configs:
-            start = time.process_time()
-            res = run_config(gamedef, rules.agents[kind], kind, True, args.games, 1, args.check_every)
-            best[(n, kind)] = min(best[(n, kind)], time.process_time() - start)
-            assert res.failure_count == 0, res.failures[0].message
-            start = time.process_time()
-            run_config(_unchecked(gamedef), rules.agents[kind], kind, True, args.games, 1, args.check_every)
-            bare[(n, kind)] = min(bare[(n, kind)], time.process_time() - start)
-    print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'ms/game':>8} {'unchecked g/s':>14} {'steps/game':>11}")
-    totals = []
-    for n, kind, gamedef in configs:
-        rate = args.games / best[(n, kind)]
-        totals.append(rate)
-        steps = sum(play_game(gamedef, rules.agents[kind], 1 + i).steps for i in range(20)) / 20
-        print(f"{n:>7}  {kind:<7} {rate:>8.1f} {1e3 / rate:>8.1f} {args.games / bare[(n, kind)]:>14.1f}"
-              f" {steps:>11.0f}")
-    calib = min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
-    print(f"harmonic mean {len(totals) / sum(1 / r for r in totals):.1f} games/s (checked); "
-          f"this machine: sum(range(100)) takes {calib:.2f} µs")
+    print_speed(time_configs(configs, rules, args.games, args.repeat, args.check_every, run_config, play_game,
+                             step_sample=20))
 
     if args.no_figures:
         return

@@ -61,12 +61,13 @@ from __future__ import annotations
 import random
 from functools import reduce
 from operator import or_
-from dataclasses import dataclass, fields as dc_fields
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
 from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RuleViolation, StaticSpec
+from .options import read_house_rules
 
 GAME_ID = "egypt"
 DECK = "cards"
@@ -266,37 +267,19 @@ class EgyptOptions:
     def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple["EgyptOptions", list[Problem]]:
         """Options from ``data.house_rules`` (missing keys keep their default), and
         the problems found in it."""
-        problems: list[Problem] = []
-        loc = locate or (lambda *p: Where())
-        if data is None:
-            return cls(), problems
-        if not isinstance(data, Mapping):
-            return cls(), [Problem("'house_rules' must be a mapping of rule options", loc("house_rules"))]
-        known = [f.name for f in dc_fields(cls)]
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            where = loc("house_rules", key)
-            if key not in known:
-                problems.append(Problem(f"unknown rule option '{key}' in 'house_rules' (known: {', '.join(known)})",
-                                        where))
-            elif key in cls.CHOICES:
-                if value not in cls.CHOICES[key]:
-                    problems.append(Problem(f"rule option '{key}' must be one of {', '.join(cls.CHOICES[key])},"
-                                            f" found {value!r}", where))
-                else:
-                    values[key] = value
-            elif key == "all_ankh_meld":
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                    problems.append(Problem("rule option 'all_ankh_meld' must be the points of an Ankh in an all-Ankh"
-                                            f" meld (0 or more) or null (not allowed), found {value!r}", where))
-                else:
-                    values[key] = value
-            elif key == "ankhs_in_combo":
-                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
-                    problems.append(Problem(f"rule option 'ankhs_in_combo' must be 0 to 3, found {value!r}", where))
-                else:
-                    values[key] = value
-        return cls(**values), problems
+        return read_house_rules(cls, data, locate, _special_option)
+
+
+def _special_option(key: str, value: Any) -> str | None:
+    """The Egypt options that are neither a word nor a plain range."""
+    if key == "all_ankh_meld":
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            return ("rule option 'all_ankh_meld' must be the points of an Ankh in an all-Ankh"
+                    f" meld (0 or more) or null (not allowed), found {value!r}")
+    elif key == "ankhs_in_combo":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+            return f"rule option 'ankhs_in_combo' must be 0 to 3, found {value!r}"
+    return None
 
 
 # --------------------------------------------------------------------------- game

@@ -91,12 +91,13 @@ And fixed choices of the engine (not options):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields as dc_fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
 from .api import CHANCE, TERMINAL, Arrangement, Problem, RuleViolation, StaticSpec
+from .options import read_house_rules
 
 GAME_ID = "farao"
 DECK = "cards"
@@ -214,38 +215,7 @@ class FaraoOptions:
     @classmethod
     def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple["FaraoOptions", list[Problem]]:
         """Options from ``data.house_rules`` (missing keys keep their default) and the problems found in it."""
-        problems: list[Problem] = []
-        loc = locate or (lambda *p: Where())
-        if data is None:
-            return cls(), problems
-        if not isinstance(data, Mapping):
-            return cls(), [Problem("'house_rules' must be a mapping of rule options", loc("house_rules"))]
-        known = [f.name for f in dc_fields(cls)]
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            where = loc("house_rules", key)
-            if key not in known:
-                problems.append(Problem(f"unknown rule option '{key}' in 'house_rules' (known: {', '.join(known)})",
-                                        where))
-            elif key in cls.CHOICES:
-                if value not in cls.CHOICES[key]:
-                    problems.append(Problem(f"rule option '{key}' must be one of {', '.join(cls.CHOICES[key])},"
-                                            f" found {value!r}", where))
-                else:
-                    values[key] = value
-            elif key in cls.BOOLS:
-                if not isinstance(value, bool):
-                    problems.append(Problem(f"rule option '{key}' must be true or false, found {value!r}", where))
-                else:
-                    values[key] = value
-            else:
-                lo, hi = cls.INTS[key]
-                if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                    problems.append(Problem(f"rule option '{key}' must be a whole number from {lo} to {hi},"
-                                            f" found {value!r}", where))
-                else:
-                    values[key] = value
-        return cls(**values), problems
+        return read_house_rules(cls, data, locate)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,90 @@
+"""What the per-game benchmarks share: timing seeded games with and without the checker,
+the speed table, and a yardstick for the machine.
+
+Each round plays the same seeded games; the fastest round counts (CPU time of this
+process), so that other work on the machine disturbs the figure as little as possible.
+"""
+
+from __future__ import annotations
+
+import copy
+import statistics
+import time
+import timeit
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+class NoChecks:
+    """A checker that checks nothing: the game alone, to see what the checks cost."""
+
+    def before(self, *a) -> None:
+        pass
+
+    def after(self, *a) -> None:
+        pass
+
+    def at_end(self, *a) -> None:
+        pass
+
+
+def unchecked(gamedef: Any) -> Any:
+    """The same game without its checker."""
+    bare = copy.copy(gamedef)
+    bare.checker = NoChecks
+    return bare
+
+
+@dataclass
+class Row:
+    players: int
+    kind: str
+    games_per_s: float
+    unchecked_per_s: float
+    steps: float  # mean steps (decisions and chance steps) of a game
+
+
+def time_configs(configs: list[tuple[int, str, Any]], rules: Any, games: int, repeat: int, check_every: int,
+                 run_config: Callable, play_game: Callable, warm_up: int = 0,
+                 check: Callable[[Any], None] | None = None, step_sample: int = 50) -> list[Row]:
+    """Checked and unchecked speed of each (players, kind, gamedef), rounds interleaved so
+    that a busy spell of the machine hits every row alike. ``check`` looks at each checked
+    result (e.g. that no game failed); ``warm_up`` games fill caches first."""
+    if warm_up:
+        for n, kind, gamedef in configs:
+            run_config(gamedef, rules.agents[kind], kind, True, warm_up, 10_000, check_every)
+    best = {(n, kind): float("inf") for n, kind, _ in configs}
+    bare = dict(best)
+    for _ in range(repeat):
+        for n, kind, gamedef in configs:
+            start = time.process_time()
+            res = run_config(gamedef, rules.agents[kind], kind, True, games, 1, check_every)
+            best[(n, kind)] = min(best[(n, kind)], time.process_time() - start)
+            assert res.failure_count == 0, res.failures[0].message
+            if check is not None:
+                check(res)
+            start = time.process_time()
+            run_config(unchecked(gamedef), rules.agents[kind], kind, True, games, 1, check_every)
+            bare[(n, kind)] = min(bare[(n, kind)], time.process_time() - start)
+    rows = []
+    for n, kind, gamedef in configs:
+        steps = statistics.mean(play_game(gamedef, rules.agents[kind], 1 + i).steps for i in range(step_sample))
+        rows.append(Row(n, kind, games / best[(n, kind)], games / bare[(n, kind)], steps))
+    return rows
+
+
+def print_speed(rows: list[Row]) -> None:
+    """The table of games per second (checked, unchecked), time per game and per step."""
+    print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'µs/game':>8} {'unchecked g/s':>14} {'steps/game':>11}"
+          f" {'µs/step':>8}")
+    for r in rows:
+        print(f"{r.players:>7}  {r.kind:<7} {r.games_per_s:>8.1f} {1e6 / r.games_per_s:>8.0f}"
+              f" {r.unchecked_per_s:>14.1f} {r.steps:>11.0f} {1e6 / r.games_per_s / r.steps:>8.1f}")
+    mean = len(rows) / sum(1 / r.games_per_s for r in rows)
+    print(f"harmonic mean {mean:.1f} games/s (checked); this machine: sum(range(100)) takes"
+          f" {machine_yardstick():.2f} µs")
+
+
+def machine_yardstick() -> float:
+    """µs for ``sum(range(100))``: about 0.5 on a recent desktop CPU, to compare machines."""
+    return min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
