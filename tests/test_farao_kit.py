@@ -19,6 +19,8 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 from cardgen.cli import main
+
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -174,21 +176,7 @@ def test_the_built_kit_passes_cardgen_validate_kit(kit):
 
 
 def test_every_font_is_embedded(kit):
-    for path in sorted(kit.glob("*.pdf")):
-        reader = PdfReader(path)
-        for i, page in enumerate(reader.pages[:8]):
-            fonts = dict(page["/Resources"].get("/Font", {}))
-            for x in page["/Resources"].get("/XObject", {}).values():
-                fonts.update(x.get_object().get("/Resources", {}).get("/Font", {}))
-            assert fonts, f"{path.name} page {i + 1} has no fonts"
-            for ref in fonts.values():
-                font = ref.get_object()
-                desc = font.get("/FontDescriptor")
-                if desc is None:
-                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-                desc = desc.get_object()
-                assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
-                    f"{path.name} page {i + 1}: font {font.get('/BaseFont')} is not embedded"
+    assert_fonts_embedded(kit, pages=8)
 
 
 # --------------------------------------------------------------------------- what the cards say
@@ -240,28 +228,12 @@ def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
 
 
 def test_the_build_is_reproducible(tmp_path):
-    a = _build(tmp_path / "a", "--lang", "fr", "--paper", "letter")
-    b = _build(tmp_path / "b", "--lang", "fr", "--paper", "letter")
-    for path in sorted(a.glob("*.pdf")):
-        assert path.read_bytes() == (b / path.name).read_bytes(), path.name
+    assert_reproducible(tmp_path, "farao", "--lang", "fr", "--paper", "letter")
 
 
 # --------------------------------------------------------------------------- the data's promises
 def test_french_puts_a_no_break_space_before_double_punctuation(game):
-    doc = yaml.safe_load((game.root / "locales" / "fr.yaml").read_text(encoding="utf-8"))
-
-    def walk(node, key=""):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                yield from walk(v, f"{key}.{k}" if key else str(k))
-        else:
-            yield key, str(node)
-
-    for key, text in walk(doc):
-        text = text.replace("O, Farao!", "")  # the game's published title stays as it is
-        for m in re.finditer(r"[:;!?»]", text):
-            assert m.start() > 0 and text[m.start() - 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
-        assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+    assert_french_typography(game.root / "locales" / "fr.yaml", keep=("O, Farao!",))
 
 
 def test_every_language_has_every_string(game):

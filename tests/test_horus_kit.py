@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-import yaml
 from click.testing import CliRunner
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 from cardgen.cli import main
+
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -135,20 +136,7 @@ def test_the_built_kit_passes_cardgen_validate_kit(kit):
 
 
 def test_every_font_is_embedded(kit):
-    for path in sorted(kit.glob("*.pdf")):
-        reader = PdfReader(path)
-        for i, page in enumerate(reader.pages[:4]):
-            fonts = dict(page["/Resources"].get("/Font", {}))
-            for x in page["/Resources"].get("/XObject", {}).values():
-                fonts.update(x.get_object().get("/Resources", {}).get("/Font", {}))
-            for ref in fonts.values():
-                font = ref.get_object()
-                desc = font.get("/FontDescriptor")
-                if desc is None:
-                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-                desc = desc.get_object()
-                assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
-                    f"{path.name} page {i + 1}: font {font.get('/BaseFont')} is not embedded"
+    assert_fonts_embedded(kit)
 
 
 # --------------------------------------------------------------------------- the tiles
@@ -284,35 +272,12 @@ def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, gam
 
 
 def test_the_build_is_reproducible(tmp_path):
-    runner = CliRunner()
-    outs = []
-    for k in range(2):
-        out = tmp_path / f"b{k}"
-        r = runner.invoke(main, ["build", "horus", "--lang", "fr", "--paper", "letter", "--out", str(out),
-                                 "--jobs", "1"])
-        assert r.exit_code == 0, r.output
-        outs.append(out / "horus")
-    for path in sorted(outs[0].glob("*.pdf")):
-        assert path.read_bytes() == (outs[1] / path.name).read_bytes(), path.name
+    assert_reproducible(tmp_path, "horus", "--lang", "fr", "--paper", "letter")
 
 
 # --------------------------------------------------------------------------- the words
 def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_guillemets(game):
-    doc = yaml.safe_load((game.root / "locales" / "fr.yaml").read_text(encoding="utf-8"))
-
-    def walk(node, key=""):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                yield from walk(v, f"{key}.{k}" if key else k)
-        else:
-            yield key, str(node)
-
-    for key, text in walk(doc):
-        for m in re.finditer(r"[:;!?»]", text):
-            assert m.start() > 0 and text[m.start() - 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
-        for m in re.finditer(r"«", text):
-            assert text[m.start() + 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
-        assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+    assert_french_typography(game.root / "locales" / "fr.yaml")
 
 
 def test_every_language_has_every_string(game):

@@ -1,0 +1,70 @@
+"""Checks every shipped kit's tests make: fonts embedded, French typography, the same
+bytes from the same inputs. One copy here, so the kits are held to one standard."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.cli import main
+
+
+def assert_fonts_embedded(folder: Path, pages: int = 4) -> None:
+    """Every font on the first ``pages`` pages of every PDF in ``folder`` (forms included)
+    carries its font file: nothing depends on the fonts of the printing machine."""
+    for path in sorted(folder.glob("*.pdf")):
+        reader = PdfReader(path)
+        for i, page in enumerate(reader.pages[:pages]):
+            fonts = dict(page["/Resources"].get("/Font", {}))
+            for x in page["/Resources"].get("/XObject", {}).values():
+                fonts.update(x.get_object().get("/Resources", {}).get("/Font", {}))
+            assert fonts, f"{path.name} page {i + 1} has no fonts"
+            for ref in fonts.values():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                if desc is None:  # a composite font: its descendant carries the descriptor
+                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                desc = desc.get_object()
+                assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
+                    f"{path.name} page {i + 1}: font {font.get('/BaseFont')} is not embedded"
+
+
+def _strings(node, key: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _strings(v, f"{key}.{k}" if key else str(k))
+    else:
+        yield key, str(node)
+
+
+def assert_french_typography(locale: Path, keep: tuple[str, ...] = ()) -> None:
+    """A no-break space before : ; ! ? » and after «, and the typographic apostrophe.
+    ``keep``: published titles left as they are (e.g. "O, Farao!")."""
+    doc = yaml.safe_load(locale.read_text(encoding="utf-8"))
+    for key, text in _strings(doc):
+        for title in keep:
+            text = text.replace(title, "")
+        for m in re.finditer(r"[:;!?»]", text):
+            assert m.start() > 0 and text[m.start() - 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        for m in re.finditer(r"«", text):
+            assert text[m.start() + 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
+        assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+
+
+def assert_reproducible(tmp_path: Path, game: str, *options: str) -> None:
+    """Two builds of the same inputs give byte-identical PDFs."""
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"b{k}"
+        r = CliRunner().invoke(main, ["build", game, *options, "--out", str(out), "--jobs", "1"])
+        assert r.exit_code == 0, r.output
+        outs.append(out / game)
+    pdfs = sorted(outs[0].glob("*.pdf"))
+    assert pdfs
+    for path in pdfs:
+        assert path.read_bytes() == (outs[1] / path.name).read_bytes(), path.name
