@@ -96,6 +96,8 @@ def test_build_with_a_variant_records_it_and_never_mixes_decks(cli, tmp_path):
     r = cli("validate", GAME, "--variant", "jokers", "--kit", out / "vb", "--games", "1")
     assert r.exit_code == 1
     assert "the kit was built with variants [], this check expects ['jokers']" in r.output + r.stderr
+    # that one cause is said once, not once per card and page it changes
+    assert sum(line.startswith("  ✗") for line in r.output.splitlines()) == 1, r.output
 
 
 def test_build_with_an_unknown_variant_exits_1_with_one_line(cli, tmp_path):

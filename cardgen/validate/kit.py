@@ -107,6 +107,7 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
         hint = " ".join(f"--variant {v}" for v in built) if isinstance(built, list) and built else "no --variant"
         res.problems.append(f"{label}: the kit was built with variants {built!r}, this check expects"
                             f" {sorted(game.variants)!r} (validate with {hint})")
+        return res  # every card and page would differ for this one reason: say it once
 
     # -- decks: the manifest's record against the game ------------------------------
     decks = {c.id: c for c in game.decks}
