@@ -268,8 +268,10 @@ class KitWriter:
                     n_pages += 1
                     label = (f"{game.name(kit.lang)} · {name} · {plan.tile_label(tile)} · page {tile.index + 1}"
                              f"/{plan.pages} · {paper.upper()} · 100%")
+                    label_font = self.text.font(None)
+                    label_bold = self.text.font("bold" if "bold" in game.fonts else None)
                     with pdfout.page(c, paper_mm[1]):
-                        draw_board_page(c, forms, painter, self.book, self.text.font(None), self.text.font("bold" if "bold" in game.fonts else None),
+                        draw_board_page(c, forms, painter, self.book, label_font, label_bold,
                                         comp, kit.boards[comp.id], plan, tile, label)
                     entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": [],
                                            "tile": tile.label, "col": tile.col, "row": tile.row,
