@@ -1420,6 +1420,8 @@ class HorusChecker:
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
         self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
+        self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
+        self.every_card = list(range(game.ncards))
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
@@ -1756,10 +1758,10 @@ class HorusChecker:
         where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
         if s.tile >= 0:
             where.append(s.tile)
-        if sorted(where) != list(range(g.total_tiles)):
+        if sorted(where) != self.every_tile:
             raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
         cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
-        if sorted(cards) != list(range(g.ncards)):
+        if sorted(cards) != self.every_card:
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
         pos = s.pos
         stones = {(pos[slot] // W - OFF, pos[slot] % W - OFF): p for slot, p in s.stone_at.items()}
@@ -1923,8 +1925,7 @@ class GreedyAgent:
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_STONE:
-            scored = [(self._stone_gain(b, b.reg[b.at[a - STONE_BASE]]), rng.random(), a) for a in legal]
-            return max(scored)[2]
+            return self._best_stone(b, legal, STONE_BASE, rng)
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE:
             sample = legal if len(legal) <= self.SAMPLE else rng.sample(legal, self.SAMPLE)
             return self._place_values(b, sample, rng)
@@ -1949,9 +1950,25 @@ class GreedyAgent:
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_TO:
-            scored = [(self._stone_gain(b, b.reg[b.at[a - TO_BASE]]), rng.random(), a) for a in legal]
-            return max(scored)[2]
+            return self._best_stone(b, legal, TO_BASE, rng)
         return legal[int(rng.random() * len(legal))]
+
+    def _best_stone(self, b, legal: Sequence[int], base: int, rng: random.Random) -> int:
+        """The stone place of ``legal`` (actions ``base`` + place) with the best gain; the
+        gain is worked out once per region (the legal places are often many tiles of a
+        few regions), ties broken at random as before."""
+        at, reg = b.at, b.reg
+        gains: dict[int, float] = {}
+        best = None
+        for a in legal:
+            rid = reg[at[a - base]]
+            gain = gains.get(rid)
+            if gain is None:
+                gain = gains[rid] = self._stone_gain(b, rid)
+            item = (gain, rng.random(), a)
+            if best is None or item > best:
+                best = item
+        return best[2]
 
     def _place_values(self, b, sample: Sequence[int], rng: random.Random) -> int:
         """The best of ``sample`` (tile places): for a terrain tile, what the regions it
