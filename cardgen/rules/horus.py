@@ -1295,9 +1295,28 @@ def render_text(s: HorusState) -> str:
 
 # --------------------------------------------------------------------------- from scratch
 NBR_XY = ((2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2))
+
+
+def around(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """The twelve places touching place ``(x, y)``, in the order of NBR_XY. Written out:
+    one tuple of tuples built at once is about twice as fast as a loop over the offsets,
+    and the checker's searches and from-scratch passes ask for it thousands of times a
+    game (checked against NBR_XY below)."""
+    a, b = x - 2, x + 2
+    return ((b, y - 1), (b, y), (b, y + 1), (a, y - 1), (a, y), (a, y + 1),
+            (x - 1, y + 2), (x, y + 2), (x + 1, y + 2), (x - 1, y - 2), (x, y - 2), (x + 1, y - 2))
+
+
+def overlapping(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """The nine places where a tile would overlap one at ``(x, y)`` (written out, as around())."""
+    a, b, c, d = x - 1, x + 1, y - 1, y + 1
+    return ((a, c), (a, y), (a, d), (x, c), (x, y), (x, d), (b, c), (b, y), (b, d))
+
+
+assert around(0, 0) == NBR_XY
+assert sorted(overlapping(0, 0)) == [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 CELL_XY = ((0, 0), (1, 0), (0, 1), (1, 1))
 OUT_XY = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
-WINDOW_XY = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places overlapping a place
 CROWD_XY = tuple((dx, dy) for dx in range(-3, 4) for dy in range(-3, 4))  # within three half-cells
 
 
@@ -1323,8 +1342,7 @@ def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, member
         start, k = left.popitem()
         group = [start]
         for x, y in group:  # the list grows while it is read: a breadth-first walk
-            for dx, dy in NBR_XY:
-                q = (x + dx, y + dy)
+            for q in around(x, y):
                 kq = left.get(q)
                 if kq is not None and (not same_kind or kq == k):
                     del left[q]
@@ -1380,8 +1398,11 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
 def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
     """Every free place touching a tile: the places touching a tile, less those that
     overlap one."""
-    near = {(x + dx, y + dy) for (x, y) in tiles for dx, dy in NBR_XY}
-    overlap = {(x + dx, y + dy) for (x, y) in tiles for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    near: set[tuple[int, int]] = set()
+    overlap: set[tuple[int, int]] = set()
+    for x, y in tiles:
+        near.update(around(x, y))
+        overlap.update(overlapping(x, y))
     return near - overlap
 
 
@@ -1442,7 +1463,7 @@ class HorusChecker:
         x, y = q
         for dx, dy in CELL_XY:
             self.cells.add((x + dx, y + dy))
-        self.overlapped.update([(x + dx, y + dy) for dx, dy in WINDOW_XY])
+        self.overlapped.update(overlapping(x, y))
         x0, x1, y0, y1 = self.bbox
         self.bbox = (min(x0, q[0]), max(x1, q[0] + 1), min(y0, q[1]), max(y1, q[1] + 1))
 
@@ -1457,7 +1478,7 @@ class HorusChecker:
         """The kinds of the tiles touching place ``q``."""
         get = self.tiles.get
         x, y = q
-        return [k for k in [get((x + dx, y + dy)) for dx, dy in NBR_XY] if k is not None]
+        return [k for k in map(get, around(x, y)) if k is not None]
 
     def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
         """A free place with no tile's place (``extra`` included) within three half-cells."""
@@ -1508,12 +1529,11 @@ class HorusChecker:
         push = heapq.heappush
         while heap:
             _, q = pop(heap)
-            qx, qy = q
-            for dx, dy in NBR_XY:
-                r = (rx, ry) = (qx + dx, qy + dy)
+            for r in around(*q):
                 if r in parent:
                     continue
                 parent[r] = q
+                rx, ry = r
                 if r == extra:
                     if not water:
                         continue
@@ -1543,9 +1563,7 @@ class HorusChecker:
         seen = {q}
         todo = [q]
         while todo:
-            x, y = todo.pop()
-            for dx, dy in NBR_XY:
-                r = (x + dx, y + dy)
+            for r in around(*todo.pop()):
                 if r not in seen and self.tiles.get(r) == kind:
                     seen.add(r)
                     todo.append(r)
