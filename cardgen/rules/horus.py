@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -90,6 +89,7 @@ NBR = tuple(dx * W + dy for dx, dy in
 WINDOW = tuple(dx * W + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places overlapping a place
 WINSET = frozenset(WINDOW)
 CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
+CROWDSET = frozenset(CROWD)
 FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
 
 
@@ -97,6 +97,10 @@ SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at
 OUTSIDE = tuple(dx * W + dy for dx, dy in [(-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2)])
 # the places of the tiles for which a half-cell is an outside cell (the inverse of OUTSIDE)
 OUTSIDE_OF = tuple(-d for d in OUTSIDE)
+# from a tile's place, the places of the tiles one of whose outside cells it covers: one
+# entry per (half-cell of the tile, outside cell of the other), so a tile appears once
+# for each of its outside cells covered
+COVERS = tuple(d + e for d in CELLS for e in OUTSIDE_OF)
 
 # --------------------------------------------------------------------------- kinds
 # terrains are 0..T-1 (four in the game); then:
@@ -240,14 +244,18 @@ class HorusView:
 class _PublicBoard:
     """The public part of a state (no hands, no order of the bag or the draw pile)."""
 
-    __slots__ = ("_s",)
-    _PUBLIC = frozenset(("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones",
-                         "land", "land_open", "boats", "stacks_left", "turn", "player", "phase", "tile",
-                         "face", "card", "frontier", "adj_water", "adj_land", "round_one", "move_from",
-                         "stones_left", "near"))
+    # the state's tables, never replaced by another object during a game: held here
+    # directly, since the greedy agent reads them thousands of times a game
+    _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
+               "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left")
+    __slots__ = ("_s",) + _TABLES
+    _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
+                                   "round_one", "move_from", "near"))
 
     def __init__(self, s: "HorusState"):
         self._s = s
+        for name in self._TABLES:
+            setattr(self, name, getattr(s, name))
 
     def __getattr__(self, name: str) -> Any:
         if name in _PublicBoard._PUBLIC:
@@ -289,7 +297,9 @@ class HorusState:
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
         self.taken: set[int] = set()  # places a tile would overlap another at
-        self.crowd: Counter[int] = Counter()  # place -> tiles within three half-cells (an open place has none)
+        # places with a tile's place within three half-cells (an open place is in none); tiles are
+        # never taken off the table, so a set is enough
+        self.crowd: set[int] = set()
         self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
         self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
         self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
@@ -326,6 +336,7 @@ class HorusState:
         self.acted = False
         self.temple_removed = False
         self.last_stone = -1
+        self._legal: tuple | None = None  # (steps, phase, legal actions) worked out by _advance (see _ready)
         if deal:
             self._setup()
 
@@ -399,6 +410,7 @@ class HorusState:
             elif isinstance(v, set):
                 v = set(v)
             setattr(s, k, v)
+        s._legal = None
         return s
 
     # -- board bookkeeping ----------------------------------------------------
@@ -430,49 +442,43 @@ class HorusState:
         self.crowd.update(map(c.__add__, CROWD))
         taken = self.taken
         taken.update(map(c.__add__, WINDOW))
-        self._spoil(c, kind in WATER)
+        water = kind in WATER
+        self._spoil(c, water)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
         frontier.difference_update(map(c.__add__, WINDOW))
-        water = kind in WATER
         land = not water
         adj_w = self.adj_water
         adj_l = self.adj_land
         nreg = []
         nland = []
         nterr = self.g.nterr
-        for d in NBR:
-            q = c + d
-            if q in at:
-                o = at[q]
-                ok = self.kind[o]
-                if land and ok not in WATER:
-                    nland.append(self.land[o])
-                    if ok == kind and kind < nterr:
-                        nreg.append(self.reg[o])
+        kinds = self.kind
+        adj = adj_w if water else (adj_l if kind < nterr or kind == NECRO else None)
+        for q in map(c.__add__, NBR):
+            o = at.get(q)
+            if o is not None:
+                if land:
+                    ok = kinds[o]
+                    if ok not in WATER:
+                        nland.append(self.land[o])
+                        if ok == kind and kind < nterr:
+                            nreg.append(self.reg[o])
             elif q not in taken:
                 frontier.add(q)
-            if water:
-                adj_w[q] = adj_w.get(q, 0) + 1
-            elif kind < nterr or kind == NECRO:
-                adj_l[q] = adj_l.get(q, 0) + 1
+            if adj is not None:
+                adj[q] = adj.get(q, 0) + 1
         # outside cells: this tile now covers some of its neighbours' open half-edges
         open_sides = self.open_sides
         land_of = self.land
         land_open = self.land_open
-        for d in CELLS:
-            cc = c + d
-            for e in OUTSIDE_OF:
-                o = at.get(cc + e)
-                if o is not None and o != slot:
-                    open_sides[o] -= 1
-                    lid = land_of[o]
-                    if lid >= 0:
-                        land_open[lid] -= 1
-        mine = 0
-        for d in OUTSIDE:
-            if c + d not in cells:
-                mine += 1
+        for o in map(at.get, map(c.__add__, COVERS)):
+            if o is not None and o != slot:
+                open_sides[o] -= 1
+                lid = land_of[o]
+                if lid >= 0:
+                    land_open[lid] -= 1
+        mine = 8 - sum(map(cells.__contains__, map(c.__add__, OUTSIDE)))
         open_sides.append(mine)
         # regions
         if kind < nterr:
@@ -626,13 +632,18 @@ class HorusState:
         goes on through it (it touches the same places)."""
         keys = []
         on_free = self._spoil_free
-        for q in on_free.keys() & set(map(c.__add__, WINDOW)):
-            if water and q == c:
-                continue
-            keys += on_free.pop(q)
+        if on_free:
+            for d in WINDOW:
+                q = c + d
+                if q in on_free and not (water and q == c):
+                    keys += on_free.pop(q)
         on_end = self._spoil_end
-        for q in on_end.keys() & set(map(c.__add__, CROWD)):
-            keys += on_end.pop(q)
+        if on_end:
+            # the ends are few: look at each rather than at the 49 places around ``c``
+            for q in [q for q in on_end if q - c in CROWDSET]:
+                keys += on_end.pop(q)
+        if not keys:
+            return
         ways = self._ways
         dcache = self._dcache
         for key, stamp in keys:  # an answer searched again since rests on another way: keep it
@@ -762,14 +773,13 @@ class HorusState:
         return out
 
     def touches_water(self, rid: int) -> bool:
-        at = self.at
-        kind = self.kind
+        """Does region ``rid`` touch the River? ``adj_water`` holds every place touching a
+        water tile (water never turns to land: a lifted Boat leaves a River tile)."""
+        adj = self.adj_water
+        pos = self.pos
         for m in self.reg_members[rid]:
-            c = self.pos[m]
-            for d in NBR:
-                o = at.get(c + d)
-                if o is not None and kind[o] in WATER:
-                    return True
+            if pos[m] in adj:
+                return True
         return False
 
     def nile_sources(self) -> list[int]:
@@ -796,8 +806,20 @@ class HorusState:
             return ANY
         return 1 if self.round_one else self.g.card_kinds[self.card][2]
 
+    def _ready(self, phase: int, legal: list[int]) -> None:
+        """Enter ``phase``, whose legal actions ``_advance`` has just worked out to see
+        whether the phase is due: :meth:`legal_actions` hands them out once instead of
+        working them out again."""
+        self.phase = phase
+        self._legal = (self.steps, phase, legal)
+
     def legal_actions(self) -> list[int]:
         ph = self.phase
+        known = self._legal
+        if known is not None:
+            self._legal = None
+            if known[0] == self.steps and known[1] == ph:
+                return known[2]
         if ph == P_PLACE:
             return self.place_options(self.face)
         if ph == P_RIVERPLACE:
@@ -1006,19 +1028,24 @@ class HorusState:
                     self.phase = P_BAG
                     return
             elif what == "place":
-                if self.face == TEMPLE and not self.place_options(TEMPLE):
-                    self.removed.append(self.tile)
-                    self.temple_removed = True
-                    self.tile = -1
-                    continue
+                if self.face == TEMPLE:
+                    legal = self.place_options(TEMPLE)
+                    if not legal:
+                        self.removed.append(self.tile)
+                        self.temple_removed = True
+                        self.tile = -1
+                        continue
+                    self._ready(P_PLACE, legal)
+                    return
                 self.phase = P_PLACE
                 return
             elif what == "riverplace":
-                if not self.place_options(RIVER):  # nowhere at all: set aside, like the Temple
+                legal = self.place_options(RIVER)
+                if not legal:  # nowhere at all: set aside, like the Temple
                     self.removed.append(self.tile)
                     self.tile = -1
                     continue
-                self.phase = P_RIVERPLACE
+                self._ready(P_RIVERPLACE, [RIVER_BASE + q for q in legal])
                 return
             elif what == "boatchoice":
                 self.phase = P_BOATCHOICE
@@ -1045,12 +1072,15 @@ class HorusState:
                 elif self.stacks[s]:
                     self._take_from_stack(s)
             elif what == "stone":
-                if self.stones_left[self.player] > 0 and self.stone_options(self.card_size()):
-                    self.phase = P_STONE
-                    return
+                if self.stones_left[self.player] > 0:
+                    legal = self.stone_options(self.card_size())
+                    if legal:
+                        self._ready(P_STONE, legal)
+                        return
             elif what == "from":
-                if self.nile_sources():
-                    self.phase = P_FROM
+                legal = self.nile_sources()
+                if legal:
+                    self._ready(P_FROM, legal)
                     return
             elif what == "to":
                 self.phase = P_TO
@@ -1265,8 +1295,29 @@ def render_text(s: HorusState) -> str:
 
 # --------------------------------------------------------------------------- from scratch
 NBR_XY = ((2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2))
+
+
+def around(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """The twelve places touching place ``(x, y)``, in the order of NBR_XY. Written out:
+    one tuple of tuples built at once is about twice as fast as a loop over the offsets,
+    and the checker's searches and from-scratch passes ask for it thousands of times a
+    game (checked against NBR_XY below)."""
+    a, b = x - 2, x + 2
+    return ((b, y - 1), (b, y), (b, y + 1), (a, y - 1), (a, y), (a, y + 1),
+            (x - 1, y + 2), (x, y + 2), (x + 1, y + 2), (x - 1, y - 2), (x, y - 2), (x + 1, y - 2))
+
+
+def overlapping(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """The nine places where a tile would overlap one at ``(x, y)`` (written out, as around())."""
+    a, b, c, d = x - 1, x + 1, y - 1, y + 1
+    return ((a, c), (a, y), (a, d), (x, c), (x, y), (x, d), (b, c), (b, y), (b, d))
+
+
+assert around(0, 0) == NBR_XY
+assert sorted(overlapping(0, 0)) == [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 CELL_XY = ((0, 0), (1, 0), (0, 1), (1, 1))
 OUT_XY = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
+CROWD_XY = tuple((dx, dy) for dx in range(-3, 4) for dy in range(-3, 4))  # within three half-cells
 
 
 def scratch_cells(tiles: Mapping[tuple[int, int], int]) -> dict[tuple[int, int], tuple[int, int]]:
@@ -1291,8 +1342,7 @@ def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, member
         start, k = left.popitem()
         group = [start]
         for x, y in group:  # the list grows while it is read: a breadth-first walk
-            for dx, dy in NBR_XY:
-                q = (x + dx, y + dy)
+            for q in around(x, y):
                 kq = left.get(q)
                 if kq is not None and (not same_kind or kq == k):
                     del left[q]
@@ -1348,8 +1398,11 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
 def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
     """Every free place touching a tile: the places touching a tile, less those that
     overlap one."""
-    near = {(x + dx, y + dy) for (x, y) in tiles for dx, dy in NBR_XY}
-    overlap = {(x + dx, y + dy) for (x, y) in tiles for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    near: set[tuple[int, int]] = set()
+    overlap: set[tuple[int, int]] = set()
+    for x, y in tiles:
+        near.update(around(x, y))
+        overlap.update(overlapping(x, y))
     return near - overlap
 
 
@@ -1376,6 +1429,11 @@ class HorusChecker:
         self.g = game
         self.tiles: dict[tuple[int, int], int] | None = None
         self.cells: set[tuple[int, int]] = set()
+        # the places a tile would overlap one at, kept as tiles are added (never taken away),
+        # so that the way-on search asks one set instead of four half-cells
+        self.overlapped: set[tuple[int, int]] = set()
+        # places found to have a tile's place within three half-cells (never open table again)
+        self.crowded: set[tuple[int, int]] = set()
         self.stones: dict[tuple[int, int], int] = {}
         self.boats: list[tuple[int, int] | None] = [None, None]
         self.expect: tuple | None = None
@@ -1383,6 +1441,8 @@ class HorusChecker:
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
         self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
+        self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
+        self.every_card = list(range(game.ncards))
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
@@ -1400,34 +1460,45 @@ class HorusChecker:
 
     def _add(self, q: tuple[int, int], kind: int) -> None:
         self.tiles[q] = kind
+        x, y = q
         for dx, dy in CELL_XY:
-            self.cells.add((q[0] + dx, q[1] + dy))
+            self.cells.add((x + dx, y + dy))
+        self.overlapped.update(overlapping(x, y))
         x0, x1, y0, y1 = self.bbox
         self.bbox = (min(x0, q[0]), max(x1, q[0] + 1), min(y0, q[1]), max(y1, q[1] + 1))
 
     def _is_free(self, q: tuple[int, int], extra: tuple[int, int] | None = None) -> bool:
-        for dx, dy in CELL_XY:
-            c = (q[0] + dx, q[1] + dy)
-            if c in self.cells:
-                return False
-            if extra is not None and 0 <= c[0] - extra[0] <= 1 and 0 <= c[1] - extra[1] <= 1:
-                return False
-        return True
+        """No tile (nor one about to be placed at ``extra``) overlaps place ``q``: two
+        tiles overlap when their places are within one half-cell along both axes."""
+        if q in self.overlapped:
+            return False
+        return extra is None or abs(q[0] - extra[0]) > 1 or abs(q[1] - extra[1]) > 1
 
     def _touching(self, q: tuple[int, int]) -> list[int]:
-        return [self.tiles[(q[0] + dx, q[1] + dy)] for dx, dy in NBR_XY if (q[0] + dx, q[1] + dy) in self.tiles]
+        """The kinds of the tiles touching place ``q``."""
+        get = self.tiles.get
+        x, y = q
+        return [k for k in map(get, around(x, y)) if k is not None]
 
     def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
         """A free place with no tile's place (``extra`` included) within three half-cells."""
         if extra is not None and abs(q[0] - extra[0]) <= 3 and abs(q[1] - extra[1]) <= 3:
             return False
+        return not self._crowded(q)
+
+    def _crowded(self, q: tuple[int, int]) -> bool:
+        """Has place ``q`` a tile's place within three half-cells? A yes is remembered:
+        tiles are never taken away, and the search asks about the same places again
+        and again."""
+        if q in self.crowded:
+            return True
         tiles = self.tiles
         x, y = q
-        for dx in range(-3, 4):
-            for dy in range(-3, 4):
-                if (x + dx, y + dy) in tiles:
-                    return False
-        return True
+        for dx, dy in CROWD_XY:
+            if (x + dx, y + dy) in tiles:
+                self.crowded.add(q)
+                return True
+        return False
 
     def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False,
                    placed: bool = False) -> bool:
@@ -1449,24 +1520,30 @@ class HorusChecker:
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
+        overlapped = self.overlapped
+        crowded = self.crowded
+        ex, ey = extra if extra is not None else (1 << 30, 1 << 30)  # far from everything
         parent = {b: None}
         heap = [(0, b)]
+        pop = heapq.heappop
+        push = heapq.heappush
         while heap:
-            _, q = heapq.heappop(heap)
-            for dx, dy in NBR_XY:
-                r = (q[0] + dx, q[1] + dy)
+            _, q = pop(heap)
+            for r in around(*q):
                 if r in parent:
                     continue
                 parent[r] = q
+                rx, ry = r
                 if r == extra:
                     if not water:
                         continue
                 elif r in tiles:
                     if tiles[r] not in WATER:
                         continue
-                elif not self._is_free(r, extra):
+                # inline _is_free and _open (the search's inner loop): free, then open
+                elif r in overlapped or (abs(rx - ex) <= 1 and abs(ry - ey) <= 1):
                     continue
-                elif self._open(r, extra):
+                elif (abs(rx - ex) > 3 or abs(ry - ey) > 3) and r not in crowded and not self._crowded(r):
                     free = []
                     end = r
                     while r is not None and r != b:
@@ -1476,7 +1553,7 @@ class HorusChecker:
                     if keep:
                         self.ways[b] = (free, end)
                     return True
-                heapq.heappush(heap, (min(r[0] - x0, x1 - r[0], r[1] - y0, y1 - r[1]), r))
+                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
         if keep:
             self.ways.pop(b, None)
         return False
@@ -1486,9 +1563,7 @@ class HorusChecker:
         seen = {q}
         todo = [q]
         while todo:
-            x, y = todo.pop()
-            for dx, dy in NBR_XY:
-                r = (x + dx, y + dy)
+            for r in around(*todo.pop()):
                 if r not in seen and self.tiles.get(r) == kind:
                     seen.add(r)
                     todo.append(r)
@@ -1701,12 +1776,13 @@ class HorusChecker:
         where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
         if s.tile >= 0:
             where.append(s.tile)
-        if sorted(where) != list(range(g.total_tiles)):
+        if sorted(where) != self.every_tile:
             raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
         cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
-        if sorted(cards) != list(range(g.ncards)):
+        if sorted(cards) != self.every_card:
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
-        stones = {xy(s.pos[slot]): p for slot, p in s.stone_at.items()}
+        pos = s.pos
+        stones = {(pos[slot] // W - OFF, pos[slot] % W - OFF): p for slot, p in s.stone_at.items()}
         if stones != self.stones:
             raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
         for b, bq in enumerate(self.boats):
@@ -1724,18 +1800,19 @@ class HorusChecker:
         Returns the regions and islands."""
         g = self.g
         self.scratches += 1
-        mine = {xy(c): s.kind[slot] for slot, c in enumerate(s.pos)}
-        if mine != self.tiles:
+        # slot -> (x, y) of the engine's place codes, inline (as xy() does): thousands a game
+        where = [(c // W - OFF, c % W - OFF) for c in s.pos]
+        if len(set(where)) != len(where) or dict(zip(where, s.kind)) != self.tiles:
             raise RuleViolation("the engine's table differs from the rules' table")
         cells = scratch_cells(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
         front = scratch_frontier(self.tiles, cells)
-        if {xy(c) for c in s.frontier} != front:
+        if {(c // W - OFF, c % W - OFF) for c in s.frontier} != front:
             raise RuleViolation("the engine's free places next to the table are wrong")
         region_list = scratch_regions(self.tiles, g.nterr)
         regions = set(region_list)
-        engine = {frozenset(xy(s.pos[m]) for m in members) for members in s.reg_members.values()}
+        engine = {frozenset([where[m] for m in members]) for members in s.reg_members.values()}
         if regions != engine:
             raise RuleViolation(f"the engine's regions differ from the regions recomputed from scratch"
                                 f" ({len(engine)} against {len(regions)})")
@@ -1748,7 +1825,7 @@ class HorusChecker:
                 raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
         island_list = scratch_islands(self.tiles, cells)
         islands = set(island_list)
-        engine_islands = {frozenset(xy(s.pos[m]) for m in s.land_members[lid]) for lid in s.islands()}
+        engine_islands = {frozenset([where[m] for m in s.land_members[lid]]) for lid in s.islands()}
         if islands != engine_islands:
             raise RuleViolation(f"the engine's islands differ from the islands recomputed from scratch"
                                 f" ({len(engine_islands)} against {len(islands)})")
@@ -1826,11 +1903,8 @@ class GreedyAgent:
     def _nile_move(self, b) -> bool:
         """Could the Nile card move one of our stones from a region by the River to
         another region by the River with an empty tile?"""
-        at, kind, pos, reg = b.at, b.kind, b.pos, b.reg
-        by_river = set()
-        for rid, members in b.reg_members.items():
-            if any(kind[at[pos[m] + d]] in WATER for m in members for d in NBR if pos[m] + d in at):
-                by_river.add(rid)
+        adj, pos, reg = b.adj_water, b.pos, b.reg  # adj_water: the places touching a water tile
+        by_river = {rid for rid, members in b.reg_members.items() if any(pos[m] in adj for m in members)}
         ours = {reg[m] for m, p in b.stone_at.items() if p == self.seat} & by_river
         open_ = {rid for rid in by_river if any(m not in b.stone_at for m in b.reg_members[rid])}
         return any(open_ - {rid} for rid in ours)
@@ -1869,8 +1943,7 @@ class GreedyAgent:
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_STONE:
-            scored = [(self._stone_gain(b, b.reg[b.at[a - STONE_BASE]]), rng.random(), a) for a in legal]
-            return max(scored)[2]
+            return self._best_stone(b, legal, STONE_BASE, rng)
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE:
             sample = legal if len(legal) <= self.SAMPLE else rng.sample(legal, self.SAMPLE)
             return self._place_values(b, sample, rng)
@@ -1895,9 +1968,25 @@ class GreedyAgent:
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_TO:
-            scored = [(self._stone_gain(b, b.reg[b.at[a - TO_BASE]]), rng.random(), a) for a in legal]
-            return max(scored)[2]
+            return self._best_stone(b, legal, TO_BASE, rng)
         return legal[int(rng.random() * len(legal))]
+
+    def _best_stone(self, b, legal: Sequence[int], base: int, rng: random.Random) -> int:
+        """The stone place of ``legal`` (actions ``base`` + place) with the best gain; the
+        gain is worked out once per region (the legal places are often many tiles of a
+        few regions), ties broken at random as before."""
+        at, reg = b.at, b.reg
+        gains: dict[int, float] = {}
+        best = None
+        for a in legal:
+            rid = reg[at[a - base]]
+            gain = gains.get(rid)
+            if gain is None:
+                gain = gains[rid] = self._stone_gain(b, rid)
+            item = (gain, rng.random(), a)
+            if best is None or item > best:
+                best = item
+        return best[2]
 
     def _place_values(self, b, sample: Sequence[int], rng: random.Random) -> int:
         """The best of ``sample`` (tile places): for a terrain tile, what the regions it
@@ -1917,17 +2006,18 @@ class GreedyAgent:
             base = action & ~KIND_MASK
             c = action & KIND_MASK
             k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
-            near = set()
-            for d in NBR:
-                o = at.get(c + d)
-                if o is not None:
-                    r = reg[o]
-                    if r >= 0:
-                        near.add(r)
+            # the regions of the tiles touching ``c``, added in the order of NBR (the Necropolis
+            # sum below runs over this set: the same order gives the same float)
+            near = {reg[o] for o in map(at.get, map(c.__add__, NBR)) if o is not None and reg[o] >= 0}
             if k < nterr:
                 same = [r for r in near if kind[members[r][0]] == k]
                 if not same:
                     v = 0.0
+                elif len(same) == 1:  # the common case, without the sums (the same value)
+                    r = same[0]
+                    st = stones[r]
+                    size = len(members[r])
+                    v = points(st, min(size + 1, cap), me) - points(st, size, me)
                 else:
                     st = [sum(stones[r][p] for r in same) for p in range(n)]
                     size = 1 + sum(len(members[r]) for r in same)
