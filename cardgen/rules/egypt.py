@@ -215,9 +215,11 @@ def decode_discard(action: int) -> tuple[int, ...]:
 
 
 # What an action takes from a hand, built as actions are met: its counts (to subtract
-# from a hand's counts) and its parts ((shift, how many) per type, to pick the cards).
+# from a hand's counts), its parts ((shift, how many) per type, to pick the cards) and
+# both with the number of cards (_MOVES: one look-up for the engine's hot path).
 _DELTA: dict[int, int] = {}
 _PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
+_MOVES: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
 
 
 def _action_types(action: int) -> list[int]:
@@ -234,7 +236,17 @@ def _learn(action: int) -> int:
     types = _action_types(action)
     _DELTA[action] = sum(1 << (8 * t) for t in types)
     _PARTS[action] = tuple((8 * t, types.count(t)) for t in sorted(set(types)))
+    _MOVES[action] = (_PARTS[action], _DELTA[action], len(types))
     return _DELTA[action]
+
+
+def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """An action's parts, counts and number of cards (see :func:`take_mask`)."""
+    m = _MOVES.get(action)
+    if m is None:
+        _learn(action)
+        m = _MOVES[action]
+    return m
 
 
 def take_mask(hand: int, action: int) -> int:
@@ -508,6 +520,11 @@ class EgyptObservation:
 
 
 class EgyptState:
+    """A game in progress; :meth:`apply_action` returns the new current player and the
+    observations are live views (the runner's fast paths, see :mod:`cardgen.rules.api`)."""
+
+    live_observations = True  # observation(p) always shows the state as it is now
+
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
                  "control_turns", "melds_played", "combos_played")
@@ -572,27 +589,29 @@ class EgyptState:
 
     def apply_chance_run(self, rng: random.Random) -> list[int]:
         """Every chance step up to the next decision, with exactly the draws and moves of
-        ``sample_chance`` + ``apply_action`` one by one."""
-        out = []
+        ``sample_chance`` + ``apply_action`` one by one.
+
+        A draw swaps the card drawn with the deck's last card as one by one, but the
+        deck is cut once per hand and the hand's bits and counts are added once."""
+        out: list[int] = []
         rand = rng.random
         while self.phase == DRAW:
             p = self.player
             deck = self.deck
-            need = min(HAND - self.hand_n[p], len(deck))
-            h = self.hand[p]
-            sig = self.sig[p]
+            n = len(deck)
+            need = min(HAND - self.hand_n[p], n)
+            drawn = []
             for _ in range(need):
-                i = int(rand() * len(deck))
-                card = deck[i]
-                deck[i] = deck[-1]
-                deck.pop()
-                h |= CBIT[card]
-                sig += CSIG[card]
-                out.append(card)
-            self.hand[p] = h
-            self.sig[p] = sig
+                i = int(rand() * n)
+                n -= 1
+                drawn.append(deck[i])
+                deck[i] = deck[n]
+            del deck[n:]
+            self.hand[p] |= sum(map(CBIT.__getitem__, drawn))
+            self.sig[p] += sum(map(CSIG.__getitem__, drawn))
             self.hand_n[p] += need
             self.steps += need
+            out += drawn
             self._next_draw()
         if self.phase == STEAL:
             card = kth_card(self.hand[self.victim], int(rand() * self.hand_n[self.victim]))
@@ -653,7 +672,8 @@ class EgyptState:
         return s
 
     # -- moves ------------------------------------------------------------------
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> int:
+        """Apply one action of the current player (or of chance); the new current player."""
         phase = self.phase
         if phase == CONTROL:
             self.pending[self.player] = action
@@ -680,12 +700,28 @@ class EgyptState:
         else:
             raise RuleViolation("an action was applied after the end of the game")
         self.steps += 1
+        phase = self.phase
+        if phase == DRAW or phase == STEAL:
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.player
 
-    def _take(self, seat: int, mask: int) -> None:
-        """Remove the cards of ``mask`` from a hand."""
-        self.hand[seat] &= ~mask
-        self.sig[seat] -= swar(mask)
-        self.hand_n[seat] -= mask.bit_count()
+    def _take(self, seat: int, action: int) -> int:
+        """Remove the cards an action uses (the lowest copies of each type, as
+        :func:`take_mask`) from a hand; their mask. The counts and the hand size change
+        by the action's precomputed counts and size: the engine trusts its own legal
+        moves here (the checker judges each action before it is applied and compares
+        the counts with the cards in its full checks)."""
+        parts, delta, k = _MOVES.get(action) or _move(action)
+        h = self.hand[seat]
+        mask = 0
+        for shift, m in parts:
+            mask |= LOWK[(h >> shift) & 127][m] << shift
+        self.hand[seat] = h & ~mask
+        self.sig[seat] -= delta
+        self.hand_n[seat] -= k
+        return mask
 
     def _next_draw(self) -> None:
         """Move to the next seat that needs cards (reshuffling when the deck is empty),
@@ -743,9 +779,7 @@ class EgyptState:
             elif key == best:
                 tie = True
             if g.discard_on_reveal:
-                mask = take_mask(self.hand[s], a)
-                self._take(s, mask)
-                self.table |= mask
+                self.table |= self._take(s, a)
         old = self.controller
         if winner >= 0 and not tie:
             self.controller = winner
@@ -802,9 +836,7 @@ class EgyptState:
             self.events.append((EV_PASS, p))
             self._start_end()
             return
-        mask = take_mask(self.hand[p], action)
-        self._take(p, mask)
-        self.table |= mask
+        self.table |= self._take(p, action)
         pts = self.g.points(action)
         if action >= COMBO:
             self.combos_played += 1
@@ -836,9 +868,7 @@ class EgyptState:
     def _discard(self, action: int) -> None:
         p = self.player
         if action != DISCARD_BASE:
-            mask = take_mask(self.hand[p], action)
-            self._take(p, mask)
-            self.discard |= mask
+            self.discard |= self._take(p, action)
         self.events.append((EV_DISCARD, p, action))
         self._next_discard()
 
@@ -979,6 +1009,8 @@ class EgyptChecker:
     exactly ten turns and the winners.
     """
 
+    FULL_EVERY = 16  # steps between two full checks at the ends of runs of chance steps
+
     def __init__(self, game: EgyptGame):
         self.g = game
         n = game.num_players
@@ -992,53 +1024,50 @@ class EgyptChecker:
         self.end_sizes: list[int] | None = None
         self.last_controller = -1
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
+        self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
+        self.last_full = 0  # the step of the last full check
+        # what each action needs, decoded by the checker itself the first time it is met
+        self._meld_need: dict[int, tuple[int, int, int, int]] = {}
+        self._discard_need: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+        self._combo_need: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
 
     @staticmethod
     def _held(s: EgyptState, p: int, t: int) -> int:
         return ((s.hand[p] >> (8 * t)) & 255).bit_count()
 
     def before(self, s: EgyptState, player: int, action: int) -> None:
-        g = self.g
+        """The action's rule, judged from the cards the player holds (every step)."""
+        self.decision = True
         phase = s.phase
         if phase == CONTROL:
             if action != PASS:
                 self._check_meld(s, player, action, "revealed")
         elif phase == DISCARD:
-            types = decode_discard(action) if DISCARD_BASE <= action < DISCARD_BASE + 10 ** 9 else None
-            if types is None or any(not 0 <= t < NTYPES for t in types):
-                raise RuleViolation(f"seat {player + 1} made an impossible discard ({action})")
-            size = s.hand_n[player]
-            prev = -1
-            for t in types:
-                if t != prev and types.count(t) > self._held(s, player, t):
-                    raise RuleViolation(f"seat {player + 1} discards {types.count(t)} {g.type_names[t]} but holds"
+            parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
+            hand = s.hand[player]
+            for shift, m in parts:
+                if ((hand >> shift) & 255).bit_count() < m:
+                    t = shift // 8
+                    raise RuleViolation(f"seat {player + 1} discards {m} {self.g.type_names[t]} but holds"
                                         f" {self._held(s, player, t)}")
-                prev = t
-            if len(types) > max(MAX_DISCARD, size - KEEP):
-                raise RuleViolation(f"seat {player + 1} discards {len(types)} cards; at most {MAX_DISCARD} may go")
-            if size - len(types) > KEEP:
-                raise RuleViolation(f"seat {player + 1} keeps {size - len(types)} cards; at most {KEEP} may stay")
+            size = s.hand_n[player]
+            if k > MAX_DISCARD and k > size - KEEP:
+                raise RuleViolation(f"seat {player + 1} discards {k} cards; at most {MAX_DISCARD} may go")
+            if size - k > KEEP:
+                raise RuleViolation(f"seat {player + 1} keeps {size - k} cards; at most {KEEP} may stay")
         elif phase == DYNASTY:
             if player != s.controller:
                 raise RuleViolation(f"seat {player + 1} plays a meld without controlling Egypt")
             if action == PASS:
                 return
             if action >= COMBO:
-                ci, fill = divmod(action - COMBO, 10)
-                if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
-                    raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
-                k = fill.bit_count()
-                if k > g.options.ankhs_in_combo:
-                    raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
-                                        f" the options allow {g.options.ankhs_in_combo}")
-                need = [0] * NTYPES
-                for slot, t in enumerate(COMBOS[ci][1]):
-                    need[ANKH if fill >> slot & 1 else t] += 1
-                for t in range(NTYPES):
-                    if need[t] > self._held(s, player, t):
-                        raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[ci]} without the"
-                                            f" {g.type_names[t]} it needs")
-                self.expect_points = COMBOS[ci][2]
+                parts, pts = self._combo_need.get(action) or self._combo_rule(player, action)
+                hand = s.hand[player]
+                for shift, m in parts:
+                    if ((hand >> shift) & 255).bit_count() < m:
+                        raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[(action - COMBO) // 10]} without"
+                                            f" the {self.g.type_names[shift // 8]} it needs")
+                self.expect_points = pts
             else:
                 self.expect_points = self._check_meld(s, player, action, "played")
             self.scorer = player
@@ -1046,13 +1075,51 @@ class EgyptChecker:
             q = action - VICTIM_BASE
             if player != s.controller:
                 raise RuleViolation(f"seat {player + 1} takes a card without controlling Egypt")
-            if not (0 <= q < g.num_players) or q == player or not s.hand_n[q]:
+            if not (0 <= q < self.g.num_players) or q == player or not s.hand_n[q]:
                 raise RuleViolation(f"seat {player + 1} takes a card from seat {q + 1}, who has none to give")
         else:
             raise RuleViolation(f"seat {player + 1} acted in the {PHASE_NAMES[phase]} phase")
 
+    def _discard_rule(self, player: int, action: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """A discard's cards per type ((shift, how many)) and their number, decoded by
+        the checker; kept per action once found well formed."""
+        types = decode_discard(action) if DISCARD_BASE <= action < DISCARD_BASE + 10 ** 9 else None
+        if types is None or any(not 0 <= t < NTYPES for t in types):
+            raise RuleViolation(f"seat {player + 1} made an impossible discard ({action})")
+        need = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), len(types))
+        self._discard_need[action] = need
+        return need
+
+    def _combo_rule(self, player: int, action: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """A special meld's cards per type ((shift, how many), Ankhs in the filled slots)
+        and its tribute, checked against the options; kept per action once found legal."""
+        ci, fill = divmod(action - COMBO, 10)
+        if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
+            raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
+        k = fill.bit_count()
+        allowed = self.g.options.ankhs_in_combo
+        if k > allowed:
+            raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
+                                f" the options allow {allowed}")
+        need = [0] * NTYPES
+        for slot, t in enumerate(COMBOS[ci][1]):
+            need[ANKH if fill >> slot & 1 else t] += 1
+        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), COMBOS[ci][2])
+        self._combo_need[action] = rule
+        return rule
+
     def _check_meld(self, s: EgyptState, player: int, action: int, verb: str) -> int:
         """A meld's legality by the rules; its points."""
+        need = self._meld_need.get(action) or self._meld_rule(player, action, verb)
+        shift, nat, ank, pts = need
+        hand = s.hand[player]
+        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> (8 * ANKH)) & 255).bit_count() < ank:
+            raise RuleViolation(f"seat {player + 1} {verb} {self.g.describe(action)} without holding them")
+        return pts
+
+    def _meld_rule(self, player: int, action: int, verb: str) -> tuple[int, int, int, int]:
+        """A meld's form by the rules (2+ cards of one type, Ankhs wild, an all-Ankh meld
+        only if the options allow it) and its points; kept per action once found legal."""
         g = self.g
         if not MELD <= action < COMBO:
             raise RuleViolation(f"seat {player + 1} {verb} something that is not a meld ({action})")
@@ -1065,14 +1132,18 @@ class EgyptChecker:
                 raise RuleViolation(f"seat {player + 1} {verb} a meld of Ankhs only, which the options forbid")
         elif nat < 1:
             raise RuleViolation(f"seat {player + 1} {verb} a {g.type_names[t]} meld without a {g.type_names[t]}")
-        if nat > self._held(s, player, t) or ank > self._held(s, player, ANKH):
-            raise RuleViolation(f"seat {player + 1} {verb} {g.describe(action)} without holding them")
         if t == ANKH:
-            return ank * (g.options.all_ankh_meld or 0)
-        v = self.values[t]
-        return nat * v + (ank * v if g.options.ankh_value == "meld" else 0)
+            pts = ank * (g.options.all_ankh_meld or 0)
+        else:
+            v = self.values[t]
+            pts = nat * v + (ank * v if g.options.ankh_value == "meld" else 0)
+        rule = (8 * t, nat, ank, pts)
+        self._meld_need[action] = rule
+        return rule
 
     def after(self, s: EgyptState, full: bool) -> None:
+        """After a step: the card count and the tribute (every step), the phase change
+        (when there is one) and, when ``full``, the full check (see :meth:`_full_due`)."""
         if len(s.deck) + sum(s.hand_n) + s.table.bit_count() + s.discard.bit_count() != N_CARDS:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
@@ -1088,19 +1159,53 @@ class EgyptChecker:
             raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
-        if full:
+        if full and self._full_due(s):
             self.conservation(s)
+        self.decision = False
+
+    def _full_due(self, s: EgyptState) -> bool:
+        """Whether a full check the runner asks for runs now.
+
+        The runner asks every ``check_every`` decision steps (always honoured) and at
+        the end of every run of chance steps, about twice a turn: those are sampled,
+        one when ``FULL_EVERY`` steps have passed since the last full check. The
+        choice depends only on the engine's step counter, the same on the fast and
+        the step-by-step chance paths, so a failure found is found again at the same
+        step when the seed is replayed; a lost or doubled card stays so, and
+        :meth:`at_end` checks every card at the end of every game."""
+        if self.decision or s.steps - self.last_full >= self.FULL_EVERY or s.phase == OVER:
+            self.last_full = s.steps
+            return True
+        return False
 
     def _transition(self, s: EgyptState) -> None:
+        """The checks of each phase change since the last step, in the order of a turn.
+
+        A run of chance steps may go on through the Control phase when nobody can
+        reveal a meld (no decision): the reveals are then all ``PASS``, nothing leaves
+        the hands and, with a controller and two players, the steal follows in the
+        same run. Those phase changes are checked here one after the other, the hand
+        sizes before the steal recomputed from after it."""
         g = self.g
         n = g.num_players
         old = self.phase
+        sizes = list(s.hand_n)  # the hand sizes at the phase change being checked
+        stolen = False  # a steal followed in the same run of chance steps
         if old == DRAW:  # every hand filled to 7 (there are always cards enough for 7 × seats ≤ 63)
+            through = s.phase != CONTROL and s.turn == self.turn
+            if through and s.controller >= 0 and s.phase != VICTIM:
+                stolen = True
+                sizes[s.controller] -= 1
+                sizes[s.victim] += 1
             for q in range(n):
-                if s.hand_n[q] != HAND and (s.deck or s.discard):
-                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after the Draw phase, not {HAND}")
-            self.start_sizes = list(s.hand_n)
-        elif old == CONTROL:  # the reveal resolved: who controls, what left the hands
+                if sizes[q] != HAND and (s.deck or s.discard):
+                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
+            self.start_sizes = list(sizes)
+            if through:
+                if s.shown != (PASS,) * n:
+                    raise RuleViolation("the Control phase ended without a decision although a seat revealed a meld")
+                old = CONTROL
+        if old == CONTROL:  # the reveal resolved: who controls, what left the hands
             shown = s.shown
             if len(shown) != n:
                 raise RuleViolation("the Control phase ended before every seat had chosen")
@@ -1115,13 +1220,15 @@ class EgyptChecker:
                 a = shown[q]
                 size = 0 if a == PASS else sum(divmod((a - MELD) % 100, 10))
                 keep = self.start_sizes[q] - (size if g.discard_on_reveal else 0)
-                if s.hand_n[q] != keep:
-                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after revealing {size} of"
+                if sizes[q] != keep:
+                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {size} of"
                                         f" {self.start_sizes[q]}; {keep} should be left")
             if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
                 raise RuleViolation("a Dynasty phase began with nobody in control")
-            self.pre_steal = list(s.hand_n)
-        elif old == STEAL:
+            self.pre_steal = sizes
+            if stolen:
+                old = STEAL
+        if old == STEAL:
             c, v = s.controller, s.victim
             if s.hand_n[c] != self.pre_steal[c] + 1 or s.hand_n[v] != self.pre_steal[v] - 1:
                 raise RuleViolation(f"the controller (seat {c + 1}) took a card from seat {v + 1}: their hands went"
@@ -1131,20 +1238,31 @@ class EgyptChecker:
                 raise RuleViolation("melds stayed on the table into the End phase's discards")
             self.end_sizes = list(s.hand_n)
         if s.turn != self.turn:
-            if s.turn != self.turn + 1:
-                raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
-            if s.table:
-                raise RuleViolation("melds stayed on the table after the End phase")
-            sizes = self.end_sizes
-            if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
-                for q in range(n):
-                    if s.hand_n[q] > KEEP:
-                        raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
-                    if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
-                        raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
-            self.end_sizes = None
-            self.turn = s.turn
+            self._turn_change(s, old)
         self.phase = s.phase
+
+    def _turn_change(self, s: EgyptState, old: int) -> None:
+        """The End phase's checks: the table cleared, at most 5 cards kept, at most 3 (or
+        down to 5) discarded; one turn at a time, except turns that pass without a
+        decision under ``no_controller: next_turn`` (nobody in control nor able to reveal
+        a meld, so the hands, full, never change: the rest of the game passes so)."""
+        n = self.g.num_players
+        if s.turn != self.turn + 1:
+            idle = (old == DRAW and self.g.options.no_controller == "next_turn" and s.controller < 0
+                    and s.shown == (PASS,) * n and all(k == HAND for k in s.hand_n))
+            if not idle:
+                raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
+        if s.table:
+            raise RuleViolation("melds stayed on the table after the End phase")
+        sizes = self.end_sizes
+        if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
+            for q in range(n):
+                if s.hand_n[q] > KEEP:
+                    raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
+                if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
+                    raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
+        self.end_sizes = None
+        self.turn = s.turn
 
     def conservation(self, s: EgyptState) -> None:
         """Each card exactly once (deck, hands, table, discard); counts recomputed.
