@@ -322,13 +322,16 @@ class EgyptGame:
         self.all_ankh = o.all_ankh_meld
         self.discard_on_reveal = o.control_meld == "discarded"
         key = (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
-        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {}})
+        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {}, "control": {}})
+        self._control = tables["control"]
         self._melds = tables["melds"]
         self._reveals = tables["reveals"]
         self._best = tables["best"]
         self._points = tables["points"]
         # the greedy players' choices, a pure function of what they see (see GreedyAgent)
         self.greedy_tables: dict[str, dict] = tables.setdefault(("greedy", o.control_meld, num_players), {})
+        # the actions the checker decoded itself, shared by its checkers (one per game played)
+        self.checker_tables: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 
     # OpenSpiel-style
     def new_initial_state(self) -> "EgyptState":
@@ -365,6 +368,25 @@ class EgyptGame:
                 p = self.meld_points(*decode_meld(action))
             self._points[action] = p
         return p
+
+    def control_winner(self, shown: tuple[int, ...]) -> int:
+        """Who wins control with these reveals (PASS: none): the most cards, then the most
+        points; -1 when nobody reveals or the best are tied. Cached per reveals."""
+        w = self._control.get(shown)
+        if w is None:
+            best = None
+            w = -1
+            for s, a in enumerate(shown):
+                if a == PASS:
+                    continue
+                size = (a - MELD) % 100
+                key = (size // 10 + size % 10, self.points(a))
+                if best is None or key > best:
+                    best, w = key, s
+                elif key == best:
+                    w = -1
+            self._control[shown] = w
+        return w
 
     def combo_ok(self, counts: Sequence[int], combo: int, fill: int) -> bool:
         """Can a hand of these counts pay special meld ``combo``, Ankhs in the slots of ``fill``?"""
@@ -765,23 +787,13 @@ class EgyptState:
         pending = self.pending
         self.shown = shown = tuple(pending)
         self.events.append((EV_REVEAL, shown))
-        best = None
-        winner = -1
-        tie = False
-        points = g.points
-        for s, a in enumerate(shown):
-            if a == PASS:
-                continue
-            size = (a - MELD) % 100
-            key = (size // 10 + size % 10, points(a))
-            if best is None or key > best:
-                best, winner, tie = key, s, False
-            elif key == best:
-                tie = True
-            if g.discard_on_reveal:
-                self.table |= self._take(s, a)
+        winner = g.control_winner(shown)
+        if g.discard_on_reveal:
+            for s, a in enumerate(shown):
+                if a != PASS:
+                    self.table |= self._take(s, a)
         old = self.controller
-        if winner >= 0 and not tie:
+        if winner >= 0:
             self.controller = winner
             if old >= 0 and winner != old:
                 self.changes += 1
@@ -1026,10 +1038,9 @@ class EgyptChecker:
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0  # the step of the last full check
-        # what each action needs, decoded by the checker itself the first time it is met
-        self._meld_need: dict[int, tuple[int, int, int, int]] = {}
-        self._discard_need: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
-        self._combo_need: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+        # what each action needs, decoded by the checker itself the first time a checker of
+        # this game meets it (by the options alone: shared by the checkers of every game played)
+        self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
 
     @staticmethod
     def _held(s: EgyptState, p: int, t: int) -> int:
@@ -1148,15 +1159,17 @@ class EgyptChecker:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
                                 f" {list(s.hand_n)}, table {s.table.bit_count()}, discard {s.discard.bit_count()})")
-        if self.scorer >= 0:
-            p = self.scorer
-            if s.score[p] - self.scores[p] != self.expect_points:
-                raise RuleViolation(f"seat {p + 1} scored {s.score[p] - self.scores[p]} for a meld worth"
+        score = s.score
+        scores = self.scores
+        p = self.scorer
+        if p >= 0:
+            if score[p] - scores[p] != self.expect_points:
+                raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth"
                                     f" {self.expect_points}")
-            self.scores[p] = s.score[p]
+            scores[p] = score[p]
             self.scorer = -1
-        if s.score != self.scores:
-            raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
+        if score != scores:
+            raise RuleViolation(f"tribute changed without a meld: {scores} → {score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
         if full and self._full_due(s):
@@ -1209,7 +1222,10 @@ class EgyptChecker:
             shown = s.shown
             if len(shown) != n:
                 raise RuleViolation("the Control phase ended before every seat had chosen")
-            w = control_winner(shown, self.values, g.options.ankh_value, g.options.all_ankh_meld)
+            w = self._control_of.get(shown)
+            if w is None:  # recomputed from the rules text, once per reveals met
+                w = self._control_of[shown] = control_winner(shown, self.values, g.options.ankh_value,
+                                                             g.options.all_ankh_meld)
             want = w if w >= 0 else self.last_controller
             if s.controller != want:
                 got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
