@@ -1019,6 +1019,12 @@ class EgyptChecker:
     the reveals, the table cleared; every ``full`` step: each card exactly once, the
     counts per type, and no reveal visible before every seat has chosen; at the end:
     exactly ten turns and the winners.
+
+    Cheaply: it decodes each action once (for every game of the same game
+    definition) and then compares only the cards held per type; the controller is
+    recomputed once per set of reveals met; the runner's full checks at the ends of
+    runs of chance steps are sampled by the engine's step counter (see
+    :meth:`_full_due`), those on decision steps and at the end always run.
     """
 
     FULL_EVERY = 16  # steps between two full checks at the ends of runs of chance steps
