@@ -322,8 +322,9 @@ class EgyptGame:
         self.all_ankh = o.all_ankh_meld
         self.discard_on_reveal = o.control_meld == "discarded"
         key = (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
-        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {}, "control": {}})
-        self._control = tables["control"]
+        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {},
+                                          "control": {PASS: -1}})
+        self._control_keys = tables["control"]
         self._melds = tables["melds"]
         self._reveals = tables["reveals"]
         self._best = tables["best"]
@@ -369,24 +370,26 @@ class EgyptGame:
             self._points[action] = p
         return p
 
-    def control_winner(self, shown: tuple[int, ...]) -> int:
-        """Who wins control with these reveals (PASS: none): the most cards, then the most
-        points; -1 when nobody reveals or the best are tied. Cached per reveals."""
-        w = self._control.get(shown)
-        if w is None:
-            best = None
-            w = -1
-            for s, a in enumerate(shown):
-                if a == PASS:
-                    continue
-                size = (a - MELD) % 100
-                key = (size // 10 + size % 10, self.points(a))
-                if best is None or key > best:
-                    best, w = key, s
-                elif key == best:
-                    w = -1
-            self._control[shown] = w
-        return w
+    def control_key(self, action: int) -> int:
+        """How a revealed meld ranks for control, as one int: the most cards, then the
+        most points (``1000 * cards + points``); ``PASS`` ranks -1. Cached per action."""
+        key = self._control_keys.get(action)
+        if key is None:
+            size = (action - MELD) % 100
+            key = self._control_keys[action] = 1000 * (size // 10 + size % 10) + self.points(action)
+        return key
+
+    def control_winner(self, shown: Sequence[int]) -> int:
+        """Who wins control with these reveals (PASS: none): -1 when nobody reveals or
+        the best are tied."""
+        try:
+            keys = list(map(self._control_keys.__getitem__, shown))
+        except KeyError:  # a meld met for the first time
+            keys = [self.control_key(a) for a in shown]
+        best = max(keys)
+        if best < 0 or keys.count(best) > 1:
+            return -1
+        return keys.index(best)
 
     def combo_ok(self, counts: Sequence[int], combo: int, fill: int) -> bool:
         """Can a hand of these counts pay special meld ``combo``, Ankhs in the slots of ``fill``?"""
@@ -981,26 +984,25 @@ class EgyptState:
 
 
 # --------------------------------------------------------------------------- checks
+def _control_rank(a: int, values: Sequence[int], ankh_value: str, all_ankh: int | None) -> tuple[int, int]:
+    """A revealed meld's rank for control from the rules text: (cards, points); PASS (-1, 0)."""
+    if a == PASS:
+        return (-1, 0)
+    t, rest = divmod(a - MELD, 100)
+    nat, ank = divmod(rest, 10)
+    if t == ANKH:
+        pts = ank * (all_ankh or 0)
+    else:
+        pts = nat * values[t] + (ank * values[t] if ankh_value == "meld" else 0)
+    return (nat + ank, pts)
+
+
 def control_winner(melds: Sequence[int], values: Sequence[int], ankh_value: str, all_ankh: int | None) -> int:
     """Who wins control from the revealed melds (PASS: none), from the rules text alone:
     the most cards, then the most points; a tie at the top: nobody (-1)."""
-    keys = []
-    for a in melds:
-        if a == PASS:
-            keys.append(None)
-            continue
-        t, rest = divmod(a - MELD, 100)
-        nat, ank = divmod(rest, 10)
-        if t == ANKH:
-            pts = ank * (all_ankh or 0)
-        else:
-            pts = nat * values[t] + (ank * values[t] if ankh_value == "meld" else 0)
-        keys.append((nat + ank, pts))
-    present = [k for k in keys if k is not None]
-    if not present:
-        return -1
-    top = max(present)
-    if present.count(top) > 1:
+    keys = [_control_rank(a, values, ankh_value, all_ankh) for a in melds]
+    top = max(keys)
+    if top[0] < 0 or keys.count(top) > 1:
         return -1
     return keys.index(top)
 
@@ -1228,10 +1230,7 @@ class EgyptChecker:
             shown = s.shown
             if len(shown) != n:
                 raise RuleViolation("the Control phase ended before every seat had chosen")
-            w = self._control_of.get(shown)
-            if w is None:  # recomputed from the rules text, once per reveals met
-                w = self._control_of[shown] = control_winner(shown, self.values, g.options.ankh_value,
-                                                             g.options.all_ankh_meld)
+            w = self._control_winner(shown)
             want = w if w >= 0 else self.last_controller
             if s.controller != want:
                 got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
@@ -1262,6 +1261,22 @@ class EgyptChecker:
         if s.turn != self.turn:
             self._turn_change(s, old)
         self.phase = s.phase
+
+    def _control_winner(self, shown: tuple[int, ...]) -> int:
+        """:func:`control_winner`, with each meld's rank decoded once per action."""
+        ranks = self._control_of
+        try:
+            keys = list(map(ranks.__getitem__, shown))
+        except KeyError:  # a meld met for the first time
+            opt = self.g.options
+            for a in shown:
+                if a not in ranks:
+                    ranks[a] = _control_rank(a, self.values, opt.ankh_value, opt.all_ankh_meld)
+            keys = list(map(ranks.__getitem__, shown))
+        best = max(keys)
+        if best[0] < 0 or keys.count(best) > 1:
+            return -1
+        return keys.index(best)
 
     def _turn_change(self, s: EgyptState, old: int) -> None:
         """The End phase's checks: the table cleared, at most 5 cards kept, at most 3 (or
