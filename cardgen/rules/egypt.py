@@ -1304,13 +1304,15 @@ class EgyptChecker:
     def conservation(self, s: EgyptState) -> None:
         """Each card exactly once (deck, hands, table, discard); counts recomputed.
 
-        Distinct cards' bits add up without a carry, so a sum of bits with as many set
-        bits as cards proves the cards different."""
-        deck = s.deck
-        dm = sum(map(CBIT.__getitem__, deck))
+        The places other than the deck share no card when their cards add up to the
+        cards of their union; the deck, sorted, must then be exactly the cards missing
+        from that union (cheaper than a mask of the deck: its big-int sum allocates at
+        every card)."""
         hands = s.hand
-        parts = (dm, s.table, s.discard, *hands)
-        if dm.bit_count() != len(deck) or reduce(or_, parts) != ALL or sum(map(int.bit_count, parts)) != N_CARDS:
+        parts = (s.table, s.discard, *hands)
+        union = reduce(or_, parts)
+        if (sum(map(int.bit_count, parts)) != union.bit_count() or union & ~ALL
+                or sorted(s.deck) != mask_cards(ALL & ~union)):
             self._explain_loss(s)
         if list(map(int.bit_count, hands)) != s.hand_n:
             q = next(q for q, m in enumerate(hands) if m.bit_count() != s.hand_n[q])
