@@ -215,10 +215,9 @@ def decode_discard(action: int) -> tuple[int, ...]:
 
 
 # What an action takes from a hand, built as actions are met: its counts (to subtract
-# from a hand's counts), its parts ((shift, how many) per type, to pick the cards) and
-# both with the number of cards (_MOVES: one look-up for the engine's hot path).
+# from a hand's counts) and, for the engine's hot path in one look-up, its parts
+# ((shift, how many) per type, to pick the cards), its counts and its number of cards.
 _DELTA: dict[int, int] = {}
-_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
 _MOVES: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
 
 
@@ -234,10 +233,9 @@ def _action_types(action: int) -> list[int]:
 
 def _learn(action: int) -> int:
     types = _action_types(action)
-    _DELTA[action] = sum(1 << (8 * t) for t in types)
-    _PARTS[action] = tuple((8 * t, types.count(t)) for t in sorted(set(types)))
-    _MOVES[action] = (_PARTS[action], _DELTA[action], len(types))
-    return _DELTA[action]
+    delta = _DELTA[action] = sum(1 << (8 * t) for t in types)
+    _MOVES[action] = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), delta, len(types))
+    return delta
 
 
 def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
@@ -251,12 +249,8 @@ def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
 
 def take_mask(hand: int, action: int) -> int:
     """The cards an action takes from a hand: the lowest copies of each type it uses."""
-    parts = _PARTS.get(action)
-    if parts is None:
-        _learn(action)
-        parts = _PARTS[action]
     mask = 0
-    for shift, k in parts:
+    for shift, k in _move(action)[0]:
         mask |= LOWK[(hand >> shift) & 127][k] << shift
     return mask
 
@@ -733,8 +727,8 @@ class EgyptState:
         return self.player
 
     def _take(self, seat: int, action: int) -> int:
-        """Remove the cards an action uses (the lowest copies of each type, as
-        :func:`take_mask`) from a hand; their mask. The counts and the hand size change
+        """Remove the cards an action uses (the lowest copies of each type: :func:`take_mask`)
+        from a hand; their mask. The counts and the hand size change
         by the action's precomputed counts and size: the engine trusts its own legal
         moves here (the checker judges each action before it is applied and compares
         the counts with the cards in its full checks)."""
