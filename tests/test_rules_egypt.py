@@ -157,6 +157,18 @@ def test_rule_control_equal_sizes_the_higher_value_wins(gd2):
     assert s.controller == 1
 
 
+def test_control_compares_points_of_any_size_after_the_cards():
+    """The control ranking holds whatever an all-Ankh meld is worth: more cards first, then
+    points, a tie at the top for nobody."""
+    g = E.EgyptGame(3, E.EgyptOptions(all_ankh_meld=500))
+    ankhs, niles, pharaohs = meld(ANK, 0, 3), meld(NIL, 3), meld(PHA, 2, 1)
+    assert g.control_winner((ankhs, niles, E.PASS)) == 0  # 1,500 points against 6
+    assert g.control_winner((niles, niles, pharaohs)) == 2  # 15 points against 6 and 6
+    assert g.control_winner((niles, niles, E.PASS)) == -1
+    assert g.control_winner((E.PASS,) * 3) == -1
+    assert g.control_winner((meld(NIL, 4), ankhs, E.PASS)) == 0  # 4 cards beat 3 of any value
+
+
 def test_rule_control_a_full_tie_means_nobody_wins_and_the_last_controller_stays(gd3):
     c = Cards()
     hands = [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(TEM, TEM, SLA, NIL, CHA, PHA, PYR),

@@ -317,7 +317,7 @@ class EgyptGame:
         self.discard_on_reveal = o.control_meld == "discarded"
         key = (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
         tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {},
-                                          "control": {PASS: -1}})
+                                          "control": {PASS: (-1, 0)}})
         self._control_keys = tables["control"]
         self._melds = tables["melds"]
         self._reveals = tables["reveals"]
@@ -364,13 +364,13 @@ class EgyptGame:
             self._points[action] = p
         return p
 
-    def control_key(self, action: int) -> int:
-        """How a revealed meld ranks for control, as one int: the most cards, then the
-        most points (``1000 * cards + points``); ``PASS`` ranks -1. Cached per action."""
+    def control_key(self, action: int) -> tuple[int, int]:
+        """How a revealed meld ranks for control: (cards, points), the most cards first;
+        ``PASS`` ranks (-1, 0). Cached per action."""
         key = self._control_keys.get(action)
         if key is None:
             size = (action - MELD) % 100
-            key = self._control_keys[action] = 1000 * (size // 10 + size % 10) + self.points(action)
+            key = self._control_keys[action] = (size // 10 + size % 10, self.points(action))
         return key
 
     def control_winner(self, shown: Sequence[int]) -> int:
@@ -381,7 +381,7 @@ class EgyptGame:
         except KeyError:  # a meld met for the first time
             keys = [self.control_key(a) for a in shown]
         best = max(keys)
-        if best < 0 or keys.count(best) > 1:
+        if best[0] < 0 or keys.count(best) > 1:
             return -1
         return keys.index(best)
 
