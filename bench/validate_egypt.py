@@ -11,10 +11,11 @@ cards of one type that the player holds, Ankhs wild; a special meld's three type
 a discard of at most 3 that keeps at most 5; the controller alone taking a card and
 playing melds), the card count (deck + hands + table + discard = 63) and every
 point of tribute; at each phase change the hand sizes, the controller recomputed
-from the reveals and the table cleared; every ``--check-every`` steps, at the end
-of every run of chance steps (each draw phase, each steal) and at the end, the full
-check (each card exactly once, the counts per type, no reveal seen before every
-seat has chosen); at the end exactly ten turns and the winners.
+from the reveals and the table cleared; every ``--check-every`` steps and at the
+end, the full check (each card exactly once, the counts per type, no reveal seen
+before every seat has chosen), also at the end of a run of chance steps (a draw
+phase, a steal) when 16 steps have passed since the last full check (sampled by the
+step counter, so a seed replays it); at the end exactly ten turns and the winners.
 
 The move lists and the greedy players' choices are cached by a hand's counts per
 type; a warm-up round fills the caches first (``cardgen validate`` warms them as it

@@ -157,6 +157,18 @@ def test_rule_control_equal_sizes_the_higher_value_wins(gd2):
     assert s.controller == 1
 
 
+def test_control_compares_points_of_any_size_after_the_cards():
+    """The control ranking holds whatever an all-Ankh meld is worth: more cards first, then
+    points, a tie at the top for nobody."""
+    g = E.EgyptGame(3, E.EgyptOptions(all_ankh_meld=500))
+    ankhs, niles, pharaohs = meld(ANK, 0, 3), meld(NIL, 3), meld(PHA, 2, 1)
+    assert g.control_winner((ankhs, niles, E.PASS)) == 0  # 1,500 points against 6
+    assert g.control_winner((niles, niles, pharaohs)) == 2  # 15 points against 6 and 6
+    assert g.control_winner((niles, niles, E.PASS)) == -1
+    assert g.control_winner((E.PASS,) * 3) == -1
+    assert g.control_winner((meld(NIL, 4), ankhs, E.PASS)) == 0  # 4 cards beat 3 of any value
+
+
 def test_rule_control_a_full_tie_means_nobody_wins_and_the_last_controller_stays(gd3):
     c = Cards()
     hands = [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(TEM, TEM, SLA, NIL, CHA, PHA, PYR),
@@ -483,6 +495,55 @@ def test_a_seat_without_any_meld_reveals_nothing_without_a_decision(gd2):
     c = Cards()
     s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, TEM, CHA, PHA)])
     assert s.player == 1, "seat 1 holds seven different types and no Ankh: nothing to choose"
+
+
+def test_checker_follows_a_run_of_chance_steps_through_a_control_phase_without_decisions(gd2):
+    """Nobody can reveal a meld: the draw, the Control phase and the steal are one run of
+    chance steps; the checker checks each phase change (the hands after the draw
+    recomputed from after the steal) instead of taking the 8 cards for a bad draw."""
+    c = Cards()
+    hands = [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(SLA, NIL, TEM, CHA, PHA, PYR, GOD)]
+    s = E.EgyptState.from_position(gd2, hands, phase=E.DRAW, controller=0)
+    assert s.phase == E.STEAL and s.shown == (E.PASS, E.PASS)
+    chk = gd2.checker()
+    chk.last_controller = 0
+    s.apply_chance_run(random.Random(3))
+    assert s.hand_n == [8, 6] and s.phase in (E.DYNASTY, E.DISCARD)
+    chk.after(s, True)
+    # the same run with one card too many taken is caught
+    s = E.EgyptState.from_position(gd2, hands, phase=E.DRAW, controller=0)
+    s.apply_chance_run(random.Random(3))
+    card = E.mask_cards(s.hand[1])[0]
+    s.hand[1] ^= E.CBIT[card]
+    s.sig[1] -= E.CSIG[card]
+    s.hand_n[1] -= 1
+    s.hand[0] |= E.CBIT[card]
+    s.sig[0] += E.CSIG[card]
+    s.hand_n[0] += 1
+    chk = gd2.checker()
+    chk.last_controller = 0
+    with pytest.raises(RuleViolation, match="cards after the Draw phase"):
+        chk.after(s, True)
+
+
+def test_checker_accepts_idle_turns_under_next_turn(game, rules):
+    """With ``no_controller: next_turn``, nobody in control and nobody able to reveal a meld,
+    the full hands never change: the rest of the game passes in one run of chance steps."""
+    gd = rules.load(game, 2, options=E.EgyptOptions(no_controller="next_turn"))
+    c = Cards()
+    hands = [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(SLA, NIL, TEM, CHA, PHA, PYR, GOD)]
+    s = E.EgyptState.from_position(gd, hands, phase=E.DRAW)
+    assert s.phase == E.OVER and s.turn == E.TURNS
+    chk = gd.checker()
+    chk.after(s, True)
+    chk.at_end(s)
+
+
+def test_seeds_whose_control_phase_needs_no_decision_pass(gd2, rules):
+    """Seeds that once failed the checker: a Control phase without any decision, then the steal."""
+    for seed in (1356, 1810):
+        out = play_game(gd2, rules.agents["random"], seed)
+        assert out.status == "ok", (seed, out.message)
 
 
 # --------------------------------------------------------------------------- the checker

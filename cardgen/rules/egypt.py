@@ -215,9 +215,10 @@ def decode_discard(action: int) -> tuple[int, ...]:
 
 
 # What an action takes from a hand, built as actions are met: its counts (to subtract
-# from a hand's counts) and its parts ((shift, how many) per type, to pick the cards).
+# from a hand's counts) and, for the engine's hot path in one look-up, its parts
+# ((shift, how many) per type, to pick the cards), its counts and its number of cards.
 _DELTA: dict[int, int] = {}
-_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
+_MOVES: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
 
 
 def _action_types(action: int) -> list[int]:
@@ -232,19 +233,24 @@ def _action_types(action: int) -> list[int]:
 
 def _learn(action: int) -> int:
     types = _action_types(action)
-    _DELTA[action] = sum(1 << (8 * t) for t in types)
-    _PARTS[action] = tuple((8 * t, types.count(t)) for t in sorted(set(types)))
-    return _DELTA[action]
+    delta = _DELTA[action] = sum(1 << (8 * t) for t in types)
+    _MOVES[action] = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), delta, len(types))
+    return delta
+
+
+def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """An action's parts, counts and number of cards (see :func:`take_mask`)."""
+    m = _MOVES.get(action)
+    if m is None:
+        _learn(action)
+        m = _MOVES[action]
+    return m
 
 
 def take_mask(hand: int, action: int) -> int:
     """The cards an action takes from a hand: the lowest copies of each type it uses."""
-    parts = _PARTS.get(action)
-    if parts is None:
-        _learn(action)
-        parts = _PARTS[action]
     mask = 0
-    for shift, k in parts:
+    for shift, k in _move(action)[0]:
         mask |= LOWK[(hand >> shift) & 127][k] << shift
     return mask
 
@@ -310,13 +316,17 @@ class EgyptGame:
         self.all_ankh = o.all_ankh_meld
         self.discard_on_reveal = o.control_meld == "discarded"
         key = (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
-        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {}})
+        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {},
+                                          "control": {PASS: (-1, 0)}})
+        self._control_keys = tables["control"]
         self._melds = tables["melds"]
         self._reveals = tables["reveals"]
         self._best = tables["best"]
         self._points = tables["points"]
         # the greedy players' choices, a pure function of what they see (see GreedyAgent)
         self.greedy_tables: dict[str, dict] = tables.setdefault(("greedy", o.control_meld, num_players), {})
+        # the actions the checker decoded itself, shared by its checkers (one per game played)
+        self.checker_tables: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 
     # OpenSpiel-style
     def new_initial_state(self) -> "EgyptState":
@@ -353,6 +363,27 @@ class EgyptGame:
                 p = self.meld_points(*decode_meld(action))
             self._points[action] = p
         return p
+
+    def control_key(self, action: int) -> tuple[int, int]:
+        """How a revealed meld ranks for control: (cards, points), the most cards first;
+        ``PASS`` ranks (-1, 0). Cached per action."""
+        key = self._control_keys.get(action)
+        if key is None:
+            size = (action - MELD) % 100
+            key = self._control_keys[action] = (size // 10 + size % 10, self.points(action))
+        return key
+
+    def control_winner(self, shown: Sequence[int]) -> int:
+        """Who wins control with these reveals (PASS: none): -1 when nobody reveals or
+        the best are tied."""
+        try:
+            keys = list(map(self._control_keys.__getitem__, shown))
+        except KeyError:  # a meld met for the first time
+            keys = [self.control_key(a) for a in shown]
+        best = max(keys)
+        if best[0] < 0 or keys.count(best) > 1:
+            return -1
+        return keys.index(best)
 
     def combo_ok(self, counts: Sequence[int], combo: int, fill: int) -> bool:
         """Can a hand of these counts pay special meld ``combo``, Ankhs in the slots of ``fill``?"""
@@ -508,6 +539,11 @@ class EgyptObservation:
 
 
 class EgyptState:
+    """A game in progress; :meth:`apply_action` returns the new current player and the
+    observations are live views (the runner's fast paths, see :mod:`cardgen.rules.api`)."""
+
+    live_observations = True  # observation(p) always shows the state as it is now
+
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
                  "control_turns", "melds_played", "combos_played")
@@ -572,27 +608,29 @@ class EgyptState:
 
     def apply_chance_run(self, rng: random.Random) -> list[int]:
         """Every chance step up to the next decision, with exactly the draws and moves of
-        ``sample_chance`` + ``apply_action`` one by one."""
-        out = []
+        ``sample_chance`` + ``apply_action`` one by one.
+
+        A draw swaps the card drawn with the deck's last card as one by one, but the
+        deck is cut once per hand and the hand's bits and counts are added once."""
+        out: list[int] = []
         rand = rng.random
         while self.phase == DRAW:
             p = self.player
             deck = self.deck
-            need = min(HAND - self.hand_n[p], len(deck))
-            h = self.hand[p]
-            sig = self.sig[p]
+            n = len(deck)
+            need = min(HAND - self.hand_n[p], n)
+            drawn = []
             for _ in range(need):
-                i = int(rand() * len(deck))
-                card = deck[i]
-                deck[i] = deck[-1]
-                deck.pop()
-                h |= CBIT[card]
-                sig += CSIG[card]
-                out.append(card)
-            self.hand[p] = h
-            self.sig[p] = sig
+                i = int(rand() * n)
+                n -= 1
+                drawn.append(deck[i])
+                deck[i] = deck[n]
+            del deck[n:]
+            self.hand[p] |= sum(map(CBIT.__getitem__, drawn))
+            self.sig[p] += sum(map(CSIG.__getitem__, drawn))
             self.hand_n[p] += need
             self.steps += need
+            out += drawn
             self._next_draw()
         if self.phase == STEAL:
             card = kth_card(self.hand[self.victim], int(rand() * self.hand_n[self.victim]))
@@ -653,7 +691,8 @@ class EgyptState:
         return s
 
     # -- moves ------------------------------------------------------------------
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> int:
+        """Apply one action of the current player (or of chance); the new current player."""
         phase = self.phase
         if phase == CONTROL:
             self.pending[self.player] = action
@@ -680,12 +719,28 @@ class EgyptState:
         else:
             raise RuleViolation("an action was applied after the end of the game")
         self.steps += 1
+        phase = self.phase
+        if phase == DRAW or phase == STEAL:
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.player
 
-    def _take(self, seat: int, mask: int) -> None:
-        """Remove the cards of ``mask`` from a hand."""
-        self.hand[seat] &= ~mask
-        self.sig[seat] -= swar(mask)
-        self.hand_n[seat] -= mask.bit_count()
+    def _take(self, seat: int, action: int) -> int:
+        """Remove the cards an action uses (the lowest copies of each type: :func:`take_mask`)
+        from a hand; their mask. The counts and the hand size change
+        by the action's precomputed counts and size: the engine trusts its own legal
+        moves here (the checker judges each action before it is applied and compares
+        the counts with the cards in its full checks)."""
+        parts, delta, k = _MOVES.get(action) or _move(action)
+        h = self.hand[seat]
+        mask = 0
+        for shift, m in parts:
+            mask |= LOWK[(h >> shift) & 127][m] << shift
+        self.hand[seat] = h & ~mask
+        self.sig[seat] -= delta
+        self.hand_n[seat] -= k
+        return mask
 
     def _next_draw(self) -> None:
         """Move to the next seat that needs cards (reshuffling when the deck is empty),
@@ -729,25 +784,13 @@ class EgyptState:
         pending = self.pending
         self.shown = shown = tuple(pending)
         self.events.append((EV_REVEAL, shown))
-        best = None
-        winner = -1
-        tie = False
-        points = g.points
-        for s, a in enumerate(shown):
-            if a == PASS:
-                continue
-            size = (a - MELD) % 100
-            key = (size // 10 + size % 10, points(a))
-            if best is None or key > best:
-                best, winner, tie = key, s, False
-            elif key == best:
-                tie = True
-            if g.discard_on_reveal:
-                mask = take_mask(self.hand[s], a)
-                self._take(s, mask)
-                self.table |= mask
+        winner = g.control_winner(shown)
+        if g.discard_on_reveal:
+            for s, a in enumerate(shown):
+                if a != PASS:
+                    self.table |= self._take(s, a)
         old = self.controller
-        if winner >= 0 and not tie:
+        if winner >= 0:
             self.controller = winner
             if old >= 0 and winner != old:
                 self.changes += 1
@@ -802,9 +845,7 @@ class EgyptState:
             self.events.append((EV_PASS, p))
             self._start_end()
             return
-        mask = take_mask(self.hand[p], action)
-        self._take(p, mask)
-        self.table |= mask
+        self.table |= self._take(p, action)
         pts = self.g.points(action)
         if action >= COMBO:
             self.combos_played += 1
@@ -836,9 +877,7 @@ class EgyptState:
     def _discard(self, action: int) -> None:
         p = self.player
         if action != DISCARD_BASE:
-            mask = take_mask(self.hand[p], action)
-            self._take(p, mask)
-            self.discard |= mask
+            self.discard |= self._take(p, action)
         self.events.append((EV_DISCARD, p, action))
         self._next_discard()
 
@@ -939,26 +978,25 @@ class EgyptState:
 
 
 # --------------------------------------------------------------------------- checks
+def _control_rank(a: int, values: Sequence[int], ankh_value: str, all_ankh: int | None) -> tuple[int, int]:
+    """A revealed meld's rank for control from the rules text: (cards, points); PASS (-1, 0)."""
+    if a == PASS:
+        return (-1, 0)
+    t, rest = divmod(a - MELD, 100)
+    nat, ank = divmod(rest, 10)
+    if t == ANKH:
+        pts = ank * (all_ankh or 0)
+    else:
+        pts = nat * values[t] + (ank * values[t] if ankh_value == "meld" else 0)
+    return (nat + ank, pts)
+
+
 def control_winner(melds: Sequence[int], values: Sequence[int], ankh_value: str, all_ankh: int | None) -> int:
     """Who wins control from the revealed melds (PASS: none), from the rules text alone:
     the most cards, then the most points; a tie at the top: nobody (-1)."""
-    keys = []
-    for a in melds:
-        if a == PASS:
-            keys.append(None)
-            continue
-        t, rest = divmod(a - MELD, 100)
-        nat, ank = divmod(rest, 10)
-        if t == ANKH:
-            pts = ank * (all_ankh or 0)
-        else:
-            pts = nat * values[t] + (ank * values[t] if ankh_value == "meld" else 0)
-        keys.append((nat + ank, pts))
-    present = [k for k in keys if k is not None]
-    if not present:
-        return -1
-    top = max(present)
-    if present.count(top) > 1:
+    keys = [_control_rank(a, values, ankh_value, all_ankh) for a in melds]
+    top = max(keys)
+    if top[0] < 0 or keys.count(top) > 1:
         return -1
     return keys.index(top)
 
@@ -977,7 +1015,15 @@ class EgyptChecker:
     the reveals, the table cleared; every ``full`` step: each card exactly once, the
     counts per type, and no reveal visible before every seat has chosen; at the end:
     exactly ten turns and the winners.
+
+    Cheaply: it decodes each action once (for every game of the same game
+    definition) and then compares only the cards held per type; the controller is
+    recomputed once per set of reveals met; the runner's full checks at the ends of
+    runs of chance steps are sampled by the engine's step counter (see
+    :meth:`_full_due`), those on decision steps and at the end always run.
     """
+
+    FULL_EVERY = 16  # steps between two full checks at the ends of runs of chance steps
 
     def __init__(self, game: EgyptGame):
         self.g = game
@@ -992,53 +1038,49 @@ class EgyptChecker:
         self.end_sizes: list[int] | None = None
         self.last_controller = -1
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
+        self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
+        self.last_full = 0  # the step of the last full check
+        # what each action needs, decoded by the checker itself the first time a checker of
+        # this game meets it (by the options alone: shared by the checkers of every game played)
+        self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
 
     @staticmethod
     def _held(s: EgyptState, p: int, t: int) -> int:
         return ((s.hand[p] >> (8 * t)) & 255).bit_count()
 
     def before(self, s: EgyptState, player: int, action: int) -> None:
-        g = self.g
+        """The action's rule, judged from the cards the player holds (every step)."""
+        self.decision = True
         phase = s.phase
         if phase == CONTROL:
             if action != PASS:
                 self._check_meld(s, player, action, "revealed")
         elif phase == DISCARD:
-            types = decode_discard(action) if DISCARD_BASE <= action < DISCARD_BASE + 10 ** 9 else None
-            if types is None or any(not 0 <= t < NTYPES for t in types):
-                raise RuleViolation(f"seat {player + 1} made an impossible discard ({action})")
-            size = s.hand_n[player]
-            prev = -1
-            for t in types:
-                if t != prev and types.count(t) > self._held(s, player, t):
-                    raise RuleViolation(f"seat {player + 1} discards {types.count(t)} {g.type_names[t]} but holds"
+            parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
+            hand = s.hand[player]
+            for shift, m in parts:
+                if ((hand >> shift) & 255).bit_count() < m:
+                    t = shift // 8
+                    raise RuleViolation(f"seat {player + 1} discards {m} {self.g.type_names[t]} but holds"
                                         f" {self._held(s, player, t)}")
-                prev = t
-            if len(types) > max(MAX_DISCARD, size - KEEP):
-                raise RuleViolation(f"seat {player + 1} discards {len(types)} cards; at most {MAX_DISCARD} may go")
-            if size - len(types) > KEEP:
-                raise RuleViolation(f"seat {player + 1} keeps {size - len(types)} cards; at most {KEEP} may stay")
+            size = s.hand_n[player]
+            if k > MAX_DISCARD and k > size - KEEP:
+                raise RuleViolation(f"seat {player + 1} discards {k} cards; at most {MAX_DISCARD} may go")
+            if size - k > KEEP:
+                raise RuleViolation(f"seat {player + 1} keeps {size - k} cards; at most {KEEP} may stay")
         elif phase == DYNASTY:
             if player != s.controller:
                 raise RuleViolation(f"seat {player + 1} plays a meld without controlling Egypt")
             if action == PASS:
                 return
             if action >= COMBO:
-                ci, fill = divmod(action - COMBO, 10)
-                if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
-                    raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
-                k = fill.bit_count()
-                if k > g.options.ankhs_in_combo:
-                    raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
-                                        f" the options allow {g.options.ankhs_in_combo}")
-                need = [0] * NTYPES
-                for slot, t in enumerate(COMBOS[ci][1]):
-                    need[ANKH if fill >> slot & 1 else t] += 1
-                for t in range(NTYPES):
-                    if need[t] > self._held(s, player, t):
-                        raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[ci]} without the"
-                                            f" {g.type_names[t]} it needs")
-                self.expect_points = COMBOS[ci][2]
+                parts, pts = self._combo_need.get(action) or self._combo_rule(player, action)
+                hand = s.hand[player]
+                for shift, m in parts:
+                    if ((hand >> shift) & 255).bit_count() < m:
+                        raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[(action - COMBO) // 10]} without"
+                                            f" the {self.g.type_names[shift // 8]} it needs")
+                self.expect_points = pts
             else:
                 self.expect_points = self._check_meld(s, player, action, "played")
             self.scorer = player
@@ -1046,13 +1088,51 @@ class EgyptChecker:
             q = action - VICTIM_BASE
             if player != s.controller:
                 raise RuleViolation(f"seat {player + 1} takes a card without controlling Egypt")
-            if not (0 <= q < g.num_players) or q == player or not s.hand_n[q]:
+            if not (0 <= q < self.g.num_players) or q == player or not s.hand_n[q]:
                 raise RuleViolation(f"seat {player + 1} takes a card from seat {q + 1}, who has none to give")
         else:
             raise RuleViolation(f"seat {player + 1} acted in the {PHASE_NAMES[phase]} phase")
 
+    def _discard_rule(self, player: int, action: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """A discard's cards per type ((shift, how many)) and their number, decoded by
+        the checker; kept per action once found well formed."""
+        types = decode_discard(action) if DISCARD_BASE <= action < DISCARD_BASE + 10 ** 9 else None
+        if types is None or any(not 0 <= t < NTYPES for t in types):
+            raise RuleViolation(f"seat {player + 1} made an impossible discard ({action})")
+        need = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), len(types))
+        self._discard_need[action] = need
+        return need
+
+    def _combo_rule(self, player: int, action: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """A special meld's cards per type ((shift, how many), Ankhs in the filled slots)
+        and its tribute, checked against the options; kept per action once found legal."""
+        ci, fill = divmod(action - COMBO, 10)
+        if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
+            raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
+        k = fill.bit_count()
+        allowed = self.g.options.ankhs_in_combo
+        if k > allowed:
+            raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
+                                f" the options allow {allowed}")
+        need = [0] * NTYPES
+        for slot, t in enumerate(COMBOS[ci][1]):
+            need[ANKH if fill >> slot & 1 else t] += 1
+        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), COMBOS[ci][2])
+        self._combo_need[action] = rule
+        return rule
+
     def _check_meld(self, s: EgyptState, player: int, action: int, verb: str) -> int:
         """A meld's legality by the rules; its points."""
+        need = self._meld_need.get(action) or self._meld_rule(player, action, verb)
+        shift, nat, ank, pts = need
+        hand = s.hand[player]
+        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> (8 * ANKH)) & 255).bit_count() < ank:
+            raise RuleViolation(f"seat {player + 1} {verb} {self.g.describe(action)} without holding them")
+        return pts
+
+    def _meld_rule(self, player: int, action: int, verb: str) -> tuple[int, int, int, int]:
+        """A meld's form by the rules (2+ cards of one type, Ankhs wild, an all-Ankh meld
+        only if the options allow it) and its points; kept per action once found legal."""
         g = self.g
         if not MELD <= action < COMBO:
             raise RuleViolation(f"seat {player + 1} {verb} something that is not a meld ({action})")
@@ -1065,46 +1145,86 @@ class EgyptChecker:
                 raise RuleViolation(f"seat {player + 1} {verb} a meld of Ankhs only, which the options forbid")
         elif nat < 1:
             raise RuleViolation(f"seat {player + 1} {verb} a {g.type_names[t]} meld without a {g.type_names[t]}")
-        if nat > self._held(s, player, t) or ank > self._held(s, player, ANKH):
-            raise RuleViolation(f"seat {player + 1} {verb} {g.describe(action)} without holding them")
         if t == ANKH:
-            return ank * (g.options.all_ankh_meld or 0)
-        v = self.values[t]
-        return nat * v + (ank * v if g.options.ankh_value == "meld" else 0)
+            pts = ank * (g.options.all_ankh_meld or 0)
+        else:
+            v = self.values[t]
+            pts = nat * v + (ank * v if g.options.ankh_value == "meld" else 0)
+        rule = (8 * t, nat, ank, pts)
+        self._meld_need[action] = rule
+        return rule
 
     def after(self, s: EgyptState, full: bool) -> None:
+        """After a step: the card count and the tribute (every step), the phase change
+        (when there is one) and, when ``full``, the full check (see :meth:`_full_due`)."""
         if len(s.deck) + sum(s.hand_n) + s.table.bit_count() + s.discard.bit_count() != N_CARDS:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
                                 f" {list(s.hand_n)}, table {s.table.bit_count()}, discard {s.discard.bit_count()})")
-        if self.scorer >= 0:
-            p = self.scorer
-            if s.score[p] - self.scores[p] != self.expect_points:
-                raise RuleViolation(f"seat {p + 1} scored {s.score[p] - self.scores[p]} for a meld worth"
+        score = s.score
+        scores = self.scores
+        p = self.scorer
+        if p >= 0:
+            if score[p] - scores[p] != self.expect_points:
+                raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth"
                                     f" {self.expect_points}")
-            self.scores[p] = s.score[p]
+            scores[p] = score[p]
             self.scorer = -1
-        if s.score != self.scores:
-            raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
+        if score != scores:
+            raise RuleViolation(f"tribute changed without a meld: {scores} → {score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
-        if full:
+        if full and self._full_due(s):
             self.conservation(s)
+        self.decision = False
+
+    def _full_due(self, s: EgyptState) -> bool:
+        """Whether a full check the runner asks for runs now.
+
+        The runner asks every ``check_every`` decision steps (always honoured) and at
+        the end of every run of chance steps, about twice a turn: those are sampled,
+        one when ``FULL_EVERY`` steps have passed since the last full check. The
+        choice depends only on the engine's step counter, the same on the fast and
+        the step-by-step chance paths, so a failure found is found again at the same
+        step when the seed is replayed; a lost or doubled card stays so, and
+        :meth:`at_end` checks every card at the end of every game."""
+        if self.decision or s.steps - self.last_full >= self.FULL_EVERY or s.phase == OVER:
+            self.last_full = s.steps
+            return True
+        return False
 
     def _transition(self, s: EgyptState) -> None:
+        """The checks of each phase change since the last step, in the order of a turn.
+
+        A run of chance steps may go on through the Control phase when nobody can
+        reveal a meld (no decision): the reveals are then all ``PASS``, nothing leaves
+        the hands and, with a controller and two players, the steal follows in the
+        same run. Those phase changes are checked here one after the other, the hand
+        sizes before the steal recomputed from after it."""
         g = self.g
         n = g.num_players
         old = self.phase
+        sizes = list(s.hand_n)  # the hand sizes at the phase change being checked
+        stolen = False  # a steal followed in the same run of chance steps
         if old == DRAW:  # every hand filled to 7 (there are always cards enough for 7 × seats ≤ 63)
+            through = s.phase != CONTROL and s.turn == self.turn
+            if through and s.controller >= 0 and s.phase != VICTIM:
+                stolen = True
+                sizes[s.controller] -= 1
+                sizes[s.victim] += 1
             for q in range(n):
-                if s.hand_n[q] != HAND and (s.deck or s.discard):
-                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after the Draw phase, not {HAND}")
-            self.start_sizes = list(s.hand_n)
-        elif old == CONTROL:  # the reveal resolved: who controls, what left the hands
+                if sizes[q] != HAND and (s.deck or s.discard):
+                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
+            self.start_sizes = list(sizes)
+            if through:
+                if s.shown != (PASS,) * n:
+                    raise RuleViolation("the Control phase ended without a decision although a seat revealed a meld")
+                old = CONTROL
+        if old == CONTROL:  # the reveal resolved: who controls, what left the hands
             shown = s.shown
             if len(shown) != n:
                 raise RuleViolation("the Control phase ended before every seat had chosen")
-            w = control_winner(shown, self.values, g.options.ankh_value, g.options.all_ankh_meld)
+            w = self._control_winner(shown)
             want = w if w >= 0 else self.last_controller
             if s.controller != want:
                 got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
@@ -1115,13 +1235,15 @@ class EgyptChecker:
                 a = shown[q]
                 size = 0 if a == PASS else sum(divmod((a - MELD) % 100, 10))
                 keep = self.start_sizes[q] - (size if g.discard_on_reveal else 0)
-                if s.hand_n[q] != keep:
-                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after revealing {size} of"
+                if sizes[q] != keep:
+                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {size} of"
                                         f" {self.start_sizes[q]}; {keep} should be left")
             if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
                 raise RuleViolation("a Dynasty phase began with nobody in control")
-            self.pre_steal = list(s.hand_n)
-        elif old == STEAL:
+            self.pre_steal = sizes
+            if stolen:
+                old = STEAL
+        if old == STEAL:
             c, v = s.controller, s.victim
             if s.hand_n[c] != self.pre_steal[c] + 1 or s.hand_n[v] != self.pre_steal[v] - 1:
                 raise RuleViolation(f"the controller (seat {c + 1}) took a card from seat {v + 1}: their hands went"
@@ -1131,31 +1253,60 @@ class EgyptChecker:
                 raise RuleViolation("melds stayed on the table into the End phase's discards")
             self.end_sizes = list(s.hand_n)
         if s.turn != self.turn:
-            if s.turn != self.turn + 1:
-                raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
-            if s.table:
-                raise RuleViolation("melds stayed on the table after the End phase")
-            sizes = self.end_sizes
-            if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
-                for q in range(n):
-                    if s.hand_n[q] > KEEP:
-                        raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
-                    if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
-                        raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
-            self.end_sizes = None
-            self.turn = s.turn
+            self._turn_change(s, old)
         self.phase = s.phase
+
+    def _control_winner(self, shown: tuple[int, ...]) -> int:
+        """:func:`control_winner`, with each meld's rank decoded once per action."""
+        ranks = self._control_of
+        try:
+            keys = list(map(ranks.__getitem__, shown))
+        except KeyError:  # a meld met for the first time
+            opt = self.g.options
+            for a in shown:
+                if a not in ranks:
+                    ranks[a] = _control_rank(a, self.values, opt.ankh_value, opt.all_ankh_meld)
+            keys = list(map(ranks.__getitem__, shown))
+        best = max(keys)
+        if best[0] < 0 or keys.count(best) > 1:
+            return -1
+        return keys.index(best)
+
+    def _turn_change(self, s: EgyptState, old: int) -> None:
+        """The End phase's checks: the table cleared, at most 5 cards kept, at most 3 (or
+        down to 5) discarded; one turn at a time, except turns that pass without a
+        decision under ``no_controller: next_turn`` (nobody in control nor able to reveal
+        a meld, so the hands, full, never change: the rest of the game passes so)."""
+        n = self.g.num_players
+        if s.turn != self.turn + 1:
+            idle = (old == DRAW and self.g.options.no_controller == "next_turn" and s.controller < 0
+                    and s.shown == (PASS,) * n and all(k == HAND for k in s.hand_n))
+            if not idle:
+                raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
+        if s.table:
+            raise RuleViolation("melds stayed on the table after the End phase")
+        sizes = self.end_sizes
+        if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
+            for q in range(n):
+                if s.hand_n[q] > KEEP:
+                    raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
+                if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
+                    raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
+        self.end_sizes = None
+        self.turn = s.turn
 
     def conservation(self, s: EgyptState) -> None:
         """Each card exactly once (deck, hands, table, discard); counts recomputed.
 
-        Distinct cards' bits add up without a carry, so a sum of bits with as many set
-        bits as cards proves the cards different."""
-        deck = s.deck
-        dm = sum(map(CBIT.__getitem__, deck))
+        The places other than the deck share no card when their cards add up to the
+        cards of their union; the deck, sorted, must then be exactly the cards missing
+        from that union (cheaper than a mask of the deck: its big-int sum allocates at
+        every card)."""
         hands = s.hand
-        parts = (dm, s.table, s.discard, *hands)
-        if dm.bit_count() != len(deck) or reduce(or_, parts) != ALL or sum(map(int.bit_count, parts)) != N_CARDS:
+        parts = (s.table, s.discard, *hands)
+        union = reduce(or_, parts)
+        if (sum(map(int.bit_count, parts)) != union.bit_count() or union & ~ALL
+                or sorted(s.deck) != mask_cards(ALL & ~union)):
             self._explain_loss(s)
         if list(map(int.bit_count, hands)) != s.hand_n:
             q = next(q for q, m in enumerate(hands) if m.bit_count() != s.hand_n[q])
