@@ -314,7 +314,10 @@ class FaraoGame:
         self.die = board.die
         self.last = board.plateaus
         self.hand_limit = board.hand_limit
-        self._trades: dict[tuple, list[int]] = {}
+        # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
+        self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
+        self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
+                            for q in range(num_players)]
         self.greedy_worths: dict[tuple, list[float]] = {}  # and what each card is worth to them
 
     def new_initial_state(self) -> "FaraoState":
@@ -382,14 +385,20 @@ class FaraoGame:
         return out
 
     def trade_actions(self, held: int, partners: int) -> list[int]:
-        """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind (cached)."""
-        key = (held, partners)
-        out = self._trades.get(key)
-        if out is None:
-            kinds = [k for k in range(1, NK) if k != END and (k != JOKER or self.options.jokers)]
-            out = [TRADE_ACT + 256 * q + 16 * g + a for q in range(self.num_players) if partners >> q & 1
-                   for g in kinds if held >> g & 1 for a in kinds if a != g]
-            self._trades[key] = out
+        """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind.
+
+        Built from one prepared run of offers per (partner, kind given), in the order partner,
+        given, asked: a list of up to ~400 offers costs a few dozen list extensions, where a
+        cache of whole lists would miss often (thousands of hand masks) and grow without bound."""
+        out: list[int] = []
+        runs = self._trade_runs
+        kinds = self._trade_kinds
+        for q in range(self.num_players):
+            if partners >> q & 1:
+                row = runs[q]
+                for g in kinds:
+                    if held >> g & 1:
+                        out += row[g]
         return out
 
 
@@ -1270,6 +1279,8 @@ class FaraoChecker:
         self.expect: tuple | None = None
         self._cards = _CardCount(game.options.jokers)
         self._valid: dict[tuple, str | None] = {}
+        self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
+        self._pyr_cards = [0] * n  # and their cards
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
@@ -1416,15 +1427,11 @@ class FaraoChecker:
 
     def after(self, s: FaraoState, full: bool) -> None:
         g = self.g
-        sizes = self._cards
-        pyr_cards = 0
-        for pyrs in s.pyr:
-            for pyr in pyrs:
-                k = sizes[pyr]
-                if k < 0:  # every standing pyramid follows the rules, at every step
-                    raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
-                                        f" {pyramid_problem(pyr, g.options.jokers)}")
-                pyr_cards += k
+        seen = self._pyr_seen
+        for q, pyrs in enumerate(s.pyr):
+            if pyrs != seen[q]:  # a seat's pyramids changed: judge them again (the others were judged)
+                self._judge_pyramids(q, pyrs)
+        pyr_cards = sum(self._pyr_cards)
         hand_n = s.hand_n
         total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
         if total != g.total:
@@ -1452,6 +1459,22 @@ class FaraoChecker:
                 self.last_full = s.steps
                 self.conservation(s)
         self.decision = False
+
+    def _judge_pyramids(self, q: int, pyrs: list[tuple]) -> None:
+        """Every pyramid of seat ``q`` follows the rules; its card count kept for the sum of the cards.
+
+        Called when the seat's pyramids differ from those judged last: a pyramid is an immutable
+        value, so pyramids judged before and unchanged since still follow the rules."""
+        sizes = self._cards
+        cards = 0
+        for pyr in pyrs:
+            k = sizes[pyr]
+            if k < 0:  # every standing pyramid follows the rules, at every step
+                raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
+                                    f" {pyramid_problem(pyr, self.g.options.jokers)}")
+            cards += k
+        self._pyr_seen[q] = pyrs[:]
+        self._pyr_cards[q] = cards
 
     def _expected(self, s: FaraoState, exp: tuple) -> None:
         what = exp[0]
