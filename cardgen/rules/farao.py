@@ -562,11 +562,18 @@ class FaraoState:
         """Every chance step up to the next decision, with exactly the draws of
         ``sample_chance`` + ``apply_action`` one by one."""
         out = []
-        while C_DRAW <= self.phase < OVER:
-            a = self.sample_chance(rng)
-            self.apply_action(a)
+        while True:
+            ph = self.phase
+            if ph == C_DRAW:  # the common case, inlined: the same draw, no dispatch
+                a = _pick(self.pile, int(rng.random() * self.pile_n))
+                self._drawn(a)
+                self.steps += 1
+            elif C_DRAW < ph < OVER:
+                a = self.sample_chance(rng)
+                self.apply_action(a)
+            else:
+                return out
             out.append(a)
-        return out
 
     def legal_actions(self) -> list[int]:
         """The legal actions (sometimes a shared list: read it, never change it)."""
@@ -1281,6 +1288,7 @@ class FaraoChecker:
         self._valid: dict[tuple, str | None] = {}
         self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
         self._pyr_cards = [0] * n  # and their cards
+        self._pyr_total = 0
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
@@ -1426,17 +1434,18 @@ class FaraoChecker:
             raise RuleViolation(f"{who} acted in the {PHASE_NAMES[ph]} step")
 
     def after(self, s: FaraoState, full: bool) -> None:
+        """The checks of every step (see the class doc), the cheapest first; the full ones when due."""
         g = self.g
-        seen = self._pyr_seen
-        for q, pyrs in enumerate(s.pyr):
-            if pyrs != seen[q]:  # a seat's pyramids changed: judge them again (the others were judged)
-                self._judge_pyramids(q, pyrs)
-        pyr_cards = sum(self._pyr_cards)
+        pyr = s.pyr
+        if pyr != self._pyr_seen:  # a seat's pyramids changed: judge them again (the others were judged)
+            for q, pyrs in enumerate(pyr):
+                if pyrs != self._pyr_seen[q]:
+                    self._judge_pyramids(q, pyrs)
         hand_n = s.hand_n
-        total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
+        total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + self._pyr_total + s.end_out
         if total != g.total:
             raise RuleViolation(f"the cards add up to {total}, not {g.total} (pile {s.pile_n}, discard {s.disc_n},"
-                                f" display {len(s.display)}, hands {s.hand_n}, pyramids {pyr_cards},"
+                                f" display {len(s.display)}, hands {s.hand_n}, pyramids {self._pyr_total},"
                                 f" End card {s.end_out})")
         exp = self.expect
         if exp is not None:
@@ -1475,6 +1484,7 @@ class FaraoChecker:
             cards += k
         self._pyr_seen[q] = pyrs[:]
         self._pyr_cards[q] = cards
+        self._pyr_total = sum(self._pyr_cards)
 
     def _expected(self, s: FaraoState, exp: tuple) -> None:
         what = exp[0]
