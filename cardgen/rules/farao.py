@@ -691,18 +691,25 @@ class FaraoState:
         ph = self.phase
         if ph < IDLE:
             self.decided = True
-        if ph == C_DRAW:
-            self._drawn(action)
+        # the most frequent steps first
+        if ph == TRADE:
+            if action == YES:
+                self.phase = TRADE_PICK
+            else:
+                self._to_build()
+        elif ph == DRAW:
+            if action == PILE:
+                self._draw(self.player, 1, self._to_trade)
+            else:
+                k = action - TAKE
+                self.display.remove(k)
+                self._gain(self.player, k)
+                self._draw(DISPLAY_TARGET, 1, self._to_trade)
         elif ph == BUILD:
             if action == PASS:
                 self._to_attack()
             else:
                 self._build(action)
-        elif ph == TRADE:
-            if action == YES:
-                self.phase = TRADE_PICK
-            else:
-                self._to_build()
         elif ph == TRADE_PICK:
             self.offer = decode_trade(action)
             self.trades += 1
@@ -720,30 +727,19 @@ class FaraoState:
             self.offer = None
             self.player = self.active
             self._to_trade()
+        elif ph == END_DISCARD:
+            p = self.player
+            self._lose(p, action - DISCARD)
+            if self.hand_n[p] <= self.g.hand_limit:
+                self._end_turn()
+        elif ph == ATTACK:
+            self._attack(action)
         elif ph == CASH:
             if action != PASS:
                 self._cash(action - CASH_ACT)
             self._to_draw()
-        elif ph == DRAW:
-            if action == PILE:
-                self._draw(self.player, 1, self._to_trade)
-            else:
-                k = action - TAKE
-                self.display.remove(k)
-                self._gain(self.player, k)
-                self._draw(DISPLAY_TARGET, 1, self._to_trade)
-        elif ph == ATTACK:
-            self._attack(action)
-        elif ph == C_DIE:
-            self.roll = action
-            seat, slot = self.target
-            if action > len(self.pyr[seat][slot][1]):
-                self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
-            else:
-                self.target = None
-                self._to_attack()
-        elif ph == STEAL or ph == C_STEAL:
-            self._steal(action)
+        elif ph == C_DRAW:
+            self._drawn(action)
         elif ph == BLOCK:
             seat = self.player
             self.player = self.active
@@ -754,6 +750,14 @@ class FaraoState:
                 self._to_attack()
             else:
                 self.phase = C_DIE
+        elif ph == C_DIE:
+            self.roll = action
+            seat, slot = self.target
+            if action > len(self.pyr[seat][slot][1]):
+                self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
+            else:
+                self.target = None
+                self._to_attack()
         elif ph == TAX_BLOCK:
             q = self.player
             self.player = self.active
@@ -774,17 +778,14 @@ class FaraoState:
             self.hand_n[q] -= 1
             self._gain(self.active, action)
             self._next_tax()
+        elif ph == STEAL or ph == C_STEAL:
+            self._steal(action)
         elif ph == LOSS_DISCARD:
             q = self.player
             self._lose(q, action - DISCARD)
             if self.hand_n[q] <= self.g.hand_limit:
                 self.player = self.active
                 self._to_attack()
-        elif ph == END_DISCARD:
-            p = self.player
-            self._lose(p, action - DISCARD)
-            if self.hand_n[p] <= self.g.hand_limit:
-                self._end_turn()
         elif ph == IDLE:
             self.decided = True
             self._end_turn()
@@ -1338,8 +1339,8 @@ class FaraoChecker:
             rows[i][0] += nat + j
             rows[i][1] += j
             new = (base, tuple((n << 3) + jj for n, jj in rows))
-            why = pyramid_problem(new, g.options.jokers)
-            if why:
+            if self._cards[new] < 0:  # the verdict is kept per pyramid shape
+                why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
         elif ph == CASH:
@@ -1646,6 +1647,10 @@ class GreedyAgent:
         self.g = game
         self.seat = seat
         self.jokers = game.options.jokers
+        self._last_hand: list[int] | None = None
+        self._last_pyrs: list[tuple] | None = None
+        self._last_worths: list[float] = []
+        self._offer: tuple | None = None  # (turn, trades made, the offer planned when saying yes)
 
     def worth(self, obs: FaraoObservation, kind: int) -> float:
         """How much a card is worth keeping, to this player, now."""
@@ -1655,10 +1660,13 @@ class GreedyAgent:
         """:meth:`worth` of every kind (a pure function of the hand and the own pyramids: cached)."""
         hand = obs.own()
         pyrs = obs.pyrs(self.seat)
+        if hand == self._last_hand and pyrs == self._last_pyrs:  # asked again for the same cards (most calls)
+            return self._last_worths
         key = (*hand, *pyrs)
         cache = self.g.greedy_worths
         out = cache.get(key)
         if out is not None:
+            self._remember(hand, pyrs, out)
             return out
         if len(cache) > 200_000:
             cache.clear()
@@ -1680,7 +1688,14 @@ class GreedyAgent:
         for kind, w in _SPECIAL_WORTH.items():
             out[kind] = w
         cache[key] = out
+        self._remember(hand, pyrs, out)
         return out
+
+    def _remember(self, hand: list[int], pyrs: list[tuple], worths: list[float]) -> None:
+        """The last worths and the cards they were worked out for (copies: the live lists change)."""
+        self._last_hand = hand[:]
+        self._last_pyrs = pyrs[:]
+        self._last_worths = worths
 
     def act(self, obs: FaraoObservation, legal: Sequence[int], rng: random.Random) -> int:
         ph = obs.phase
@@ -1701,10 +1716,16 @@ class GreedyAgent:
                         best, bw = a, w
             return best if best in legal else legal[0]
         if ph == TRADE:
-            return YES if obs.trades_made == 0 and self._trade(obs, legal) is not None else PASS
-        if ph == TRADE_PICK:
+            if obs.trades_made:
+                return PASS
             t = self._trade(obs, legal)
-            return t if t is not None else legal[0]
+            self._offer = (obs.turn, t)
+            return PASS if t is None else YES
+        if ph == TRADE_PICK:
+            # the offer planned a step ago (nothing changed since "yes"), else worked out again
+            t = self._offer[1] if self._offer is not None and self._offer[0] == obs.turn and obs.trades_made == 0 \
+                else self._trade(obs, legal)
+            return t if t is not None and t in legal else legal[0]
         if ph == TRADE_REPLY:
             q, give, ask = obs.offer
             worths = self.worths(obs)
