@@ -10,8 +10,9 @@ the cards left in it, which *is* a shuffle, so the draws are the only chance
 steps a shuffle needs.
 
 A turn is the rulebook's six steps, each as small decisions (``PASS`` first
-where a step is optional; trading asks ``PASS``/``YES`` before each offer, so
-that a player choosing at random does not offer trades all turn long). A turn
+where a step is optional; trading asks ``YES`` before each offer, so that a
+player choosing at random does not offer trades all turn long, and that same
+question ends the trading with the first build or with none, see step 3). A turn
 in which the player can do nothing at all is one decision, ``PASS`` (``IDLE``),
 so that a stuck game shows up as a game that does not end:
 
@@ -23,12 +24,21 @@ so that a stuck game shows up as a game that does not end:
    new pile.
 2. **Draw** (``PILE`` or ``TAKE + kind``): one card from the pile (chance) or
    from the display of three; a display card taken is replaced from the pile.
-3. **Trade** (``PASS``/``YES``, then ``TRADE + 256 * partner + 16 * give + ask``,
-   then the partner's ``ACCEPT``/``DECLINE``): the active player offers one of its
-   cards for a kind of card from another player; the partner decides.
+3. **Trade** (``YES``, then ``TRADE + 256 * partner + 16 * give + ask``, then the
+   partner's ``ACCEPT``/``DECLINE``): the active player offers one of its cards for
+   a kind of card from another player; the partner decides. The question before
+   each offer also ends the trading: ``PASS`` (no trades, no building: on to step
+   5) or a build (no (more) trades, and this is the turn's first build). Ending
+   the trading and making the first build are one decision because nothing
+   happens between them (the player knows no more at the build question than at
+   the trade question); it saves a step in most turns, and a player choosing at
+   random trades less often (it picks ``YES`` among all its builds) without any
+   line of play becoming unreachable.
 4. **Build** (``PASS`` or ``BUILD + ((16 * slot + value) * 16 + naturals) * 4 +
    jokers``, again until ``PASS``): cards of one value onto one own pyramid (slot
-   0 or 1) or as a new pyramid (slot 2).
+   0 or 1) or as a new pyramid (slot 2). When no trade offer is possible (nobody
+   else holds a card, three offers made, ``trade: none``), the build question is
+   asked at once. No trade is offered after a build.
 5. **Thief or tax collector** (``PASS``, ``THIEF + 2 * seat + slot`` or ``TAX``):
    the target may block with a Pharaoh (``BLOCK``/``ALLOW``; every target is asked,
    with or without a Pharaoh, so that asking reveals nothing); a thief's die roll
@@ -453,7 +463,8 @@ class FaraoState:
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
-                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds")
+                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds",
+                 "trade_or_build")
 
     live_observations = True
 
@@ -488,6 +499,7 @@ class FaraoState:
         self.thefts = self.collapses = self.blocks = self.reshuffles = self.attacks_made = 0
         self.decided = True
         self.builds: list[int] = _PASS_ONLY
+        self.trade_or_build: list[int] = _PASS_YES
         # the deal: the display, then seven cards each
         self.phase = C_DRAW
         self.draw_to = DISPLAY_TARGET
@@ -580,10 +592,10 @@ class FaraoState:
         ph = self.phase
         p = self.player
         g = self.g
+        if ph == TRADE:  # the most frequent questions first
+            return self.trade_or_build
         if ph == BUILD:
             return self.builds
-        if ph == TRADE:
-            return _PASS_YES
         if ph == CASH:
             need = g.cash_rows(self.plateau)
             out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
@@ -695,8 +707,10 @@ class FaraoState:
         if ph == TRADE:
             if action == YES:
                 self.phase = TRADE_PICK
-            else:
-                self._to_build()
+            elif action == PASS:  # no (more) trades and no building
+                self._to_attack()
+            else:  # no (more) trades: the turn's first build
+                self._build(action)
         elif ph == DRAW:
             if action == PILE:
                 self._draw(self.player, 1, self._to_trade)
@@ -726,7 +740,7 @@ class FaraoState:
                 hp[ask] += 1
             self.offer = None
             self.player = self.active
-            self._to_trade()
+            self._to_trade(same_cards=action != ACCEPT)
         elif ph == END_DISCARD:
             p = self.player
             self._lose(p, action - DISCARD)
@@ -896,21 +910,33 @@ class FaraoState:
         else:
             self._to_trade()
 
-    def _to_trade(self) -> None:
+    def _to_trade(self, same_cards: bool = False) -> None:
+        """Step 3, when a trade offer is possible: one question, "offer a trade", "no (more) trades,
+        build this" or "no trades, no building" (the end of trading and the first build decided at
+        once: nothing happens between them, so the player knows no less). ``same_cards``: after a
+        declined offer the builds are those of the last question."""
         p = self.active
         self.player = p
         g = self.g
         if g.options.trade != "none" and self.trades < g.options.trade_offers and self.hand_n[p]:
             for q, n in enumerate(self.hand_n):
                 if n and q != p:
+                    if not same_cards:
+                        builds = self._builds()
+                        self.trade_or_build = _PASS_YES + builds[1:] if len(builds) > 1 else _PASS_YES
                     self.phase = TRADE
                     return
         self._to_build()
 
-    def _to_build(self) -> None:
+    def _builds(self) -> list[int]:
+        """``PASS`` and the active player's legal builds now."""
         p = self.player
         g = self.g
-        builds = g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+
+    def _to_build(self) -> None:
+        """Step 4 (again after each build): build or ``PASS``; skipped when nothing can be built."""
+        builds = self._builds()
         if len(builds) > 1:
             self.builds = builds
             self.phase = BUILD
@@ -1072,8 +1098,8 @@ class FaraoState:
                 f"cash {pyramid_text(self.pyr[p][action - CASH_ACT])} for {pyramid_value(self.pyr[p][action - CASH_ACT])}"
         if ph == DRAW:
             return "draw from the pile" if action == PILE else f"take {KIND_NAMES[action - TAKE]} from the display"
-        if ph == TRADE:
-            return "offer a trade" if action == YES else "no (more) trades"
+        if ph == TRADE and action < BUILD_ACT:
+            return "offer a trade" if action == YES else "no (more) trades, no building"
         if ph == BUILD and action == PASS:
             return "no (more) building"
         if ph == TRADE_PICK:
@@ -1081,10 +1107,10 @@ class FaraoState:
             return f"offer {KIND_NAMES[give]} to seat {q + 1} for {KIND_NAMES[ask]}"
         if ph == TRADE_REPLY:
             return "accept the trade" if action == ACCEPT else "decline the trade"
-        if ph == BUILD:
+        if ph == BUILD or ph == TRADE:
             slot, v, nat, j = decode_build(action)
             where = "a new pyramid" if slot == NEW else f"pyramid {slot + 1}"
-            return f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
+            return ("no (more) trades; " if ph == TRADE else "") + f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
         if ph == ATTACK:
             if action == PASS:
                 return "no thief, no tax collector"
@@ -1180,6 +1206,7 @@ class FaraoState:
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
         s.decided = True
         s.builds = _PASS_ONLY
+        s.trade_or_build = _PASS_YES
         s._start_turn(active)
         return s
 
@@ -1202,7 +1229,7 @@ def _pick(counts: Sequence[int], r: int) -> int:
 
 
 # --------------------------------------------------------------------------- checks
-_ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
+_ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
 class _CardCount(dict):
@@ -1264,7 +1291,8 @@ class FaraoChecker:
     value, which pyramids may be cashed and how many a player may have, a thief's
     roll against the height, a collapse) and compares the state after it. Every
     step: the action's rule, the cards add up (pile + display + discard + hands +
-    pyramids + the End card = the deck), scores change only by a cash of the right
+    pyramids + the End card = the deck), no trade offer after a build in the same
+    turn, scores change only by a cash of the right
     value, the figure on the track and moving one plateau per cash, every standing
     pyramid valid (a verdict kept per pyramid shape), the hands of the players not
     on turn within the limit; at every turn change the hand of the
@@ -1293,26 +1321,31 @@ class FaraoChecker:
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
+        self.built_in_turn = -1  # the last turn with a build: no trade offer after it
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         self.decision = True
         g = self.g
         ph = s.phase
         who = self.who[player]
-        if ph == TRADE:  # the most frequent question first
+        if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to trade")
-            if action == YES and s.trades >= g.options.trade_offers:
-                raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
+            if action == YES:
+                if s.trades >= g.options.trade_offers:
+                    raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
+                if self.built_in_turn == s.turn:
+                    raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
             if player != s.active:
                 raise RuleViolation(f"{who} trades in seat {s.active + 1}'s turn")
             return
         hand = s.hands[player]
         if ph in _ACTIVE_ONLY and player != s.active:
             raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
-        if ph == BUILD:
+        if ph == BUILD or ph == TRADE:  # a build at the trade question ends the trading
             if action == PASS:
                 return
+            self.built_in_turn = s.turn
             slot, v, nat, j = decode_build(action)
             if not (BUILD_ACT <= action and 0 <= slot <= NEW and 1 <= v <= MAX_VALUE):
                 raise RuleViolation(f"{who} made an impossible build ({action})")
@@ -1371,6 +1404,8 @@ class FaraoChecker:
             if g.options.trade == "none":
                 raise RuleViolation(f"{who} offers a trade although trading is off")
             q, give, ask = decode_trade(action)
+            if self.built_in_turn == s.turn:
+                raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
             if s.trades >= g.options.trade_offers:
                 raise RuleViolation(f"{who} makes trade offer {s.trades + 1}; {g.options.trade_offers} are allowed")
             if not 0 <= q < g.num_players or q == player:
@@ -1452,10 +1487,8 @@ class FaraoChecker:
         if exp is not None:
             self.expect = None
             self._expected(s, exp)
-        if s.score != self.scores and s.phase != OVER:
-            raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
-        if s.plateau != self.plateau:
-            raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
+        if s.plateau != self.plateau or s.score != self.scores:
+            self._score_moved(s)
         if max(hand_n) > g.hand_limit:
             for q, n in enumerate(hand_n):
                 if n > g.hand_limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
@@ -1469,6 +1502,13 @@ class FaraoChecker:
                 self.last_full = s.steps
                 self.conservation(s)
         self.decision = False
+
+    def _score_moved(self, s: FaraoState) -> None:
+        """The scores or the figure changed without a cash (the final cashes excepted)."""
+        if s.score != self.scores and s.phase != OVER:
+            raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
+        if s.plateau != self.plateau:
+            raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
 
     def _judge_pyramids(self, q: int, pyrs: list[tuple]) -> None:
         """Every pyramid of seat ``q`` follows the rules; its card count kept for the sum of the cards.
@@ -1716,11 +1756,14 @@ class GreedyAgent:
                         best, bw = a, w
             return best if best in legal else legal[0]
         if ph == TRADE:
-            if obs.trades_made:
-                return PASS
-            t = self._trade(obs, legal)
-            self._offer = (obs.turn, t)
-            return PASS if t is None else YES
+            if not obs.trades_made:
+                t = self._trade(obs, legal)
+                self._offer = (obs.turn, t)
+                if t is not None:
+                    return YES
+            # no (more) trades: the build it would make at the build question, if any
+            a = self._next_build(obs)
+            return a if a is not None and a in legal else PASS
         if ph == TRADE_PICK:
             # the offer planned a step ago (nothing changed since "yes"), else worked out again
             t = self._offer[1] if self._offer is not None and self._offer[0] == obs.turn and obs.trades_made == 0 \
