@@ -328,7 +328,6 @@ class FaraoGame:
         self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
         self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
                             for q in range(num_players)]
-        self.greedy_worths: dict[tuple, list[float]] = {}  # and what each card is worth to them
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -1697,22 +1696,16 @@ class GreedyAgent:
         return self.worths(obs)[kind]
 
     def worths(self, obs: FaraoObservation) -> list[float]:
-        """:meth:`worth` of every kind (a pure function of the hand and the own pyramids: cached)."""
+        """:meth:`worth` of every kind (a pure function of the hand and the own pyramids). The last
+        answer is kept for the same cards; a cache of all answers met rarely hit (three in four
+        hands are new), so there is none."""
         hand = obs.own()
         pyrs = obs.pyrs(self.seat)
-        if hand == self._last_hand and pyrs == self._last_pyrs:  # asked again for the same cards (most calls)
+        if hand == self._last_hand and pyrs == self._last_pyrs:
             return self._last_worths
-        key = (*hand, *pyrs)
-        cache = self.g.greedy_worths
-        out = cache.get(key)
-        if out is not None:
-            self._remember(hand, pyrs, out)
-            return out
-        if len(cache) > 200_000:
-            cache.clear()
         out = [0.0] * NK
         for kind in range(1, MAX_VALUE + 1):
-            w = 1.0 + 0.05 * kind + 0.4 * min(hand[kind], 3)
+            w = _BASE_WORTH[kind][min(hand[kind], 3)]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
             if kind > 1 and hand[kind - 1]:
                 w += 0.5
             if kind < MAX_VALUE and hand[kind + 1]:
@@ -1727,7 +1720,6 @@ class GreedyAgent:
                     out[kind] += 3.0 if len(lack) == 1 else 1.5
         for kind, w in _SPECIAL_WORTH.items():
             out[kind] = w
-        cache[key] = out
         self._remember(hand, pyrs, out)
         return out
 
@@ -1810,6 +1802,8 @@ class GreedyAgent:
         if can_new:
             for v in range(1, MAX_VALUE + 1):
                 if hand[v]:
+                    if not jk and (pyrs or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
+                        continue  # without Jokers a lone row (skipped below), known without planning
                     height, need = plan(v, [], hand, jk)
                     d = pyramid_value((v, (0,) * height))
                     if height == 1 and (pyrs or hand[v] < 2):
@@ -1897,6 +1891,9 @@ class GreedyAgent:
 
 
 _SPECIAL_WORTH = {THIEF: 3.0, TAX: 2.5, PHARAOH: 3.5, JOKER: 5.0}
+# a building card's base worth, by kind and by how many are held (up to 3): computed as the
+# greedy player always did, so that the same sums give the same floats
+_BASE_WORTH = [[1.0 + 0.05 * kind + 0.4 * min(held, 3) for held in range(4)] for kind in range(MAX_VALUE + 1)]
 
 
 def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
