@@ -587,6 +587,19 @@ def test_checker_notices_a_card_of_the_wrong_kind(gd3):
         chk.conservation(s)
 
 
+def test_checker_notices_a_hand_that_does_not_hold_its_count(gd3):
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}])
+    chk = gd3.checker()
+    chk.conservation(s)
+    s.hands[2][6] -= 1
+    s.hands[2][THIEF] += 1  # the hand holds seven cards but counts six
+    s.hand_n[2] -= 1
+    s.pile_n += 1
+    s.pile[6] += 1
+    with pytest.raises(RuleViolation, match="seat 3's hand .* does not hold its 6 cards"):
+        chk.conservation(s)
+
+
 def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]])
     chk = gd3.checker()

@@ -1321,6 +1321,8 @@ class FaraoChecker:
         self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
         self.built_in_turn = -1  # the last turn with a build: no trade offer after it
+        self.total = game.total
+        self.hand_limit = game.hand_limit
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         self.decision = True
@@ -1478,7 +1480,7 @@ class FaraoChecker:
                     self._judge_pyramids(q, pyrs)
         hand_n = s.hand_n
         total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + self._pyr_total + s.end_out
-        if total != g.total:
+        if total != self.total:
             raise RuleViolation(f"the cards add up to {total}, not {g.total} (pile {s.pile_n}, discard {s.disc_n},"
                                 f" display {len(s.display)}, hands {s.hand_n}, pyramids {self._pyr_total},"
                                 f" End card {s.end_out})")
@@ -1488,7 +1490,7 @@ class FaraoChecker:
             self._expected(s, exp)
         if s.plateau != self.plateau or s.score != self.scores:
             self._score_moved(s)
-        if max(hand_n) > g.hand_limit:
+        if max(hand_n) > self.hand_limit:
             for q, n in enumerate(hand_n):
                 if n > g.hand_limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
                     raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
@@ -1588,9 +1590,10 @@ class FaraoChecker:
         seen = [sum(x) for x in zip(s.pile, s.discard, *hands)]
         for k in s.display:
             seen[k] += 1
-        for q, h in enumerate(hands):
-            if sum(h) != s.hand_n[q] or min(h) < 0:
-                raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
+        if list(map(sum, hands)) != s.hand_n or min(map(min, hands)) < 0:
+            for q, h in enumerate(hands):
+                if sum(h) != s.hand_n[q] or min(h) < 0:
+                    raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
         cap = 2 if s.plateau >= g.board.double_from else 1
         valid = self._valid
         for q, pyrs in enumerate(s.pyr):
