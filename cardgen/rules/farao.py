@@ -324,8 +324,15 @@ class FaraoGame:
         self.die = board.die
         self.last = board.plateaus
         self.hand_limit = board.hand_limit
+        # the checker's verdict on every pyramid shape it met (a pure function of the shape and the
+        # options, so shared by the games of this game object; the engine never reads it)
+        self.checker_verdicts = _CardCount(options.jokers)
         # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
         self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
+        # every build without Jokers of 1…n cards of value v on slot s: _build_runs[s][v][n]
+        most = max(self.counts[1:MAX_VALUE + 1])
+        self._build_runs = [[[[build_action(s, v, k) for k in range(1, n + 1)] for n in range(most + 1)]
+                             for v in range(MAX_VALUE + 1)] for s in range(NEW + 1)]
         self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
                             for q in range(num_players)]
 
@@ -355,6 +362,7 @@ class FaraoGame:
         pyramids vary so much that fewer than one list in ten would be met again)."""
         out = [PASS]
         jk = hand[JOKER] if self.options.jokers else 0
+        runs = self._build_runs
         for slot, (base, rows) in enumerate(pyrs):
             h = len(rows)
             for i in range(h + 1):
@@ -371,10 +379,9 @@ class FaraoGame:
                 if room <= 0:
                     continue
                 top = min(hand[v], room)
-                if not jk:  # naturals only: consecutive counts are 4 apart
+                if not jk:  # naturals only: 1…top cards, a prepared run
                     if top >= 1:
-                        start = BUILD_ACT + ((16 * slot + v) * 16) * 4
-                        out.extend(range(start + 4, start + 4 * top + 1, 4))
+                        out += runs[slot][v][top]
                     continue
                 for nat in range(0 if nat_cur else 1, top + 1):
                     for j in range(0, min(jk, room - nat) + 1):
@@ -382,10 +389,10 @@ class FaraoGame:
                             out.append(build_action(slot, v, nat, j))
         if can_new:
             if not jk:
+                new = runs[NEW]
                 for v in range(1, MAX_VALUE + 1):
                     if hand[v]:
-                        start = BUILD_ACT + ((16 * NEW + v) * 16) * 4
-                        out.extend(range(start + 4, start + 4 * hand[v] + 1, 4))
+                        out += new[v][hand[v]]
             else:
                 for v in range(1, MAX_VALUE + 1):
                     for nat in range(1, hand[v] + 1):
@@ -1233,7 +1240,8 @@ _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, E
 
 class _CardCount(dict):
     """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are
-    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`)."""
+    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes
+    are few (values 1–9, rows narrowing): a few thousand at most."""
 
     def __init__(self, jokers: bool):
         super().__init__()
@@ -1312,8 +1320,7 @@ class FaraoChecker:
         self.turn = 0
         self.active = 0
         self.expect: tuple | None = None
-        self._cards = _CardCount(game.options.jokers)
-        self._valid: dict[tuple, str | None] = {}
+        self._cards = game.checker_verdicts
         self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
         self._pyr_cards = [0] * n  # and their cards
         self._pyr_total = 0
@@ -1595,16 +1602,13 @@ class FaraoChecker:
                 if sum(h) != s.hand_n[q] or min(h) < 0:
                     raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
         cap = 2 if s.plateau >= g.board.double_from else 1
-        valid = self._valid
+        sizes = self._cards
         for q, pyrs in enumerate(s.pyr):
             if len(pyrs) > cap:
                 raise RuleViolation(f"seat {q + 1} has {len(pyrs)} pyramids with the figure on plateau {s.plateau}")
             for pyr in pyrs:
-                if pyr in valid:
-                    why = valid[pyr]
-                else:
-                    why = valid[pyr] = pyramid_problem(pyr, g.options.jokers)
-                if why:
+                if sizes[pyr] < 0:
+                    why = pyramid_problem(pyr, g.options.jokers)
                     raise RuleViolation(f"seat {q + 1}'s pyramid {pyramid_text(pyr)} breaks the rules: {why}")
                 v = pyr[0]
                 for r in pyr[1]:
