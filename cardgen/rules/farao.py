@@ -10,9 +10,10 @@ the cards left in it, which *is* a shuffle, so the draws are the only chance
 steps a shuffle needs.
 
 A turn is the rulebook's six steps, each as small decisions (``PASS`` first
-where a step is optional; trading asks ``YES`` before each offer, so that a
-player choosing at random does not offer trades all turn long, and that same
-question ends the trading with the first build or with none, see step 3). A turn
+where a step is optional; trading asks a question before each offer, ``YES``
+to offer, so that a player choosing at random does not offer trades all turn
+long; the same question ends the trading with the first build or with none, see
+step 3). A turn
 in which the player can do nothing at all is one decision, ``PASS`` (``IDLE``),
 so that a stuck game shows up as a game that does not end:
 
