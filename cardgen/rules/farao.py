@@ -103,6 +103,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -432,23 +433,24 @@ class FaraoObservation:
         self.player = player
         self._s = state
 
-    num_players = property(lambda self: self._s.g.num_players)
-    phase = property(lambda self: self._s.phase)
-    active = property(lambda self: self._s.active, doc="whose turn it is")
+    # plain fields read through attrgetter (no Python frame per read: the greedy player reads many)
+    num_players = property(attrgetter("_s.g.num_players"))
+    phase = property(attrgetter("_s.phase"))
+    active = property(attrgetter("_s.active"), doc="whose turn it is")
     hand = property(lambda self: tuple(self._s.hands[self.player]), doc="own cards per kind")
     hand_sizes = property(lambda self: tuple(self._s.hand_n))
     pyramids = property(lambda self: tuple(tuple(p) for p in self._s.pyr), doc="every seat's pyramids")
     display = property(lambda self: tuple(self._s.display))
     discard = property(lambda self: tuple(self._s.discard), doc="the discard pile per kind (face up)")
-    pile_size = property(lambda self: self._s.pile_n)
-    plateau = property(lambda self: self._s.plateau)
-    final = property(lambda self: self._s.final, doc="the End card is in the pile")
+    pile_size = property(attrgetter("_s.pile_n"))
+    plateau = property(attrgetter("_s.plateau"))
+    final = property(attrgetter("_s.final"), doc="the End card is in the pile")
     scores = property(lambda self: tuple(self._s.score))
-    offer = property(lambda self: self._s.offer, doc="(partner, give, ask) of the trade offer in progress")
-    target = property(lambda self: self._s.target, doc="(seat, slot) of the pyramid the thief is after")
-    roll = property(lambda self: self._s.roll)
-    trades_made = property(lambda self: self._s.trades)
-    turn = property(lambda self: self._s.turn)
+    offer = property(attrgetter("_s.offer"), doc="(partner, give, ask) of the trade offer in progress")
+    target = property(attrgetter("_s.target"), doc="(seat, slot) of the pyramid the thief is after")
+    roll = property(attrgetter("_s.roll"))
+    trades_made = property(attrgetter("_s.trades"))
+    turn = property(attrgetter("_s.turn"))
 
     # the live references the greedy player reads without copying (own hand only)
     def own(self) -> list[int]:
