@@ -1715,7 +1715,8 @@ class GreedyAgent:
             return self._last_worths
         out = [0.0] * NK
         for kind in range(1, MAX_VALUE + 1):
-            w = _BASE_WORTH[kind][min(hand[kind], 3)]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
+            held = hand[kind]
+            w = _BASE_WORTH[kind][held if held < 3 else 3]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
             if kind > 1 and hand[kind - 1]:
                 w += 0.5
             if kind < MAX_VALUE and hand[kind + 1]:
