@@ -1119,7 +1119,8 @@ class FaraoState:
         if ph == BUILD or ph == TRADE:
             slot, v, nat, j = decode_build(action)
             where = "a new pyramid" if slot == NEW else f"pyramid {slot + 1}"
-            return ("no (more) trades; " if ph == TRADE else "") + f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
+            text = f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
+            return "no (more) trades; " + text if ph == TRADE else text
         if ph == ATTACK:
             if action == PASS:
                 return "no thief, no tax collector"
