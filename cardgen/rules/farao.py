@@ -1303,11 +1303,12 @@ class FaraoChecker:
     roll against the height, a collapse) and compares the state after it. Every
     step: the action's rule, the cards add up (pile + display + discard + hands +
     pyramids + the End card = the deck), no trade offer after a build in the same
-    turn, scores change only by a cash of the right
-    value, the figure on the track and moving one plateau per cash, every standing
-    pyramid valid (a verdict kept per pyramid shape), the hands of the players not
-    on turn within the limit; at every turn change the hand of the
-    player who ended it at seven (fewer only when no card is left to draw) and the
+    turn, scores change only by a cash of the right value, the figure on the track
+    and moving one plateau per cash, every standing pyramid valid (a verdict kept
+    per pyramid shape; a seat's pyramids are judged again, and their cards counted
+    again, only when they differ from those of the step before: a pyramid is an
+    immutable value), the hands of the players not on turn within the limit; at
+    every turn change the hand of the player who ended it at seven (fewer only when no card is left to draw) and the
     next seat on turn. Every ``full`` step: each kind counted everywhere, every
     standing pyramid valid, the pyramid caps, where the End card is; the runner's
     full checks at the end of a run of draws (nearly every turn) are sampled, one
