@@ -9,7 +9,7 @@ the machine disturbs the figure as little as possible. The checks are those of
 ``cardgen validate farao``: at every step the rule of the action (a build that
 keeps the pyramid valid with cards the player holds and within the pyramid cap, a
 cash of a pyramid tall enough for the figure's plateau, a trade with another
-player, a theft after a roll higher than the height, discards only above the hand
+player and none after a build, a theft after a roll higher than the height, discards only above the hand
 limit), the cards adding up to the deck, scores changing only by a cash of the
 right value, the figure moving one plateau per cash, hands within the limit out of
 turn, seven cards at every turn's end; every ``--check-every`` decision steps (and

@@ -232,7 +232,11 @@ def test_choice_an_empty_pile_takes_the_discard_before_the_last_plateau(gd3):
 def test_rule_the_active_player_trades_one_card_for_one(gd3):
     s = pos(gd3, [{1: 6, 2: 1}, {5: 7}, {6: 7}], display=[4, 4, 4])
     draw_pile(s, 9)
-    assert s.phase == F.TRADE and s.legal_actions() == [F.PASS, F.YES]
+    legal = s.legal_actions()
+    assert s.phase == F.TRADE and legal[:2] == [F.PASS, F.YES]
+    assert {F.decode_build(a) for a in legal[2:]} == {(F.NEW, 1, n, 0) for n in range(1, 7)} | {(F.NEW, 2, 1, 0),
+                                                                                                (F.NEW, 9, 1, 0)}, \
+        "ours: the question also offers to stop trading and build at once"
     s.apply_action(F.YES)
     offers = s.legal_actions()
     assert all(F.decode_trade(a)[0] in (1, 2) for a in offers), "always with another player"
@@ -257,12 +261,37 @@ def test_rule_a_partner_without_the_card_can_only_decline(gd3):
 def test_choice_at_most_three_trade_offers_a_turn(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[4, 4, 4])
     draw_pile(s, 9)
+    first = s.legal_actions()
     for _ in range(3):
-        assert s.phase == F.TRADE
+        assert s.phase == F.TRADE and s.legal_actions() == first, "declined: the same question again"
         s.apply_action(F.YES)
         s.apply_action(F.trade_action(1, 1, 8))
         s.apply_action(F.DECLINE)
     assert s.phase != F.TRADE
+
+
+def test_choice_the_end_of_trading_and_the_first_build_are_one_decision(gd3):
+    """Ours: "no (more) trades" is answered with the turn's first build, or with no building at all;
+    after a build no trade may be offered (step 3 comes before step 4)."""
+    s = pos(gd3, [{2: 3, 3: 1}, {3: 7}, {6: 7}], display=[1, 1, 1])
+    draw_pile(s, 9)
+    first = F.build_action(F.NEW, 2, 3)
+    assert s.phase == F.TRADE and first in s.legal_actions()
+    assert s.action_to_string(first) == "no (more) trades; build 3×2 on a new pyramid"
+    s.apply_action(first)
+    assert s.phase == F.BUILD and s.pyr[0] == [(2, (24,))] and F.YES not in s.legal_actions()
+    chk = s.g.checker()
+    chk.before(s, 0, F.build_action(0, 3, 1))
+    s.phase = F.TRADE  # an engine that would ask about trading again
+    with pytest.raises(RuleViolation, match="after building"):
+        chk.before(s, 0, F.YES)
+    s.phase = F.TRADE_PICK
+    with pytest.raises(RuleViolation, match="after building"):
+        chk.before(s, 0, F.trade_action(1, 9, 3))
+    s = pos(gd3, [{2: 3, 3: 1}, {3: 7}, {6: 7}], display=[1, 1, 1])
+    draw_pile(s, 9)
+    s.apply_action(F.PASS)
+    assert s.phase not in (F.TRADE, F.BUILD) and s.pyr[0] == [], "no trades and no building"
 
 
 def test_choice_trade_none_skips_the_step(game, rules):
@@ -273,10 +302,11 @@ def test_choice_trade_none_skips_the_step(game, rules):
 
 # --------------------------------------------------------------------------- step 4: building
 def builds_of(s):
-    go_to(s, F.BUILD)
+    """The builds offered at the first build decision: at the trade question when a trade is possible."""
+    go_to(s, F.TRADE if s.phase == F.TRADE else F.BUILD)
     legal = s.legal_actions()
     assert legal[0] == F.PASS
-    return {F.decode_build(a) for a in legal[1:]}
+    return {F.decode_build(a) for a in legal[1:] if a >= F.BUILD_ACT}
 
 
 def test_rule_each_row_has_fewer_cards_than_the_row_below_and_a_value_one_higher(gd3):
@@ -300,8 +330,7 @@ def test_rule_a_row_as_wide_as_the_row_below_is_not_allowed(gd3):
     s = pos(gd3, [{3: 3, 4: 3}, {5: 7}, {6: 7}], [[(3, [2])]], plateau=2, display=[1, 1, 1])
     s.apply_action(F.PASS)
     draw_pile(s, 9)
-    s.apply_action(F.PASS)
-    assert s.phase == F.BUILD
+    assert s.phase == F.TRADE
     chk = s.g.checker()
     with pytest.raises(RuleViolation, match="not fewer than the 2 of the row below"):
         chk.before(s, 0, F.build_action(0, 4, 2))
@@ -327,9 +356,8 @@ def test_choice_a_turn_may_build_several_times_with_traded_and_hand_cards(gd3):
     s.apply_action(F.YES)
     s.apply_action(F.trade_action(1, 9, 3))
     s.apply_action(F.ACCEPT)
-    s.apply_action(F.PASS)  # no more trades
     for a in (F.build_action(F.NEW, 2, 3), F.build_action(0, 3, 2), F.build_action(0, 4, 1)):
-        assert s.phase == F.BUILD
+        assert s.phase == (F.TRADE if a == F.build_action(F.NEW, 2, 3) else F.BUILD), "ours: no more trades: build"
         assert a in s.legal_actions()
         s.apply_action(a)
     assert s.pyr[0] == [(2, (24, 16, 8))] and F.pyramid_value(s.pyr[0][0]) == 27
@@ -455,8 +483,7 @@ def test_choice_thief_takes_random_is_a_chance_step(game, rules):
 def test_rule_the_hand_is_refilled_to_seven_at_the_end_of_the_turn(gd3):
     s = pos(gd3, [{3: 3, 4: 2, 5: 1}, {5: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    s.apply_action(F.PASS)
-    s.apply_action(F.build_action(F.NEW, 3, 3))
+    s.apply_action(F.build_action(F.NEW, 3, 3))  # no trades: build
     for a in (F.build_action(0, 4, 2), F.build_action(0, 5, 1)):
         s.apply_action(a)
     assert s.hand_n[0] == 1 and s.phase == F.C_DRAW and s.draw_left == 6 and s.draw_to == 0
@@ -534,8 +561,7 @@ def test_clone_is_independent(gd3):
     s = pos(gd3, [{3: 3, 4: 2}, {5: 7}, {6: 7}], display=[1, 1, 1])
     c = s.clone()
     draw_pile(c, 9)
-    c.apply_action(F.PASS)
-    c.apply_action(F.build_action(F.NEW, 3, 3))
+    c.apply_action(F.build_action(F.NEW, 3, 3))  # no trades: build
     assert s.pyr[0] == [] and s.hands[0][3] == 3 and s.phase == F.DRAW
     assert c.pyr[0] == [(3, (24,))]
 
@@ -561,6 +587,19 @@ def test_checker_notices_a_card_of_the_wrong_kind(gd3):
         chk.conservation(s)
 
 
+def test_checker_notices_a_hand_that_does_not_hold_its_count(gd3):
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}])
+    chk = gd3.checker()
+    chk.conservation(s)
+    s.hands[2][6] -= 1
+    s.hands[2][THIEF] += 1  # the hand holds seven cards but counts six
+    s.hand_n[2] -= 1
+    s.pile_n += 1
+    s.pile[6] += 1
+    with pytest.raises(RuleViolation, match="seat 3's hand .* does not hold its 6 cards"):
+        chk.conservation(s)
+
+
 def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]])
     chk = gd3.checker()
@@ -571,6 +610,38 @@ def test_checker_notices_a_pyramid_that_breaks_the_rules(gd3):
         chk.conservation(s)
     with pytest.raises(RuleViolation, match="breaks the rules: row 2 has 3 cards"):
         chk.after(s, False)  # at every step too
+
+
+def test_checker_judges_a_pyramid_again_when_it_changes_after_a_good_step(gd3):
+    """The per-step check judges only the seats whose pyramids changed: a change is still caught."""
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])], [(5, [2])]])
+    chk = gd3.checker()
+    chk.after(s, False)
+    chk.after(s, False)  # unchanged: nothing to judge again
+    s.pyr[1][0] = (5, (16, 8))  # a 6 on top: the cards no longer add up
+    with pytest.raises(RuleViolation, match="add up to 88"):
+        chk.after(s, False)
+    s.pile[6] -= 1
+    s.pile_n -= 1
+    chk.after(s, False)
+    s.pyr[0][0] = (2, (24, 24))  # the 4 on top moved into the row of 3s: cards still add up
+    s.pile[4] += 1
+    s.pile[3] -= 1
+    with pytest.raises(RuleViolation, match="breaks the rules: row 2 has 3 cards"):
+        chk.after(s, False)
+
+
+def test_checker_notices_scores_and_the_figure_moving_without_a_cash(gd3):
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}])
+    chk = gd3.checker()
+    chk.after(s, False)
+    s.score[1] += 5
+    with pytest.raises(RuleViolation, match="the scores changed without a cash"):
+        chk.after(s, False)
+    s.score[1] -= 5
+    s.plateau = 2
+    with pytest.raises(RuleViolation, match="the figure moved from plateau 1 to 2 without a cash"):
+        chk.after(s, False)
 
 
 def test_checker_notices_the_figure_off_the_track_and_an_early_end_card(gd3):

@@ -10,8 +10,10 @@ the cards left in it, which *is* a shuffle, so the draws are the only chance
 steps a shuffle needs.
 
 A turn is the rulebook's six steps, each as small decisions (``PASS`` first
-where a step is optional; trading asks ``PASS``/``YES`` before each offer, so
-that a player choosing at random does not offer trades all turn long). A turn
+where a step is optional; trading asks a question before each offer, ``YES``
+to offer, so that a player choosing at random does not offer trades all turn
+long; the same question ends the trading with the first build or with none, see
+step 3). A turn
 in which the player can do nothing at all is one decision, ``PASS`` (``IDLE``),
 so that a stuck game shows up as a game that does not end:
 
@@ -23,12 +25,21 @@ so that a stuck game shows up as a game that does not end:
    new pile.
 2. **Draw** (``PILE`` or ``TAKE + kind``): one card from the pile (chance) or
    from the display of three; a display card taken is replaced from the pile.
-3. **Trade** (``PASS``/``YES``, then ``TRADE + 256 * partner + 16 * give + ask``,
-   then the partner's ``ACCEPT``/``DECLINE``): the active player offers one of its
-   cards for a kind of card from another player; the partner decides.
+3. **Trade** (``YES``, then ``TRADE + 256 * partner + 16 * give + ask``, then the
+   partner's ``ACCEPT``/``DECLINE``): the active player offers one of its cards for
+   a kind of card from another player; the partner decides. The question before
+   each offer also ends the trading: ``PASS`` (no trades, no building: on to step
+   5) or a build (no (more) trades, and this is the turn's first build). Ending
+   the trading and making the first build are one decision because nothing
+   happens between them (the player knows no more at the build question than at
+   the trade question); it saves a step in most turns, and a player choosing at
+   random trades less often (it picks ``YES`` among all its builds) without any
+   line of play becoming unreachable.
 4. **Build** (``PASS`` or ``BUILD + ((16 * slot + value) * 16 + naturals) * 4 +
    jokers``, again until ``PASS``): cards of one value onto one own pyramid (slot
-   0 or 1) or as a new pyramid (slot 2).
+   0 or 1) or as a new pyramid (slot 2). When no trade offer is possible (nobody
+   else holds a card, three offers made, ``trade: none``), the build question is
+   asked at once. No trade is offered after a build.
 5. **Thief or tax collector** (``PASS``, ``THIEF + 2 * seat + slot`` or ``TAX``):
    the target may block with a Pharaoh (``BLOCK``/``ALLOW``; every target is asked,
    with or without a Pharaoh, so that asking reveals nothing); a thief's die roll
@@ -92,6 +103,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -314,8 +326,17 @@ class FaraoGame:
         self.die = board.die
         self.last = board.plateaus
         self.hand_limit = board.hand_limit
-        self._trades: dict[tuple, list[int]] = {}
-        self.greedy_worths: dict[tuple, list[float]] = {}  # and what each card is worth to them
+        # the checker's verdict on every pyramid shape it met (a pure function of the shape and the
+        # options, so shared by the games of this game object; the engine never reads it)
+        self.checker_verdicts = _CardCount(options.jokers)
+        # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
+        self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
+        # every build without Jokers of 1…n cards of value v on slot s: _build_runs[s][v][n]
+        most = max(self.counts[1:MAX_VALUE + 1])
+        self._build_runs = [[[[build_action(s, v, k) for k in range(1, n + 1)] for n in range(most + 1)]
+                             for v in range(MAX_VALUE + 1)] for s in range(NEW + 1)]
+        self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
+                            for q in range(num_players)]
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -343,6 +364,7 @@ class FaraoGame:
         pyramids vary so much that fewer than one list in ten would be met again)."""
         out = [PASS]
         jk = hand[JOKER] if self.options.jokers else 0
+        runs = self._build_runs
         for slot, (base, rows) in enumerate(pyrs):
             h = len(rows)
             for i in range(h + 1):
@@ -359,10 +381,9 @@ class FaraoGame:
                 if room <= 0:
                     continue
                 top = min(hand[v], room)
-                if not jk:  # naturals only: consecutive counts are 4 apart
+                if not jk:  # naturals only: 1…top cards, a prepared run
                     if top >= 1:
-                        start = BUILD_ACT + ((16 * slot + v) * 16) * 4
-                        out.extend(range(start + 4, start + 4 * top + 1, 4))
+                        out += runs[slot][v][top]
                     continue
                 for nat in range(0 if nat_cur else 1, top + 1):
                     for j in range(0, min(jk, room - nat) + 1):
@@ -370,10 +391,10 @@ class FaraoGame:
                             out.append(build_action(slot, v, nat, j))
         if can_new:
             if not jk:
+                new = runs[NEW]
                 for v in range(1, MAX_VALUE + 1):
                     if hand[v]:
-                        start = BUILD_ACT + ((16 * NEW + v) * 16) * 4
-                        out.extend(range(start + 4, start + 4 * hand[v] + 1, 4))
+                        out += new[v][hand[v]]
             else:
                 for v in range(1, MAX_VALUE + 1):
                     for nat in range(1, hand[v] + 1):
@@ -382,14 +403,20 @@ class FaraoGame:
         return out
 
     def trade_actions(self, held: int, partners: int) -> list[int]:
-        """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind (cached)."""
-        key = (held, partners)
-        out = self._trades.get(key)
-        if out is None:
-            kinds = [k for k in range(1, NK) if k != END and (k != JOKER or self.options.jokers)]
-            out = [TRADE_ACT + 256 * q + 16 * g + a for q in range(self.num_players) if partners >> q & 1
-                   for g in kinds if held >> g & 1 for a in kinds if a != g]
-            self._trades[key] = out
+        """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind.
+
+        Built from one prepared run of offers per (partner, kind given), in the order partner,
+        given, asked: a list of up to ~400 offers costs a few dozen list extensions, where a
+        cache of whole lists would miss often (thousands of hand masks) and grow without bound."""
+        out: list[int] = []
+        runs = self._trade_runs
+        kinds = self._trade_kinds
+        for q in range(self.num_players):
+            if partners >> q & 1:
+                row = runs[q]
+                for g in kinds:
+                    if held >> g & 1:
+                        out += row[g]
         return out
 
 
@@ -406,23 +433,24 @@ class FaraoObservation:
         self.player = player
         self._s = state
 
-    num_players = property(lambda self: self._s.g.num_players)
-    phase = property(lambda self: self._s.phase)
-    active = property(lambda self: self._s.active, doc="whose turn it is")
+    # plain fields read through attrgetter (no Python frame per read: the greedy player reads many)
+    num_players = property(attrgetter("_s.g.num_players"))
+    phase = property(attrgetter("_s.phase"))
+    active = property(attrgetter("_s.active"), doc="whose turn it is")
     hand = property(lambda self: tuple(self._s.hands[self.player]), doc="own cards per kind")
     hand_sizes = property(lambda self: tuple(self._s.hand_n))
     pyramids = property(lambda self: tuple(tuple(p) for p in self._s.pyr), doc="every seat's pyramids")
     display = property(lambda self: tuple(self._s.display))
     discard = property(lambda self: tuple(self._s.discard), doc="the discard pile per kind (face up)")
-    pile_size = property(lambda self: self._s.pile_n)
-    plateau = property(lambda self: self._s.plateau)
-    final = property(lambda self: self._s.final, doc="the End card is in the pile")
+    pile_size = property(attrgetter("_s.pile_n"))
+    plateau = property(attrgetter("_s.plateau"))
+    final = property(attrgetter("_s.final"), doc="the End card is in the pile")
     scores = property(lambda self: tuple(self._s.score))
-    offer = property(lambda self: self._s.offer, doc="(partner, give, ask) of the trade offer in progress")
-    target = property(lambda self: self._s.target, doc="(seat, slot) of the pyramid the thief is after")
-    roll = property(lambda self: self._s.roll)
-    trades_made = property(lambda self: self._s.trades)
-    turn = property(lambda self: self._s.turn)
+    offer = property(attrgetter("_s.offer"), doc="(partner, give, ask) of the trade offer in progress")
+    target = property(attrgetter("_s.target"), doc="(seat, slot) of the pyramid the thief is after")
+    roll = property(attrgetter("_s.roll"))
+    trades_made = property(attrgetter("_s.trades"))
+    turn = property(attrgetter("_s.turn"))
 
     # the live references the greedy player reads without copying (own hand only)
     def own(self) -> list[int]:
@@ -444,7 +472,8 @@ class FaraoState:
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
-                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds")
+                 "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds",
+                 "trade_or_build")
 
     live_observations = True
 
@@ -479,6 +508,7 @@ class FaraoState:
         self.thefts = self.collapses = self.blocks = self.reshuffles = self.attacks_made = 0
         self.decided = True
         self.builds: list[int] = _PASS_ONLY
+        self.trade_or_build: list[int] = _PASS_YES
         # the deal: the display, then seven cards each
         self.phase = C_DRAW
         self.draw_to = DISPLAY_TARGET
@@ -553,21 +583,28 @@ class FaraoState:
         """Every chance step up to the next decision, with exactly the draws of
         ``sample_chance`` + ``apply_action`` one by one."""
         out = []
-        while C_DRAW <= self.phase < OVER:
-            a = self.sample_chance(rng)
-            self.apply_action(a)
+        while True:
+            ph = self.phase
+            if ph == C_DRAW:  # the common case, inlined: the same draw, no dispatch
+                a = _pick(self.pile, int(rng.random() * self.pile_n))
+                self._drawn(a)
+                self.steps += 1
+            elif C_DRAW < ph < OVER:
+                a = self.sample_chance(rng)
+                self.apply_action(a)
+            else:
+                return out
             out.append(a)
-        return out
 
     def legal_actions(self) -> list[int]:
         """The legal actions (sometimes a shared list: read it, never change it)."""
         ph = self.phase
         p = self.player
         g = self.g
+        if ph == TRADE:  # the most frequent questions first
+            return self.trade_or_build
         if ph == BUILD:
             return self.builds
-        if ph == TRADE:
-            return _PASS_YES
         if ph == CASH:
             need = g.cash_rows(self.plateau)
             out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
@@ -675,18 +712,27 @@ class FaraoState:
         ph = self.phase
         if ph < IDLE:
             self.decided = True
-        if ph == C_DRAW:
-            self._drawn(action)
+        # the most frequent steps first
+        if ph == TRADE:
+            if action == YES:
+                self.phase = TRADE_PICK
+            elif action == PASS:  # no (more) trades and no building
+                self._to_attack()
+            else:  # no (more) trades: the turn's first build
+                self._build(action)
+        elif ph == DRAW:
+            if action == PILE:
+                self._draw(self.player, 1, self._to_trade)
+            else:
+                k = action - TAKE
+                self.display.remove(k)
+                self._gain(self.player, k)
+                self._draw(DISPLAY_TARGET, 1, self._to_trade)
         elif ph == BUILD:
             if action == PASS:
                 self._to_attack()
             else:
                 self._build(action)
-        elif ph == TRADE:
-            if action == YES:
-                self.phase = TRADE_PICK
-            else:
-                self._to_build()
         elif ph == TRADE_PICK:
             self.offer = decode_trade(action)
             self.trades += 1
@@ -703,31 +749,20 @@ class FaraoState:
                 hp[ask] += 1
             self.offer = None
             self.player = self.active
-            self._to_trade()
+            self._to_trade(same_cards=action != ACCEPT)
+        elif ph == END_DISCARD:
+            p = self.player
+            self._lose(p, action - DISCARD)
+            if self.hand_n[p] <= self.g.hand_limit:
+                self._end_turn()
+        elif ph == ATTACK:
+            self._attack(action)
         elif ph == CASH:
             if action != PASS:
                 self._cash(action - CASH_ACT)
             self._to_draw()
-        elif ph == DRAW:
-            if action == PILE:
-                self._draw(self.player, 1, self._to_trade)
-            else:
-                k = action - TAKE
-                self.display.remove(k)
-                self._gain(self.player, k)
-                self._draw(DISPLAY_TARGET, 1, self._to_trade)
-        elif ph == ATTACK:
-            self._attack(action)
-        elif ph == C_DIE:
-            self.roll = action
-            seat, slot = self.target
-            if action > len(self.pyr[seat][slot][1]):
-                self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
-            else:
-                self.target = None
-                self._to_attack()
-        elif ph == STEAL or ph == C_STEAL:
-            self._steal(action)
+        elif ph == C_DRAW:
+            self._drawn(action)
         elif ph == BLOCK:
             seat = self.player
             self.player = self.active
@@ -738,6 +773,14 @@ class FaraoState:
                 self._to_attack()
             else:
                 self.phase = C_DIE
+        elif ph == C_DIE:
+            self.roll = action
+            seat, slot = self.target
+            if action > len(self.pyr[seat][slot][1]):
+                self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
+            else:
+                self.target = None
+                self._to_attack()
         elif ph == TAX_BLOCK:
             q = self.player
             self.player = self.active
@@ -758,17 +801,14 @@ class FaraoState:
             self.hand_n[q] -= 1
             self._gain(self.active, action)
             self._next_tax()
+        elif ph == STEAL or ph == C_STEAL:
+            self._steal(action)
         elif ph == LOSS_DISCARD:
             q = self.player
             self._lose(q, action - DISCARD)
             if self.hand_n[q] <= self.g.hand_limit:
                 self.player = self.active
                 self._to_attack()
-        elif ph == END_DISCARD:
-            p = self.player
-            self._lose(p, action - DISCARD)
-            if self.hand_n[p] <= self.g.hand_limit:
-                self._end_turn()
         elif ph == IDLE:
             self.decided = True
             self._end_turn()
@@ -879,21 +919,33 @@ class FaraoState:
         else:
             self._to_trade()
 
-    def _to_trade(self) -> None:
+    def _to_trade(self, same_cards: bool = False) -> None:
+        """Step 3, when a trade offer is possible: one question, "offer a trade", "no (more) trades,
+        build this" or "no trades, no building" (the end of trading and the first build decided at
+        once: nothing happens between them, so the player knows no less). ``same_cards``: after a
+        declined offer the builds are those of the last question."""
         p = self.active
         self.player = p
         g = self.g
         if g.options.trade != "none" and self.trades < g.options.trade_offers and self.hand_n[p]:
             for q, n in enumerate(self.hand_n):
                 if n and q != p:
+                    if not same_cards:
+                        builds = self._builds()
+                        self.trade_or_build = _PASS_YES + builds[1:] if len(builds) > 1 else _PASS_YES
                     self.phase = TRADE
                     return
         self._to_build()
 
-    def _to_build(self) -> None:
+    def _builds(self) -> list[int]:
+        """``PASS`` and the active player's legal builds now."""
         p = self.player
         g = self.g
-        builds = g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+
+    def _to_build(self) -> None:
+        """Step 4 (again after each build): build or ``PASS``; skipped when nothing can be built."""
+        builds = self._builds()
         if len(builds) > 1:
             self.builds = builds
             self.phase = BUILD
@@ -1055,8 +1107,8 @@ class FaraoState:
                 f"cash {pyramid_text(self.pyr[p][action - CASH_ACT])} for {pyramid_value(self.pyr[p][action - CASH_ACT])}"
         if ph == DRAW:
             return "draw from the pile" if action == PILE else f"take {KIND_NAMES[action - TAKE]} from the display"
-        if ph == TRADE:
-            return "offer a trade" if action == YES else "no (more) trades"
+        if ph == TRADE and action < BUILD_ACT:
+            return "offer a trade" if action == YES else "no (more) trades, no building"
         if ph == BUILD and action == PASS:
             return "no (more) building"
         if ph == TRADE_PICK:
@@ -1064,10 +1116,11 @@ class FaraoState:
             return f"offer {KIND_NAMES[give]} to seat {q + 1} for {KIND_NAMES[ask]}"
         if ph == TRADE_REPLY:
             return "accept the trade" if action == ACCEPT else "decline the trade"
-        if ph == BUILD:
+        if ph == BUILD or ph == TRADE:
             slot, v, nat, j = decode_build(action)
             where = "a new pyramid" if slot == NEW else f"pyramid {slot + 1}"
-            return f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
+            text = f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
+            return "no (more) trades; " + text if ph == TRADE else text
         if ph == ATTACK:
             if action == PASS:
                 return "no thief, no tax collector"
@@ -1163,6 +1216,7 @@ class FaraoState:
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
         s.decided = True
         s.builds = _PASS_ONLY
+        s.trade_or_build = _PASS_YES
         s._start_turn(active)
         return s
 
@@ -1185,12 +1239,13 @@ def _pick(counts: Sequence[int], r: int) -> int:
 
 
 # --------------------------------------------------------------------------- checks
-_ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
+_ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
 class _CardCount(dict):
     """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are
-    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`)."""
+    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes
+    are few (values 1–9, rows narrowing): a few thousand at most."""
 
     def __init__(self, jokers: bool):
         super().__init__()
@@ -1247,11 +1302,13 @@ class FaraoChecker:
     value, which pyramids may be cashed and how many a player may have, a thief's
     roll against the height, a collapse) and compares the state after it. Every
     step: the action's rule, the cards add up (pile + display + discard + hands +
-    pyramids + the End card = the deck), scores change only by a cash of the right
-    value, the figure on the track and moving one plateau per cash, every standing
-    pyramid valid (a verdict kept per pyramid shape), the hands of the players not
-    on turn within the limit; at every turn change the hand of the
-    player who ended it at seven (fewer only when no card is left to draw) and the
+    pyramids + the End card = the deck), no trade offer after a build in the same
+    turn, scores change only by a cash of the right value, the figure on the track
+    and moving one plateau per cash, every standing pyramid valid (a verdict kept
+    per pyramid shape; a seat's pyramids are judged again, and their cards counted
+    again, only when they differ from those of the step before: a pyramid is an
+    immutable value), the hands of the players not on turn within the limit; at
+    every turn change the hand of the player who ended it at seven (fewer only when no card is left to draw) and the
     next seat on turn. Every ``full`` step: each kind counted everywhere, every
     standing pyramid valid, the pyramid caps, where the End card is; the runner's
     full checks at the end of a run of draws (nearly every turn) are sampled, one
@@ -1268,31 +1325,40 @@ class FaraoChecker:
         self.turn = 0
         self.active = 0
         self.expect: tuple | None = None
-        self._cards = _CardCount(game.options.jokers)
-        self._valid: dict[tuple, str | None] = {}
+        self._cards = game.checker_verdicts
+        self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
+        self._pyr_cards = [0] * n  # and their cards
+        self._pyr_total = 0
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
+        self.built_in_turn = -1  # the last turn with a build: no trade offer after it
+        self.total = game.total
+        self.hand_limit = game.hand_limit
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         self.decision = True
         g = self.g
         ph = s.phase
         who = self.who[player]
-        if ph == TRADE:  # the most frequent question first
+        if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to trade")
-            if action == YES and s.trades >= g.options.trade_offers:
-                raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
+            if action == YES:
+                if s.trades >= g.options.trade_offers:
+                    raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
+                if self.built_in_turn == s.turn:
+                    raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
             if player != s.active:
                 raise RuleViolation(f"{who} trades in seat {s.active + 1}'s turn")
             return
         hand = s.hands[player]
         if ph in _ACTIVE_ONLY and player != s.active:
             raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
-        if ph == BUILD:
+        if ph == BUILD or ph == TRADE:  # a build at the trade question ends the trading
             if action == PASS:
                 return
+            self.built_in_turn = s.turn
             slot, v, nat, j = decode_build(action)
             if not (BUILD_ACT <= action and 0 <= slot <= NEW and 1 <= v <= MAX_VALUE):
                 raise RuleViolation(f"{who} made an impossible build ({action})")
@@ -1319,8 +1385,8 @@ class FaraoChecker:
             rows[i][0] += nat + j
             rows[i][1] += j
             new = (base, tuple((n << 3) + jj for n, jj in rows))
-            why = pyramid_problem(new, g.options.jokers)
-            if why:
+            if self._cards[new] < 0:  # the verdict is kept per pyramid shape
+                why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
         elif ph == CASH:
@@ -1351,6 +1417,8 @@ class FaraoChecker:
             if g.options.trade == "none":
                 raise RuleViolation(f"{who} offers a trade although trading is off")
             q, give, ask = decode_trade(action)
+            if self.built_in_turn == s.turn:
+                raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
             if s.trades >= g.options.trade_offers:
                 raise RuleViolation(f"{who} makes trade offer {s.trades + 1}; {g.options.trade_offers} are allowed")
             if not 0 <= q < g.num_players or q == player:
@@ -1415,31 +1483,26 @@ class FaraoChecker:
             raise RuleViolation(f"{who} acted in the {PHASE_NAMES[ph]} step")
 
     def after(self, s: FaraoState, full: bool) -> None:
+        """The checks of every step (see the class doc), the cheapest first; the full ones when due."""
         g = self.g
-        sizes = self._cards
-        pyr_cards = 0
-        for pyrs in s.pyr:
-            for pyr in pyrs:
-                k = sizes[pyr]
-                if k < 0:  # every standing pyramid follows the rules, at every step
-                    raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
-                                        f" {pyramid_problem(pyr, g.options.jokers)}")
-                pyr_cards += k
+        pyr = s.pyr
+        if pyr != self._pyr_seen:  # a seat's pyramids changed: judge them again (the others were judged)
+            for q, pyrs in enumerate(pyr):
+                if pyrs != self._pyr_seen[q]:
+                    self._judge_pyramids(q, pyrs)
         hand_n = s.hand_n
-        total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + pyr_cards + s.end_out
-        if total != g.total:
+        total = s.pile_n + s.disc_n + len(s.display) + sum(hand_n) + self._pyr_total + s.end_out
+        if total != self.total:
             raise RuleViolation(f"the cards add up to {total}, not {g.total} (pile {s.pile_n}, discard {s.disc_n},"
-                                f" display {len(s.display)}, hands {s.hand_n}, pyramids {pyr_cards},"
+                                f" display {len(s.display)}, hands {s.hand_n}, pyramids {self._pyr_total},"
                                 f" End card {s.end_out})")
         exp = self.expect
         if exp is not None:
             self.expect = None
             self._expected(s, exp)
-        if s.score != self.scores and s.phase != OVER:
-            raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
-        if s.plateau != self.plateau:
-            raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
-        if max(hand_n) > g.hand_limit:
+        if s.plateau != self.plateau or s.score != self.scores:
+            self._score_moved(s)
+        if max(hand_n) > self.hand_limit:
             for q, n in enumerate(hand_n):
                 if n > g.hand_limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
                     raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
@@ -1452,6 +1515,30 @@ class FaraoChecker:
                 self.last_full = s.steps
                 self.conservation(s)
         self.decision = False
+
+    def _score_moved(self, s: FaraoState) -> None:
+        """The scores or the figure changed without a cash (the final cashes excepted)."""
+        if s.score != self.scores and s.phase != OVER:
+            raise RuleViolation(f"the scores changed without a cash: {self.scores} → {s.score}")
+        if s.plateau != self.plateau:
+            raise RuleViolation(f"the figure moved from plateau {self.plateau} to {s.plateau} without a cash")
+
+    def _judge_pyramids(self, q: int, pyrs: list[tuple]) -> None:
+        """Every pyramid of seat ``q`` follows the rules; its card count kept for the sum of the cards.
+
+        Called when the seat's pyramids differ from those judged last: a pyramid is an immutable
+        value, so pyramids judged before and unchanged since still follow the rules."""
+        sizes = self._cards
+        cards = 0
+        for pyr in pyrs:
+            k = sizes[pyr]
+            if k < 0:  # every standing pyramid follows the rules, at every step
+                raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
+                                    f" {pyramid_problem(pyr, self.g.options.jokers)}")
+            cards += k
+        self._pyr_seen[q] = pyrs[:]
+        self._pyr_cards[q] = cards
+        self._pyr_total = sum(self._pyr_cards)
 
     def _expected(self, s: FaraoState, exp: tuple) -> None:
         what = exp[0]
@@ -1515,20 +1602,18 @@ class FaraoChecker:
         seen = [sum(x) for x in zip(s.pile, s.discard, *hands)]
         for k in s.display:
             seen[k] += 1
-        for q, h in enumerate(hands):
-            if sum(h) != s.hand_n[q] or min(h) < 0:
-                raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
+        if list(map(sum, hands)) != s.hand_n or min(map(min, hands)) < 0:
+            for q, h in enumerate(hands):
+                if sum(h) != s.hand_n[q] or min(h) < 0:
+                    raise RuleViolation(f"seat {q + 1}'s hand {h} does not hold its {s.hand_n[q]} cards")
         cap = 2 if s.plateau >= g.board.double_from else 1
-        valid = self._valid
+        sizes = self._cards
         for q, pyrs in enumerate(s.pyr):
             if len(pyrs) > cap:
                 raise RuleViolation(f"seat {q + 1} has {len(pyrs)} pyramids with the figure on plateau {s.plateau}")
             for pyr in pyrs:
-                if pyr in valid:
-                    why = valid[pyr]
-                else:
-                    why = valid[pyr] = pyramid_problem(pyr, g.options.jokers)
-                if why:
+                if sizes[pyr] < 0:
+                    why = pyramid_problem(pyr, g.options.jokers)
                     raise RuleViolation(f"seat {q + 1}'s pyramid {pyramid_text(pyr)} breaks the rules: {why}")
                 v = pyr[0]
                 for r in pyr[1]:
@@ -1613,25 +1698,27 @@ class GreedyAgent:
         self.g = game
         self.seat = seat
         self.jokers = game.options.jokers
+        self._last_hand: list[int] | None = None
+        self._last_pyrs: list[tuple] | None = None
+        self._last_worths: list[float] = []
+        self._offer: tuple | None = None  # (turn, trades made, the offer planned when saying yes)
 
     def worth(self, obs: FaraoObservation, kind: int) -> float:
         """How much a card is worth keeping, to this player, now."""
         return self.worths(obs)[kind]
 
     def worths(self, obs: FaraoObservation) -> list[float]:
-        """:meth:`worth` of every kind (a pure function of the hand and the own pyramids: cached)."""
+        """:meth:`worth` of every kind (a pure function of the hand and the own pyramids). The last
+        answer is kept for the same cards; a cache of all answers met rarely hit (three in four
+        hands are new), so there is none."""
         hand = obs.own()
         pyrs = obs.pyrs(self.seat)
-        key = (*hand, *pyrs)
-        cache = self.g.greedy_worths
-        out = cache.get(key)
-        if out is not None:
-            return out
-        if len(cache) > 200_000:
-            cache.clear()
+        if hand == self._last_hand and pyrs == self._last_pyrs:
+            return self._last_worths
         out = [0.0] * NK
         for kind in range(1, MAX_VALUE + 1):
-            w = 1.0 + 0.05 * kind + 0.4 * min(hand[kind], 3)
+            held = hand[kind]
+            w = _BASE_WORTH[kind][held if held < 3 else 3]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
             if kind > 1 and hand[kind - 1]:
                 w += 0.5
             if kind < MAX_VALUE and hand[kind + 1]:
@@ -1646,8 +1733,14 @@ class GreedyAgent:
                     out[kind] += 3.0 if len(lack) == 1 else 1.5
         for kind, w in _SPECIAL_WORTH.items():
             out[kind] = w
-        cache[key] = out
+        self._remember(hand, pyrs, out)
         return out
+
+    def _remember(self, hand: list[int], pyrs: list[tuple], worths: list[float]) -> None:
+        """The last worths and the cards they were worked out for (copies: the live lists change)."""
+        self._last_hand = hand[:]
+        self._last_pyrs = pyrs[:]
+        self._last_worths = worths
 
     def act(self, obs: FaraoObservation, legal: Sequence[int], rng: random.Random) -> int:
         ph = obs.phase
@@ -1668,10 +1761,19 @@ class GreedyAgent:
                         best, bw = a, w
             return best if best in legal else legal[0]
         if ph == TRADE:
-            return YES if obs.trades_made == 0 and self._trade(obs, legal) is not None else PASS
+            if not obs.trades_made:
+                t = self._trade(obs, legal)
+                self._offer = (obs.turn, t)
+                if t is not None:
+                    return YES
+            # no (more) trades: the build it would make at the build question, if any
+            a = self._next_build(obs)
+            return a if a is not None and a in legal else PASS
         if ph == TRADE_PICK:
-            t = self._trade(obs, legal)
-            return t if t is not None else legal[0]
+            # the offer planned a step ago (nothing changed since "yes"), else worked out again
+            t = self._offer[1] if self._offer is not None and self._offer[0] == obs.turn and obs.trades_made == 0 \
+                else self._trade(obs, legal)
+            return t if t is not None and t in legal else legal[0]
         if ph == TRADE_REPLY:
             q, give, ask = obs.offer
             worths = self.worths(obs)
@@ -1713,6 +1815,8 @@ class GreedyAgent:
         if can_new:
             for v in range(1, MAX_VALUE + 1):
                 if hand[v]:
+                    if not jk and (pyrs or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
+                        continue  # without Jokers a lone row (skipped below), known without planning
                     height, need = plan(v, [], hand, jk)
                     d = pyramid_value((v, (0,) * height))
                     if height == 1 and (pyrs or hand[v] < 2):
@@ -1800,6 +1904,9 @@ class GreedyAgent:
 
 
 _SPECIAL_WORTH = {THIEF: 3.0, TAX: 2.5, PHARAOH: 3.5, JOKER: 5.0}
+# a building card's base worth, by kind and by how many are held (up to 3): computed as the
+# greedy player always did, so that the same sums give the same floats
+_BASE_WORTH = [[1.0 + 0.05 * kind + 0.4 * min(held, 3) for held in range(4)] for kind in range(MAX_VALUE + 1)]
 
 
 def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
