@@ -210,7 +210,11 @@ def sample_chance(state: State, rng: random.Random) -> int:
     fast = getattr(state, "sample_chance", None)
     if fast is not None:
         return fast(rng)
-    outcomes = state.chance_outcomes()
+    return draw_outcome(state.chance_outcomes(), rng)
+
+
+def draw_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
+    """One of ``(action, probability)`` outcomes, drawn with a single ``rng.random()``."""
     r = rng.random()
     acc = 0.0
     for action, p in outcomes:
@@ -218,3 +222,14 @@ def sample_chance(state: State, rng: random.Random) -> int:
         if r < acc:
             return action
     return outcomes[-1][0]
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions (passing included), for any game; one
+    ``rng.random()`` a choice, so a seed replays the same game."""
+
+    def __init__(self, game: Any, seat: int):
+        self.seat = seat
+
+    def act(self, obs: Any, legal: Sequence[int], rng: random.Random) -> int:
+        return legal[int(rng.random() * len(legal))]

@@ -66,7 +66,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RuleViolation, StaticSpec
+from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec
 from .options import read_house_rules
 
 GAME_ID = "egypt"
@@ -1358,16 +1358,7 @@ _POP8 = bytes(bin(v).count("1") for v in range(256))  # the checker counts each 
 
 
 # --------------------------------------------------------------------------- agents
-class RandomAgent:
-    """Picks uniformly among the legal actions (revealing nothing and passing included)."""
-
-    def __init__(self, game: EgyptGame, seat: int):
-        self.seat = seat
-
-    def act(self, obs: EgyptObservation, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[int(rng.random() * len(legal))]
-
-
+# RandomAgent is the generic one of .api; the greedy player is this game's own.
 class GreedyAgent:
     """Plays sensibly with what it may know: its own hand, the public counts and scores.
 

@@ -108,7 +108,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, Problem, RuleViolation, StaticSpec
+from .api import CHANCE, TERMINAL, Arrangement, Problem, RandomAgent, RuleViolation, StaticSpec, draw_outcome
 from .options import read_house_rules
 
 GAME_ID = "farao"
@@ -570,14 +570,7 @@ class FaraoState:
         if ph == C_TAX:
             q = self.tax_queue[0]
             return _pick(self.hands[q], int(rng.random() * self.hand_n[q]))
-        outcomes = self.chance_outcomes()
-        r = rng.random()
-        acc = 0.0
-        for a, p in outcomes:
-            acc += p
-            if r < acc:
-                return a
-        return outcomes[-1][0]
+        return draw_outcome(self.chance_outcomes(), rng)
 
     def apply_chance_run(self, rng: random.Random) -> list[int]:
         """Every chance step up to the next decision, with exactly the draws of
@@ -1661,16 +1654,7 @@ class FaraoChecker:
 
 
 # --------------------------------------------------------------------------- agents
-class RandomAgent:
-    """Picks uniformly among the legal actions (passing included)."""
-
-    def __init__(self, game: FaraoGame, seat: int):
-        self.seat = seat
-
-    def act(self, obs: FaraoObservation, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[int(rng.random() * len(legal))]
-
-
+# RandomAgent is the generic one of .api; the greedy player is this game's own.
 class GreedyAgent:
     """Plays sensibly with what it may see: its own hand, the pyramids, the display.
 

@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RuleViolation, StaticSpec
+from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec
 from .tableau import Layout, parse_layout
 
 GAME_ID = "hapy"
@@ -967,16 +967,7 @@ class HapyChecker:
 
 
 # --------------------------------------------------------------------------- agents
-class RandomAgent:
-    """Picks uniformly among the legal actions (passing included)."""
-
-    def __init__(self, game: HapyGame, seat: int):
-        self.seat = seat
-
-    def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[int(rng.random() * len(legal))]
-
-
+# RandomAgent is the generic one of .api; the greedy player is this game's own.
 class _PublicMemory:
     """What the public log of one game tells, read once for all the greedy players of the game.
 

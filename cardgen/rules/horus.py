@@ -65,7 +65,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, RuleViolation, StaticSpec
+from .api import CHANCE, TERMINAL, RandomAgent, RuleViolation, StaticSpec
 
 GAME_ID = "horus"
 SETUP = "standard"
@@ -1851,16 +1851,7 @@ class HorusChecker:
 
 
 # --------------------------------------------------------------------------- agents
-class RandomAgent:
-    """Chooses uniformly among the legal actions."""
-
-    def __init__(self, game: HorusGame, seat: int):
-        self.seat = seat
-
-    def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[int(rng.random() * len(legal))]
-
-
+# RandomAgent is the generic one of .api; the greedy player is this game's own.
 class GreedyAgent:
     """Plays sensibly from the public table and its own hand: a stone where it wins
     or ties the most valuable region, the card that allows the best stone, tiles that
