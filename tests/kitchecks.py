@@ -3,6 +3,7 @@ bytes from the same inputs. One copy here, so the kits are held to one standard.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Iterator
@@ -56,14 +57,20 @@ def assert_french_typography(locale: Path, keep: tuple[str, ...] = ()) -> None:
         assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
 
 
+def build_kit(out: Path, game: str, *options: str) -> Path:
+    """Build ``game`` into ``out`` in this process (``--jobs 1``); the kit's folder."""
+    r = CliRunner().invoke(main, ["build", game, "--out", str(out), "--jobs", "1", *options])
+    assert r.exit_code == 0, r.output
+    return out / game
+
+
+def read_manifest(kit: Path) -> dict:
+    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+
+
 def assert_reproducible(tmp_path: Path, game: str, *options: str) -> None:
     """Two builds of the same inputs give byte-identical PDFs."""
-    outs = []
-    for k in range(2):
-        out = tmp_path / f"b{k}"
-        r = CliRunner().invoke(main, ["build", game, *options, "--out", str(out), "--jobs", "1"])
-        assert r.exit_code == 0, r.output
-        outs.append(out / game)
+    outs = [build_kit(tmp_path / f"b{k}", game, *options) for k in range(2)]
     pdfs = sorted(outs[0].glob("*.pdf"))
     assert pdfs
     for path in pdfs:

@@ -6,7 +6,6 @@ colours apart in greyscale, each sign the one its Gardiner number names)."""
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from pathlib import Path
@@ -18,7 +17,7 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -41,15 +40,12 @@ def game():
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("egypt-kit")
-    r = CliRunner().invoke(main, ["build", "egypt", "--out", str(out), "--jobs", "1"])
-    assert r.exit_code == 0, r.output
-    return out / "egypt"
+    return build_kit(tmp_path_factory.mktemp("egypt-kit"), "egypt")
 
 
 @pytest.fixture(scope="module")
 def manifest(kit) -> dict:
-    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+    return read_manifest(kit)
 
 
 def text_of(page) -> str:

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -43,9 +43,7 @@ def game():
 
 
 def _build(out: Path, *args: str) -> Path:
-    r = CliRunner().invoke(main, ["build", "farao", "--out", str(out), "--jobs", "1", *args])
-    assert r.exit_code == 0, r.output
-    return out / "farao"
+    return build_kit(out, "farao", *args)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +53,7 @@ def kit(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def manifest(kit) -> dict:
-    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+    return read_manifest(kit)
 
 
 def text_of(page) -> str:

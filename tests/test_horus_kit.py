@@ -7,7 +7,6 @@ greyscale, each sign the one its Gardiner number names, French typography)."""
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -22,7 +21,7 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -44,15 +43,12 @@ def game():
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("horus-kit")
-    r = CliRunner().invoke(main, ["build", "horus", "--out", str(out), "--jobs", "1"])
-    assert r.exit_code == 0, r.output
-    return out / "horus"
+    return build_kit(tmp_path_factory.mktemp("horus-kit"), "horus")
 
 
 @pytest.fixture(scope="module")
 def manifest(kit) -> dict:
-    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+    return read_manifest(kit)
 
 
 def shop_entry(manifest: dict, lang: str) -> dict:
