@@ -7,12 +7,16 @@ process), so that other work on the machine disturbs the figure as little as pos
 
 from __future__ import annotations
 
+import argparse
 import copy
 import statistics
 import time
 import timeit
 from dataclasses import dataclass
 from typing import Any, Callable
+
+DEFAULT_CHECK_EVERY = 16  # as cardgen.validate.simulate (cardgen is imported lazily: bench/validate.py
+# imports each copy of the package it times itself)
 
 
 class NoChecks:
@@ -88,3 +92,34 @@ def print_speed(rows: list[Row]) -> None:
 def machine_yardstick() -> float:
     """µs for ``sum(range(100))``: about 0.5 on a recent desktop CPU, to compare machines."""
     return min(timeit.repeat("sum(range(100))", number=200_000, repeat=5)) / 200_000 * 1e6
+
+
+def bench_args(doc: str, games: int, repeat: int, players: str) -> argparse.Namespace:
+    """The options every per-game benchmark takes, with that game's defaults."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--games", type=int, default=games, help=f"games per round (default {games})")
+    ap.add_argument("--repeat", type=int, default=repeat, help=f"rounds; the fastest counts (default {repeat})")
+    ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY,
+                    help=f"full checks every K steps (default {DEFAULT_CHECK_EVERY})")
+    ap.add_argument("--players", default=players, help=f"player counts (default {players})")
+    ap.add_argument("--no-figures", action="store_true", help="skip the game's own figures")
+    return ap.parse_args()
+
+
+def bench_configs(game_id: str, args: argparse.Namespace) -> tuple[Any, Any, list[tuple[int, str, Any]]]:
+    """The shipped game, its rules, and a (players, kind, game definition) per row."""
+    from cardgen.loader import load_game
+    from cardgen.rules import rules_for
+
+    game = load_game(game_id)
+    rules = rules_for(game_id)
+    counts = [int(p) for p in args.players.split(",")]
+    return game, rules, [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
+
+
+def pooled_figures(gamedef: Any, rules: Any, kind: str, games: int, seed: int = 1) -> dict[str, list[float]]:
+    """The engine's per-game figures over the same seeded games as ``cardgen validate``
+    (game i with seed + i; the checker does not change the play, so it is left out)."""
+    from cardgen.validate.simulate import run_config
+
+    return run_config(unchecked(gamedef), rules.agents[kind], kind, True, games, seed).samples

@@ -31,36 +31,23 @@ The last line times ``sum(range(100))`` to compare machines: it takes about
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.loader import load_game  # noqa: E402
 from cardgen.rules import egypt as E  # noqa: E402
-from cardgen.rules import rules_for  # noqa: E402
-from _speed import print_speed, time_configs  # noqa: E402
-from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
+from _speed import bench_args, bench_configs, print_speed, time_configs  # noqa: E402
+from cardgen.validate.simulate import play_game, run_config  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=500, help="games per round (default 500)")
-    ap.add_argument("--repeat", type=int, default=5, help="rounds; the fastest counts (default 5)")
-    ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY,
-                    help=f"full checks every K steps (default {DEFAULT_CHECK_EVERY})")
-    ap.add_argument("--players", default="2,3,4,5,6")
-    ap.add_argument("--no-figures", action="store_true", help="skip the score and control figures")
-    args = ap.parse_args()
-
-    game = load_game("egypt")
-    rules = rules_for("egypt")
-    counts = [int(p) for p in args.players.split(",")]
+    args = bench_args(__doc__, games=500, repeat=5, players="2,3,4,5,6")
+    game, rules, configs = bench_configs("egypt", args)
     print(f"Egypt, {args.games} games per round, best of {args.repeat} rounds, full checks every"
           f" {args.check_every} steps; options {rules.options(game)}")
-    configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
+
     def ten_turns(res) -> None:
         assert statistics.median(res.lengths) == E.TURNS
 

@@ -28,57 +28,22 @@ The last line times ``sum(range(100))`` to compare machines: it takes about
 
 from __future__ import annotations
 
-import argparse
-import random
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.loader import load_game  # noqa: E402
-from cardgen.rules import CHANCE, TERMINAL, rules_for  # noqa: E402
-from _speed import print_speed, time_configs  # noqa: E402
-from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
-
-
-def figures(gamedef, make_agent, games: int, seed: int = 1) -> dict[str, list[float]]:
-    """The per-game figures of the same seeded games as ``cardgen validate`` (without the checks), pooled."""
-    pooled: dict[str, list[float]] = {}
-    for i in range(games):
-        rng = random.Random(seed + i)
-        s = gamedef.new_initial_state()
-        acts = [make_agent(gamedef, q).act for q in range(gamedef.num_players)]
-        views = [s.observation(q) for q in range(gamedef.num_players)]
-        while True:
-            p = s.current_player()
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                s.apply_chance_run(rng)
-                continue
-            s.apply_action(acts[p](views[p], s.legal_actions(), rng))
-        for k, v in s.figures().items():
-            pooled.setdefault(k, []).extend(v if isinstance(v, list) else [v])
-    return pooled
+from _speed import bench_args, bench_configs, pooled_figures, print_speed, time_configs  # noqa: E402
+from cardgen.validate.simulate import play_game, run_config  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="games per round (default 200)")
-    ap.add_argument("--repeat", type=int, default=3, help="rounds; the fastest counts (default 3)")
-    ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY,
-                    help=f"full checks every K steps (default {DEFAULT_CHECK_EVERY})")
-    ap.add_argument("--players", default="3,4")
-    ap.add_argument("--no-figures", action="store_true", help="skip the game figures")
-    args = ap.parse_args()
-
-    game = load_game("farao")
-    rules = rules_for("farao")
-    counts = [int(p) for p in args.players.split(",")]
+    args = bench_args(__doc__, games=200, repeat=3, players="3,4")
+    game, rules, configs = bench_configs("farao", args)
     print(f"O, Farao!, {args.games} games per round, best of {args.repeat} rounds, full checks every"
           f" {args.check_every} steps; options {rules.options(game)}")
-    configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
+
     def finished(res) -> None:
         assert not res.nonterminating, res.nonterminating
 
@@ -92,7 +57,7 @@ def main() -> None:
     print(f"{'players':>7}  {'kind':<7} {'score/seat':>11} {'winner':>7} {'pyramid':>8} {'cashed':>7} {'turns':>6}"
           f" {'p95':>5} {'thefts':>7} {'collapses':>10} {'blocks':>7} {'reshuffles':>11}")
     for n, kind, gamedef in configs:
-        f = figures(gamedef, rules.agents[kind], 500)
+        f = pooled_figures(gamedef, rules, kind, 500)
         mean = statistics.mean
         turns = sorted(f["turns"])
         print(f"{n:>7}  {kind:<7} {mean(f['score']):>11.1f} {statistics.median(f['winning_score']):>7.0f}"

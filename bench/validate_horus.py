@@ -26,51 +26,21 @@ The last line times ``sum(range(100))`` to compare machines: it takes about
 
 from __future__ import annotations
 
-import argparse
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.loader import load_game  # noqa: E402
-from cardgen.paths import shipped_games_dir  # noqa: E402
-from cardgen.rules import rules_for  # noqa: E402
-from _speed import print_speed, time_configs  # noqa: E402
-from cardgen.validate.simulate import DEFAULT_CHECK_EVERY, play_game, run_config  # noqa: E402
-
-
-def _load():
-    """The shipped game; templates the rules never render are stubbed if the kit's are missing."""
-    try:
-        return load_game("horus")
-    except Exception:
-        tmp = Path(tempfile.mkdtemp()) / "horus"
-        shutil.copytree(shipped_games_dir() / "horus", tmp)
-        (tmp / "templates").mkdir(exist_ok=True)
-        for name in ("tile", "tile_back", "card", "card_back", "nile", "nile_back", "stone"):
-            (tmp / "templates" / f"{name}.yaml.j2").write_text("[]\n", encoding="utf-8")
-        return load_game(tmp)
+from _speed import bench_args, bench_configs, print_speed, time_configs  # noqa: E402
+from cardgen.validate.simulate import play_game, run_config  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="games per round (default 100)")
-    ap.add_argument("--repeat", type=int, default=3, help="rounds; the fastest counts (default 3)")
-    ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY,
-                    help=f"full checks every K steps (default {DEFAULT_CHECK_EVERY})")
-    ap.add_argument("--players", default="2,3,4")
-    ap.add_argument("--no-figures", action="store_true", help="skip the per-game figures")
-    args = ap.parse_args()
-
-    game = _load()
-    rules = rules_for("horus")
-    counts = [int(p) for p in args.players.split(",")]
+    args = bench_args(__doc__, games=100, repeat=3, players="2,3,4")
+    game, rules, configs = bench_configs("horus", args)
     print(f"Horus, {args.games} games per round, best of {args.repeat} rounds, full checks every"
           f" {args.check_every} steps")
-    configs = [(n, kind, rules.load(game, n)) for n in counts for kind in rules.agents]
     print_speed(time_configs(configs, rules, args.games, args.repeat, args.check_every, run_config, play_game,
                              step_sample=20))
 
