@@ -25,18 +25,11 @@ from conftest import edit_file
 
 D, HL, F, S = 0, 1, 2, 3
 LETTERS = {"D": D, "H": HL, "F": F, "S": S, "~": H.RIVER, "B": H.BOAT, "P": H.PYRAMID, "N": H.NECRO, "T": H.TEMPLE, "X": H.NECRO}
-TEMPLATES = ("tile", "tile_back", "card", "card_back", "nile", "nile_back", "stone")
 
 
 def copy_horus(dst: Path) -> Path:
-    """A copy of card_data/horus that loads on its own: templates the components name
-    are stubbed when the kit's own are not there (the rules never render)."""
+    """An editable copy of card_data/horus (id 'horus', so it still uses templates/horus)."""
     shutil.copytree(shipped_games_dir() / "horus", dst)
-    shipped = shipped_games_dir().parent / "templates" / "horus"
-    (dst / "templates").mkdir(exist_ok=True)
-    for name in TEMPLATES:
-        if not (shipped / f"{name}.yaml.j2").is_file():
-            (dst / "templates" / f"{name}.yaml.j2").write_text("[]\n", encoding="utf-8")
     return dst
 
 
