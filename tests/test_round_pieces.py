@@ -111,8 +111,12 @@ def test_circle_guides_ring_the_trim_and_tick_the_corners_outside_the_bleed():
 
 
 # --------------------------------------------------------------------------- the print
-def test_a_built_round_token_is_clipped_round_ringed_and_knows_its_shape(game_copy, cli):
-    folder = with_tokens(game_copy)
+SCALE = 8  # px per mm ≈ 203 dpi
+
+
+def token_page(folder, cli):
+    """Build the token game on A4; the manifest's page of tokens, its text, and the page
+    rendered at SCALE px per mm."""
     out = folder / "out"
     r = cli("build", folder, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
     assert r.exit_code == 0, r.output
@@ -120,12 +124,16 @@ def test_a_built_round_token_is_clipped_round_ringed_and_knows_its_shape(game_co
     manifest = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
     entry = next(f for f in manifest["files"] if f["kind"] == "sheets")
     page = next(p for p in entry["pages"] if p["component"] == "tokens")
+    pdf_page = pdfium.PdfDocument(kit / entry["file"])[page["page"] - 1]
+    img = pdf_page.render(scale=SCALE * 25.4 / 72).to_pil().convert("RGB")
+    return page, pdf_page.get_textpage().get_text_range(), img
+
+
+def test_a_built_round_token_is_clipped_round_ringed_and_knows_its_shape(game_copy, cli):
+    page, text, img = token_page(with_tokens(game_copy), cli)
     item = page["items"][0]
-    pdf = pdfium.PdfDocument(kit / entry["file"])
-    pdf_page = pdf[page["page"] - 1]
-    assert "circle" in pdf_page.get_textpage().get_text_range()  # the template saw `shape`
-    scale = 8  # px per mm ≈ 203 dpi
-    img = pdf_page.render(scale=scale * 25.4 / 72).to_pil().convert("RGB")
+    assert "circle" in text  # the template saw `shape`
+    scale = SCALE
 
     def px(x_mm: float, y_mm: float) -> tuple[int, int, int]:
         return img.getpixel((round(x_mm * scale), round(y_mm * scale)))
@@ -146,18 +154,9 @@ def test_a_built_round_token_is_clipped_round_ringed_and_knows_its_shape(game_co
 
 
 def test_rect_pieces_are_not_rounded(game_copy, cli):
-    folder = with_tokens(game_copy, "shape: rect")
-    out = folder / "out"
-    r = cli("build", folder, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
-    assert r.exit_code == 0, r.output
-    kit = out / "mini"
-    manifest = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
-    entry = next(f for f in manifest["files"] if f["kind"] == "sheets")
-    page = next(p for p in entry["pages"] if p["component"] == "tokens")
-    pdf_page = pdfium.PdfDocument(kit / entry["file"])[page["page"] - 1]
-    assert "rect" in pdf_page.get_textpage().get_text_range()
-    scale = 8
-    img = pdf_page.render(scale=scale * 25.4 / 72).to_pil().convert("RGB")
+    page, text, img = token_page(with_tokens(game_copy, "shape: rect"), cli)
+    assert "rect" in text
+    scale = SCALE
     # the outermost piece's top-left trim corner keeps its art (a butted block's outer bleed)
     item = min(page["items"], key=lambda i: (i["y"], i["x"]))
     assert img.getpixel((round((item["x"] + 0.4) * scale), round((item["y"] + 0.4) * scale))) == \
