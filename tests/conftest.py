@@ -60,10 +60,46 @@ def game_copy(tmp_path: Path) -> Callable[[str], Path]:
 
 @pytest.fixture
 def hapy_copy(tmp_path: Path) -> Path:
-    """An editable copy of card_data/hapy (id 'hapy', so it still uses templates/hapy)."""
-    dst = tmp_path / "games" / "hapy"
-    shutil.copytree(shipped_games_dir() / "hapy", dst)
+    return copy_shipped("hapy", tmp_path)
+
+
+@pytest.fixture
+def egypt_copy(tmp_path: Path) -> Path:
+    return copy_shipped("egypt", tmp_path)
+
+
+@pytest.fixture
+def farao_copy(tmp_path: Path) -> Path:
+    return copy_shipped("farao", tmp_path)
+
+
+@pytest.fixture
+def horus_copy(tmp_path: Path) -> Path:
+    return copy_shipped("horus", tmp_path)
+
+
+def copy_shipped(game_id: str, parent: Path) -> Path:
+    """An editable copy of a shipped game folder under ``parent/games/`` (same id, so it
+    still uses the shipped templates)."""
+    dst = parent / "games" / game_id
+    shutil.copytree(shipped_games_dir() / game_id, dst)
     return dst
+
+
+def static_of(folder: Path):
+    """The deck check of a game folder against its registered rules."""
+    from cardgen.loader import load_game
+    from cardgen.rules import rules_for
+    from cardgen.validate.static import DataLocator, check_static
+
+    game = load_game(folder)
+    locate = DataLocator(game)
+    return check_static(game, rules_for(game.id).static_spec(game, locate), locate)
+
+
+def problems_of(folder: Path) -> list[str]:
+    """Every problem the deck check finds, as the report prints it."""
+    return [str(p) for p in static_of(folder).problems]
 
 
 @pytest.fixture(scope="session")

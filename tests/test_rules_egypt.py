@@ -8,20 +8,18 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 from cardgen.loader import load_game
-from cardgen.paths import shipped_games_dir
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import egypt as E
 from cardgen.validate.simulate import play_game, run_config
 from cardgen.validate.static import DataLocator, check_static
 
-from conftest import edit_file
+from conftest import edit_file, problems_of
 
 T = {tid: k for k, tid in enumerate(E.TYPE_IDS)}
 HIE, SLA, NIL, TEM, CHA, PHA, PYR, GOD, ANK = range(9)
@@ -672,14 +670,6 @@ def test_play_statistics_report_scores_and_control_changes(gd3):
 
 
 # --------------------------------------------------------------------------- the deck check (mutations)
-@pytest.fixture
-def egypt_copy(tmp_path: Path) -> Path:
-    """An editable copy of card_data/egypt (id 'egypt', so it still uses templates/egypt)."""
-    dst = tmp_path / "games" / "egypt"
-    shutil.copytree(shipped_games_dir() / "egypt", dst)
-    return dst
-
-
 CARDS_ENTRY = '''    cards:
       # 9 types × copies 1–7; each copy takes its art from the type's variants
       - id: "{type.id}-{copy}"
@@ -702,12 +692,6 @@ def explicit_cards(folder: Path, edit) -> None:
         lines.append(f"      - {{id: {json.dumps(cid)}, quantity: {qty},"
                      f" fields: {{type: {json.dumps(ty, ensure_ascii=False)}, copy: {k}}}}}")
     edit_file(game_file, CARDS_ENTRY, "\n".join(lines) + "\n")
-
-
-def problems_of(folder: Path) -> list[str]:
-    g = load_game(folder)
-    locate = DataLocator(g)
-    return [str(p) for p in check_static(g, rules_for("egypt").static_spec(g, locate), locate).problems]
 
 
 def test_mutation_the_explicit_deck_passes(egypt_copy):

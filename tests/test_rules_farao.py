@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from cardgen.loader import load_game
-from cardgen.paths import shipped_games_dir
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import farao as F
 from cardgen.validate.simulate import play_game, run_config
 from cardgen.validate.static import DataLocator, check_static
 
-from conftest import edit_file
+from conftest import edit_file, problems_of
 
 THIEF, TAX, PHARAOH, END, JOKER = F.THIEF, F.TAX, F.PHARAOH, F.END, F.JOKER
 
@@ -805,13 +803,6 @@ def test_greedy_steals_from_the_most_valuable_pyramid_it_can_and_collapses_it(gd
 
 
 # --------------------------------------------------------------------------- the deck check (mutations)
-@pytest.fixture
-def farao_copy(tmp_path: Path) -> Path:
-    dst = tmp_path / "games" / "farao"
-    shutil.copytree(shipped_games_dir() / "farao", dst)
-    return dst
-
-
 def edit_data(folder: Path, pattern: str, repl: str) -> None:
     """Change one entry of the game's data by a regular expression that must match exactly
     once (entries may carry the kit's art fields after their count)."""
@@ -819,12 +810,6 @@ def edit_data(folder: Path, pattern: str, repl: str) -> None:
     text, n = re.subn(pattern, repl, path.read_text(encoding="utf-8"), flags=re.M)
     assert n == 1, f"{pattern!r} matched {n} time(s) in {path}"
     path.write_text(text, encoding="utf-8")
-
-
-def problems_of(folder: Path) -> list[str]:
-    g = load_game(folder)
-    locate = DataLocator(g)
-    return [str(p) for p in check_static(g, rules_for("farao").static_spec(g, locate), locate).problems]
 
 
 def test_static_spec_quantities_and_key_of_are_generic(scenario):

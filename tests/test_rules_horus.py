@@ -7,40 +7,26 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from cardgen.loader import load_game
-from cardgen.paths import shipped_games_dir
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import horus as H
 from cardgen.rules.horus import code, xy
 from cardgen.validate.simulate import play_game, run_config
-from cardgen.validate.static import DataLocator, check_static
 
-from conftest import edit_file
+from conftest import copy_shipped, edit_file, problems_of
 
 D, HL, F, S = 0, 1, 2, 3
 LETTERS = {"D": D, "H": HL, "F": F, "S": S, "~": H.RIVER, "B": H.BOAT, "P": H.PYRAMID, "N": H.NECRO, "T": H.TEMPLE, "X": H.NECRO}
 
 
-def copy_horus(dst: Path) -> Path:
-    """An editable copy of card_data/horus (id 'horus', so it still uses templates/horus)."""
-    shutil.copytree(shipped_games_dir() / "horus", dst)
-    return dst
-
-
 @pytest.fixture(scope="module")
 def horus_dir(tmp_path_factory) -> Path:
-    return copy_horus(tmp_path_factory.mktemp("games") / "horus")
-
-
-@pytest.fixture
-def horus_copy(tmp_path) -> Path:
-    return copy_horus(tmp_path / "games" / "horus")
+    return copy_shipped("horus", tmp_path_factory.mktemp("module"))
 
 
 @pytest.fixture(scope="module")
@@ -745,12 +731,6 @@ def test_validate_horus_passes_on_the_shipped_data(horus_dir, cli):
 
 
 # --------------------------------------------------------------------------- deck mutations
-def problems_of(folder: Path) -> list[str]:
-    g = load_game(folder)
-    locate = DataLocator(g)
-    return [str(p) for p in check_static(g, rules_for("horus").static_spec(g, locate), locate).problems]
-
-
 def line_of(folder: Path, problem: str) -> str:
     m = re.search(r"game\.yaml:(\d+)", problem)
     assert m, problem

@@ -18,9 +18,8 @@ from cardgen.rules import rules_for
 from cardgen.validate.kit import check_kit
 from cardgen.validate.runner import Options, validate
 from cardgen.validate.simulate import distribution, percentile, run_config, wilson
-from cardgen.validate.static import DataLocator, check_static
 
-from conftest import edit_file
+from conftest import edit_file, problems_of, static_of
 
 FAST = ("--games", "2", "--setup", "pyramid", "--players", "2")
 
@@ -30,17 +29,6 @@ GODS_CARDS = '''    cards:
           family: families
           number: {range: [1, 6]}
 '''
-
-
-def static_of(folder: Path):
-    game = load_game(folder)
-    rules = rules_for(game.id)
-    locate = DataLocator(game)
-    return check_static(game, rules.static_spec(game, locate), locate)
-
-
-def problems_of(folder: Path) -> list[str]:
-    return [str(p) for p in static_of(folder).problems]
 
 
 def explicit_gods(folder: Path, edit) -> None:
