@@ -224,6 +224,12 @@ def draw_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> i
     return outcomes[-1][0]
 
 
+def most_points_win(scores: Sequence[float]) -> list[float]:
+    """Returns for a game won on points: 1 for every seat with the most (all 1: a draw), 0 else."""
+    best = max(scores)
+    return [1.0 if x == best else 0.0 for x in scores]
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions (passing included), for any game; one
     ``rng.random()`` a choice, so a seed replays the same game."""

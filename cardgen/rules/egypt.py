@@ -66,7 +66,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec
+from .api import (CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec,
+                  most_points_win)
 from .options import read_house_rules
 
 GAME_ID = "egypt"
@@ -664,8 +665,7 @@ class EgyptState:
         """1 for every seat with the most tribute (all 1: a draw), 0 for the others."""
         if self.phase != OVER:
             return [0.0] * self.g.num_players
-        best = max(self.score)
-        return [1.0 if x == best else 0.0 for x in self.score]
+        return most_points_win(self.score)
 
     def winners(self) -> tuple[int, ...]:
         best = max(self.score)

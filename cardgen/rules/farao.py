@@ -108,7 +108,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, Problem, RandomAgent, RuleViolation, StaticSpec, draw_outcome
+from .api import (CHANCE, TERMINAL, Arrangement, Problem, RandomAgent, RuleViolation, StaticSpec,
+                  draw_outcome, most_points_win)
 from .options import read_house_rules
 
 GAME_ID = "farao"
@@ -668,8 +669,7 @@ class FaraoState:
         """1 for every seat with the most points (all 1: a draw), 0 for the others."""
         if self.phase != OVER:
             return [0.0] * self.g.num_players
-        best = max(self.score)
-        return [1.0 if x == best else 0.0 for x in self.score]
+        return most_points_win(self.score)
 
     def length(self) -> int:
         """Turns played."""
