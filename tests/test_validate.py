@@ -420,6 +420,18 @@ def test_kit_a_missing_file_is_named(kit_copy):
     assert any("hapy-en-printshop.pdf: listed in the manifest but missing from the kit" in p for p in res.problems)
 
 
+@pytest.mark.parametrize("damage", ["truncated", "not a pdf"])
+def test_kit_an_unreadable_pdf_is_named(kit_copy, cli, damage):
+    pdf = kit_copy / "hapy-en-a4-cards.pdf"
+    data = pdf.read_bytes()
+    pdf.write_bytes(data[: len(data) // 3] if damage == "truncated" else b"hello, not a PDF\n")
+    res = check_kit(load_game("hapy"), kit_copy, ("en",))
+    assert any("hapy-en-a4-cards.pdf: cannot be read as a PDF (" in p for p in res.problems), \
+        res.problems
+    r = cli("validate", "hapy", *FAST, "--kit", kit_copy, "--lang", "en")
+    assert r.exit_code == 1 and "Traceback" not in r.stdout + r.stderr
+
+
 def test_kit_a_broken_manifest_is_one_line(kit_copy, cli):
     (kit_copy / "manifest.json").write_text('{"game": "hapy",\n "files": [}', encoding="utf-8")
     with pytest.raises(CardgenError, match="not valid JSON"):
