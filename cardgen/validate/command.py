@@ -51,6 +51,9 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Check (and play) the deck with this optional variant's cards (repeatable), as built with"
                    " 'cardgen build GAME --variant NAME'.")
+@click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Worker processes for the games (0 = one per core, 1 = none). The report is the same"
+                   " whatever the number; --trace plays in one process.")
 @click.option("--trace", is_flag=True, help="Print every step of every game to standard error (use with --games 1).")
 @click.option("--draw", "draw_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.png",
               help="Play the one game of --seed (first player count and kind unless --players/--agents say)"
@@ -58,7 +61,7 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.pass_context
 def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             variants: tuple[str, ...], trace: bool, draw_path: Path | None) -> None:
+             variants: tuple[str, ...], jobs: int, trace: bool, draw_path: Path | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -134,7 +137,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     if games is None:  # the quick pass: a few seconds, however slow the game's simulation
         games = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
     opts = Options(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
-                   check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game,
+                   check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
     try:
         report = run_validation(model, opts, progress)

@@ -16,7 +16,8 @@ from ..errors import CardgenError
 from ..model import Game
 from ..rules import rules_for
 from .kit import check_kit
-from .simulate import DEFAULT_CHECK_EVERY, run_config
+from .parallel import Config, play_all, play_here, worker_count
+from .simulate import DEFAULT_CHECK_EVERY
 from .static import DataLocator, check_generic, check_static
 
 DEFAULT_GAMES = 100
@@ -35,6 +36,7 @@ class Options:
     langs: tuple[str, ...] = ()
     game_arg: str = ""  # how the user named the game, for replay commands
     trace: Callable[[str], None] | None = None
+    jobs: int = 1  # worker processes for the games; 0 = one per usable core
 
 
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
@@ -97,9 +99,7 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
         skipped = [a.name for a in spec.arrangements if a.name in static.bad_setups]
         if skipped:
             report["notes"].append(f"setup(s) {', '.join(skipped)} not played: their layout has problems")
-        total = len(setups) * len(players) * len(kinds) * opts.games
-        done = 0
-        t0 = time.perf_counter()
+        configs: list[Config] = []
         for setup in setups:
             for n in players:
                 try:
@@ -108,39 +108,44 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
                     report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")
                     sim["ok"] = False
                     continue
-                for kind in kinds:
-                    label = f"{setup}, {n} players, {kind}"
-                    if progress:
-                        progress(label, done, total)
-                    tick = None
-                    if progress:
-                        def tick(k: int, label=label) -> None:
-                            nonlocal done
-                            done += k
-                            progress(label, done, total)
-                    trace = None
-                    if opts.trace is not None:
-                        def trace(step: int, player: int, text: str, opts=opts) -> None:
-                            who = "chance" if player < 0 else f"seat {player + 1}"
-                            opts.trace(f"step {step:>4}  {who:<7} {text}")
-                    res = run_config(gamedef, rules.agents[kind], kind, rules.must_finish.get(kind, True), opts.games,
-                                     opts.seed, opts.check_every, tick, trace)
-                    if not progress:
-                        done += opts.games
-                    fig = res.figures()
-                    sim["configs"].append(fig)
-                    sim["ok"] = sim["ok"] and res.ok
-                    for f in fig["failures"]:
-                        sim["failures"].append({"setup": setup, "players": n, "agents": kind, **f,
-                                                "replay": replay_command(opts, f["seed"], setup, n, kind)})
-                    if fig["nonterminating"]["count"]:
-                        for seed in fig["nonterminating"]["seeds"][:5]:
-                            sim["failures"].append({
-                                "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
-                                "turn": None, "nonterminating": True,
-                                "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
-                                "message": f"no end within {gamedef.max_game_length()} steps",
-                                "replay": replay_command(opts, seed, setup, n, kind)})
+                configs += [Config(f"{setup}, {n} players, {kind}", gamedef, rules.agents[kind], kind,
+                                   rules.must_finish.get(kind, True)) for kind in kinds]
+        total = len(configs) * opts.games
+        done = 0
+
+        def played(label: str, games: int) -> None:
+            nonlocal done
+            done += games
+            if progress:
+                progress(label, done, total)
+
+        trace = None
+        if opts.trace is not None:
+            def trace(step: int, player: int, text: str, opts=opts) -> None:
+                who = "chance" if player < 0 else f"seat {player + 1}"
+                opts.trace(f"step {step:>4}  {who:<7} {text}")
+        jobs = 1 if trace is not None else worker_count(opts.jobs, opts.games, len(configs))
+        t0 = time.perf_counter()
+        if jobs > 1:
+            results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
+        else:
+            results = play_here(configs, opts.games, opts.seed, opts.check_every, played, trace)
+        for c, res in zip(configs, results):
+            setup, n, kind = c.gamedef.setup, c.gamedef.num_players, c.kind
+            fig = res.figures()
+            sim["configs"].append(fig)
+            sim["ok"] = sim["ok"] and res.ok
+            for f in fig["failures"]:
+                sim["failures"].append({"setup": setup, "players": n, "agents": kind, **f,
+                                        "replay": replay_command(opts, f["seed"], setup, n, kind)})
+            if fig["nonterminating"]["count"]:
+                for seed in fig["nonterminating"]["seeds"][:5]:
+                    sim["failures"].append({
+                        "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
+                        "turn": None, "nonterminating": True,
+                        "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
+                        "message": f"no end within {c.gamedef.max_game_length()} steps",
+                        "replay": replay_command(opts, seed, setup, n, kind)})
         elapsed = time.perf_counter() - t0
         games = sum(c["games"] for c in sim["configs"])
         sim["games"] = games
@@ -148,6 +153,7 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
         sim["games_per_s"] = round(games / elapsed, 1) if elapsed > 0 else None
         sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
         sim["full_check_every_steps"] = opts.check_every
+        sim["jobs"] = jobs
 
     # 3. the built kit (checked first, so that a wrong folder fails at once)
     report["kit"] = None

@@ -1,0 +1,127 @@
+"""Play a validation's configurations on several cores, with the same report as on one.
+
+Every game is seeded on its own (game ``i`` of a configuration uses ``seed + i``), so
+a configuration's games can be cut into chunks, played in worker processes and put
+back together in seed order: the figures, failures and per-game samples are those
+of the one-core run; only the timings differ. Workers are forked, so they share the
+loaded game, its rules (a designer's own rules module included) and the game
+definitions without reloading or pickling them; where the platform cannot fork, the
+games are played in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .simulate import KEEP_FAILURES, ConfigResult, play_game, run_config
+
+CHUNK_GAMES = 50  # games a worker plays per task: small enough to balance, large enough to be cheap
+
+
+@dataclass
+class Config:
+    """One setup × player count × player kind to play."""
+
+    label: str
+    gamedef: Any
+    make_agent: Callable
+    kind: str
+    must_finish: bool
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the platform says)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def worker_count(jobs: int, games: int, configs: int) -> int:
+    """Processes to use: ``jobs`` (0 = one per usable core), never more than there are
+    chunks of games, and 1 where the platform cannot fork."""
+    chunks = configs * -(-games // CHUNK_GAMES)
+    wanted = jobs or usable_cores()
+    return max(1, min(wanted, chunks)) if can_fork() else 1
+
+
+_CONFIGS: list[Config] = []  # set before the workers fork; they read it, never write it
+
+
+def _play_chunk(index: int, games: int, seed: int, check_every: int) -> ConfigResult:
+    c = _CONFIGS[index]
+    return run_config(c.gamedef, c.make_agent, c.kind, c.must_finish, games, seed, check_every)
+
+
+def merge(parts: list[ConfigResult]) -> ConfigResult:
+    """One configuration's result from its chunks, given in seed order."""
+    first = parts[0]
+    out = ConfigResult(first.setup, first.players, first.agents, first.must_finish)
+    out.wins = [0] * len(first.wins)
+    for part in parts:
+        out.games += part.games
+        out.completed += part.completed
+        out.lengths += part.lengths
+        out.wins = [a + b for a, b in zip(out.wins, part.wins)]
+        out.draws += part.draws
+        out.nonterminating += part.nonterminating
+        out.failures += part.failures
+        out.failure_count += part.failure_count
+        out.elapsed += part.elapsed
+        for name, values in part.samples.items():
+            out.samples.setdefault(name, []).extend(values)
+    out.failures = out.failures[:KEEP_FAILURES]
+    return out
+
+
+def play_all(configs: list[Config], games: int, seed: int, check_every: int, jobs: int,
+             progress: Callable[[str, int], None] | None = None) -> list[ConfigResult]:
+    """Every configuration's result, in the order given, played by ``jobs`` processes.
+
+    ``progress(label, games)`` is called as chunks finish (in whatever order they do)."""
+    global _CONFIGS
+    starts = list(range(0, games, CHUNK_GAMES))
+    tasks = [(i, start, min(CHUNK_GAMES, games - start)) for i in range(len(configs)) for start in starts]
+    for c in configs:  # fill the engines' lazily built tables once, here, for every worker to inherit
+        play_game(c.gamedef, c.make_agent, seed, check_every)
+    _CONFIGS = configs
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
+                       for i, start, n in tasks}
+            parts: dict[tuple[int, int], ConfigResult] = {}
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i, start, n = futures[future]
+                    parts[(i, start)] = future.result()
+                    if progress is not None:
+                        progress(configs[i].label, n)
+    finally:
+        _CONFIGS = []
+    return [merge([parts[(i, start)] for start in starts]) for i in range(len(configs))]
+
+
+def play_here(configs: list[Config], games: int, seed: int, check_every: int,
+              progress: Callable[[str, int], None] | None = None, trace: Any = None) -> list[ConfigResult]:
+    """The same in this process, one configuration after the other (and traceable)."""
+    results = []
+    for c in configs:
+        tick = None
+        if progress is not None:
+            progress(c.label, 0)
+
+            def tick(k: int, label=c.label) -> None:
+                progress(label, k)
+        results.append(run_config(c.gamedef, c.make_agent, c.kind, c.must_finish, games, seed, check_every,
+                                  tick, trace))
+    return results

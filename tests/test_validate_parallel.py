@@ -1,0 +1,98 @@
+"""``cardgen validate --jobs N``: the games played on several cores give the report of one.
+
+Timings aside (elapsed seconds, games per second, the number of workers), the JSON
+report must be the same whatever ``--jobs`` says: same games, seeds, failures, win
+counts, lengths and per-game figures, in the same order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardgen.loader import load_game
+from cardgen.rules import hapy as H
+from cardgen.rules import rules_for
+from cardgen.validate import parallel
+from cardgen.validate.parallel import CHUNK_GAMES, merge, worker_count
+from cardgen.validate.runner import Options, validate
+from cardgen.validate.simulate import run_config
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="worker processes need fork here")
+
+TIMINGS = {"elapsed_s", "games_per_s", "jobs"}
+
+
+def without_timings(value):
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+def test_the_report_is_the_same_on_one_core_and_on_two():
+    game = load_game("egypt")
+    opts = dict(games=CHUNK_GAMES + 7, players=(2, 4))  # two chunks a configuration, the second short
+    one = validate(game, Options(jobs=1, **opts))
+    two = validate(game, Options(jobs=2, **opts))
+    assert one["simulation"]["jobs"] == 1 and two["simulation"]["jobs"] == 2
+    assert without_timings(one) == without_timings(two)
+    assert two["simulation"]["games"] == 4 * (CHUNK_GAMES + 7)
+    assert two["simulation"]["configs"][0]["figures"]["tribute"]["n"] == 2 * (CHUNK_GAMES + 7)
+
+
+class LosesSixes(H.HapyState):
+    """A rule bug (a requested number 6 vanishes), patched in before the workers fork."""
+
+    __slots__ = ()
+
+    def _transfer(self, card, giver, taker):
+        if card % 6 == 5:
+            self.hand[giver] &= ~(1 << card)
+            self.hand_n[giver] -= 1
+            return
+        super()._transfer(card, giver, taker)
+
+
+def test_failures_found_by_workers_are_those_of_one_core(monkeypatch, cli):
+    monkeypatch.setattr(H.HapyState, "_transfer", LosesSixes._transfer)
+    args = ("validate", "hapy", "--games", str(CHUNK_GAMES * 2), "--setup", "pyramid", "--players", "3",
+            "--agents", "greedy", "--json", "-")
+    one = cli(*args, "--jobs", "1")
+    two = cli(*args, "--jobs", "2")
+    assert one.exit_code == two.exit_code == 1
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert b["simulation"]["jobs"] == 2
+    assert a["simulation"]["failures"] and without_timings(a["simulation"]) == without_timings(b["simulation"])
+    assert a["simulation"]["configs"][0]["failure_count"] > len(a["simulation"]["failures"])  # only the first kept
+
+
+def test_merging_chunks_gives_the_one_run():
+    rules = rules_for("hapy")
+    gd = rules.load(load_game("hapy"), 3, "temple")
+    agent = rules.agents["random"]
+    whole = run_config(gd, agent, "random", True, 30, 5)
+    parts = [run_config(gd, agent, "random", True, 12, 5), run_config(gd, agent, "random", True, 12, 17),
+             run_config(gd, agent, "random", True, 6, 29)]
+    merged = merge(parts)
+    assert without_timings(merged.figures()) == without_timings(whole.figures())
+    assert merged.samples == whole.samples and merged.lengths == whole.lengths
+
+
+def test_how_many_workers(monkeypatch):
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 8)
+    assert worker_count(0, 100, 6) == 8  # one per core
+    assert worker_count(3, 100, 6) == 3
+    assert worker_count(0, 10, 2) == 2  # never more workers than chunks of games
+    assert worker_count(0, CHUNK_GAMES + 1, 1) == 2
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    assert worker_count(4, 1000, 10) == 1  # no fork on this platform: played here
+
+
+def test_a_trace_plays_in_this_process(cli):
+    r = cli("validate", "hapy", "--seed", "3", "--games", "1", "--players", "2", "--setup", "pyramid",
+            "--agents", "random", "--trace", "--jobs", "2", "--json", "-")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["simulation"]["jobs"] == 1
+    assert sum(line.startswith("step") for line in r.stderr.splitlines()) > 36
