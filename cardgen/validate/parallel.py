@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -56,6 +57,11 @@ def worker_count(jobs: int, games: int, configs: int) -> int:
 _CONFIGS: list[Config] = []  # set before the workers fork; they read it, never write it
 
 
+def _ignore_ctrl_c() -> None:
+    """Ctrl-C is the parent's to handle: a worker stops when the parent shuts the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_chunk(index: int, games: int, seed: int, check_every: int) -> ConfigResult:
     c = _CONFIGS[index]
     return run_config(c.gamedef, c.make_agent, c.kind, c.must_finish, games, seed, check_every)
@@ -94,18 +100,23 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
         play_game(c.gamedef, c.make_agent, seed, check_every)
     _CONFIGS = configs
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_ignore_ctrl_c) as pool:
             futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
                        for i, start, n in tasks}
             parts: dict[tuple[int, int], ConfigResult] = {}
             pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    i, start, n = futures[future]
-                    parts[(i, start)] = future.result()
-                    if progress is not None:
-                        progress(configs[i].label, n)
+            try:
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        i, start, n = futures[future]
+                        parts[(i, start)] = future.result()
+                        if progress is not None:
+                            progress(configs[i].label, n)
+            except BaseException:  # Ctrl-C: drop the chunks not started; the running ones end soon
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     finally:
         _CONFIGS = []
     return [merge([parts[(i, start)] for start in starts]) for i in range(len(configs))]
