@@ -123,15 +123,15 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
 
     err = sys.stderr  # looked up at call time, so CliRunner captures it
     tty = err.isatty()
-    last = {"label": None}
+    said: set[str] = set()  # setups already announced (worker processes finish chunks out of order)
 
     def progress(label: str, done: int, total: int) -> None:
         if tty:
             err.write(f"\r  playing {label}: {done:,}/{total:,} games" + " " * 8)
             err.flush()
-        elif label.split(",")[0] != last["label"]:
-            last["label"] = label.split(",")[0]
-            err.write(f"  playing {last['label']}…\n")
+        elif label.split(",")[0] not in said:
+            said.add(label.split(",")[0])
+            err.write(f"  playing {label.split(',')[0]}…\n")
             err.flush()
 
     if games is None:  # the quick pass: a few seconds, however slow the game's simulation

@@ -44,7 +44,7 @@ def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _on_cores(jobs: int) -> str:
+def _on_processes(jobs: int) -> str:
     return f" on {jobs} processes" if jobs > 1 else ""
 
 
@@ -74,7 +74,7 @@ def render(report: dict[str, Any]) -> str:
         unfinished = sum(c["nonterminating"]["count"] for c in configs)
         failures = sum(c["failure_count"] for c in configs)
         add(f"Play: {'OK' if sim['ok'] else 'FAILED'} — {sim['games']:,} games in {sim['elapsed_s']:.1f} s"
-            f" ({_num(sim['games_per_s'])} games/s{_on_cores(sim.get('jobs', 1))}); {failures} rule or invariant"
+            f" ({_num(sim['games_per_s'])} games/s{_on_processes(sim.get('jobs', 1))}); {failures} rule or invariant"
             f" failure(s),"
             f" {unfinished} unfinished game(s)")
         add(f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind;"
