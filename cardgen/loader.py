@@ -24,6 +24,7 @@ GAME_FILE = "game.yaml"
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+MISSING_SHOWN = 12  # missing translations named in the one-line message; the rest are counted
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
@@ -491,15 +492,18 @@ def _locales(root: Path, languages: list[str], errors: Collector) -> dict[str, d
             continue
         table: dict[str, str] = {}
         if doc is None:
-            doc = YDict()
-            doc.where, doc.key_where, doc.value_where = Where(label, 1, 1), {}, {}
-        if check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
-            _flatten(doc, "", table, {}, errors)
+            errors.add("the file is empty: it must map each string key to its text", Where(label))
+            continue
+        if not check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
+            continue  # one error for the file, not one per key it lacks
+        _flatten(doc, "", table, {}, errors)
         strings[lang] = table
     every_key = set().union(*(t.keys() for t in strings.values())) if strings else set()
     for lang, table in strings.items():
         missing = sorted(every_key - table.keys())
         if missing:
             label = display_path(root / "locales" / f"{lang}.yaml")
-            errors.add(f"missing {len(missing)} translation(s): {', '.join(missing)}", Where(label))
+            shown = ", ".join(missing[:MISSING_SHOWN])
+            more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
+            errors.add(f"missing {len(missing)} translation(s): {shown}{more}", Where(label))
     return strings
