@@ -284,6 +284,12 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
         for key, value in (("bleed", bleed), ("safe", safe)):
             if not 0 <= value <= 20:  # NaN too
                 errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
+            elif size is not None and key == "bleed" and value > min(size):
+                errors.add(f"'bleed' in {what} ({value:g} mm) is larger than the piece itself "
+                           f"({size[0]:g}×{size[1]:g} mm)", item.at(key))
+            elif size is not None and key == "safe" and key in item and 2 * value >= min(size):
+                errors.add(f"'safe' in {what} ({value:g} mm on each side) leaves no room inside the "
+                           f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
         printshop = get(item, "printshop", (bool,), what, errors, default=True)
         shape = _shape(item, size, what, errors)
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
