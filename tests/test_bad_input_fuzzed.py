@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from cardgen.errors import display_path
+
 from conftest import DATA, assert_user_error, edit_file, game_label
 
 
@@ -275,3 +277,33 @@ def test_margins_larger_than_the_piece(game_copy, cli, out, lines, message):
     edit_file(root / "game.yaml", "size: [63, 88]", lines)
     (line,) = build_fails(cli, root, out)
     assert line.startswith(f"{game_label(root)}:15:") and line.endswith(f": {message}"), line
+
+
+# -- an output path the system refuses ------------------------------------------------------------
+
+
+def test_output_folder_blocked_by_a_file(cli, scenario, tmp_path):
+    """A file where the kit's folder should go once escaped as FileExistsError."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mini").write_text("not a folder\n", encoding="utf-8")
+    result = cli("build", scenario("mini_game"), "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
+    (line,) = assert_user_error(result)
+    assert line.startswith(display_path(out / "mini")) and line.endswith(": File exists"), line
+    assert sorted(p.name for p in out.iterdir()) == ["mini"]  # no temporary folder left behind
+
+
+def test_output_folder_under_a_file(cli, scenario, tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("x\n", encoding="utf-8")
+    result = cli("build", scenario("mini_game"), "--out", blocker / "sub", "--lang", "en", "--paper", "a4")
+    (line,) = assert_user_error(result)
+    assert line == f"{display_path(blocker / 'sub')}: Not a directory", line
+
+
+def test_preview_into_a_missing_place(cli, scenario, tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("x\n", encoding="utf-8")
+    result = cli("preview", scenario("mini_game"), "--out", blocker / "sub" / "p.png")
+    (line,) = assert_user_error(result)
+    assert line.startswith(display_path(blocker / "sub")) and line.endswith("Not a directory"), line
