@@ -307,3 +307,17 @@ def test_preview_into_a_missing_place(cli, scenario, tmp_path):
     result = cli("preview", scenario("mini_game"), "--out", blocker / "sub" / "p.png")
     (line,) = assert_user_error(result)
     assert line.startswith(display_path(blocker / "sub")) and line.endswith("Not a directory"), line
+
+
+@pytest.mark.parametrize("kind", ["--png", "--tts"])
+def test_failed_export_leaves_no_folders(game_copy, cli, out, kind):
+    """A template error once left empty OUT/<game>/png/ folders behind; and an export
+    of several languages is published only when every language succeeded."""
+    root = mini(game_copy)
+    line = append(front(root), "{% if lang == 'fr' %}{{ no_such_value }}{% endif %}")  # en renders, fr fails
+    before = snapshot(out)
+    result = cli("export", root, kind, "--out", out)
+    lines = assert_user_error(result)
+    assert lines[0].startswith(f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: ")
+    assert "[fr]: UndefinedError: 'no_such_value' is undefined" in lines[0], lines
+    assert snapshot(out) == before, sorted(snapshot(out) - before)
