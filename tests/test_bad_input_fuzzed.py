@@ -321,3 +321,14 @@ def test_failed_export_leaves_no_folders(game_copy, cli, out, kind):
     assert lines[0].startswith(f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: ")
     assert "[fr]: UndefinedError: 'no_such_value' is undefined" in lines[0], lines
     assert snapshot(out) == before, sorted(snapshot(out) - before)
+
+
+def test_yaml_alias_bomb_is_refused(game_copy, cli, out):
+    """Aliases of aliases ("billion laughs") once expanded until memory ran out."""
+    root = mini(game_copy)
+    bomb = "data:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n" for i in range(1, 10))
+    edit_file(root / "game.yaml", "components:", bomb + "components:")
+    (line,) = build_fails(cli, root, out)
+    assert re.fullmatch(re.escape(game_label(root)) + r":\d+:\d+: the file holds more than 1,000,000 values once"
+                        r" its aliases \(\*name\) are expanded", line), line
