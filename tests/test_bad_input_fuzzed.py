@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from cardgen.errors import display_path
 
@@ -260,6 +260,7 @@ def test_deleting_lines_is_clean_or_ok(cli, tmp_path_factory, seed, deletions):
             path.write_text("".join(lines), encoding="utf-8")
     result = cli("build", root, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
     assert "Traceback" not in result.output
+    event(f"exit {result.exit_code}")
     if result.exit_code == 0:
         return
     for line in assert_user_error(result):
