@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import CardgenError
+from .errors import CardgenError, os_error
 from .units import PAPERS_MM
 
 
@@ -177,6 +177,10 @@ def _build_once(game: str, options) -> bool:
     try:
         model = load_game(game, options.variants)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
+    except OSError as exc:  # the output folder cannot be written (a file in its way, no permission…)
+        exc = os_error(exc)
+        click.echo(f"error: {exc}", err=True)
+        return False
     except CardgenError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
@@ -250,6 +254,9 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
             written += export_png(model, langs, out_dir, dpi, options)
         if tts:
             written += export_tts(model, langs, out_dir, options)
+    except OSError as exc:
+        fail(os_error(exc))
+        return
     except CardgenError as exc:
         fail(exc)
         return
@@ -279,6 +286,9 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
         if lang not in model.languages:
             raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")
         out = make_preview(model, lang, out_file or Path("output") / model.id / f"preview-{lang}.png")
+    except OSError as exc:
+        fail(os_error(exc))
+        return
     except CardgenError as exc:
         fail(exc)
         return
@@ -318,6 +328,9 @@ def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> N
             paper = paper or settings.paper or "a4"
             duplex = duplex or settings.duplex or "long"
         path = calibration_pdf(out_file or default_calibration_path(paper, duplex), paper, duplex)
+    except OSError as exc:
+        fail(os_error(exc))
+        return
     except CardgenError as exc:
         fail(exc)
         return

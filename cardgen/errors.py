@@ -73,6 +73,16 @@ class Collector:
             raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
 
 
+def os_error(exc: OSError) -> CardgenError:
+    """A file the system refused (a folder that is a file, no permission, a full disk)
+    as a one-line user error naming the file."""
+    name = exc.filename if exc.filename is not None else None
+    what = exc.strerror or str(exc)
+    if exc.filename2 is not None:
+        what += f" (moving to {display_path(exc.filename2)})"
+    return CardgenError(what, Where(display_path(name)) if name is not None else None)
+
+
 def display_path(path: Path | str, root: Path | None = None) -> str:
     """A path as the user should see it: relative to the cwd when possible."""
     p = Path(path)

@@ -86,19 +86,57 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
     return out
 
 
-def _atomic_dir(final: Path):
-    """A temporary sibling folder whose contents replace ``final`` when all went well."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=final.parent))
+class _Staging:
+    """Temporary sibling folders whose contents replace their final folders only when
+    every language succeeded; on failure they go, and so does every folder made for
+    them, so a failed export leaves the output folder as it was."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[Path, Path]] = []
+        self.made: list[Path] = []
+
+    def dir(self, final: Path) -> Path:
+        missing = [p for p in (final.parent, *final.parent.parents) if not p.exists()]
+        final.parent.mkdir(parents=True, exist_ok=True)
+        self.made += reversed(missing)  # outermost first
+        tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=final.parent))
+        self.pairs.append((tmp, final))
+        return tmp
+
+    def publish(self) -> list[Path]:
+        moved = []
+        for tmp, final in self.pairs:
+            final.mkdir(parents=True, exist_ok=True)
+            for f in sorted(tmp.iterdir()):
+                os.replace(f, final / f.name)
+                moved.append(final / f.name)
+        return moved
+
+    def cleanup(self) -> None:
+        for tmp, _ in self.pairs:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def discard(self) -> None:
+        self.cleanup()
+        for folder in reversed(self.made):  # innermost first; only the ones still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
 
 
-def _publish(tmp: Path, final: Path) -> list[Path]:
-    final.mkdir(parents=True, exist_ok=True)
-    moved = []
-    for f in sorted(tmp.iterdir()):
-        os.replace(f, final / f.name)
-        moved.append(final / f.name)
-    return moved
+def _staged(write_lang, langs: tuple[str, ...]) -> list[Path]:
+    """Write every language into its staging folder, then publish them all at once."""
+    staging = _Staging()
+    try:
+        for lang in langs:
+            write_lang(lang, staging)
+        written = staging.publish()
+    except BaseException:
+        staging.discard()
+        raise
+    staging.cleanup()
+    return written
 
 
 def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300,
@@ -107,19 +145,15 @@ def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300
     ``<game>-<lang>-<component>-<NNN>-<card>-a-front.png`` / ``…-b-back.png``."""
     if not 72 <= dpi <= 1200:
         raise CardgenError(f"--dpi must be between 72 and 1200, found {dpi}")
-    written: list[Path] = []
-    for lang in langs or game.languages:
-        final = out_dir / game.id / "png" / lang
-        tmp = _atomic_dir(final)
-        try:
-            for f in face_images(game, lang, dpi, options=options):
-                tag = "a-front" if f.side == "front" else "b-back"
-                name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
-                f.image.save(tmp / name, dpi=(dpi, dpi), optimize=False)
-            written += _publish(tmp, final)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return written
+
+    def write(lang: str, staging: _Staging) -> None:
+        tmp = staging.dir(out_dir / game.id / "png" / lang)
+        for f in face_images(game, lang, dpi, options=options):
+            tag = "a-front" if f.side == "front" else "b-back"
+            name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
+            f.image.save(tmp / name, dpi=(dpi, dpi), optimize=False)
+
+    return _staged(write, langs or game.languages)
 
 
 TTS_NOTE = """Tabletop Simulator decks for {game} ({lang})
@@ -138,52 +172,47 @@ In Tabletop Simulator: Objects > Components > Custom > Deck. For each deck below
 def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: BuildOptions | None = None) -> list[Path]:
     """Deck sheets of at most 10 × 7 cards (69 per sheet, the last slot kept for the
     hidden card), a back image (or back sheets when backs differ), and a how-to note."""
-    written: list[Path] = []
-    for lang in langs or game.languages:
-        final = out_dir / game.id / "tts" / lang
-        tmp = _atomic_dir(final)
-        try:
-            lines = []
-            for comp in game.decks:
-                w_mm, h_mm = comp.size
-                dpi = TTS_CARD_PX / (w_mm / 25.4)
-                images = face_images(game, lang, dpi, trim_only=True, options=options, component=comp.id)
-                fronts = {f.card_id: f.image for f in images if f.side == "front"}
-                backs = {f.card_id: f.image for f in images if f.side == "back"}
-                order = [card.id for card in comp.cards for _ in range(card.quantity)]
-                single_back = len({img.tobytes() for img in backs.values()}) <= 1
-                cw, ch = TTS_CARD_PX, round(TTS_CARD_PX * h_mm / w_mm)  # exact, whatever the rounding
-                for s, start in enumerate(range(0, len(order), TTS_PER_SHEET), start=1):
-                    chunk = order[start : start + TTS_PER_SHEET]
-                    cols = min(TTS_COLS, max(2, len(chunk) + 1))  # TTS grids are 2–10 wide, 2–7 high
-                    rows = max(2, math.ceil((len(chunk) + 1) / cols))
-                    base = f"{game.id}-{lang}-{comp.id}-faces-{s}"
-                    sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
-                    for i, card_id in enumerate(chunk):
-                        sheet.paste(fronts[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
+    def write(lang: str, staging: _Staging) -> None:
+        tmp = staging.dir(out_dir / game.id / "tts" / lang)
+        lines = []
+        for comp in game.decks:
+            w_mm, h_mm = comp.size
+            dpi = TTS_CARD_PX / (w_mm / 25.4)
+            images = face_images(game, lang, dpi, trim_only=True, options=options, component=comp.id)
+            fronts = {f.card_id: f.image for f in images if f.side == "front"}
+            backs = {f.card_id: f.image for f in images if f.side == "back"}
+            order = [card.id for card in comp.cards for _ in range(card.quantity)]
+            single_back = len({img.tobytes() for img in backs.values()}) <= 1
+            cw, ch = TTS_CARD_PX, round(TTS_CARD_PX * h_mm / w_mm)  # exact, whatever the rounding
+            for s, start in enumerate(range(0, len(order), TTS_PER_SHEET), start=1):
+                chunk = order[start : start + TTS_PER_SHEET]
+                cols = min(TTS_COLS, max(2, len(chunk) + 1))  # TTS grids are 2–10 wide, 2–7 high
+                rows = max(2, math.ceil((len(chunk) + 1) / cols))
+                base = f"{game.id}-{lang}-{comp.id}-faces-{s}"
+                sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+                for i, card_id in enumerate(chunk):
+                    sheet.paste(fronts[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
+                sheet.save(tmp / f"{base}.png")
+                back_note = "none (one-sided)"
+                if backs and single_back:
+                    back_name = f"{game.id}-{lang}-{comp.id}-back.png"
+                    back = next(iter(backs.values())).resize((cw, ch))
+                    back.save(tmp / back_name)
+                    sheet.paste(back, ((cols - 1) * cw, (rows - 1) * ch))  # the hidden-card slot
                     sheet.save(tmp / f"{base}.png")
-                    back_note = "none (one-sided)"
-                    if backs and single_back:
-                        back_name = f"{game.id}-{lang}-{comp.id}-back.png"
-                        back = next(iter(backs.values())).resize((cw, ch))
-                        back.save(tmp / back_name)
-                        sheet.paste(back, ((cols - 1) * cw, (rows - 1) * ch))  # the hidden-card slot
-                        sheet.save(tmp / f"{base}.png")
-                        back_note = back_name
-                    elif backs:
-                        back_name = f"{base}-backs.png"
-                        bsheet = Image.new("RGB", sheet.size, "white")
-                        for i, card_id in enumerate(chunk):
-                            bsheet.paste(backs[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
-                        bsheet.save(tmp / back_name)
-                        back_note = f"{back_name} (unique backs)"
-                    lines.append(f"{base}.png: {len(chunk)} cards, width {cols}, height {rows}; back: {back_note}")
-            (tmp / "TTS-IMPORT.txt").write_text(
-                TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
-            written += _publish(tmp, final)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return written
+                    back_note = back_name
+                elif backs:
+                    back_name = f"{base}-backs.png"
+                    bsheet = Image.new("RGB", sheet.size, "white")
+                    for i, card_id in enumerate(chunk):
+                        bsheet.paste(backs[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
+                    bsheet.save(tmp / back_name)
+                    back_note = f"{back_name} (unique backs)"
+                lines.append(f"{base}.png: {len(chunk)} cards, width {cols}, height {rows}; back: {back_note}")
+        (tmp / "TTS-IMPORT.txt").write_text(
+            TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
+
+    return _staged(write, langs or game.languages)
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:

@@ -86,10 +86,11 @@ class KitRenderer:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
             return []
-        pages = parse_layout(doc, f"{self.renderer.template_path(template)} [{label}]", errors, allow_pages)
+        where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
+        pages = parse_layout(doc, where, errors, allow_pages)
         faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
         for face in faces:
-            self.text.check(face.ops, label, errors)
+            self.text.check(face.ops, where, errors)
         self._parsed[(template, text)] = faces
         return faces
 

@@ -11,6 +11,7 @@ drawing module trusts what passes here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +98,10 @@ class Op:
 
 
 def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    """A finite number (NaN or infinity would reach the PDF as garbage)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return math.isfinite(v) if isinstance(v, float) else abs(v) < 10**15
 
 
 def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors: Collector) -> Any:
@@ -155,6 +159,7 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
         return ()
     ops = []
     for i, item in enumerate(doc):
+        before = len(errors.errors)
         where = f"{label}: op {i + 1}"
         if not (isinstance(item, dict) and len(item) == 1):
             errors.add(f"{where}: each operation is a one-key mapping such as {{rect: {{...}}}}, found {item!r:.60}")
@@ -191,7 +196,8 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
             min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
             if min_size < MIN_TEXT_PT or size < MIN_TEXT_PT:
                 errors.add(f"{where}: text smaller than {MIN_TEXT_PT:g} pt is not legible (size {size}, min_size {min_size})")
-        ops.append(Op(kind, checked, children))
+        if len(errors.errors) == before:  # an op with a wrong argument is reported, never measured or drawn
+            ops.append(Op(kind, checked, children))
     return tuple(ops)
 
 

@@ -9,6 +9,7 @@ macros in ``templates/common/``.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,13 @@ GAME_FILE = "game.yaml"
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Sane bounds, so that a slip in the data is a clear error rather than a build that
+# imposes millions of pieces or pages and never ends.
+PIECE_MM = (5.0, 600.0)  # each side of a card, tile or token
+BOARD_MM = (20.0, 2000.0)  # each side of a board (A0 is 841 × 1189 mm)
+MAX_QUANTITY = 1000  # copies of one card
+MAX_PIECES = 10_000  # cards of one component, every copy counted
+MISSING_SHOWN = 12  # missing translations named in the one-line message; the rest are counted
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
@@ -270,12 +278,18 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
         if kind == "board":
             out.append(_board(item, cid, name_key, what, errors))
             continue
-        size = get_size(item, "size", what, errors)
+        size = get_size(item, "size", what, errors, PIECE_MM)
         bleed = get(item, "bleed", (float,), what, errors, default=3.0)
         safe = get(item, "safe", (float,), what, errors, default=3.0)
         for key, value in (("bleed", bleed), ("safe", safe)):
-            if value < 0 or value > 20:
+            if not 0 <= value <= 20:  # NaN too
                 errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
+            elif size is not None and key == "bleed" and value > min(size):
+                errors.add(f"'bleed' in {what} ({value:g} mm) is larger than the piece itself "
+                           f"({size[0]:g}×{size[1]:g} mm)", item.at(key))
+            elif size is not None and key == "safe" and key in item and 2 * value >= min(size):
+                errors.add(f"'safe' in {what} ({value:g} mm on each side) leaves no room inside the "
+                           f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
         printshop = get(item, "printshop", (bool,), what, errors, default=True)
         shape = _shape(item, size, what, errors)
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
@@ -314,12 +328,12 @@ def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Col
 
 def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Component:
     """A board: one full-size drawing, tiled across as many pages as the paper needs."""
-    size = get_size(item, "size", what, errors) or (400.0, 280.0)
+    size = get_size(item, "size", what, errors, BOARD_MM) or (400.0, 280.0)
     bleed = get(item, "bleed", (float,), what, errors, default=3.0)
     overlap = get(item, "overlap", (float,), what, errors, default=10.0)
-    if bleed < 0 or bleed > 20:
+    if not 0 <= bleed <= 20:
         errors.add(f"'bleed' in {what} must be between 0 and 20 mm, found {bleed}", item.at("bleed"))
-    if overlap < 3 or overlap > 40:
+    if not 3 <= overlap <= 40:
         errors.add(f"'overlap' in {what} must be between 3 and 40 mm (the glue margin), found {overlap}",
                    item.at("overlap"))
     return Component(id=cid, kind="board", name_key=name_key, where=item.where, name_where=item.at("name"),
@@ -358,6 +372,10 @@ def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> l
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
                 and rng[0] <= rng[1]
             ):
+                if rng[1] - rng[0] >= MAX_PIECES:
+                    errors.add(f"{what}: for_each '{key}' range makes {rng[1] - rng[0] + 1:,} cards; a component"
+                               f" may have at most {MAX_PIECES:,}", where)
+                    return []
                 axes.append((key, list(range(rng[0], rng[1] + 1))))
             else:
                 errors.add(f"{what}: for_each '{key}' range must be [first, last] whole numbers", where)
@@ -388,6 +406,9 @@ def _quantity(template: str, binding: dict[str, Any], entry: YDict, errors: Coll
             return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         errors.add(f"'quantity' \"{template}\" gives {value!r}; it must be a whole number, 1 or more", where)
+        return None
+    if value > MAX_QUANTITY:
+        errors.add(f"'quantity' \"{template}\" gives {value:,}; at most {MAX_QUANTITY:,} copies are allowed", where)
         return None
     return value
 
@@ -428,6 +449,10 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
         quantity = get(entry, "quantity", (int, str), ewhat, errors, default=1)
         if isinstance(quantity, int) and quantity < 1:
             errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
+        elif isinstance(quantity, int) and quantity > MAX_QUANTITY:
+            errors.add(f"'quantity' in {ewhat} must be at most {MAX_QUANTITY:,} copies, found {quantity:,}",
+                       entry.at("quantity"))
+            continue
         elif isinstance(quantity, str) and not PLACEHOLDER_RE.fullmatch(quantity.strip()):
             errors.add(f"'quantity' in {ewhat} must be a whole number (or a placeholder such as"
                        f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
@@ -441,6 +466,11 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
         if id_template is None or (spec and not axes):
             continue
         names = [name for name, _ in axes]
+        combos = math.prod(len(values) for _, values in axes)
+        if combos > MAX_PIECES:
+            errors.add(f"for_each in {ewhat} makes {combos:,} cards; a component may have at most {MAX_PIECES:,}",
+                       entry.at("for_each"))
+            continue
         for combo in itertools.product(*(values for _, values in axes)) if axes else [()]:
             binding = dict(zip(names, combo))
             binding.update(fields)
@@ -461,6 +491,9 @@ def _cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, id
                 break
             out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"),
                             variant=variant))
+    pieces = sum(max(card.quantity, 0) for card in out)
+    if pieces > MAX_PIECES:
+        errors.add(f"{what} has {pieces:,} cards, every copy counted; at most {MAX_PIECES:,} are allowed", where)
     return out
 
 
@@ -491,15 +524,18 @@ def _locales(root: Path, languages: list[str], errors: Collector) -> dict[str, d
             continue
         table: dict[str, str] = {}
         if doc is None:
-            doc = YDict()
-            doc.where, doc.key_where, doc.value_where = Where(label, 1, 1), {}, {}
-        if check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
-            _flatten(doc, "", table, {}, errors)
+            errors.add("the file is empty: it must map each string key to its text", Where(label))
+            continue
+        if not check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
+            continue  # one error for the file, not one per key it lacks
+        _flatten(doc, "", table, {}, errors)
         strings[lang] = table
     every_key = set().union(*(t.keys() for t in strings.values())) if strings else set()
     for lang, table in strings.items():
         missing = sorted(every_key - table.keys())
         if missing:
             label = display_path(root / "locales" / f"{lang}.yaml")
-            errors.add(f"missing {len(missing)} translation(s): {', '.join(missing)}", Where(label))
+            shown = ", ".join(missing[:MISSING_SHOWN])
+            more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
+            errors.add(f"missing {len(missing)} translation(s): {shown}{more}", Where(label))
     return strings

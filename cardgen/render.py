@@ -8,6 +8,9 @@ astral hieroglyphs are not split into surrogates — see PRINT_NOTES.md).
 from __future__ import annotations
 
 import json
+import math
+import operator
+import re
 import traceback
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -51,6 +54,35 @@ def contrast(colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
     return dark if luminance(colour) > 0.55 else light
 
 
+MAX_REPEAT = 1_000_000  # items or characters one ``*`` may build in a template
+MAX_POWER_BITS = 4096  # size of the result of one ``**`` in a template
+_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+class LimitedSandbox(SandboxedEnvironment):
+    """Jinja's sandbox, plus a size limit on ``*``, ``**`` and ``%``: a slip such as
+    ``'-' * 10**10`` in a template is an error naming the template, not a build that
+    eats all the memory (Jinja already limits ``range`` the same way)."""
+
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        if op == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and not isinstance(times, bool) \
+                        and len(seq) * times > MAX_REPEAT:
+                    raise jinja2.exceptions.SecurityError(
+                        f"'*' would build {len(seq) * times:,} items; a template may build at most {MAX_REPEAT:,}")
+        elif op == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS:
+            raise jinja2.exceptions.SecurityError(f"'**' result too large ({left!r} ** {right!r})")
+        elif op == "%" and isinstance(left, str):
+            for width in _FORMAT_WIDTH.finditer(left):
+                if any(g and g.isdigit() and int(g) > MAX_REPEAT for g in width.groups()):
+                    raise jinja2.exceptions.SecurityError(f"'%' format width too large in {left[:40]!r}")
+        return {"*": operator.mul, "**": operator.pow, "%": operator.mod}[op](left, right)
+
+
 _RENDERERS: dict[tuple, "TemplateRenderer"] = {}
 
 
@@ -70,7 +102,7 @@ class TemplateRenderer:
     def __init__(self, template_dirs: tuple[Path, ...], palette: Mapping[str, str]):
         self.dirs = template_dirs
         self.palette = dict(palette)
-        self.env = SandboxedEnvironment(
+        self.env = LimitedSandbox(
             loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
@@ -137,8 +169,8 @@ class TemplateRenderer:
             raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
         except jinja2.TemplateNotFound as exc:
             raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
-        except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError,
-                KeyError, AttributeError, ZeroDivisionError) as exc:
+        except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
+                AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
             raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
 

@@ -71,16 +71,23 @@ def get(d: YDict, key: str, types: tuple[type, ...], what: str, errors: Collecto
     return value
 
 
-def get_size(d: YDict, key: str, what: str, errors: Collector) -> tuple[float, float] | None:
-    """A ``[width, height]`` pair of positive millimetre values."""
+def get_size(d: YDict, key: str, what: str, errors: Collector,
+             limits: tuple[float, float] | None = None) -> tuple[float, float] | None:
+    """A ``[width, height]`` pair of positive millimetre values; with ``limits``
+    (smallest, largest), each side must lie within them, so that a slip such as a
+    0.01 mm card or a 100 m board is refused instead of imposing millions of pieces."""
     value = d.get(key)
     if value is None:
         return None
     if (
         isinstance(value, YList)
         and len(value) == 2
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in value)
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < float("inf") for v in value)
     ):
+        if limits is not None and not all(limits[0] <= v <= limits[1] for v in value):
+            errors.add(f"'{key}' in {what} must be [width, height] with each side from {limits[0]:g} to "
+                       f"{limits[1]:g} mm, found [{value[0]:g}, {value[1]:g}]", d.at(key))
+            return None
         return (float(value[0]), float(value[1]))
     errors.add(f"'{key}' in {what} must be [width, height] in mm, both positive, found {value!r}", d.at(key))
     return None

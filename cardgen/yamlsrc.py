@@ -54,13 +54,21 @@ def _where(path: str, node: yaml.Node) -> Where:
     return Where(path, mark.line + 1, mark.column + 1)
 
 
+MAX_VALUES = 1_000_000  # values one file may hold once its aliases are expanded
+
+
 class _Builder:
     def __init__(self, path: str):
         self.path = path
         self.constructor = yaml.SafeLoader.__new__(yaml.SafeLoader)
         yaml.constructor.SafeConstructor.__init__(self.constructor)
+        self.built = 0
 
     def build(self, node: yaml.Node) -> Any:
+        self.built += 1
+        if self.built > MAX_VALUES:  # an alias of an alias of an alias… ("billion laughs")
+            raise CardgenError(f"the file holds more than {MAX_VALUES:,} values once its aliases (*name) are "
+                               f"expanded", _where(self.path, node))
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
             raise CardgenError(f"YAML tag {node.tag!r} is not supported", _where(self.path, node))
         if isinstance(node, yaml.MappingNode):

@@ -287,10 +287,12 @@ def test_text_too_long_names_card_face_and_language(hapy_copy, cli, tmp_path):
     edit_file(hapy_copy / "locales" / "nl.yaml", "god: Taweret,", f"god: {long_name},")
     result = cli("build", hapy_copy, "--out", tmp_path / "out", "--paper", "a4")
     lines = assert_user_error(result)
-    cards = [line for line in lines if line.startswith("gods/")]
+    god = "templates/hapy/god.yaml.j2 ["  # each line names the template first, then card, face and language
+    assert all(line.startswith("templates/hapy/") for line in lines if "does not fit" in line), lines
+    cards = [line[len(god):] for line in lines if line.startswith(god + "gods/")]
     assert [line.split(" ", 1)[0] for line in cards] == [f"gods/hippopotamus-{n}" for n in range(1, 7)]
     for line in cards:
-        assert line.split(": ", 1)[0].endswith(" front [nl]"), line
+        assert line.split(": ", 1)[0].endswith(" front [nl]]"), line
         assert re.search(r"does not fit its [\d.]+×[\d.]+ mm box even at [\d.]+ pt \(\d+% too long\)$", line), line
         assert "Taweret-Opet" in line
     # only Dutch is wrong: the same names in English and French pass
@@ -304,12 +306,13 @@ def test_character_missing_from_font_is_an_error(hapy_copy, cli, tmp_path):
     edit_file(hapy_copy / "locales" / "en.yaml", 'players: "2–4 players', 'players: "\\U00013143 2–4 players')
     result = cli("build", hapy_copy, "--lang", "en", "--out", tmp_path / "out", "--paper", "a4")
     lines = assert_user_error(result)
-    jackal = [line for line in lines if line.startswith("gods/jackal-")]
+    jackal = [line for line in lines if line.startswith("templates/hapy/god.yaml.j2 [gods/jackal-")]
     assert len(jackal) == 6
-    assert re.match(r"gods/jackal-1 front \[en\]: font NotoSans-\S+ has no glyph for ", jackal[0]), jackal[0]
+    assert re.match(r"templates/hapy/god\.yaml\.j2 \[gods/jackal-1 front \[en\]\]: font NotoSans-\S+ has no glyph for ",
+                    jackal[0]), jackal[0]
     assert "U+130E2" in jackal[0] and "Jackal \U000130E2" in jackal[0]
     # the rules sheet draws the players line in the text font (NotoSans-Regular)
-    rules = [line for line in lines if line.startswith("rules") and "U+13143" in line]
+    rules = [line for line in lines if line.startswith("templates/hapy/rules.yaml.j2 [rules") and "U+13143" in line]
     assert len(rules) == 1 and "[en]" in rules[0], lines
     assert "font NotoSans-Regular has no glyph for " in rules[0]
     assert not (tmp_path / "out" / "hapy").exists()
