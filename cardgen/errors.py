@@ -6,6 +6,7 @@ exit with status 1. Anything else escaping the CLI is a bug in cardgen.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,11 +74,21 @@ class Collector:
             raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
 
 
+_PLAIN_WORDS = {  # what the system's words mean for the user, where they are cryptic
+    errno.EEXIST: "a file stands where a folder is needed",
+    errno.ENOTDIR: "a file stands where a folder is needed in this path",
+    errno.ENOSPC: "the disk is full",
+    errno.EACCES: "you may not write here",
+}
+
+
 def os_error(exc: OSError) -> CardgenError:
     """A file the system refused (a folder that is a file, no permission, a full disk)
     as a one-line user error naming the file."""
     name = exc.filename if exc.filename is not None else None
     what = exc.strerror or str(exc)
+    if exc.errno in _PLAIN_WORDS:
+        what = f"{what}: {_PLAIN_WORDS[exc.errno]}"
     if exc.filename2 is not None:
         what += f" (moving to {display_path(exc.filename2)})"
     return CardgenError(what, Where(display_path(name)) if name is not None else None)

@@ -290,7 +290,7 @@ def test_output_folder_blocked_by_a_file(cli, scenario, tmp_path):
     (out / "mini").write_text("not a folder\n", encoding="utf-8")
     result = cli("build", scenario("mini_game"), "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
     (line,) = assert_user_error(result)
-    assert line.startswith(display_path(out / "mini")) and line.endswith(": File exists"), line
+    assert line.startswith(display_path(out / "mini")) and line.endswith(": File exists: a file stands where a folder is needed"), line
     assert sorted(p.name for p in out.iterdir()) == ["mini"]  # no temporary folder left behind
 
 
@@ -299,7 +299,7 @@ def test_output_folder_under_a_file(cli, scenario, tmp_path):
     blocker.write_text("x\n", encoding="utf-8")
     result = cli("build", scenario("mini_game"), "--out", blocker / "sub", "--lang", "en", "--paper", "a4")
     (line,) = assert_user_error(result)
-    assert line == f"{display_path(blocker / 'sub')}: Not a directory", line
+    assert line == f"{display_path(blocker / 'sub')}: Not a directory: a file stands where a folder is needed in this path"
 
 
 def test_preview_into_a_missing_place(cli, scenario, tmp_path):
@@ -307,7 +307,7 @@ def test_preview_into_a_missing_place(cli, scenario, tmp_path):
     blocker.write_text("x\n", encoding="utf-8")
     result = cli("preview", scenario("mini_game"), "--out", blocker / "sub" / "p.png")
     (line,) = assert_user_error(result)
-    assert line.startswith(display_path(blocker / "sub")) and line.endswith("Not a directory"), line
+    assert line.startswith(display_path(blocker / "sub")) and line.endswith("Not a directory: a file stands where a folder is needed in this path"), line
 
 
 @pytest.mark.parametrize("kind", ["--png", "--tts"])
