@@ -46,6 +46,18 @@ class BuildOptions:
 
 
 
+def rules_data_problems(game: Game) -> list:
+    """Mistakes in the game's data that its rules module, if it has one, knows about and
+    the kit would print (house rules): refused by the build at their line, not later as
+    a template error."""
+    from .rules import rules_for
+    from .validate.static import DataLocator
+
+    rules = rules_for(game.id)
+    check = getattr(rules, "data_problems", None)
+    return list(check(game, DataLocator(game))) if check is not None else []
+
+
 class KitBuilder:
     """Renders and writes one game's kit."""
 
@@ -87,6 +99,8 @@ class KitBuilder:
                 self.book.register(name)
             except CardgenError as exc:
                 errors.extend(exc)
+        for problem in rules_data_problems(self.game):
+            errors.add(problem.message, problem.where)
         errors.raise_if_any()
         self.writer.plans()  # a component too big for a paper fails before any work
 

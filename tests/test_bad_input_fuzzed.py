@@ -333,3 +333,27 @@ def test_yaml_alias_bomb_is_refused(game_copy, cli, out):
     (line,) = build_fails(cli, root, out)
     assert re.fullmatch(re.escape(game_label(root)) + r":\d+:\d+: the file holds more than 1,000,000 values once"
                         r" its aliases \(\*name\) are expanded", line), line
+
+
+# -- house rules: refused by the build at their line -----------------------------------------------
+
+
+@pytest.mark.parametrize("game, old, new, line, message", [
+    ("farao", "    cash_optional: true ", "    cash_optional: 7    ", 84,
+     "rule option 'cash_optional' must be true or false, found 7"),
+    ("farao", "    trade: one_for_one ", "    trade: whatever   ", 86,
+     "rule option 'trade' must be one of"),
+    ("egypt", "  house_rules:\n", "  house_rules:\n    ankh_colour: red\n", 183,
+     "unknown rule option 'ankh_colour' in 'house_rules'"),
+])
+def test_a_wrong_house_rule_fails_the_build_at_its_line(cli, tmp_path, request, game, old, new, line, message):
+    """The build once failed on it later, as a template error naming the rules template."""
+    root = request.getfixturevalue(f"{game}_copy")
+    edit_file(root / "game.yaml", old, new)
+    out = tmp_path / "out"
+    out.mkdir()
+    result = cli("build", root, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
+    (err,) = assert_user_error(result)
+    assert err.startswith(f"{game_label(root)}:{line if line else ''}"), err
+    assert message in err and ".j2" not in err, err
+    assert list(out.iterdir()) == []

@@ -186,6 +186,8 @@ class Rules(Protocol):
     must_finish: Mapping[str, bool]  # per agent kind: is a game that never ends a failure?
     # optional: quick_games, the games per configuration of the default quick pass when the
     # simulation is slow (the command falls back to DEFAULT_GAMES)
+    # optional: data_problems(game, locate) -> list[Problem], mistakes in the game's data that
+    # `cardgen build` refuses too, because the kit prints them (e.g. house rules)
 
     def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec: ...
     def player_counts(self, game) -> tuple[int, ...]: ...

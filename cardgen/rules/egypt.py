@@ -1573,6 +1573,11 @@ class EgyptRules:
     def options(self, game) -> EgyptOptions:
         return EgyptOptions.from_data(game.data.get("house_rules"))[0]
 
+    def data_problems(self, game, locate: Callable[..., Where]) -> list[Problem]:
+        """The house rules' mistakes, which ``cardgen build`` refuses too: the rules
+        summary prints the options chosen."""
+        return EgyptOptions.from_data(game.data.get("house_rules"), locate)[1]
+
     # -- what the rules need ---------------------------------------------------
     def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec:
         problems: list[Problem] = []

@@ -1994,6 +1994,11 @@ class FaraoRules:
                 return item.get("count")
         return None
 
+    def data_problems(self, game, locate: Callable[..., Where]) -> list[Problem]:
+        """The house rules' mistakes, which ``cardgen build`` refuses too: the rules
+        summary prints the options chosen."""
+        return FaraoOptions.from_data(game.data.get("house_rules"), locate)[1]
+
     def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec:
         problems: list[Problem] = []
         problems += read_board(game.data, locate)[1]
