@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import CardgenError, Collector
+from .errors import CardgenError, Collector, ErrorList
 from .layout import Op, parse_layout
 from .model import Card, Game
 from .render import renderer_for, translator
@@ -78,21 +78,29 @@ class KitRenderer:
                 return cached
             doc = self.renderer.parse(text, template, label)
         except CardgenError as exc:
-            # one template bug breaks every card: report it once, with a count
+            self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
+            return []
+        where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
+        found = Collector()
+        pages = parse_layout(doc, where, found, allow_pages)
+        faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
+        for face in faces:
+            self.text.check(face.ops, where, found)
+        self._report_once(template, label, found.errors, errors)
+        self._parsed[(template, text)] = faces
+        return faces
+
+    def _report_once(self, template: str, label: str, found: list[CardgenError], errors: Collector) -> None:
+        """One template bug breaks every card: each message is reported for its first
+        face only, the others counted (the count ends the list). Messages that differ
+        by more than the face's label, such as text too long for its box, all stay."""
+        for exc in found:
             key = (template, str(exc).replace(label, "…"))
             if key in self.seen_errors:
                 self.seen_errors[key] += 1
             else:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
-            return []
-        where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
-        pages = parse_layout(doc, where, errors, allow_pages)
-        faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
-        for face in faces:
-            self.text.check(face.ops, where, errors)
-        self._parsed[(template, text)] = faces
-        return faces
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
