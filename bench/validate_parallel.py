@@ -24,21 +24,13 @@ sys.path.insert(0, str(ROOT))
 from _speed import machine_yardstick  # noqa: E402
 
 GAMES = ("hapy", "egypt", "farao", "horus")
-TIMINGS = {"elapsed_s", "games_per_s", "jobs"}
-
-
-def without_timings(value):
-    if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
-    if isinstance(value, list):
-        return [without_timings(v) for v in value]
-    return value
 
 
 def main() -> None:
     from cardgen.loader import load_game
     from cardgen.rules import rules_for
     from cardgen.validate.parallel import usable_cores
+    from cardgen.validate.report import without_timings
     from cardgen.validate.runner import DEFAULT_GAMES, Options, validate
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

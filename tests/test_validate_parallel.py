@@ -15,20 +15,13 @@ from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.validate import parallel
 from cardgen.validate.parallel import CHUNK_GAMES, merge, worker_count
+from cardgen.validate.report import without_timings
 from cardgen.validate.runner import Options, validate
 from cardgen.validate.simulate import run_config
 
+from test_validate import LosesSixes  # a rule bug, patched in before the workers fork
+
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="worker processes need fork here")
-
-TIMINGS = {"elapsed_s", "games_per_s", "jobs"}
-
-
-def without_timings(value):
-    if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
-    if isinstance(value, list):
-        return [without_timings(v) for v in value]
-    return value
 
 
 def test_the_report_is_the_same_on_one_core_and_on_two():
@@ -40,19 +33,6 @@ def test_the_report_is_the_same_on_one_core_and_on_two():
     assert without_timings(one) == without_timings(two)
     assert two["simulation"]["games"] == 4 * (CHUNK_GAMES + 7)
     assert two["simulation"]["configs"][0]["figures"]["tribute"]["n"] == 2 * (CHUNK_GAMES + 7)
-
-
-class LosesSixes(H.HapyState):
-    """A rule bug (a requested number 6 vanishes), patched in before the workers fork."""
-
-    __slots__ = ()
-
-    def _transfer(self, card, giver, taker):
-        if card % 6 == 5:
-            self.hand[giver] &= ~(1 << card)
-            self.hand_n[giver] -= 1
-            return
-        super()._transfer(card, giver, taker)
 
 
 def test_failures_found_by_workers_are_those_of_one_core(monkeypatch, cli):

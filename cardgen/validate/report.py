@@ -44,6 +44,19 @@ def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+TIMINGS = ("elapsed_s", "games_per_s", "jobs")  # what may differ between two runs of the same validation
+
+
+def without_timings(report: Any) -> Any:
+    """A report (or any part of one) without its timings: two runs of the same
+    validation, on one process or on several, must then be equal."""
+    if isinstance(report, dict):
+        return {k: without_timings(v) for k, v in report.items() if k not in TIMINGS}
+    if isinstance(report, list):
+        return [without_timings(v) for v in report]
+    return report
+
+
 def _on_processes(jobs: int) -> str:
     return f" on {jobs} processes" if jobs > 1 else ""
 
