@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .simulate import KEEP_FAILURES, ConfigResult, play_game, run_config
+from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task: small enough to balance, large enough to be cheap
 
@@ -96,8 +96,6 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
     global _CONFIGS
     starts = list(range(0, games, CHUNK_GAMES))
     tasks = [(i, start, min(CHUNK_GAMES, games - start)) for i in range(len(configs)) for start in starts]
-    for c in configs:  # fill the engines' lazily built tables once, here, for every worker to inherit
-        play_game(c.gamedef, c.make_agent, seed, check_every)
     _CONFIGS = configs
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
