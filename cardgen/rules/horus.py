@@ -1869,23 +1869,27 @@ class GreedyAgent:
     SAMPLE = 16
 
     def __init__(self, game: HorusGame, seat: int):
-        from .horus_islands import IslandOutlook, closeness
+        from .horus_islands import NEAR_OPEN, IslandOutlook
 
         self.g = game
         self.seat = seat
         self._outlook = IslandOutlook
-        self._closeness = closeness
+        self._near_open = NEAR_OPEN  # closeness() of horus_islands, inline
         self._last: tuple = (None, None)  # (table version, outlook)
+        self._kept: tuple = (None, {})  # (stones version, group stakes by (group id, size))
 
     def outlook(self, b) -> Any:
         """The island prospects of the table as it is now (see :mod:`.horus_islands`);
-        kept while no tile is added and no stone placed or moved (a turn's card, stack
-        and tile decisions share one)."""
-        key = (len(b.pos), tuple(b.stone_at.items()))
+        kept while the same table gets no tile and no stone placed or moved (a turn's
+        card, stack and tile decisions share one)."""
+        stones = (len(b.stone_at), sum(b.stone_at))  # a placed or moved stone changes one or the other
+        key = (b, len(b.pos), stones)
         if self._last[0] == key:
             return self._last[1]
+        if self._kept[0] != (b, stones):  # the group stakes of earlier decisions hold while the stones stay
+            self._kept = ((b, stones), {})
         g = self.g
-        out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr)
+        out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr, self._kept[1])
         self._last = (key, out)
         return out
 
@@ -1903,7 +1907,9 @@ class GreedyAgent:
         cap = self.g.temple_cap
         # an island doubles the value (10 at most); a group near closing adds part of that
         value = min(size, cap)
-        value += (min(2 * size, cap) - value) * self._closeness(b.land_open[b.land[rid]])
+        k = b.land_open[b.land[rid]]
+        if k <= self._near_open:
+            value += (min(2 * size, cap) - value) / (1 + k)
         mine = st[me]
         other = 0
         for p, x in enumerate(st):
@@ -1968,13 +1974,23 @@ class GreedyAgent:
             return self._best_stone(b, legal, STONE_BASE, rng)
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE or ph == P_BOATPLACE:
             outlook = self.outlook(b)
+            if ph == P_BOATPLACE and not outlook.near_slots:  # no island to close: any place will do
+                return legal[int(rng.random() * len(legal))]
             if len(legal) <= self.SAMPLE:
                 sample = legal
             else:
-                sample = rng.sample(legal, self.SAMPLE)
-                hot = outlook.hot_places(legal) if ph != P_PLACE else None
-                if hot:
-                    sample = sorted(set(sample).union(hot))
+                # water: every place beside a group near closing, and the rest of the
+                # SAMPLE places a systematic sample (every k-th place from a random start:
+                # one draw, spread over the whole table, as legal is sorted)
+                hot = outlook.hot_places(legal) if ph != P_PLACE else ()
+                rest = self.SAMPLE - len(hot)
+                sample = hot
+                if rest > 0:
+                    step = len(legal) / rest
+                    start = rng.random() * step
+                    sample = [legal[int(start + j * step)] for j in range(rest)]
+                    if hot:
+                        sample = sorted(set(sample).union(hot))
             return self._place_values(b, sample, rng, outlook)
         if ph == P_STACK:
             scored = []
@@ -2028,6 +2044,8 @@ class GreedyAgent:
         tile's exact legal places are known only once it is drawn)."""
         frontier, adj = b.frontier, b.adj_water
         best = 0.0
+        if not outlook.near_slots:
+            return best
         for c in sorted(outlook.near):
             if c in frontier and c in adj:
                 v = outlook.place_value(c, RIVER)
@@ -2051,14 +2069,17 @@ class GreedyAgent:
         me = self.seat
         points = self._points
         n = self.g.num_players
-        best = None
+        best_v, ties = float("-inf"), []  # the best value and the places that have it
         island = outlook.place_value
+        near_slots, own_slots, adj_land, adj_water = outlook.near_slots, outlook.own_slots, b.adj_land, b.adj_water
         for action in sample:
             base = action & ~KIND_MASK
             if base == BOAT_BASE:
-                item = (0.0, rng.random(), action)
-                if best is None or item > best:
-                    best = item
+                v = 0.0
+                if v > best_v:
+                    best_v, ties = v, [action]
+                elif v == best_v:
+                    ties.append(action)
                 continue
             c = action & KIND_MASK
             k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
@@ -2086,11 +2107,17 @@ class GreedyAgent:
                     v += 0.2 * len(members[r]) * (1 if max(st) and st[me] < max(st) else -1)
             else:
                 v = sum(0.1 * points(stones[r], len(members[r]), me) for r in near)
-            v += island(c, k, nb)
-            item = (v, rng.random(), action)
-            if best is None or item > best:
-                best = item
-        return best[2]
+            # the island prospects: only near a group near closing, or for a lone land tile
+            if k in WATER:
+                if near_slots and not near_slots.isdisjoint(nb):
+                    v += island(c, k, nb)
+            elif (own_slots and not own_slots.isdisjoint(nb)) or (c not in adj_land and adj_water.get(c, 0) >= 2):
+                v += island(c, k, nb)  # (a lone tile touching one water tile still faces the table on 6 half-edges)
+            if v > best_v:
+                best_v, ties = v, [action]
+            elif v == best_v:
+                ties.append(action)
+        return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]  # a tie: one draw decides
 
 
 # --------------------------------------------------------------------------- the rules module

@@ -64,9 +64,11 @@ class IslandOutlook:
     """The island stakes of the land groups near closing, for ``seat``, on the table
     ``b`` (a :class:`~cardgen.rules.horus._PublicBoard`)."""
 
-    __slots__ = ("b", "seat", "cap", "closed", "nterr", "near", "near_own", "_group_stake", "_region_stake")
+    __slots__ = ("b", "seat", "cap", "closed", "nterr", "near_slots", "own_slots", "_near", "_group_stake",
+                 "_region_stake", "kept")
 
-    def __init__(self, b: Any, seat: int, cap: int, closed: int, nterr: int):
+    def __init__(self, b: Any, seat: int, cap: int, closed: int, nterr: int,
+                 kept: dict[tuple[int, int], float] | None = None):
         self.b = b
         self.seat = seat
         self.cap = cap
@@ -74,31 +76,52 @@ class IslandOutlook:
         self.nterr = nterr
         self._group_stake: dict[int, float] = {}
         self._region_stake: dict[int, float] = {}
-        # the places where a tile would cover an open half-edge of a group near closing
-        # with a stake (``near_own``: a stake of ours): the only places where a tile
-        # changes a prospect, but for a land tile set alone into a pocket of the River
-        cells = b.cells
-        pos = b.pos
-        near: set[int] = set()
-        near_own: set[int] = set()
+        # ``kept``: group stakes of earlier decisions, by (group id, tiles in it), valid
+        # while no stone has been placed or moved (a group's tiles and so its regions are
+        # known from its id and size: groups only grow, and a merged group's id is gone)
         members = b.land_members
+        if kept:
+            for lid, k in b.land_open.items():
+                if 0 < k <= NEAR_OPEN:
+                    got = kept.get((lid, len(members[lid])))
+                    if got is not None:
+                        self._group_stake[lid] = got
+        self.kept = kept
+        self._near: set[int] | None = None
+        # the tiles of the groups near closing with a stake (``own_slots``: a stake of
+        # ours): only a tile touching one of them changes a prospect, but for a land tile
+        # set alone into a pocket of the River
+        near_slots: set[int] = set()
+        own_slots: set[int] = set()
         for lid, k in b.land_open.items():
             if 0 < k <= NEAR_OPEN:
                 stake = self.group_stake(lid)
-                if not stake:
-                    continue
-                places = set()
-                for m in members[lid]:
-                    p = pos[m]
-                    for d in OUTSIDE:
-                        q = p + d
-                        if q not in cells:
-                            places.update(q - e for e in CELLS)
-                near |= places
-                if stake > 0:
-                    near_own |= places
-        self.near = near
-        self.near_own = near_own
+                if kept is not None:
+                    kept[(lid, len(members[lid]))] = stake
+                if stake:
+                    near_slots.update(members[lid])
+                    if stake > 0:
+                        own_slots.update(members[lid])
+        self.near_slots = near_slots
+        self.own_slots = own_slots
+
+    @property
+    def near(self) -> set[int]:
+        """The places where a tile would touch a group near closing with a stake (worked
+        out when first asked: only the water decisions look there)."""
+        if self._near is None:
+            b = self.b
+            cells = b.cells
+            pos = b.pos
+            near: set[int] = set()
+            for m in self.near_slots:
+                p = pos[m]
+                for d in OUTSIDE:
+                    q = p + d
+                    if q not in cells:
+                        near.update(q - e for e in CELLS)
+            self._near = near
+        return self._near
 
     # -- stakes -----------------------------------------------------------------
     def doubling(self, size: int) -> int:
@@ -156,18 +179,18 @@ class IslandOutlook:
         module's description). ``nb``: the slots at the places touching ``c`` (in the
         order of ``NBR``), if the caller has them."""
         b = self.b
+        if nb is None:
+            nb = list(map(b.at.get, map(c.__add__, NBR)))
         water = kind in WATER
         if water:
-            if c not in self.near:
-                return 0.0
-        elif c not in self.near_own:
+            if self.near_slots.isdisjoint(nb):
+                return 0.0  # it touches no group near closing
+        elif self.own_slots.isdisjoint(nb):
             if c in b.adj_land:
                 return 0.0  # it joins only groups far from closing
             cells = b.cells
             if 8 - sum(map(cells.__contains__, map(c.__add__, OUTSIDE))) > POCKET_OPEN:
                 return 0.0  # a lone tile out in the open
-        if nb is None:
-            nb = list(map(b.at.get, map(c.__add__, NBR)))
         cov = self._covered(nb)
         land_open = b.land_open
         if water:
@@ -210,7 +233,7 @@ class IslandOutlook:
         """The actions of ``legal`` (a base + a place) whose tile would cover an open
         half-edge of a group near closing with a stake: the places a random sample of
         the legal ones may miss."""
-        near = self.near
-        if not near:
+        if not self.near_slots:
             return []
+        near = self.near
         return [a for a in legal if (a & KIND_MASK) in near]
