@@ -103,6 +103,32 @@ def test_the_closeness_is_one_for_an_island_and_none_far_from_closing():
     assert HI.closeness(HI.NEAR_OPEN + 1) == 0.0
 
 
+def hand_of(g, s: H.HorusState, seat: int, *card_ids: str) -> None:
+    kinds = {cid: k for k, (cid, _, _) in enumerate(g.card_kinds)}
+    phys: list[int] = []
+    for cid in card_ids:
+        phys.append(next(c for c, k in enumerate(g.card_of) if k == kinds[cid] and c not in phys))
+    s.hands[seat] = phys
+
+
+def test_the_nile_card_is_played_for_an_island_and_kept_otherwise(g2, rules):
+    """Two River tiles close the gaps round seat 1's Desert: worth the Nile card. With
+    nothing to close (and no stone to move) the player keeps it, even when its Horus
+    card allows no stone."""
+    two_gaps = GAP.replace("~~DD~~..", "~~DD....")  # the right side open too
+    s = board(g2, two_gaps, stones=[(2, 2, 0)])
+    hand_of(g2, s, 0, "hill-5")  # no Hill region of five: the card allows no stone
+    agent = rules.agents["greedy"](g2, 0)
+    legal = s.legal_actions()
+    assert H.NILE_ACTION in legal
+    assert agent.act(s.observation(0), legal, random.Random(1)) == H.NILE_ACTION
+    t = board(g2, "~~~~......HH\n~~~~......HH", stones=[(10, 0, 0)])  # the Hill is far from the River
+    hand_of(g2, t, 0, "hill-5")
+    agent = rules.agents["greedy"](g2, 0)
+    for seed in range(5):
+        assert agent.act(t.observation(0), t.legal_actions(), random.Random(seed)) != H.NILE_ACTION
+
+
 def test_seeded_greedy_games_form_islands_and_the_checker_recomputes_them(g2, rules, monkeypatch):
     """A few seeded games (a second or two): islands form, and the checker's
     from-scratch islands, compared with the engine's incremental ones, include them."""

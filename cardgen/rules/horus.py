@@ -1867,6 +1867,7 @@ class GreedyAgent:
     group of land tiles that is near closing."""
 
     SAMPLE = 16
+    NILE_TILES = 2  # the Nile card's River tiles: worth twice the best River tile for our islands
 
     def __init__(self, game: HorusGame, seat: int):
         from .horus_islands import NEAR_OPEN, IslandOutlook
@@ -1877,21 +1878,43 @@ class GreedyAgent:
         self._near_open = NEAR_OPEN  # closeness() of horus_islands, inline
         self._last: tuple = (None, None)  # (table version, outlook)
         self._kept: tuple = (None, {})  # (stones version, group stakes by (group id, size))
+        self._view: HorusView | None = None  # the view of the decision in hand
 
     def outlook(self, b) -> Any:
         """The island prospects of the table as it is now (see :mod:`.horus_islands`);
         kept while the same table gets no tile and no stone placed or moved (a turn's
         card, stack and tile decisions share one)."""
         stones = (len(b.stone_at), sum(b.stone_at))  # a placed or moved stone changes one or the other
-        key = (b, len(b.pos), stones)
+        sizes = self._claimable(b)
+        key = (b, len(b.pos), stones, sizes)
         if self._last[0] == key:
             return self._last[1]
-        if self._kept[0] != (b, stones):  # the group stakes of earlier decisions hold while the stones stay
-            self._kept = ((b, stones), {})
+        if self._kept[0] != (b, stones, sizes):  # the group stakes of earlier decisions hold while these stay
+            self._kept = ((b, stones, sizes), {})
         g = self.g
-        out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr, self._kept[1])
+        out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr, self._kept[1], sizes)
         self._last = (key, out)
         return out
+
+    def _claimable(self, b) -> frozenset[int]:
+        """The region sizes this seat can still put a stone into this turn: its Horus card's
+        (played), or any of its hand's (not yet played); none after the Nile card."""
+        g = self.g
+        if b.stones_left[self.seat] <= 0 or b.card == -2:
+            return frozenset()
+        if b.card >= 0:
+            sizes = {g.card_kinds[b.card][2]}
+        elif b.player == self.seat and self._view is not None:
+            sizes = {g.card_kinds[g.card_of[c]][2] for c in self._view.hand}
+        else:
+            return frozenset()
+        if not sizes:
+            return frozenset()
+        if b.round_one:
+            return frozenset((1,))
+        if ANY in sizes:
+            return frozenset(range(1, g.max_size + 1))
+        return frozenset(sizes)
 
     def _points(self, st: Sequence[int], value: int, me: int) -> float:
         best = max(st)
@@ -1951,6 +1974,7 @@ class GreedyAgent:
     def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
         b = obs.board
         ph = b.phase
+        self._view = obs  # for the hand (see _claimable)
         if len(legal) == 1:
             return legal[0]
         if ph == P_CARD:
@@ -1964,7 +1988,9 @@ class GreedyAgent:
                     if b.stack_size(self.g.river_stack) >= 2:
                         if self._nile_move(b):
                             v = 0.2
-                        v = max(v, 2 * self._river_prospect(b, self.outlook(b)))  # two River tiles
+                        islands = self._river_prospect(b, self.outlook(b))
+                        if islands > 0:
+                            v = max(v, self.NILE_TILES * islands)
                 else:
                     k = a - CARD_BASE
                     v = best[1 if b.round_one else self.g.card_kinds[k][2]]
@@ -1979,16 +2005,13 @@ class GreedyAgent:
             if len(legal) <= self.SAMPLE:
                 sample = legal
             else:
-                # water: every place beside a group near closing, and the rest of the
-                # SAMPLE places a systematic sample (every k-th place from a random start:
-                # one draw, spread over the whole table, as legal is sorted)
+                # water: every place beside a group near closing, and a random sample
+                # filling the rest of the SAMPLE places
                 hot = outlook.hot_places(legal) if ph != P_PLACE else ()
                 rest = self.SAMPLE - len(hot)
                 sample = hot
                 if rest > 0:
-                    step = len(legal) / rest
-                    start = rng.random() * step
-                    sample = [legal[int(start + j * step)] for j in range(rest)]
+                    sample = rng.sample(legal, rest)
                     if hot:
                         sample = sorted(set(sample).union(hot))
             return self._place_values(b, sample, rng, outlook)

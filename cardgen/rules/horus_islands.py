@@ -22,8 +22,11 @@ now. Then:
 
 The stake of a region: the doubling for this seat if it is one of the leaders, less
 half the doubling for the best opponent if an opponent leads (helping one opponent is
-bad, but less so than helping oneself is good), and a part of the doubling for a
-region nobody holds yet while stones can still go there (this seat may take it).
+bad, but less so than helping oneself is good), and half the doubling for a region
+nobody holds yet when this seat can put a stone there this turn (``claimable``: the
+sizes its Horus card, or the cards in its hand before it plays one, allow); closed
+round a region nobody holds, water would only hand the doubling to whoever stones
+it first.
 Temple doublings are left out, as in the rest of the greedy player's sums.
 
 An island can never be opened again: every half-edge round it is taken. Built once
@@ -48,7 +51,7 @@ COVER_COUNT = tuple(COVERS.count(d) for d in NBR)
 assert sorted(COVER_COUNT) == [1] * 8 + [2] * 4
 
 OPPONENT_SHARE = 0.5  # an opponent's doubling counts half against this seat
-UNCLAIMED_SHARE = 0.3  # the part of an unheld open region's doubling this seat may hope for
+UNCLAIMED_SHARE = 0.5  # the part of an unheld region's doubling this seat may hope for, if it can take it now
 NEAR_OPEN = 8  # a group with more half-edges facing empty table has no island prospect yet
 POCKET_OPEN = 4  # a lone land tile with at most this many half-edges facing the table sits in a pocket
 
@@ -65,11 +68,12 @@ class IslandOutlook:
     ``b`` (a :class:`~cardgen.rules.horus._PublicBoard`)."""
 
     __slots__ = ("b", "seat", "cap", "closed", "nterr", "near_slots", "own_slots", "_near", "_group_stake",
-                 "_region_stake", "kept")
+                 "_region_stake", "kept", "claimable")
 
     def __init__(self, b: Any, seat: int, cap: int, closed: int, nterr: int,
-                 kept: dict[tuple[int, int], float] | None = None):
+                 kept: dict[tuple[int, int], float] | None = None, claimable: frozenset[int] = frozenset()):
         self.b = b
+        self.claimable = claimable
         self.seat = seat
         self.cap = cap
         self.closed = closed
@@ -134,7 +138,7 @@ class IslandOutlook:
         best = max(st)
         extra = self.doubling(size)
         if not best:
-            return UNCLAIMED_SHARE * extra if size < self.closed else 0.0
+            return UNCLAIMED_SHARE * extra if size in self.claimable else 0.0
         if st[self.seat] == best:
             return float(extra)
         return -OPPONENT_SHARE * extra
