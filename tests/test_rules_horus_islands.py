@@ -12,7 +12,7 @@ from cardgen.loader import load_game
 from cardgen.rules import RuleViolation, rules_for
 from cardgen.rules import horus as H
 from cardgen.rules import horus_islands as HI
-from cardgen.rules.horus import code, xy
+from cardgen.rules.horus import code
 from cardgen.validate.simulate import play_game
 
 D, HL = 0, 1

@@ -1863,8 +1863,8 @@ class GreedyAgent:
     a stone, and the River stack for a "?" card when a River tile would close an
     island of its own; water round an opponent's regions and land tiles that open
     its own islands count against. Tile places are judged on a random sample of at
-    most ``SAMPLE`` legal places, to keep it fast, plus every legal place beside a
-    group of land tiles that is near closing."""
+    most ``SAMPLE`` legal places, to keep it fast; for water, every legal place
+    beside a group of land tiles near closing, and random ones up to ``SAMPLE``."""
 
     SAMPLE = 16
     NILE_TILES = 2  # the Nile card's River tiles: worth twice the best River tile for our islands
@@ -2069,8 +2069,8 @@ class GreedyAgent:
         best = 0.0
         if not outlook.near_slots:
             return best
-        for c in sorted(outlook.near):
-            if c in frontier and c in adj:
+        for c in sorted(outlook.near & frontier):
+            if c in adj:
                 v = outlook.place_value(c, RIVER)
                 if v > best:
                     best = v

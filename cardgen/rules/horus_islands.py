@@ -156,9 +156,15 @@ class IslandOutlook:
         if got is None:
             b = self.b
             reg = b.reg
-            rids = {reg[m] for m in b.land_members[lid]}
-            rids.discard(-1)
-            got = self._group_stake[lid] = sum(map(self.region_stake, sorted(rids)))
+            members = b.land_members[lid]
+            if len(members) == 1:  # the common case near the River: a lone tile
+                rid = reg[members[0]]
+                got = self.region_stake(rid) if rid >= 0 else 0.0
+            else:
+                rids = {reg[m] for m in members}
+                rids.discard(-1)
+                got = sum(map(self.region_stake, sorted(rids)))
+            self._group_stake[lid] = got
         return got
 
     def own_stake(self, lid: int) -> float:
