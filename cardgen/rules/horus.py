@@ -1900,12 +1900,14 @@ class GreedyAgent:
         """The region sizes this seat can still put a stone into this turn: its Horus card's
         (played), or any of its hand's (not yet played); none after the Nile card."""
         g = self.g
-        if b.stones_left[self.seat] <= 0 or b.card == -2:
+        card = b.card
+        if card == -2 or b.stones_left[self.seat] <= 0:
             return frozenset()
-        if b.card >= 0:
-            sizes = {g.card_kinds[b.card][2]}
-        elif b.player == self.seat and self._view is not None:
-            sizes = {g.card_kinds[g.card_of[c]][2] for c in self._view.hand}
+        if card >= 0:
+            sizes = {g.card_kinds[card][2]}
+        elif self._view is not None:  # (asked only in this seat's own turn)
+            kinds, of = g.card_kinds, g.card_of
+            sizes = {kinds[of[c]][2] for c in self._view.hand}
         else:
             return frozenset()
         if not sizes:
