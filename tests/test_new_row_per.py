@@ -118,3 +118,21 @@ def test_without_the_option_the_sheets_fill_slot_after_slot(game_copy, scenario,
     (entry,) = [f for f in manifest["files"] if f["kind"] == "cards"]
     (front,) = [p for p in entry["pages"] if p["side"] == "front"]
     assert [it["slot"] for it in front["items"]] == list(range(8))
+
+
+def test_gutterfold_and_short_edge_kits_keep_the_rows_and_pass_the_kit_check(game_copy, cli, tmp_path):
+    folder = rows_game(game_copy)
+    for args in (["--layout", "gutterfold"], ["--duplex", "short"]):
+        out = tmp_path / args[1]
+        r = cli("build", folder, "--lang", "en", "--paper", "letter", "--out", out, "--jobs", "1", *args)
+        assert r.exit_code == 0, r.output
+        kit = out / "validate-norules"
+        manifest = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+        (entry,) = [f for f in manifest["files"] if f["kind"] == "cards"]
+        for page in entry["pages"]:
+            rows = defaultdict(set)
+            for it in page["items"]:
+                rows[(it["side"], it["row"])].add(it["card"])
+            assert all(len(cards) == 1 for cards in rows.values()), (args, rows)
+        r = cli("validate", folder, "--kit", kit, "--lang", "en")
+        assert r.exit_code == 0, (args, r.stdout)
