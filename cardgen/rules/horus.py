@@ -1853,6 +1853,18 @@ class HorusChecker:
 
 # --------------------------------------------------------------------------- agents
 # RandomAgent is the generic one of .api; the greedy player is this game's own.
+def _sample(seq: Sequence[int], k: int, rng: random.Random) -> list[int]:
+    """``k`` distinct items of ``seq`` (``k`` at most its length), each k-subset equally
+    likely, as ``rng.sample`` gives, but drawn with ``rng.random`` (a duplicate is drawn
+    again): several times faster for a few items out of a hundred."""
+    n = len(seq)
+    rand = rng.random
+    picked: dict[int, None] = {}  # in the order drawn
+    while len(picked) < k:
+        picked[int(rand() * n)] = None
+    return [seq[i] for i in picked]
+
+
 class GreedyAgent:
     """Plays sensibly from the public table and its own hand: a stone where it wins
     or ties the most valuable region, the card that allows the best stone, tiles that
@@ -2013,7 +2025,7 @@ class GreedyAgent:
                 rest = self.SAMPLE - len(hot)
                 sample = hot
                 if rest > 0:
-                    sample = rng.sample(legal, rest)
+                    sample = _sample(legal, rest, rng)
                     if hot:
                         sample = sorted(set(sample).union(hot))
             return self._place_values(b, sample, rng, outlook)
