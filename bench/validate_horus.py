@@ -18,7 +18,8 @@ the engine's incremental ones; at the end the scores recomputed from scratch.
 
 The table also shows the speed without the checker, for comparison. Then, unless
 ``--no-figures``, the per-game figures of ``HorusState.figures`` over the same games:
-scores, the winner's margin, regions and their sizes, islands, stones placed.
+scores, the winner's margin, regions and their sizes, islands (how many, how often a game
+ends with one, their tiles), stones placed.
 
 The last line times ``sum(range(100))`` to compare machines: it takes about
 0.5 µs on a recent desktop CPU.
@@ -49,9 +50,11 @@ def main() -> None:
     print()
     print(f"Figures per player count and kind ({args.games} seeded games each, seeds 1…):")
     print(f"{'players':>7}  {'kind':<7} {'score/seat':>10} {'winner':>7} {'margin':>7} {'turns':>6}"
-          f" {'regions':>8} {'size':>5} {'largest':>8} {'islands':>8} {'stones':>7}")
+          f" {'regions':>8} {'size':>5} {'largest':>8} {'islands':>8} {'w/ island':>9} {'isl. tiles':>10}"
+          f" {'stones':>7}")
     for n, kind, gamedef in configs:
         scores, winners, margins, turns, regions, sizes, largest, islands, stones = ([] for _ in range(9))
+        island_tiles = []
         for i in range(args.games):
             final: list = []
             play_game(gamedef, rules.agents[kind], 1 + i, 10 ** 9, final=final)
@@ -65,14 +68,17 @@ def main() -> None:
             sizes += f["region_size"]
             largest.append(max(f["region_size"]))
             islands.append(f["islands"])
+            island_tiles.append(f["island_tiles"])
             stones.append(f["stones_placed"])
         print(f"{n:>7}  {kind:<7} {statistics.mean(scores):>10.1f} {statistics.median(winners):>7.0f}"
               f" {statistics.median(margins):>7.0f} {statistics.median(turns):>6.0f}"
               f" {statistics.mean(regions):>8.1f} {statistics.mean(sizes):>5.2f} {statistics.median(largest):>8.0f}"
-              f" {statistics.mean(islands):>8.2f} {statistics.mean(stones):>7.1f}")
+              f" {statistics.mean(islands):>8.2f} {100 * sum(1 for k in islands if k) / len(islands):>8.0f}%"
+              f" {statistics.mean(island_tiles):>10.2f} {statistics.mean(stones):>7.1f}")
     print("score/seat: mean final score of a seat; winner, margin: medians of the top score and of its lead over the"
           " second; turns: median; regions: mean count at the end, size: mean region size, largest: median"
-          " largest region; islands: mean land groups enclosed by water; stones: mean Kingdom Stones on the table.")
+          " largest region; islands: mean land groups enclosed by water at the end, w/ island: games that end with"
+          " one, isl. tiles: mean land tiles on islands; stones: mean Kingdom Stones on the table.")
 
 
 if __name__ == "__main__":

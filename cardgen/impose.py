@@ -352,6 +352,43 @@ def paginate(n_items: int, per_sheet: int) -> list[range]:
     return [range(i, min(i + per_sheet, n_items)) for i in range(0, n_items, per_sheet)]
 
 
+def paginate_rows(groups: list[int], cols: int, rows: int) -> list[list[tuple[int, int]]]:
+    """Item indices and the slots they take, sheet by sheet, when each group of items
+    starts a row of its own (a deck's ``new_row_per``: e.g. each colour of tokens on
+    rows of its own, so that the cut pieces need no sorting).
+
+    ``groups`` are the sizes of consecutive runs of items (item 0 … groups[0] - 1 is
+    the first). A group longer than a row fills whole rows and goes on in the next;
+    a group that does not fit the rows left on a sheet starts the next sheet, unless
+    it fills more than a whole sheet anyway (then it flows from sheet to sheet).
+    Returns, per sheet, ``(item index, slot index)`` pairs with slots counted row by
+    row as in :class:`SheetPlan` (row-major, ``cols`` a row)."""
+    if cols <= 0 or rows <= 0:
+        raise ValueError("cols and rows must be positive")
+    if any(n < 0 for n in groups):
+        raise ValueError("group sizes must not be negative")
+    sheets: list[list[tuple[int, int]]] = []
+    row = rows  # the next free row on the current sheet (rows: none left, start a sheet)
+    item = 0
+    for n in groups:
+        if n == 0:
+            continue
+        need = math.ceil(n / cols)
+        if row >= rows or (need > rows - row and need <= rows):
+            sheets.append([])
+            row = 0
+        for k in range(n):
+            if k and k % cols == 0:
+                row += 1
+                if row >= rows:
+                    sheets.append([])
+                    row = 0
+            sheets[-1].append((item, row * cols + k % cols))
+            item += 1
+        row += 1
+    return sheets
+
+
 TICK_GAP = 0.5
 """Circle-guide ticks start this far (mm) outside a round piece's bleed ring."""
 

@@ -15,8 +15,8 @@ from . import pdfout
 from .draw import Painter
 from .errors import CardgenError, Collector
 from .fonts import FontBook
-from .impose import (SheetPlan, Slot, back_slots, circle_guides, compact, marks_for, paginate, plan_gutterfold,
-                     plan_sheet)
+from .impose import (SheetPlan, Slot, back_slots, circle_guides, compact, marks_for, paginate, paginate_rows,
+                     plan_gutterfold, plan_sheet)
 from .boardpages import draw_board_page, write_board_fullsize
 from .tiling import TilePlan, plan_tiles
 from .kitrender import Face, LangKit
@@ -32,6 +32,16 @@ def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
     if comp.shape != "circle":
         return None
     return comp.bleed if plan.gutter > 0 else 0.0
+
+
+def sheet_layout(comp: Component, plan: SheetPlan) -> list[list[tuple[int, int]]]:
+    """Which items go on each sheet and in which slot: ``(item index, slot index)``
+    pairs per sheet, items numbered card by card, copy by copy. In order, slot after
+    slot; with ``new_row_per: card``, each card entry starts a row of its own (see
+    :func:`~cardgen.impose.paginate_rows`)."""
+    if comp.new_row_per == "card":
+        return paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)
+    return [[(i, j) for j, i in enumerate(rng)] for rng in paginate(comp.count, plan.per_sheet)]
 
 
 @dataclass(frozen=True)
@@ -195,11 +205,13 @@ class KitWriter:
         for comp in (d for d in game.decks if d.back):
             plan = plans[comp.id]
             items = [(card, k) for card in comp.cards for k in range(card.quantity)]
-            chunks = paginate(len(items), plan.per_sheet)
+            chunks = sheet_layout(comp, plan)
             backs = back_slots(plan, self.opt.duplex)
-            for n, rng in enumerate(chunks, start=1):
-                chunk = [items[i] for i in rng]
-                for side, faces, slots in (("front", kit.fronts, plan.slots), ("back", kit.backs, backs)):
+            for n, sheet in enumerate(chunks, start=1):
+                chunk = [items[i] for i, _ in sheet]
+                fronts = tuple(plan.slots[j] for _, j in sheet)
+                for side, faces, slots in (("front", kit.fronts, fronts), ("back", kit.backs,
+                                                                          tuple(backs[j] for _, j in sheet))):
                     n_pages += 1
                     offset = self.opt.back_offset if side == "back" else (0.0, 0.0)
                     with pdfout.page(c, paper_mm[1]):
@@ -231,15 +243,17 @@ class KitWriter:
                                       f"{game.name(kit.lang)} — cards, gutterfold ({paper})", None)
                 forms, painter = pdfout.FormCache(c), self._painter(c)
             items = [(card, k) for card in comp.cards for k in range(card.quantity)]
-            chunks = paginate(len(items), plan.per_sheet)
-            for n, rng in enumerate(chunks, start=1):
-                chunk = [items[i] for i in rng]
+            chunks = sheet_layout(comp, plan)
+            for n, sheet in enumerate(chunks, start=1):
+                chunk = [items[i] for i, _ in sheet]
+                fronts = tuple(plan.slots[j] for _, j in sheet)
+                backs = tuple(fold.backs[j] for _, j in sheet)
                 n_pages += 1
                 with pdfout.page(c, plan.paper[1]):
-                    placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, plan.slots, "front")
-                    placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, fold.backs, "back")
-                    pdfout.draw_marks(c, marks_for(plan, plan.slots[: len(chunk)] + fold.backs[: len(chunk)]))
-                    self._circle_guides(c, plan, comp, plan.slots[: len(chunk)] + fold.backs[: len(chunk)])
+                    placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, fronts, "front")
+                    placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, backs, "back")
+                    pdfout.draw_marks(c, marks_for(plan, fronts + backs))
+                    self._circle_guides(c, plan, comp, fronts + backs)
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                          f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")
@@ -288,13 +302,15 @@ class KitWriter:
             elif not comp.back:
                 plan = plans[comp.id]
                 items = [(card, k) for card in comp.cards for k in range(card.quantity)]
-                chunks = paginate(len(items), plan.per_sheet)
-                for n, rng in enumerate(chunks, start=1):
+                chunks = sheet_layout(comp, plan)
+                for n, sheet in enumerate(chunks, start=1):
                     n_pages += 1
-                    page_plan = compact(plan, len(rng))
+                    # only the rows the sheet uses, centred on the paper
+                    page_plan = compact(plan, (max(j for _, j in sheet) // plan.cols + 1) * plan.cols)
                     with pdfout.page(c, paper_mm[1]):
-                        self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i in rng],
-                                              kit.fronts, page_plan.slots, "front", n_pages, n, entry)
+                        self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i, _ in sheet],
+                                              kit.fronts, tuple(page_plan.slots[j] for _, j in sheet), "front",
+                                              n_pages, n, entry)
                         self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
                                                   f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
         c.save()

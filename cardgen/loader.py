@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from .errors import CardgenError, Collector, Where, display_path
 from .model import Card, Component, Game, freeze
 from .paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
-from .schema import check_keys, check_mapping, describe, get, get_size
+from .schema import check_keys, check_mapping, describe, get, get_choice, get_size
 from .yamlsrc import YDict, YList, load_yaml
 
 GAME_FILE = "game.yaml"
@@ -37,8 +37,10 @@ PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
 GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files")
 DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
-DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per")
 SHAPES = ("rect", "circle")
+# how imposed sheets may break rows: value → what it means (for the error message)
+NEW_ROW_PER = {"card": "each card entry starts a new row"}
 SHEET_KEYS_REQUIRED = ("id", "kind", "template")
 SHEET_KEYS_OPTIONAL = ("name",)
 BOARD_KEYS_REQUIRED = ("id", "kind", "size", "template")
@@ -292,6 +294,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                            f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
         printshop = get(item, "printshop", (bool,), what, errors, default=True)
         shape = _shape(item, size, what, errors)
+        new_row_per = get_choice(item, "new_row_per", NEW_ROW_PER, what, errors)
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
         out.append(
             Component(
@@ -308,6 +311,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 cards=tuple(cards),
                 printshop=printshop,
                 shape=shape,
+                new_row_per=new_row_per,
             )
         )
     return out

@@ -52,6 +52,7 @@ class Component:
     cards: tuple[Card, ...] = ()
     printshop: bool = True
     shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
+    new_row_per: str | None = None  # "card": each card entry starts a new row on the sheets
     # sheet and board
     template: str | None = None
     # board only: how far neighbouring pages overlap (the glue margin), mm

@@ -91,3 +91,16 @@ def get_size(d: YDict, key: str, what: str, errors: Collector,
         return (float(value[0]), float(value[1]))
     errors.add(f"'{key}' in {what} must be [width, height] in mm, both positive, found {value!r}", d.at(key))
     return None
+
+
+def get_choice(d: YDict, key: str, choices: dict[str, str], what: str, errors: Collector) -> str | None:
+    """The value of ``key`` if it is one of ``choices`` (value → what it means, for the
+    message), else record a one-line error naming them; None when the key is absent."""
+    if key not in d:
+        return None
+    value = d[key]
+    if isinstance(value, str) and value in choices:
+        return value
+    meanings = "; ".join(f"'{k}' ({v})" for k, v in choices.items())
+    errors.add(f"'{key}' in {what} must be {meanings}, found {describe(value)}", d.at(key))
+    return None

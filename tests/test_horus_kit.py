@@ -131,6 +131,24 @@ def test_the_built_kit_passes_cardgen_validate_kit(kit):
     assert "Kit " in r.output and ": OK" in r.output.split("Kit ", 1)[1].splitlines()[0], r.output
 
 
+def test_each_colour_of_kingdom_stones_starts_rows_of_its_own(manifest, game):
+    """`new_row_per: card` on the stones: no row mixes two colours, each colour's 20
+    stones take rows of their own (9 + 9 + 2 at nine a row), in the data's order."""
+    colours = [f"stone-{s['id']}" for s in game.data["stone_colours"]]
+    pages = [p for f in manifest["files"] if f["kind"] == "sheets" and f["paper"] for p in f["pages"]
+             if p["component"] == "stones"]
+    assert pages
+    for page in pages:
+        rows: dict[int, set] = {}
+        for item in page["items"]:
+            rows.setdefault(item["row"], set()).add(item["card"])
+        assert all(len(cards) == 1 for cards in rows.values()), rows
+        order = [next(iter(rows[r])) for r in sorted(rows)]
+        assert order == sorted(order, key=colours.index)  # colour after colour, as in the data
+        per_row = [sum(1 for it in page["items"] if it["row"] == r) for r in sorted(rows)]
+        assert per_row == [9, 9, 2] * 4, per_row  # A4 and Letter both hold the twelve rows on one sheet
+
+
 def test_every_font_is_embedded(kit):
     assert_fonts_embedded(kit)
 

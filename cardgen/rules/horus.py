@@ -247,7 +247,7 @@ class _PublicBoard:
     # the state's tables, never replaced by another object during a game: held here
     # directly, since the greedy agent reads them thousands of times a game
     _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
-               "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left")
+               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left")
     __slots__ = ("_s",) + _TABLES
     _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
                                    "round_one", "move_from", "near"))
@@ -1171,6 +1171,7 @@ class HorusState:
         return {
             "score": [float(x) for x in self.scores()],
             "islands": float(len(self.islands())),
+            "island_tiles": float(sum(len(self.land_members[lid]) for lid in self.islands())),
             "region_size": [float(len(m)) for m in self.reg_members.values()],
             "stones_placed": float(len(self.stone_at)),
             "tiles_on_table": float(len(self.kind)),
@@ -1852,18 +1853,82 @@ class HorusChecker:
 
 # --------------------------------------------------------------------------- agents
 # RandomAgent is the generic one of .api; the greedy player is this game's own.
+def _sample(seq: Sequence[int], k: int, rng: random.Random) -> list[int]:
+    """``k`` distinct items of ``seq`` (``k`` at most its length), each k-subset equally
+    likely, as ``rng.sample`` gives, but drawn with ``rng.random`` (a duplicate is drawn
+    again): several times faster for a few items out of a hundred."""
+    n = len(seq)
+    rand = rng.random
+    picked: dict[int, None] = {}  # in the order drawn
+    while len(picked) < k:
+        picked[int(rand() * n)] = None
+    return [seq[i] for i in picked]
+
+
 class GreedyAgent:
     """Plays sensibly from the public table and its own hand: a stone where it wins
     or ties the most valuable region, the card that allows the best stone, tiles that
     grow the regions it leads (and Necropolis tiles beside the regions others lead),
-    the Nile card when no Horus card helps. Tile places are judged on a random
-    sample of at most ``SAMPLE`` legal places, to keep it fast."""
+    the Nile card when no Horus card helps. It sees islands coming
+    (:mod:`.horus_islands`): water (River tiles, Boats) closed around the regions it
+    leads, terrain set into gaps in the water, a region near closing worth more for
+    a stone, and the River stack for a "?" card when a River tile would close an
+    island of its own; water round an opponent's regions and land tiles that open
+    its own islands count against. Tile places are judged on a random sample of at
+    most ``SAMPLE`` legal places, to keep it fast; for water, every legal place
+    beside a group of land tiles near closing, and random ones up to ``SAMPLE``."""
 
     SAMPLE = 16
+    NILE_TILES = 2  # the Nile card's River tiles: worth twice the best River tile for our islands
 
     def __init__(self, game: HorusGame, seat: int):
+        from .horus_islands import NEAR_OPEN, IslandOutlook
+
         self.g = game
         self.seat = seat
+        self._outlook = IslandOutlook
+        self._near_open = NEAR_OPEN  # closeness() of horus_islands, inline
+        self._last: tuple = (None, None)  # (table version, outlook)
+        self._kept: tuple = (None, {})  # (stones version, group stakes by (group id, size))
+        self._view: HorusView | None = None  # the view of the decision in hand
+
+    def outlook(self, b) -> Any:
+        """The island prospects of the table as it is now (see :mod:`.horus_islands`);
+        kept while the same table gets no tile and no stone placed or moved (a turn's
+        card, stack and tile decisions share one)."""
+        stones = (len(b.stone_at), sum(b.stone_at))  # a placed or moved stone changes one or the other
+        sizes = self._claimable(b)
+        key = (b, len(b.pos), stones, sizes)
+        if self._last[0] == key:
+            return self._last[1]
+        if self._kept[0] != (b, stones, sizes):  # the group stakes of earlier decisions hold while these stay
+            self._kept = ((b, stones, sizes), {})
+        g = self.g
+        out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr, self._kept[1], sizes)
+        self._last = (key, out)
+        return out
+
+    def _claimable(self, b) -> frozenset[int]:
+        """The region sizes this seat can still put a stone into this turn: its Horus card's
+        (played), or any of its hand's (not yet played); none after the Nile card."""
+        g = self.g
+        card = b.card
+        if card == -2 or b.stones_left[self.seat] <= 0:
+            return frozenset()
+        if card >= 0:
+            sizes = {g.card_kinds[card][2]}
+        elif self._view is not None:  # (asked only in this seat's own turn)
+            kinds, of = g.card_kinds, g.card_of
+            sizes = {kinds[of[c]][2] for c in self._view.hand}
+        else:
+            return frozenset()
+        if not sizes:
+            return frozenset()
+        if b.round_one:
+            return frozenset((1,))
+        if ANY in sizes:
+            return frozenset(range(1, g.max_size + 1))
+        return frozenset(sizes)
 
     def _points(self, st: Sequence[int], value: int, me: int) -> float:
         best = max(st)
@@ -1876,9 +1941,12 @@ class GreedyAgent:
         st = b.reg_stones[rid]
         me = self.seat
         size = len(b.reg_members[rid])
-        value = size * 2 if b.land_open[b.land[rid]] == 0 else size
-        if value > self.g.temple_cap:
-            value = self.g.temple_cap
+        cap = self.g.temple_cap
+        # an island doubles the value (10 at most); a group near closing adds part of that
+        value = min(size, cap)
+        k = b.land_open[b.land[rid]]
+        if k <= self._near_open:
+            value += (min(2 * size, cap) - value) / (1 + k)
         mine = st[me]
         other = 0
         for p, x in enumerate(st):
@@ -1920,14 +1988,23 @@ class GreedyAgent:
     def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
         b = obs.board
         ph = b.phase
+        self._view = obs  # for the hand (see _claimable)
         if len(legal) == 1:
             return legal[0]
         if ph == P_CARD:
             scored = []
             best = self._best_stones(b)
             for a in legal:
-                if a == NILE_ACTION:  # worth it when it can move a stone of ours and the cards cannot help
-                    v = 0.2 if b.stack_size(self.g.river_stack) >= 2 and self._nile_move(b) else -2.0
+                if a == NILE_ACTION:
+                    # worth it when it can move a stone of ours and the cards cannot help, or
+                    # when its two River tiles close water round our regions
+                    v = -2.0
+                    if b.stack_size(self.g.river_stack) >= 2:
+                        if self._nile_move(b):
+                            v = 0.2
+                        islands = self._river_prospect(b, self.outlook(b))
+                        if islands > 0:
+                            v = max(v, self.NILE_TILES * islands)
                 else:
                     k = a - CARD_BASE
                     v = best[1 if b.round_one else self.g.card_kinds[k][2]]
@@ -1935,18 +2012,37 @@ class GreedyAgent:
             return max(scored)[2]
         if ph == P_STONE:
             return self._best_stone(b, legal, STONE_BASE, rng)
-        if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE:
-            sample = legal if len(legal) <= self.SAMPLE else rng.sample(legal, self.SAMPLE)
-            return self._place_values(b, sample, rng)
+        if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE or ph == P_BOATPLACE:
+            outlook = self.outlook(b)
+            if ph == P_BOATPLACE and not outlook.near_slots:  # no island to close: any place will do
+                return legal[int(rng.random() * len(legal))]
+            if len(legal) <= self.SAMPLE:
+                sample = legal
+            else:
+                # water: every place beside a group near closing, and a random sample
+                # filling the rest of the SAMPLE places
+                hot = outlook.hot_places(legal) if ph != P_PLACE else ()
+                rest = self.SAMPLE - len(hot)
+                sample = hot
+                if rest > 0:
+                    sample = _sample(legal, rest, rng)
+                    if hot:
+                        sample = sorted(set(sample).union(hot))
+            return self._place_values(b, sample, rng, outlook)
         if ph == P_STACK:
             scored = []
+            outlook = None
             for a in legal:
                 s = a - STACK_BASE
                 kind = self.g.stack_kind[s]
                 v = 0.0
-                for rid, members in b.reg_members.items():
-                    if b.kind[members[0]] == kind:
-                        v = max(v, self._points(b.reg_stones[rid], len(members), self.seat))
+                if kind == RIVER:  # a River tile closing water round our regions
+                    outlook = outlook or self.outlook(b)
+                    v = self._river_prospect(b, outlook)
+                else:
+                    for rid, members in b.reg_members.items():
+                        if b.kind[members[0]] == kind:
+                            v = max(v, self._points(b.reg_stones[rid], len(members), self.seat))
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
         if ph == P_FROM:
@@ -1979,12 +2075,30 @@ class GreedyAgent:
                 best = item
         return best[2]
 
-    def _place_values(self, b, sample: Sequence[int], rng: random.Random) -> int:
+    def _river_prospect(self, b, outlook) -> float:
+        """The best a River tile from the stack could do for our islands (0 if nothing):
+        judged on the places beside a group near closing that touch the River (the
+        tile's exact legal places are known only once it is drawn)."""
+        frontier, adj = b.frontier, b.adj_water
+        best = 0.0
+        if not outlook.near_slots:
+            return best
+        for c in sorted(outlook.near & frontier):
+            if c in adj:
+                v = outlook.place_value(c, RIVER)
+                if v > best:
+                    best = v
+        return best
+
+    def _place_values(self, b, sample: Sequence[int], rng: random.Random, outlook) -> int:
         """The best of ``sample`` (tile places): for a terrain tile, what the regions it
         joins are worth to this seat afterwards minus before; for a Necropolis, the
         size of the regions others lead beside it (it hems them in) minus those this
-        seat leads; for the River side, a little for each region it leads beside it
-        (an island doubles)."""
+        seat leads; for the River side and a Boat, a little for each region it leads
+        beside it; and for every tile, how it changes the island prospects of the land
+        groups it borders (``outlook``; see :mod:`.horus_islands`). Replacing a Boat
+        (the River stack's third choice) counts 0: the Boat's new place is chosen
+        next."""
         at, reg, kind, members, stones = b.at, b.reg, b.kind, b.reg_members, b.reg_stones
         face = b.face
         nterr = self.g.nterr
@@ -1992,14 +2106,24 @@ class GreedyAgent:
         me = self.seat
         points = self._points
         n = self.g.num_players
-        best = None
+        best_v, ties = float("-inf"), []  # the best value and the places that have it
+        island = outlook.place_value
+        near_slots, own_slots, adj_land, adj_water = outlook.near_slots, outlook.own_slots, b.adj_land, b.adj_water
         for action in sample:
             base = action & ~KIND_MASK
+            if base == BOAT_BASE:
+                v = 0.0
+                if v > best_v:
+                    best_v, ties = v, [action]
+                elif v == best_v:
+                    ties.append(action)
+                continue
             c = action & KIND_MASK
             k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
             # the regions of the tiles touching ``c``, added in the order of NBR (the Necropolis
             # sum below runs over this set: the same order gives the same float)
-            near = {reg[o] for o in map(at.get, map(c.__add__, NBR)) if o is not None and reg[o] >= 0}
+            nb = list(map(at.get, map(c.__add__, NBR)))
+            near = {reg[o] for o in nb if o is not None and reg[o] >= 0}
             if k < nterr:
                 same = [r for r in near if kind[members[r][0]] == k]
                 if not same:
@@ -2020,10 +2144,17 @@ class GreedyAgent:
                     v += 0.2 * len(members[r]) * (1 if max(st) and st[me] < max(st) else -1)
             else:
                 v = sum(0.1 * points(stones[r], len(members[r]), me) for r in near)
-            item = (v, rng.random(), action)
-            if best is None or item > best:
-                best = item
-        return best[2]
+            # the island prospects: only near a group near closing, or for a lone land tile
+            if k in WATER:
+                if near_slots and not near_slots.isdisjoint(nb):
+                    v += island(c, k, nb)
+            elif (own_slots and not own_slots.isdisjoint(nb)) or (c not in adj_land and adj_water.get(c, 0) >= 2):
+                v += island(c, k, nb)  # (a lone tile touching one water tile still faces the table on 6 half-edges)
+            if v > best_v:
+                best_v, ties = v, [action]
+            elif v == best_v:
+                ties.append(action)
+        return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]  # a tie: one draw decides
 
 
 # --------------------------------------------------------------------------- the rules module
