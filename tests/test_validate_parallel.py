@@ -14,7 +14,7 @@ from cardgen.loader import load_game
 from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.validate import parallel
-from cardgen.validate.parallel import CHUNK_GAMES, merge, worker_count
+from cardgen.validate.parallel import CHUNK_GAMES, chunk_size, merge, worker_count
 from cardgen.validate.report import without_timings
 from cardgen.validate.runner import Options, validate
 from cardgen.validate.simulate import run_config
@@ -64,8 +64,9 @@ def test_how_many_workers(monkeypatch):
     monkeypatch.setattr(parallel, "usable_cores", lambda: 8)
     assert worker_count(0, 100, 6) == 8  # one per core
     assert worker_count(3, 100, 6) == 3
-    assert worker_count(0, 10, 2) == 2  # never more workers than chunks of games
-    assert worker_count(0, CHUNK_GAMES + 1, 1) == 2
+    assert worker_count(0, 10, 2) == 4  # never more workers than chunks of games (of 5 at least)
+    assert worker_count(0, 4, 1) == 1
+    assert worker_count(2, 6, 1) == 2
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     assert worker_count(4, 1000, 10) == 1  # no fork on this platform: played here
 
@@ -76,3 +77,21 @@ def test_a_trace_plays_in_this_process(cli):
     assert r.exit_code == 0
     assert json.loads(r.stdout)["simulation"]["jobs"] == 1
     assert sum(line.startswith("step") for line in r.stderr.splitlines()) > 36
+
+
+def test_chunks_are_small_enough_to_balance_the_workers():
+    assert chunk_size(100, 30, 2) == 50  # many configurations: the largest chunks
+    assert chunk_size(25, 6, 2) == 13  # Horus's quick pass: two chunks a configuration, 12 in all
+    assert chunk_size(100, 1, 4) == 7  # one configuration: sixteen chunks for four workers
+    assert chunk_size(3, 1, 8) == 3  # never fewer than 5 games a chunk, where there are 5
+    assert chunk_size(12, 1, 8) == 5
+    assert chunk_size(1000, 2, 2) == CHUNK_GAMES
+
+
+def test_small_chunks_give_the_same_report(monkeypatch):
+    """Horus's quick pass on two workers: chunks of 13 and 12 games, merged in seed order."""
+    game = load_game("horus")
+    opts = dict(games=25, players=(2,), agents=("random",))
+    one = validate(game, Options(jobs=1, **opts))
+    two = validate(game, Options(jobs=2, **opts))
+    assert two["simulation"]["jobs"] == 2 and without_timings(one) == without_timings(two)

@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
-CHUNK_GAMES = 50  # games a worker plays per task: small enough to balance, large enough to be cheap
+CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
+MIN_CHUNK_GAMES = 5  # … and at least, where there are that many: large enough to be worth a task
 
 
 @dataclass
@@ -49,9 +50,17 @@ def can_fork() -> bool:
 def worker_count(jobs: int, games: int, configs: int) -> int:
     """Processes to use: ``jobs`` (0 = one per usable core), never more than there are
     chunks of games, and 1 where the platform cannot fork."""
-    chunks = configs * -(-games // CHUNK_GAMES)
     wanted = jobs or usable_cores()
+    chunks = configs * -(-games // chunk_size(games, configs, wanted))
     return max(1, min(wanted, chunks)) if can_fork() else 1
+
+
+def chunk_size(games: int, configs: int, jobs: int) -> int:
+    """Games per task: at most CHUNK_GAMES, and small enough that there are about four
+    tasks per worker, so that a slow configuration (greedy players, more seats) does
+    not leave the other workers idle at the end."""
+    per_config = max(1, -(-4 * jobs // configs))  # chunks wanted per configuration
+    return max(min(MIN_CHUNK_GAMES, games), min(CHUNK_GAMES, -(-games // per_config)))
 
 
 _CONFIGS: list[Config] = []  # set before the workers fork; they read it, never write it
@@ -94,8 +103,9 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
 
     ``progress(label, games)`` is called as chunks finish (in whatever order they do)."""
     global _CONFIGS
-    starts = list(range(0, games, CHUNK_GAMES))
-    tasks = [(i, start, min(CHUNK_GAMES, games - start)) for i in range(len(configs)) for start in starts]
+    size = chunk_size(games, len(configs), jobs)
+    starts = list(range(0, games, size))
+    tasks = [(i, start, min(size, games - start)) for i in range(len(configs)) for start in starts]
     _CONFIGS = configs
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
