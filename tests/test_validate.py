@@ -474,3 +474,56 @@ def test_the_quick_pass_is_sized_by_the_game(cli):
     assert json.loads(r.stdout)["options"]["games"] == 100
     r = cli("validate", "horus", "--players", "2", "--agents", "random", "--games", "3", "--json", "-")
     assert json.loads(r.stdout)["options"]["games"] == 3
+
+
+# --------------------------------------------------------------------------- seat balance
+def _config(wins: list[int], completed: int, draws: int = 0) -> dict:
+    from cardgen.validate.simulate import ConfigResult
+
+    res = ConfigResult("standard", len(wins), "greedy", True, games=completed, completed=completed,
+                       wins=list(wins), draws=draws)
+    return res.figures()
+
+
+def test_a_seat_that_wins_too_often_is_marked_beyond_doubt():
+    from cardgen.validate.simulate import mark_seat_balance
+
+    c = _config([400, 200, 200, 200], 1000)
+    assert c["fair_share"] == 0.25
+    judged = mark_seat_balance([c])
+    assert judged["seats_judged"] == 4 and judged["confidence_all"] == 0.95
+    assert [s["vs_fair_share"] for s in c["seats"]] == ["above", "below", "below", "below"]
+    # draws are nobody's win: the fair share is what the seats won between them, split evenly
+    d = _config([300, 250, 250], 1000, draws=200)
+    mark_seat_balance([d])
+    assert d["fair_share"] == pytest.approx(0.8 / 3) and [s["vs_fair_share"] for s in d["seats"]] == ["fair"] * 3
+
+
+def test_seat_balance_allows_for_the_number_of_seats_judged():
+    """28 % against a fair 25 % over 1,000 games stands out at 95 % for one seat alone,
+    not once four seats are judged together; 60 fair seats are all judged fair."""
+    from cardgen.validate.simulate import mark_seat_balance, wilson
+
+    one = _config([280, 240, 240, 240], 1000)
+    assert wilson(280, 1000)[0] > 0.25  # at 95 % on its own: "above"
+    mark_seat_balance([one])
+    assert one["seats"][0]["vs_fair_share"] == "fair"  # four seats judged: no longer beyond doubt
+    many = [_config([250, 250, 250, 250], 1000) for _ in range(15)]
+    mark_seat_balance(many)
+    assert all(s["vs_fair_share"] == "fair" for c in many for s in c["seats"])
+
+
+def test_the_report_names_unbalanced_seats():
+    from cardgen.validate.report import render
+
+    report = validate(load_game("horus"), Options(games=400, players=(4,)))
+    marked = [(c["agents"], s["seat"]) for c in report["simulation"]["configs"] for s in c["seats"]
+              if s["vs_fair_share"] == "above"]
+    assert ("random", 1) in marked  # the game ends mid-round: the first seat has had one more turn
+    assert report["simulation"]["seat_balance"]["seats_judged"] == 8
+    text = render(report)
+    assert "so that all 8 together are wrong at most 5 % of the time" in text
+    assert "standard, 4 players, random: seat 1 wins" in text
+    fair = validate(load_game("hapy"), Options(games=30, setups=("pyramid",), players=(2,)))
+    assert all(s["vs_fair_share"] == "fair" for c in fair["simulation"]["configs"] for s in c["seats"])
+    assert "Seat balance" not in render(fair)

@@ -19,6 +19,26 @@ def _short(x: float) -> str:
     return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
 
 
+def _seat_balance(configs: list[dict[str, Any]], judged: dict[str, Any]) -> list[str]:
+    """The seats that win more, or less, than their fair share beyond doubt: a fact
+    about the game, or about the players, for the designer to weigh; not a failure."""
+    lines = []
+    for c in configs:
+        for s in c["seats"]:
+            if s.get("vs_fair_share") in ("above", "below"):
+                lo, hi = s["balance_interval"]
+                lines.append(f"  ! {c['setup']}, {c['players']} players, {c['agents']}: seat {s['seat']} wins"
+                             f" {_pct(s['rate'])} % [{_pct(lo)}–{_pct(hi)}], {s['vs_fair_share']} the fair"
+                             f" {_pct(c['fair_share'])} %")
+    if not lines:
+        return []
+    each, n = judged.get("confidence_each", 0.95), judged.get("seats_judged", 0)
+    wrong = 100 * (1 - judged.get("confidence_all", 0.95))
+    return ["", f"  Seat balance, for the designer to weigh (not a failure): seats whose wins differ from a"
+                f" fair share, each interval at {100 * each:.2f} % so that all {n} together are wrong at most"
+                f" {wrong:g} % of the time:", *lines]
+
+
 def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
     """The engine's per-game figures (scores, control changes…), one row per
     configuration, each cell ``mean [5th–95th percentile]``."""
@@ -108,6 +128,7 @@ def render(report: dict[str, Any]) -> str:
                     f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
                     f" {_num(c['length']['p95']):>4}"
                     f"   {seats}{flag}")
+        out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
         out.extend(_figures_table(configs))
         if sim["failures"]:
             add("")

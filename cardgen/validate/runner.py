@@ -17,7 +17,7 @@ from ..model import Game
 from ..rules import rules_for
 from .kit import check_kit
 from .parallel import Config, play_all, play_here, worker_count
-from .simulate import DEFAULT_CHECK_EVERY
+from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
 from .static import DataLocator, check_generic, check_static
 
 DEFAULT_GAMES = 100
@@ -147,6 +147,7 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
                         "message": f"no end within {c.gamedef.max_game_length()} steps",
                         "replay": replay_command(opts, seed, setup, n, kind)})
         elapsed = time.perf_counter() - t0
+        sim["seat_balance"] = mark_seat_balance(sim["configs"])
         games = sum(c["games"] for c in sim["configs"])
         sim["games"] = games
         sim["elapsed_s"] = round(elapsed, 3)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -74,6 +75,9 @@ class ConfigResult:
 
     def figures(self) -> dict[str, Any]:
         lengths = sorted(self.lengths)
+        # a seat's fair share of wins: the games someone won, split evenly between the seats
+        fair = (self.completed - self.draws) / self.completed / len(self.wins) if self.completed and self.wins \
+            else None
         seats = []
         for s, w in enumerate(self.wins):
             lo, hi = wilson(w, self.completed)
@@ -95,6 +99,7 @@ class ConfigResult:
                 "mean": sum(lengths) / len(lengths) if lengths else None,
             },
             "seats": seats,
+            "fair_share": fair,
             "draws": self.draws,
             "nonterminating": {"count": len(self.nonterminating), "seeds": self.nonterminating[:50],
                                "counts_as_failure": self.must_finish},
@@ -118,6 +123,26 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float 
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mark_seat_balance(configs: list[dict[str, Any]], alpha: float = 0.05) -> dict[str, Any]:
+    """Mark each seat of each configuration's figures whose wins lie, beyond doubt, above
+    or below the fair share (``vs_fair_share``: "above", "below" or "fair").
+
+    A report holds many seats (Hâpy's quick pass: 90), so at 95 % each a few would
+    stand out by chance alone; the intervals used here are widened for the number of
+    seats judged (Bonferroni), so that all of them together are wrong at most ``alpha``
+    of the time. Returns what was judged, for the report."""
+    judged = [(c, seat) for c in configs if c.get("fair_share") is not None for seat in c["seats"]]
+    if not judged:
+        return {"seats_judged": 0}
+    z = statistics.NormalDist().inv_cdf(1 - alpha / (2 * len(judged)))
+    for c, seat in judged:
+        lo, hi = wilson(seat["wins"], c["completed"], z)
+        fair = c["fair_share"]
+        seat["vs_fair_share"] = "above" if lo > fair else "below" if hi < fair else "fair"
+        seat["balance_interval"] = [lo, hi]
+    return {"seats_judged": len(judged), "confidence_each": 1 - alpha / len(judged), "confidence_all": 1 - alpha}
 
 
 def percentile(sorted_values: list[int], q: float) -> float | None:
