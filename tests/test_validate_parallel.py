@@ -95,3 +95,11 @@ def test_small_chunks_give_the_same_report(monkeypatch):
     one = validate(game, Options(jobs=1, **opts))
     two = validate(game, Options(jobs=2, **opts))
     assert two["simulation"]["jobs"] == 2 and without_timings(one) == without_timings(two)
+
+
+@pytest.mark.parametrize("platform, forks", [("linux", True), ("darwin", False), ("win32", False)])
+def test_workers_only_where_fork_is_safe(monkeypatch, platform, forks):
+    monkeypatch.setattr(parallel.sys, "platform", platform)
+    monkeypatch.setattr(parallel.multiprocessing, "get_all_start_methods", lambda: ["fork", "spawn"])
+    assert parallel.can_fork() is forks
+    assert (worker_count(2, 100, 4) == 2) is forks

@@ -5,8 +5,8 @@ a configuration's games can be cut into chunks, played in worker processes and p
 back together in seed order: the figures, failures and per-game samples are those
 of the one-core run; only the timings differ. Workers are forked, so they share the
 loaded game, its rules (a designer's own rules module included) and the game
-definitions without reloading or pickling them; where the platform cannot fork, the
-games are played in this process.
+definitions without reloading or pickling them; where the platform cannot fork
+safely (Windows, macOS), the games are played in this process.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -44,7 +45,11 @@ def usable_cores() -> int:
 
 
 def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Fork where it is safe for a process that has loaded C libraries: Linux and the BSDs.
+    macOS offers fork but its system frameworks may crash in a forked child, and
+    Windows has none: there the games are played in this process."""
+    return sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")) \
+        and "fork" in multiprocessing.get_all_start_methods()
 
 
 def worker_count(jobs: int, games: int, configs: int) -> int:
