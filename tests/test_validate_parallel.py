@@ -103,3 +103,20 @@ def test_workers_only_where_fork_is_safe(monkeypatch, platform, forks):
     monkeypatch.setattr(parallel.multiprocessing, "get_all_start_methods", lambda: ["fork", "spawn"])
     assert parallel.can_fork() is forks
     assert (worker_count(2, 100, 4) == 2) is forks
+
+
+def test_a_worker_that_dies_is_a_one_line_error(monkeypatch, cli):
+    """A worker killed (out of memory, a crash in C code) fails the command cleanly."""
+    import os
+
+    def die(*args):
+        os._exit(3)
+
+    # the task is sent to the workers by name: this stands in for it under that name, and the
+    # forked workers inherit it
+    die.__module__, die.__qualname__ = parallel.__name__, "_play_chunk"
+    monkeypatch.setattr(parallel, "_play_chunk", die)
+    r = cli("validate", "hapy", "--games", "20", "--setup", "pyramid", "--players", "2", "--jobs", "2")
+    assert r.exit_code == 1 and "Traceback" not in r.stdout + r.stderr
+    (line,) = [x for x in r.stderr.splitlines() if x.startswith("error:")]
+    assert "a worker process playing the games died" in line and "--jobs 1" in line

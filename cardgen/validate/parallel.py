@@ -16,9 +16,11 @@ import os
 import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..errors import CardgenError
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
@@ -127,6 +129,10 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
                         parts[(i, start)] = future.result()
                         if progress is not None:
                             progress(configs[i].label, n)
+            except BrokenProcessPool:  # a worker killed (out of memory, a crash in C code)
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
+                                   " run again with --jobs 1 to play them in one process") from None
             except BaseException:  # Ctrl-C: drop the chunks not started; the running ones end soon
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
