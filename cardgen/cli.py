@@ -15,10 +15,16 @@ from .units import PAPERS_MM
 LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
 
 
-def fail(exc: CardgenError) -> None:
-    """Print a user error, one problem per line, and exit 1."""
-    for line in exc.lines():
+def report(exc: CardgenError | OSError) -> None:
+    """Print a user error, one problem per line; a file the system refused (a file in
+    the way of a folder, no permission, a full disk) is a user error too."""
+    for line in (os_error(exc) if isinstance(exc, OSError) else exc).lines():
         click.echo(f"error: {line}", err=True)
+
+
+def fail(exc: CardgenError | OSError) -> None:
+    """Print a user error, one problem per line, and exit 1."""
+    report(exc)
     sys.exit(1)
 
 
@@ -177,13 +183,8 @@ def _build_once(game: str, options) -> bool:
     try:
         model = load_game(game, options.variants)
         folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
-    except OSError as exc:  # the output folder cannot be written (a file in its way, no permission…)
-        exc = os_error(exc)
-        click.echo(f"error: {exc}", err=True)
-        return False
-    except CardgenError as exc:
-        for line in exc.lines():
-            click.echo(f"error: {line}", err=True)
+    except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
+        report(exc)
         return False
     with_variants = f" with variant {', '.join(model.variants)}" if model.variants else ""
     click.echo(f"Built {model.id}{with_variants} into {folder}/")
@@ -254,10 +255,7 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
             written += export_png(model, langs, out_dir, dpi, options)
         if tts:
             written += export_tts(model, langs, out_dir, options)
-    except OSError as exc:
-        fail(os_error(exc))
-        return
-    except CardgenError as exc:
+    except (CardgenError, OSError) as exc:
         fail(exc)
         return
     folders = sorted({str(p.parent) for p in written})
@@ -286,10 +284,7 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
         if lang not in model.languages:
             raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")
         out = make_preview(model, lang, out_file or Path("output") / model.id / f"preview-{lang}.png")
-    except OSError as exc:
-        fail(os_error(exc))
-        return
-    except CardgenError as exc:
+    except (CardgenError, OSError) as exc:
         fail(exc)
         return
     click.echo(f"Wrote {out}")
@@ -328,10 +323,7 @@ def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> N
             paper = paper or settings.paper or "a4"
             duplex = duplex or settings.duplex or "long"
         path = calibration_pdf(out_file or default_calibration_path(paper, duplex), paper, duplex)
-    except OSError as exc:
-        fail(os_error(exc))
-        return
-    except CardgenError as exc:
+    except (CardgenError, OSError) as exc:
         fail(exc)
         return
     click.echo(f"Wrote {display_path(path)} (2 pages, {paper.upper()}, duplex {duplex} edge)")

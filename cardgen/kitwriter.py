@@ -34,14 +34,16 @@ def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
     return comp.bleed if plan.gutter > 0 else 0.0
 
 
-def sheet_layout(comp: Component, plan: SheetPlan) -> list[list[tuple[int, int]]]:
-    """Which items go on each sheet and in which slot: ``(item index, slot index)``
-    pairs per sheet, items numbered card by card, copy by copy. In order, slot after
-    slot; with ``new_row_per: card``, each card entry starts a row of its own (see
-    :func:`~cardgen.impose.paginate_rows`)."""
+def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
+    """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
+    slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
+    entry starts a row of its own (see :func:`~cardgen.impose.paginate_rows`)."""
+    items = [(card, k) for card in comp.cards for k in range(card.quantity)]
     if comp.new_row_per == "card":
-        return paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)
-    return [[(i, j) for j, i in enumerate(rng)] for rng in paginate(comp.count, plan.per_sheet)]
+        sheets = paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)
+    else:
+        sheets = [[(i, j) for j, i in enumerate(rng)] for rng in paginate(len(items), plan.per_sheet)]
+    return [([items[i] for i, _ in sheet], [j for _, j in sheet]) for sheet in sheets]
 
 
 @dataclass(frozen=True)
@@ -204,14 +206,12 @@ class KitWriter:
         n_pages = 0
         for comp in (d for d in game.decks if d.back):
             plan = plans[comp.id]
-            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
             chunks = sheet_layout(comp, plan)
             backs = back_slots(plan, self.opt.duplex)
-            for n, sheet in enumerate(chunks, start=1):
-                chunk = [items[i] for i, _ in sheet]
-                fronts = tuple(plan.slots[j] for _, j in sheet)
-                for side, faces, slots in (("front", kit.fronts, fronts), ("back", kit.backs,
-                                                                          tuple(backs[j] for _, j in sheet))):
+            for n, (chunk, where) in enumerate(chunks, start=1):
+                fronts = tuple(plan.slots[j] for j in where)
+                for side, faces, slots in (("front", kit.fronts, fronts),
+                                           ("back", kit.backs, tuple(backs[j] for j in where))):
                     n_pages += 1
                     offset = self.opt.back_offset if side == "back" else (0.0, 0.0)
                     with pdfout.page(c, paper_mm[1]):
@@ -242,12 +242,10 @@ class KitWriter:
                 c = pdfout.new_canvas(path, plan.paper, self.book.register(self.text.font(None)),
                                       f"{game.name(kit.lang)} — cards, gutterfold ({paper})", None)
                 forms, painter = pdfout.FormCache(c), self._painter(c)
-            items = [(card, k) for card in comp.cards for k in range(card.quantity)]
             chunks = sheet_layout(comp, plan)
-            for n, sheet in enumerate(chunks, start=1):
-                chunk = [items[i] for i, _ in sheet]
-                fronts = tuple(plan.slots[j] for _, j in sheet)
-                backs = tuple(fold.backs[j] for _, j in sheet)
+            for n, (chunk, where) in enumerate(chunks, start=1):
+                fronts = tuple(plan.slots[j] for j in where)
+                backs = tuple(fold.backs[j] for j in where)
                 n_pages += 1
                 with pdfout.page(c, plan.paper[1]):
                     placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, fronts, "front")
@@ -301,16 +299,14 @@ class KitWriter:
                     entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
             elif not comp.back:
                 plan = plans[comp.id]
-                items = [(card, k) for card in comp.cards for k in range(card.quantity)]
                 chunks = sheet_layout(comp, plan)
-                for n, sheet in enumerate(chunks, start=1):
+                for n, (chunk, where) in enumerate(chunks, start=1):
                     n_pages += 1
                     # only the rows the sheet uses, centred on the paper
-                    page_plan = compact(plan, (max(j for _, j in sheet) // plan.cols + 1) * plan.cols)
+                    page_plan = compact(plan, (max(where) // plan.cols + 1) * plan.cols)
                     with pdfout.page(c, paper_mm[1]):
-                        self._place_deck_page(c, forms, painter, page_plan, comp, [items[i] for i, _ in sheet],
-                                              kit.fronts, tuple(page_plan.slots[j] for _, j in sheet), "front",
-                                              n_pages, n, entry)
+                        self._place_deck_page(c, forms, painter, page_plan, comp, chunk, kit.fronts,
+                                              tuple(page_plan.slots[j] for j in where), "front", n_pages, n, entry)
                         self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
                                                   f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
         c.save()

@@ -75,3 +75,12 @@ def assert_reproducible(tmp_path: Path, game: str, *options: str) -> None:
     assert pdfs
     for path in pdfs:
         assert path.read_bytes() == (outs[1] / path.name).read_bytes(), path.name
+
+
+def assert_kit_validates(game: str, kit: Path) -> None:
+    """``cardgen validate GAME --kit KIT`` passes, the kit's count and mirror checks included."""
+    r = CliRunner().invoke(main, ["validate", game, "--games", "2", "--kit", str(kit)])
+    assert r.exit_code == 0, r.output
+    assert "every card printed as many times as its deck says" in r.output, r.output
+    assert "every front has its back at the mirrored place" in r.output, r.output
+    assert ": OK" in r.output.split("Kit ", 1)[1].splitlines()[0], r.output

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from cardgen.cli import main
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_reproducible, build_kit, read_manifest
+from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -167,10 +167,7 @@ def test_the_jokers_variant_adds_three_cards_and_is_recorded(tmp_path):
 
 
 def test_the_built_kit_passes_cardgen_validate_kit(kit):
-    r = CliRunner().invoke(main, ["validate", "farao", "--games", "2", "--kit", str(kit)])
-    assert r.exit_code == 0, r.output
-    assert "every card printed as many times as its deck says" in r.output
-    assert "every front has its back at the mirrored place" in r.output
+    assert_kit_validates("farao", kit)
 
 
 def test_every_font_is_embedded(kit):
