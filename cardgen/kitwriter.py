@@ -25,6 +25,36 @@ from .textcheck import TextEngine
 from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
 
 
+_LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
+
+
+def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, float]],
+            margin: float) -> list[tuple[str, tuple[float, float]]]:
+    """A sheet label's lines, each with the row gap ``(top, bottom)`` it goes in.
+
+    The whole label in the tallest gap when it fits there (less ``margin``); else its
+    words packed in order over the gaps from the top down (a line breaks at a " · "
+    separator or a space, which it then drops), the last gap taking whatever is left
+    (to be shortened)."""
+    tallest = max(gaps, key=lambda g: g[1] - g[0])
+    if len(gaps) == 1 or width(text) <= tallest[1] - tallest[0] - margin:
+        return [(text, tallest)]
+    words = [(" · " if k and not i else " ", word) for k, part in enumerate(text.split(" · "))
+             for i, word in enumerate(part.split(" "))]
+    out: list[tuple[str, tuple[float, float]]] = []
+    line = ""
+    for sep, word in words:
+        joined = line + sep + word if line else word
+        gap = gaps[len(out)]
+        if not line or width(joined) <= gap[1] - gap[0] - margin or len(out) == len(gaps) - 1:
+            line = joined
+        else:
+            out.append((line, gap))
+            line = word
+    out.append((line, gaps[len(out)]))
+    return out
+
+
 def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
     """How much bleed a round piece shows around its trim circle on this plan (None
     for rectangular pieces): its own bleed when pieces stand apart, none when they
@@ -149,27 +179,38 @@ class KitWriter:
     def _label(self, c, plan: SheetPlan, text: str) -> None:
         """A small grey line saying what the page is, placed where no crop mark runs:
         vertically in the left margin between two horizontal cut lines when a row is
-        tall enough, else above the block's top marks."""
+        tall enough, else above the block's top marks.
+
+        When rows are short (tokens), a label too long for one row is split at its
+        " · " separators over the rows from the top down, so it still says everything;
+        only a part longer than any row is shortened with "…"."""
         font = self.text.font(None)
         size = 6.0
         ys = plan.cut_ys
+        gaps = [(top, bottom) for top, bottom in zip(ys, ys[1:]) if bottom - top >= _LABEL_GAP_MM]
         top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
         block_top = min(s.y for s in plan.slots) - plan.bleed
+        if bottom - top >= 50 or block_top < 14:
+            x = max((min(s.x for s in plan.slots) - plan.bleed) / 2, 2.5)
+            width = lambda t: self.book.string_width_mm(font, t, size)  # noqa: E731
+            for line, (t, b) in _spread(text, width, gaps or [(top, bottom)], 4.0):
+                self._label_line(c, font, size, text=line, room=b - t - 4.0, x=x, y=(t + b) / 2, upright=False)
+        else:
+            self._label_line(c, font, size, text=text, room=plan.paper[0] - 20.0, x=plan.paper[0] / 2,
+                             y=block_top - 9.0, upright=True)
+
+    def _label_line(self, c, font: str, size: float, *, text: str, room: float, x: float, y: float,
+                    upright: bool) -> None:
+        """One line of a sheet label centred on (x, y), shortened with "…" to ``room`` mm."""
         c.saveState()
         c.setFillColorRGB(0.35, 0.35, 0.35)
-        if bottom - top >= 50 or block_top < 14:
-            room = bottom - top - 4.0
-            x = max((min(s.x for s in plan.slots) - plan.bleed) / 2, 2.5)
-            c.translate(x, (top + bottom) / 2)
+        c.translate(x, y)
+        if not upright:
             c.rotate(-90)
-            y = 0.8
-        else:
-            room = plan.paper[0] - 20.0
-            c.translate(plan.paper[0] / 2, block_top - 9.0)
-            y = 0.0
         while len(text) > 1 and self.book.string_width_mm(font, text, size) > room:
             text = text[:-2].rstrip() + "…"
-        Painter(c, self.text, {}, None).draw_line(font, size / PT_PER_MM, 0, y, text, "center")
+        Painter(c, self.text, {}, None).draw_line(font, size / PT_PER_MM, 0, 0.0 if upright else 0.8, text,
+                                                  "center")
         c.restoreState()
 
     def write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],

@@ -81,6 +81,22 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
 
 
+def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
+    """The grey line saying what a page is, spread over several short rows (tokens, tiles)
+    when it does not fit one, is never cut short with an ellipsis."""
+    for lang in LANGS:
+        for paper in PAPERS:
+            for kind in ("cards", "sheets"):
+                reader = PdfReader(kit / f"horus-{lang}-{paper}-{kind}.pdf")
+                for n, page in enumerate(reader.pages):
+                    text = text_of(page)
+                    if f"{paper.upper()} · 100" not in text and f"{paper.upper()} 100" not in text:
+                        continue  # a page without a sheet label (rules summary, setup)
+                    assert "…" not in text, (lang, paper, kind, n, text)
+    stones = text_of(PdfReader(kit / f"horus-en-letter-sheets.pdf").pages[0])
+    assert re.search(r"Horus Kingdom Stones · 1/1 LETTER 100%", stones), stones
+
+
 def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):
     for lang in LANGS:
         entry = shop_entry(manifest, lang)
