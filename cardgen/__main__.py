@@ -2,4 +2,5 @@
 
 from .cli import main
 
-main(prog_name="cardgen")
+if __name__ == "__main__":  # not again in a spawned worker process
+    main(prog_name="cardgen")

@@ -68,7 +68,9 @@ def test_how_many_workers(monkeypatch):
     assert worker_count(0, 4, 1) == 1
     assert worker_count(2, 6, 1) == 2
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
-    assert worker_count(4, 1000, 10) == 1  # no fork on this platform: played here
+    assert worker_count(4, 1000, 10) == 4  # no fork on this platform: spawned
+    monkeypatch.setattr(parallel.multiprocessing, "get_all_start_methods", lambda: [])
+    assert worker_count(4, 1000, 10) == 1  # no way to start a worker: played here
 
 
 def test_a_trace_plays_in_this_process(cli):
@@ -97,12 +99,44 @@ def test_small_chunks_give_the_same_report(monkeypatch):
     assert two["simulation"]["jobs"] == 2 and without_timings(one) == without_timings(two)
 
 
-@pytest.mark.parametrize("platform, forks", [("linux", True), ("darwin", False), ("win32", False)])
-def test_workers_only_where_fork_is_safe(monkeypatch, platform, forks):
+@pytest.mark.parametrize("platform, method", [("linux", "fork"), ("darwin", "spawn"), ("win32", "spawn")])
+def test_workers_are_forked_only_where_that_is_safe(monkeypatch, platform, method):
     monkeypatch.setattr(parallel.sys, "platform", platform)
     monkeypatch.setattr(parallel.multiprocessing, "get_all_start_methods", lambda: ["fork", "spawn"])
-    assert parallel.can_fork() is forks
-    assert (worker_count(2, 100, 4) == 2) is forks
+    assert parallel.can_fork() is (method == "fork")
+    assert parallel.start_method() == method
+    assert worker_count(2, 100, 4) == 2
+
+
+def test_spawned_workers_give_the_report_of_one_core(monkeypatch):
+    """What macOS and Windows do, done here: fresh interpreters handed the pickled game
+    definitions (a Hâpy layout with its 4-seat request tables, Egypt's house rules)."""
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("played in this process, not by spawned workers")
+
+    monkeypatch.setattr(parallel, "play_here", not_here)  # play_all's fall-back, not the runner's
+    for game_id, opts in (("hapy", dict(games=12, players=(4,), setups=("temple",))),
+                          ("egypt", dict(games=12, players=(3,)))):
+        game = load_game(game_id)
+        one = validate(game, Options(jobs=1, **opts))
+        two = validate(game, Options(jobs=2, **opts))
+        assert two["simulation"]["jobs"] == 2 and one["simulation"]["games"] == 24
+        assert without_timings(one) == without_timings(two)
+
+
+def test_game_definitions_that_cannot_be_pickled_are_played_here(monkeypatch):
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    rules = rules_for("egypt")
+    gd = rules.load(load_game("egypt"), 2, "standard")
+    random_agent = rules.agents["random"]
+    made_here = lambda game, seat: random_agent(game, seat)  # noqa: E731 (a lambda cannot be pickled)
+    configs = [parallel.Config("egypt", gd, made_here, "random", True)]
+    seen = []
+    (res,) = parallel.play_all(configs, 10, 1, 16, 2, lambda label, n: seen.append(n))
+    assert res.games == 10 and res.failure_count == 0 and sum(seen) == 10
+    assert res.lengths == run_config(gd, random_agent, "random", True, 10, 1).lengths
 
 
 def test_a_worker_that_dies_is_a_one_line_error(monkeypatch, cli):

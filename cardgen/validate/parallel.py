@@ -3,16 +3,19 @@
 Every game is seeded on its own (game ``i`` of a configuration uses ``seed + i``), so
 a configuration's games can be cut into chunks, played in worker processes and put
 back together in seed order: the figures, failures and per-game samples are those
-of the one-core run; only the timings differ. Workers are forked, so they share the
-loaded game, its rules (a designer's own rules module included) and the game
-definitions without reloading or pickling them; where the platform cannot fork
-safely (Windows, macOS), the games are played in this process.
+of the one-core run; only the timings differ. On Linux and the BSDs workers are
+forked, so they share the loaded game, its rules (a designer's own rules module
+included) and the game definitions without reloading or pickling them. Where the
+platform cannot fork safely (macOS, Windows) they are spawned: each new interpreter
+imports cardgen and is handed the game definitions pickled, once; game definitions
+that cannot be pickled are played in this process.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -54,12 +57,20 @@ def can_fork() -> bool:
         and "fork" in multiprocessing.get_all_start_methods()
 
 
+def start_method() -> str | None:
+    """How workers start here: "fork" where it is safe, else "spawn" (macOS, Windows);
+    None where the platform offers neither (the games are then played in this process)."""
+    if can_fork():
+        return "fork"
+    return "spawn" if "spawn" in multiprocessing.get_all_start_methods() else None
+
+
 def worker_count(jobs: int, games: int, configs: int) -> int:
     """Processes to use: ``jobs`` (0 = one per usable core), never more than there are
-    chunks of games, and 1 where the platform cannot fork."""
+    chunks of games, and 1 where no worker can start."""
     wanted = jobs or usable_cores()
     chunks = configs * -(-games // chunk_size(games, configs, wanted))
-    return max(1, min(wanted, chunks)) if can_fork() else 1
+    return max(1, min(wanted, chunks)) if start_method() else 1
 
 
 def chunk_size(games: int, configs: int, jobs: int) -> int:
@@ -70,12 +81,28 @@ def chunk_size(games: int, configs: int, jobs: int) -> int:
     return max(min(MIN_CHUNK_GAMES, games), min(CHUNK_GAMES, -(-games // per_config)))
 
 
-_CONFIGS: list[Config] = []  # set before the workers fork; they read it, never write it
+_CONFIGS: list[Config] = []  # set before the workers fork (or unpickled in a spawned one); read, never written
 
 
 def _ignore_ctrl_c() -> None:
     """Ctrl-C is the parent's to handle: a worker stops when the parent shuts the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_spawned(payload: bytes) -> None:
+    """A spawned worker's start: the configurations, pickled by the parent once."""
+    global _CONFIGS
+    _ignore_ctrl_c()
+    _CONFIGS = pickle.loads(payload)
+
+
+def _pickled(configs: list[Config]) -> bytes | None:
+    """The configurations for spawned workers; None if something in them cannot be pickled
+    (e.g. a rules module made on the fly, not importable by name)."""
+    try:
+        return pickle.dumps(configs, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
 
 
 def _play_chunk(index: int, games: int, seed: int, check_every: int) -> ConfigResult:
@@ -105,18 +132,26 @@ def merge(parts: list[ConfigResult]) -> ConfigResult:
 
 
 def play_all(configs: list[Config], games: int, seed: int, check_every: int, jobs: int,
-             progress: Callable[[str, int], None] | None = None) -> list[ConfigResult]:
-    """Every configuration's result, in the order given, played by ``jobs`` processes.
+             progress: Callable[[str, int], None] | None = None, method: str | None = None) -> list[ConfigResult]:
+    """Every configuration's result, in the order given, played by ``jobs`` processes
+    started by ``method`` (default: :func:`start_method`).
 
     ``progress(label, games)`` is called as chunks finish (in whatever order they do)."""
     global _CONFIGS
+    method = method or start_method()
+    if method == "fork":
+        how: dict[str, Any] = {"initializer": _ignore_ctrl_c}
+    else:
+        payload = _pickled(configs) if method else None
+        if payload is None:
+            return play_here(configs, games, seed, check_every, progress)
+        how = {"initializer": _start_spawned, "initargs": (payload,)}
     size = chunk_size(games, len(configs), jobs)
     starts = list(range(0, games, size))
     tasks = [(i, start, min(size, games - start)) for i in range(len(configs)) for start in starts]
     _CONFIGS = configs
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_ignore_ctrl_c) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how) as pool:
             futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
                        for i, start, n in tasks}
             parts: dict[tuple[int, int], ConfigResult] = {}
