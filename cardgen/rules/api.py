@@ -205,6 +205,16 @@ class Rules(Protocol):
 #   live_observations = True: observation(p) is a live, read-only view that always shows the
 #       state as it is now (not a copy), so the runner makes one per seat for the whole game
 #       instead of one per step. It must still show only what seat p may know.
+#   legal_at(u) -> action or None: for 0 <= u < 1, legal_actions()[uniform_index(u, n)] where n is
+#       the number of legal actions (None when there is none), without building the list. The
+#       runner then plays a RandomAgent's turn with one rng.random() as its act() would, and on
+#       full-check steps compares the action with the list.
+
+
+def uniform_index(u: float, count: int) -> int:
+    """The index a uniform pick ``u`` in [0, 1) chooses among ``count`` items (RandomAgent's
+    rule, shared with the states' ``legal_at`` so that both choose alike)."""
+    return int(u * count)
 
 
 def sample_chance(state: State, rng: random.Random) -> int:
@@ -240,4 +250,4 @@ class RandomAgent:
         self.seat = seat
 
     def act(self, obs: Any, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[int(rng.random() * len(legal))]
+        return legal[uniform_index(rng.random(), len(legal))]

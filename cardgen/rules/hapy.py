@@ -40,7 +40,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
 from . import register
-from .api import CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec
+from .api import (CHANCE, TERMINAL, Arrangement, GroupSpec, Problem, RandomAgent, RuleViolation, StaticSpec,
+                  uniform_index)
 from .tableau import Layout, parse_layout
 
 GAME_ID = "hapy"
@@ -428,6 +429,31 @@ class HapyState:
         if phase == DEAL:
             return list(self._deal_candidates())
         return []
+
+    def legal_at(self, u: float) -> int | None:
+        """``legal_actions()[uniform_index(u, count)]`` without the list (for a random player)."""
+        phase = self.phase
+        if phase == REQUEST:
+            p = self.player
+            mask = ALL & ~(self.hand[p] | self.rev_all | _BIT_OR_0[self.last_request])
+            k = mask.bit_count()
+            i = int(u * (1 + (self.g.num_players - 1) * k))  # uniform_index, inline
+            if not i:
+                return PASS
+            seat, j = divmod(i - 1, k)
+            base = REQUEST_BASE + 100 * self.g.others[p][seat]
+            for cards in (_PLACES_LO[mask & 4095], _PLACES_MID[(mask >> 12) & 4095], _PLACES_HI[mask >> 24]):
+                if j < len(cards):
+                    return base + cards[j]
+                j -= len(cards)
+        if phase == TAKE:
+            avail = self.avail
+            return avail[int(u * len(avail))] if avail else None
+        if phase == KEEP:
+            bits = BITS6[(self.hand[self.player] >> (6 * self.keep_family)) & 63]
+            return KEEP_BASE + 6 * self.keep_family + bits[int(u * len(bits))] if bits else None
+        legal = self.legal_actions()
+        return legal[uniform_index(u, len(legal))] if legal else None
 
     def observation(self, player: int) -> HapyObservation:
         return HapyObservation(self, player)

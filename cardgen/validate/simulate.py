@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..rules.api import CHANCE, TERMINAL, RuleViolation, sample_chance
+from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, sample_chance, uniform_index
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -217,6 +217,9 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     sample = getattr(state, "sample_chance", None)
     chance_run = getattr(state, "apply_chance_run", None) if trace is None else None
     acts = [a.act for a in agents]
+    # a random player's pick needs no list of legal actions where the state can index them
+    legal_at = getattr(state, "legal_at", None)
+    uniform = [legal_at is not None and type(a).act is RandomAgent.act for a in agents]
     # a state whose observations are live views: one per seat for the whole game
     views = [observation(s) for s in range(n)] if getattr(state, "live_observations", False) else None
     step = 0
@@ -247,13 +250,24 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 continue
             if step >= limit:
                 return _unfinished(seed, step, state)
-            legal = legal_actions()
-            if not legal:
-                raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-            action = acts[p](observation(p) if views is None else views[p], legal, rng)
             full = not (step + 1) % check_every
-            if full and action not in legal:  # sampled: the checker judges every action by the rules
-                raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
+            if uniform[p]:
+                u = rng.random()
+                action = legal_at(u)
+                if action is None:
+                    raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
+                if full:  # sampled: the action drawn is the one the list gives
+                    legal = legal_actions()
+                    if not legal or legal[uniform_index(u, len(legal))] != action:
+                        raise RuleViolation(f"legal_at({u}) gave {action}, not the legal action the list"
+                                            " puts there")
+            else:
+                legal = legal_actions()
+                if not legal:
+                    raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
+                action = acts[p](observation(p) if views is None else views[p], legal, rng)
+                if full and action not in legal:  # sampled: the checker judges every action by the rules
+                    raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
             before(state, p, action)
