@@ -15,7 +15,8 @@ has a legal action, on full-check steps that the agent's choice is one of them
 the announced ones, and that the game ends within the rules' generous length
 limit. The hot loop keeps to the optional fast paths of :mod:`cardgen.rules.api`
 (live observations, the next player returned by ``apply_action``, the whole deal
-at once) when a state offers them.
+at once, a random player's pick without the list of legal actions) when a state
+offers them.
 """
 
 from __future__ import annotations
