@@ -60,7 +60,8 @@ from __future__ import annotations
 
 import random
 from functools import reduce
-from operator import or_
+from itertools import chain, repeat
+from operator import attrgetter, getitem, or_, sub
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -547,7 +548,7 @@ class EgyptState:
 
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
-                 "control_turns", "melds_played", "combos_played")
+                 "control_turns", "melds_played", "combos_played", "legal")
 
     def __init__(self, game: EgyptGame):
         n = game.num_players
@@ -573,6 +574,7 @@ class EgyptState:
         self.control_turns = 0  # turns with a Dynasty phase
         self.melds_played = 0
         self.combos_played = 0
+        self.legal: list[int] = []  # the legal actions of the seat to act (Control, Dynasty, End)
         self._next_draw()
 
     # -- queries ----------------------------------------------------------------
@@ -616,23 +618,7 @@ class EgyptState:
         out: list[int] = []
         rand = rng.random
         while self.phase == DRAW:
-            p = self.player
-            deck = self.deck
-            n = len(deck)
-            need = min(HAND - self.hand_n[p], n)
-            drawn = []
-            for _ in range(need):
-                i = int(rand() * n)
-                n -= 1
-                drawn.append(deck[i])
-                deck[i] = deck[n]
-            del deck[n:]
-            self.hand[p] |= sum(map(CBIT.__getitem__, drawn))
-            self.sig[p] += sum(map(CSIG.__getitem__, drawn))
-            self.hand_n[p] += need
-            self.steps += need
-            out += drawn
-            self._next_draw()
+            self._draw_hands(rand, out)
         if self.phase == STEAL:
             card = kth_card(self.hand[self.victim], int(rand() * self.hand_n[self.victim]))
             self._steal(card)
@@ -640,15 +626,44 @@ class EgyptState:
             self.steps += 1
         return out
 
+    def _draw_hands(self, rand: Callable[[], float], out: list[int]) -> None:
+        """Fill the hands seat by seat from the current one while the deck lasts, then let
+        :meth:`_next_draw` reshuffle or move on to the Control phase (the seat loop of
+        ``_next_draw`` inlined: one call per Draw phase instead of one per seat)."""
+        hand, sig, hand_n = self.hand, self.sig, self.hand_n
+        seats = self.g.num_players
+        deck = self.deck
+        p = self.player
+        steps = 0
+        while True:
+            n = len(deck)
+            need = HAND - hand_n[p]
+            if need > n:
+                need = n
+            drawn = []
+            for m in range(n, n - need, -1):
+                i = int(rand() * m)
+                drawn.append(deck[i])
+                deck[i] = deck[m - 1]
+            del deck[n - need:]
+            hand[p] |= sum(map(CBIT.__getitem__, drawn))
+            sig[p] += sum(map(CSIG.__getitem__, drawn))
+            hand_n[p] += need
+            steps += need
+            out += drawn
+            while p < seats and hand_n[p] >= HAND:
+                p += 1
+            if p >= seats or not deck:
+                break
+        self.steps += steps
+        self.player = p
+        self._next_draw()
+
     def legal_actions(self) -> list[int]:
         """The legal actions (often a shared list: read it, never change it)."""
         phase = self.phase
-        if phase == CONTROL:
-            return self.g.reveal_actions(self.sig[self.player])
-        if phase == DISCARD:
-            return self.g.discard_actions(self.sig[self.player])
-        if phase == DYNASTY:
-            return self.g.meld_actions(self.sig[self.player])
+        if phase == CONTROL or phase == DISCARD or phase == DYNASTY:
+            return self.legal
         if phase == VICTIM:
             p = self.player
             return [VICTIM_BASE + q for q in range(self.g.num_players) if q != p and self.hand_n[q]]
@@ -769,15 +784,18 @@ class EgyptState:
         """The next seat to choose its reveal; a seat without any meld reveals nothing
         without a decision."""
         p = self.player + 1
-        n = self.g.num_players
-        reveals = self.g.reveal_actions
+        g = self.g
+        n = g.num_players
+        known = g._reveals
         sig = self.sig
-        while p < n and len(reveals(sig[p])) == 1:
+        while p < n:
+            legal = known.get(sig[p]) or g.reveal_actions(sig[p])
+            if len(legal) > 1:
+                self.player = p
+                self.legal = legal
+                return
             p += 1
-        if p < n:
-            self.player = p
-        else:
-            self._resolve_control()
+        self._resolve_control()
 
     def _resolve_control(self) -> None:
         g = self.g
@@ -835,7 +853,10 @@ class EgyptState:
 
     def _dynasty_choice(self) -> None:
         """Let the controller choose, unless it cannot play any meld: then the End phase."""
-        if len(self.g.meld_actions(self.sig[self.player])) == 1:
+        g = self.g
+        sig = self.sig[self.player]
+        legal = self.legal = g._melds.get(sig) or g.meld_actions(sig)
+        if len(legal) == 1:
             self.events.append((EV_PASS, self.player))
             self._start_end()
 
@@ -871,6 +892,8 @@ class EgyptState:
             p += 1  # nothing to decide with an empty hand
         if p < n:
             self.player = p
+            sig = self.sig[p]
+            self.legal = _DISCARDS.get(sig) or self.g.discard_actions(sig)
         else:
             self._end_turn()
 
@@ -962,6 +985,7 @@ class EgyptState:
         s.control_turns = 0
         s.melds_played = 0
         s.combos_played = 0
+        s.legal = []
         if phase == DRAW:
             s.player = 0
             s._next_draw()
@@ -1040,6 +1064,10 @@ class EgyptChecker:
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0  # the step of the last full check
+        self.full_hands = [HAND] * n  # the hand sizes after a Draw phase
+        self.no_reveals = (PASS,) * n  # the reveals of a Control phase where nobody could reveal a meld
+        self._views_of: EgyptState | None = None  # the state whose seats' views are in _views
+        self._views: list[EgyptObservation] = []
         # what each action needs, decoded by the checker itself the first time a checker of
         # this game meets it (by the options alone: shared by the checkers of every game played)
         self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
@@ -1201,10 +1229,8 @@ class EgyptChecker:
         the hands and, with a controller and two players, the steal follows in the
         same run. Those phase changes are checked here one after the other, the hand
         sizes before the steal recomputed from after it."""
-        g = self.g
-        n = g.num_players
         old = self.phase
-        sizes = list(s.hand_n)  # the hand sizes at the phase change being checked
+        sizes = s.hand_n[:]  # the hand sizes at the phase change being checked
         stolen = False  # a steal followed in the same run of chance steps
         if old == DRAW:  # every hand filled to 7 (there are always cards enough for 7 × seats ≤ 63)
             through = s.phase != CONTROL and s.turn == self.turn
@@ -1212,35 +1238,16 @@ class EgyptChecker:
                 stolen = True
                 sizes[s.controller] -= 1
                 sizes[s.victim] += 1
-            for q in range(n):
-                if sizes[q] != HAND and (s.deck or s.discard):
-                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
-            self.start_sizes = list(sizes)
+            if sizes != self.full_hands and (s.deck or s.discard):
+                q = next(q for q, k in enumerate(sizes) if k != HAND)
+                raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
+            self.start_sizes = sizes[:]
             if through:
-                if s.shown != (PASS,) * n:
+                if s.shown != self.no_reveals:
                     raise RuleViolation("the Control phase ended without a decision although a seat revealed a meld")
                 old = CONTROL
-        if old == CONTROL:  # the reveal resolved: who controls, what left the hands
-            shown = s.shown
-            if len(shown) != n:
-                raise RuleViolation("the Control phase ended before every seat had chosen")
-            w = self._control_winner(shown)
-            want = w if w >= 0 else self.last_controller
-            if s.controller != want:
-                got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
-                raise RuleViolation(f"{got} controls Egypt after the reveal; the rules give it to "
-                                    f"{('seat ' + str(want + 1)) if want >= 0 else 'nobody'}")
-            self.last_controller = s.controller
-            for q in range(n):
-                a = shown[q]
-                size = 0 if a == PASS else sum(divmod((a - MELD) % 100, 10))
-                keep = self.start_sizes[q] - (size if g.discard_on_reveal else 0)
-                if sizes[q] != keep:
-                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {size} of"
-                                        f" {self.start_sizes[q]}; {keep} should be left")
-            if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
-                raise RuleViolation("a Dynasty phase began with nobody in control")
-            self.pre_steal = sizes
+        if old == CONTROL:
+            self._control_resolved(s, sizes)
             if stolen:
                 old = STEAL
         if old == STEAL:
@@ -1251,13 +1258,37 @@ class EgyptChecker:
         if s.phase == DISCARD and old != DISCARD:
             if s.table:
                 raise RuleViolation("melds stayed on the table into the End phase's discards")
-            self.end_sizes = list(s.hand_n)
+            self.end_sizes = s.hand_n[:]
         if s.turn != self.turn:
             self._turn_change(s, old)
         self.phase = s.phase
 
-    def _control_winner(self, shown: tuple[int, ...]) -> int:
-        """:func:`control_winner`, with each meld's rank decoded once per action."""
+    def _control_resolved(self, s: EgyptState, sizes: list[int]) -> None:
+        """The reveal resolved: who controls (recomputed from the reveals), what left the
+        hands (``sizes``: the hand sizes after the reveal)."""
+        shown = s.shown
+        if len(shown) != self.g.num_players:
+            raise RuleViolation("the Control phase ended before every seat had chosen")
+        w, keys = self._control_winner(shown)
+        want = w if w >= 0 else self.last_controller
+        if s.controller != want:
+            got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
+            raise RuleViolation(f"{got} controls Egypt after the reveal; the rules give it to "
+                                f"{('seat ' + str(want + 1)) if want >= 0 else 'nobody'}")
+        self.last_controller = s.controller
+        start = self.start_sizes
+        # a revealed meld's cards leave the hand under "discarded" (a rank's size: its cards, PASS -1)
+        keep = [k - n if n > 0 else k for k, (n, _) in zip(start, keys)] if self.g.discard_on_reveal else start
+        if sizes != keep:
+            q = next(q for q, k in enumerate(keep) if sizes[q] != k)
+            raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {start[q] - keep[q]} of"
+                                f" {start[q]}; {keep[q]} should be left")
+        if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
+            raise RuleViolation("a Dynasty phase began with nobody in control")
+        self.pre_steal = sizes
+
+    def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+        """:func:`control_winner`, with each meld's rank decoded once per action; and the ranks."""
         ranks = self._control_of
         try:
             keys = list(map(ranks.__getitem__, shown))
@@ -1269,29 +1300,31 @@ class EgyptChecker:
             keys = list(map(ranks.__getitem__, shown))
         best = max(keys)
         if best[0] < 0 or keys.count(best) > 1:
-            return -1
-        return keys.index(best)
+            return -1, keys
+        return keys.index(best), keys
 
     def _turn_change(self, s: EgyptState, old: int) -> None:
         """The End phase's checks: the table cleared, at most 5 cards kept, at most 3 (or
         down to 5) discarded; one turn at a time, except turns that pass without a
         decision under ``no_controller: next_turn`` (nobody in control nor able to reveal
         a meld, so the hands, full, never change: the rest of the game passes so)."""
-        n = self.g.num_players
         if s.turn != self.turn + 1:
             idle = (old == DRAW and self.g.options.no_controller == "next_turn" and s.controller < 0
-                    and s.shown == (PASS,) * n and all(k == HAND for k in s.hand_n))
+                    and s.shown == self.no_reveals and s.hand_n == self.full_hands)
             if not idle:
                 raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
         if s.table:
             raise RuleViolation("melds stayed on the table after the End phase")
         sizes = self.end_sizes
         if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
-            for q in range(n):
-                if s.hand_n[q] > KEEP:
-                    raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
-                if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
-                    raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
+            kept = s.hand_n
+            if max(kept) > KEEP:
+                q = next(q for q, k in enumerate(kept) if k > KEEP)
+                raise RuleViolation(f"seat {q + 1} kept {kept[q]} cards after the End phase")
+            if max(map(sub, sizes, kept)) > MAX_DISCARD:  # more than 3 only when going down to 5
+                for q, k in enumerate(kept):
+                    if sizes[q] - k > max(MAX_DISCARD, sizes[q] - KEEP):
+                        raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - k} cards in the End phase")
         self.end_sizes = None
         self.turn = s.turn
 
@@ -1300,26 +1333,34 @@ class EgyptChecker:
 
         The places other than the deck share no card when their cards add up to the
         cards of their union; the deck, sorted, must then be exactly the cards missing
-        from that union (cheaper than a mask of the deck: its big-int sum allocates at
-        every card)."""
+        from that union (listed by :func:`missing_cards` without a Python loop). The
+        counts per type of every hand are recomputed from its bits in one pass over
+        all the hands (:func:`hands_counts`)."""
         hands = s.hand
         parts = (s.table, s.discard, *hands)
         union = reduce(or_, parts)
         if (sum(map(int.bit_count, parts)) != union.bit_count() or union & ~ALL
-                or sorted(s.deck) != mask_cards(ALL & ~union)):
+                or sorted(s.deck) != missing_cards(union)):
             self._explain_loss(s)
         if list(map(int.bit_count, hands)) != s.hand_n:
             q = next(q for q, m in enumerate(hands) if m.bit_count() != s.hand_n[q])
             raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {hands[q].bit_count()}")
         sig = s.sig
-        for q, m in enumerate(hands):
-            if m.to_bytes(NTYPES, "little").translate(_POP8) != sig[q].to_bytes(NTYPES, "little"):
-                raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
-                                    f" {counts_tuple(swar(m))}")
+        if hands_counts(hands) != as_bytes(sig):
+            q = next(q for q, m in enumerate(hands) if hands_counts([m]) != as_bytes([sig[q]]))
+            raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
+                                f" {counts_tuple(swar(hands[q]))}")
         if s.phase == CONTROL:
-            for q in range(self.g.num_players):
-                if s.observation(q).revealed:
-                    raise RuleViolation(f"seat {q + 1} sees the reveals before every seat has chosen")
+            views = self._views if self._views_of is s else self._observe(s)
+            if any(map(_REVEALED, views)):
+                q = next(q for q, v in enumerate(views) if v.revealed)
+                raise RuleViolation(f"seat {q + 1} sees the reveals before every seat has chosen")
+
+    def _observe(self, s: EgyptState) -> list[EgyptObservation]:
+        """Every seat's view of the state (live views: made once per game)."""
+        self._views_of = s
+        self._views = [s.observation(q) for q in range(self.g.num_players)]
+        return self._views
 
     def _explain_loss(self, s: EgyptState) -> None:
         g = self.g
@@ -1355,6 +1396,22 @@ class EgyptChecker:
 
 
 _POP8 = bytes(bin(v).count("1") for v in range(256))  # the checker counts each type's byte by itself
+_REVEALED = attrgetter("revealed")
+
+
+def as_bytes(values: Sequence[int]) -> bytes:
+    """Ints of one byte per type (hand masks, counts), as one byte string, NTYPES bytes each."""
+    return b"".join(map(int.to_bytes, values, repeat(NTYPES), repeat("little")))
+
+
+def hands_counts(hands: Sequence[int]) -> bytes:
+    """The counts per type of each hand, recomputed from its bits: one byte per type and hand."""
+    return as_bytes(hands).translate(_POP8)
+
+
+def missing_cards(union: int) -> list[int]:
+    """The cards (in order) whose bits are not in ``union``, as :func:`mask_cards` of the rest."""
+    return list(chain.from_iterable(map(getitem, _BYTE_CARDS, (ALL & ~union).to_bytes(NTYPES, "little"))))
 
 
 # --------------------------------------------------------------------------- agents
