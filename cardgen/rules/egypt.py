@@ -81,6 +81,7 @@ TYPE_NAMES = ("Hieroglyph", "Slaves", "The Nile", "Temples", "Chariots", "Pharao
 RULE_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, None)
 NTYPES = 9
 ANKH = 8
+ANKH_SHIFT = 8 * ANKH  # where the Ankhs' byte of a hand starts
 COPIES = 7
 N_CARDS = NTYPES * COPIES
 HAND = 7  # RULES: draw up to 7
@@ -509,16 +510,18 @@ class EgyptObservation:
         self.player = player
         self._s = state
 
-    num_players = property(lambda self: self._s.g.num_players)
+    # the plain public fields read through C-level getters (attrgetter): the greedy player reads
+    # some of them at every decision
+    num_players = property(attrgetter("_s.g.num_players"))
     phase = property(lambda self: PHASE_NAMES[self._s.phase])
-    phase_id = property(lambda self: self._s.phase, doc="the phase as its number (CONTROL, DISCARD…)")
-    turn = property(lambda self: self._s.turn)
+    phase_id = property(attrgetter("_s.phase"), doc="the phase as its number (CONTROL, DISCARD…)")
+    turn = property(attrgetter("_s.turn"))
     hand_mask = property(lambda self: self._s.hand[self.player])
     sig = property(lambda self: self._s.sig[self.player], doc="own counts per type, one per byte (see swar)")
     counts = property(lambda self: counts_tuple(self._s.sig[self.player]), doc="own cards per type")
     hand_sizes = property(lambda self: tuple(self._s.hand_n))
     scores = property(lambda self: tuple(self._s.score))
-    controller = property(lambda self: self._s.controller)
+    controller = property(attrgetter("_s.controller"))
     revealed = property(lambda self: self._s.shown if self._s.phase != CONTROL else (),
                         doc="this turn's reveal per seat (PASS for none), once every seat has chosen")
     my_reveal = property(lambda self: self._s.pending[self.player] if self._s.phase == CONTROL
@@ -526,7 +529,7 @@ class EgyptObservation:
     table = property(lambda self: tuple(mask_cards(self._s.table)), doc="cards laid on the table this turn")
     discard = property(lambda self: tuple(mask_cards(self._s.discard)), doc="the discard pile, face up")
     deck_size = property(lambda self: len(self._s.deck))
-    events = property(lambda self: self._s.events)
+    events = property(attrgetter("_s.events"))
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -628,35 +631,58 @@ class EgyptState:
 
     def _draw_hands(self, rand: Callable[[], float], out: list[int]) -> None:
         """Fill the hands seat by seat from the current one while the deck lasts, then let
-        :meth:`_next_draw` reshuffle or move on to the Control phase (the seat loop of
-        ``_next_draw`` inlined: one call per Draw phase instead of one per seat)."""
+        :meth:`_next_draw` reshuffle or move on to the Control phase.
+
+        When the deck holds every card the seats still need (nearly always), the draws
+        of all the seats are one loop: seat after seat takes the next cards drawn, as
+        one by one."""
         hand, sig, hand_n = self.hand, self.sig, self.hand_n
         seats = self.g.num_players
         deck = self.deck
         p = self.player
-        steps = 0
-        while True:
-            n = len(deck)
-            need = HAND - hand_n[p]
-            if need > n:
-                need = n
-            drawn = []
-            for m in range(n, n - need, -1):
+        n = len(deck)
+        needs = [HAND - k if k < HAND else 0 for k in hand_n[p:]]
+        total = sum(needs)
+        if total <= n:
+            for m in range(n, n - total, -1):
                 i = int(rand() * m)
-                drawn.append(deck[i])
+                out.append(deck[i])
                 deck[i] = deck[m - 1]
-            del deck[n - need:]
-            hand[p] |= sum(map(CBIT.__getitem__, drawn))
-            sig[p] += sum(map(CSIG.__getitem__, drawn))
-            hand_n[p] += need
-            steps += need
-            out += drawn
-            while p < seats and hand_n[p] >= HAND:
-                p += 1
-            if p >= seats or not deck:
-                break
-        self.steps += steps
-        self.player = p
+            del deck[n - total:]
+            drawn = out[len(out) - total:]
+            at = 0
+            for q in range(p, seats):
+                k = needs[q - p]
+                if k:
+                    cards = drawn[at:at + k]
+                    at += k
+                    hand[q] |= sum(map(CBIT.__getitem__, cards))
+                    sig[q] += sum(map(CSIG.__getitem__, cards))
+                    hand_n[q] = HAND
+            self.steps += total
+            self.player = seats
+        else:  # the deck runs out on the way: seat by seat up to the reshuffle
+            while True:
+                n = len(deck)
+                need = HAND - hand_n[p]
+                if need > n:
+                    need = n
+                drawn = []
+                for m in range(n, n - need, -1):
+                    i = int(rand() * m)
+                    drawn.append(deck[i])
+                    deck[i] = deck[m - 1]
+                del deck[n - need:]
+                hand[p] |= sum(map(CBIT.__getitem__, drawn))
+                sig[p] += sum(map(CSIG.__getitem__, drawn))
+                hand_n[p] += need
+                self.steps += need
+                out += drawn
+                while p < seats and hand_n[p] >= HAND:
+                    p += 1
+                if p >= seats or not deck:
+                    break
+            self.player = p
         self._next_draw()
 
     def legal_actions(self) -> list[int]:
@@ -707,11 +733,28 @@ class EgyptState:
 
     # -- moves ------------------------------------------------------------------
     def apply_action(self, action: int) -> int:
-        """Apply one action of the current player (or of chance); the new current player."""
+        """Apply one action of the current player (or of chance); the new current player.
+
+        A reveal goes on to the next seat with a choice here (:meth:`_next_reveal` inlined:
+        every seat reveals every turn)."""
         phase = self.phase
         if phase == CONTROL:
-            self.pending[self.player] = action
-            self._next_reveal()
+            p = self.player
+            self.pending[p] = action
+            g = self.g
+            n = g.num_players
+            known = g._reveals
+            sig = self.sig
+            p += 1
+            while p < n:
+                legal = known.get(sig[p]) or g.reveal_actions(sig[p])
+                if len(legal) > 1:
+                    self.player = p
+                    self.legal = legal
+                    self.steps += 1
+                    return p
+                p += 1
+            self._resolve_control()
         elif phase == DISCARD:
             self._discard(action)
         elif phase == DYNASTY:
@@ -898,11 +941,23 @@ class EgyptState:
             self._end_turn()
 
     def _discard(self, action: int) -> None:
+        """One seat's End-phase discard, then the next seat with cards (:meth:`_next_discard`
+        inlined: every seat discards every turn)."""
         p = self.player
         if action != DISCARD_BASE:
             self.discard |= self._take(p, action)
         self.events.append((EV_DISCARD, p, action))
-        self._next_discard()
+        n = self.g.num_players
+        hand_n = self.hand_n
+        p += 1
+        while p < n and not hand_n[p]:
+            p += 1  # nothing to decide with an empty hand
+        if p < n:
+            self.player = p
+            sig = self.sig[p]
+            self.legal = _DISCARDS.get(sig) or self.g.discard_actions(sig)
+        else:
+            self._end_turn()
 
     def _end_turn(self) -> None:
         self.turn += 1
@@ -1080,9 +1135,12 @@ class EgyptChecker:
         """The action's rule, judged from the cards the player holds (every step)."""
         self.decision = True
         phase = s.phase
-        if phase == CONTROL:
+        if phase == CONTROL:  # _check_meld inlined: every seat reveals every turn
             if action != PASS:
-                self._check_meld(s, player, action, "revealed")
+                shift, nat, ank, _ = self._meld_need.get(action) or self._meld_rule(player, action, "revealed")
+                hand = s.hand[player]
+                if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
+                    raise RuleViolation(f"seat {player + 1} revealed {self.g.describe(action)} without holding them")
         elif phase == DISCARD:
             parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
             hand = s.hand[player]
@@ -1154,7 +1212,7 @@ class EgyptChecker:
         need = self._meld_need.get(action) or self._meld_rule(player, action, verb)
         shift, nat, ank, pts = need
         hand = s.hand[player]
-        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> (8 * ANKH)) & 255).bit_count() < ank:
+        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
             raise RuleViolation(f"seat {player + 1} {verb} {self.g.describe(action)} without holding them")
         return pts
 
