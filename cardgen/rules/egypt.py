@@ -60,7 +60,8 @@ from __future__ import annotations
 
 import random
 from functools import reduce
-from itertools import chain, repeat
+from math import floor
+from itertools import chain
 from operator import attrgetter, getitem, or_, sub
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -635,7 +636,8 @@ class EgyptState:
 
         When the deck holds every card the seats still need (nearly always), the draws
         of all the seats are one loop: seat after seat takes the next cards drawn, as
-        one by one."""
+        one by one. (``floor`` of the non-negative ``rand() * m`` is ``sample_chance``'s
+        ``int``, and cheaper to call.)"""
         hand, sig, hand_n = self.hand, self.sig, self.hand_n
         seats = self.g.num_players
         deck = self.deck
@@ -645,7 +647,7 @@ class EgyptState:
         total = sum(needs)
         if total <= n:
             for m in range(n, n - total, -1):
-                i = int(rand() * m)
+                i = floor(rand() * m)
                 out.append(deck[i])
                 deck[i] = deck[m - 1]
             del deck[n - total:]
@@ -669,7 +671,7 @@ class EgyptState:
                     need = n
                 drawn = []
                 for m in range(n, n - need, -1):
-                    i = int(rand() * m)
+                    i = floor(rand() * m)
                     drawn.append(deck[i])
                     deck[i] = deck[m - 1]
                 del deck[n - need:]
@@ -1123,6 +1125,8 @@ class EgyptChecker:
         self.no_reveals = (PASS,) * n  # the reveals of a Control phase where nobody could reveal a meld
         self._views_of: EgyptState | None = None  # the state whose seats' views are in _views
         self._views: list[EgyptObservation] = []
+        self._deck_seen: list[int] | None = None  # the deck the last full check verified
+        self._rest_seen = 0  # and the cards it held
         # what each action needs, decoded by the checker itself the first time a checker of
         # this game meets it (by the options alone: shared by the checkers of every game played)
         self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
@@ -1389,25 +1393,33 @@ class EgyptChecker:
     def conservation(self, s: EgyptState) -> None:
         """Each card exactly once (deck, hands, table, discard); counts recomputed.
 
-        The places other than the deck share no card when their cards add up to the
-        cards of their union; the deck, sorted, must then be exactly the cards missing
-        from that union (listed by :func:`missing_cards` without a Python loop). The
-        counts per type of every hand are recomputed from its bits in one pass over
-        all the hands (:func:`hands_counts`)."""
+        The places other than the deck share no card when their sum is their union (a
+        card in two places would carry); the deck, sorted, must then be exactly the
+        cards missing from that union. A deck equal to the one the last full check
+        verified holds the same cards, so then only the missing cards are compared (the
+        deck only changes in the Draw phase, about every other full check)."""
         hands = s.hand
         parts = (s.table, s.discard, *hands)
         union = reduce(or_, parts)
-        if (sum(map(int.bit_count, parts)) != union.bit_count() or union & ~ALL
-                or sorted(s.deck) != missing_cards(union)):
+        rest = ALL & ~union
+        deck = s.deck
+        if sum(parts) != union or union & ~ALL:
+            self._explain_loss(s)
+        if deck != self._deck_seen:
+            if sorted(deck) != missing_cards(union):
+                self._explain_loss(s)
+            self._deck_seen = deck[:]
+            self._rest_seen = rest
+        elif rest != self._rest_seen:
             self._explain_loss(s)
         if list(map(int.bit_count, hands)) != s.hand_n:
             q = next(q for q, m in enumerate(hands) if m.bit_count() != s.hand_n[q])
             raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {hands[q].bit_count()}")
         sig = s.sig
-        if hands_counts(hands) != as_bytes(sig):
-            q = next(q for q, m in enumerate(hands) if hands_counts([m]) != as_bytes([sig[q]]))
-            raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
-                                f" {counts_tuple(swar(hands[q]))}")
+        for q, m in enumerate(hands):
+            if m.to_bytes(NTYPES, "little").translate(_POP8) != sig[q].to_bytes(NTYPES, "little"):
+                raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
+                                    f" {counts_tuple(swar(m))}")
         if s.phase == CONTROL:
             views = self._views if self._views_of is s else self._observe(s)
             if any(map(_REVEALED, views)):
@@ -1455,16 +1467,6 @@ class EgyptChecker:
 
 _POP8 = bytes(bin(v).count("1") for v in range(256))  # the checker counts each type's byte by itself
 _REVEALED = attrgetter("revealed")
-
-
-def as_bytes(values: Sequence[int]) -> bytes:
-    """Ints of one byte per type (hand masks, counts), as one byte string, NTYPES bytes each."""
-    return b"".join(map(int.to_bytes, values, repeat(NTYPES), repeat("little")))
-
-
-def hands_counts(hands: Sequence[int]) -> bytes:
-    """The counts per type of each hand, recomputed from its bits: one byte per type and hand."""
-    return as_bytes(hands).translate(_POP8)
 
 
 def missing_cards(union: int) -> list[int]:
