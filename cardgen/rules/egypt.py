@@ -220,9 +220,20 @@ def decode_discard(action: int) -> tuple[int, ...]:
 
 # What an action takes from a hand, built as actions are met: its counts (to subtract
 # from a hand's counts) and, for the engine's hot path in one look-up, its parts
-# ((shift, how many) per type, to pick the cards), its counts and its number of cards.
+# ((shift, the row of TAKE for the type and how many) per type, to pick the cards), its
+# counts and its number of cards.
 _DELTA: dict[int, int] = {}
-_MOVES: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
+_MOVES: dict[int, tuple[tuple[tuple[int, tuple[int, ...]], ...], int, int]] = {}
+
+
+def _take_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """TAKE[t][k][v]: the lowest k cards of type t in a hand whose byte of type t is v
+    (``LOWK[v][k]`` moved to the type's byte), so that taking them is one look-up."""
+    return tuple(tuple(tuple(LOWK[v][k] << (8 * t) for v in range(128)) for k in range(COPIES + 1))
+                 for t in range(NTYPES))
+
+
+TAKE = _take_table()
 
 
 def _action_types(action: int) -> list[int]:
@@ -238,11 +249,11 @@ def _action_types(action: int) -> list[int]:
 def _learn(action: int) -> int:
     types = _action_types(action)
     delta = _DELTA[action] = sum(1 << (8 * t) for t in types)
-    _MOVES[action] = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), delta, len(types))
+    _MOVES[action] = (tuple((8 * t, TAKE[t][types.count(t)]) for t in sorted(set(types))), delta, len(types))
     return delta
 
 
-def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+def _move(action: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, int]:
     """An action's parts, counts and number of cards (see :func:`take_mask`)."""
     m = _MOVES.get(action)
     if m is None:
@@ -254,8 +265,8 @@ def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
 def take_mask(hand: int, action: int) -> int:
     """The cards an action takes from a hand: the lowest copies of each type it uses."""
     mask = 0
-    for shift, k in _move(action)[0]:
-        mask |= LOWK[(hand >> shift) & 127][k] << shift
+    for shift, row in _move(action)[0]:
+        mask |= row[(hand >> shift) & 127]
     return mask
 
 
@@ -795,8 +806,8 @@ class EgyptState:
         parts, delta, k = _MOVES.get(action) or _move(action)
         h = self.hand[seat]
         mask = 0
-        for shift, m in parts:
-            mask |= LOWK[(h >> shift) & 127][m] << shift
+        for shift, row in parts:
+            mask |= row[(h >> shift) & 127]
         self.hand[seat] = h & ~mask
         self.sig[seat] -= delta
         self.hand_n[seat] -= k
