@@ -61,8 +61,8 @@ from __future__ import annotations
 import random
 from functools import reduce
 from math import floor
-from itertools import chain
-from operator import attrgetter, getitem, or_, sub
+from itertools import chain, repeat
+from operator import attrgetter, call, getitem, mul, or_, sub
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -645,10 +645,11 @@ class EgyptState:
         """Fill the hands seat by seat from the current one while the deck lasts, then let
         :meth:`_next_draw` reshuffle or move on to the Control phase.
 
-        When the deck holds every card the seats still need (nearly always), the draws
-        of all the seats are one loop: seat after seat takes the next cards drawn, as
-        one by one. (``floor`` of the non-negative ``rand() * m`` is ``sample_chance``'s
-        ``int``, and cheaper to call.)"""
+        The draws of all the seats are one run of swaps on the deck, seat after seat
+        taking the next cards drawn, as one by one; the random numbers come first (they
+        do not depend on the deck) and their indices ``floor(r * m)`` for the deck sizes
+        ``m = n, n-1, …`` are computed without a Python loop (``floor`` of the
+        non-negative ``r * m`` is ``sample_chance``'s ``int``)."""
         hand, sig, hand_n = self.hand, self.sig, self.hand_n
         seats = self.g.num_players
         deck = self.deck
@@ -656,47 +657,27 @@ class EgyptState:
         n = len(deck)
         needs = [HAND - k if k < HAND else 0 for k in hand_n[p:]]
         total = sum(needs)
-        if total <= n:
-            for m in range(n, n - total, -1):
-                i = floor(rand() * m)
-                out.append(deck[i])
-                deck[i] = deck[m - 1]
-            del deck[n - total:]
-            drawn = out[len(out) - total:]
-            at = 0
-            for q in range(p, seats):
-                k = needs[q - p]
-                if k:
-                    cards = drawn[at:at + k]
-                    at += k
-                    hand[q] |= sum(map(CBIT.__getitem__, cards))
-                    sig[q] += sum(map(CSIG.__getitem__, cards))
-                    hand_n[q] = HAND
-            self.steps += total
-            self.player = seats
-        else:  # the deck runs out on the way: seat by seat up to the reshuffle
-            while True:
-                n = len(deck)
-                need = HAND - hand_n[p]
-                if need > n:
-                    need = n
-                drawn = []
-                for m in range(n, n - need, -1):
-                    i = floor(rand() * m)
-                    drawn.append(deck[i])
-                    deck[i] = deck[m - 1]
-                del deck[n - need:]
-                hand[p] |= sum(map(CBIT.__getitem__, drawn))
-                sig[p] += sum(map(CSIG.__getitem__, drawn))
-                hand_n[p] += need
-                self.steps += need
-                out += drawn
-                while p < seats and hand_n[p] >= HAND:
-                    p += 1
-                if p >= seats or not deck:
-                    break
-            self.player = p
-        self._next_draw()
+        if total > n:
+            total = n  # the deck runs out on the way: _next_draw reshuffles the discard
+        draws = map(floor, map(mul, map(call, repeat(rand, total)), range(n, n - total, -1)))
+        for i, last in zip(draws, range(n - 1, n - 1 - total, -1)):
+            out.append(deck[i])
+            deck[i] = deck[last]
+        del deck[n - total:]
+        drawn = out[len(out) - total:]
+        at = 0
+        for q in range(p, seats):
+            k = needs[q - p]
+            if k > total - at:
+                k = total - at
+            if k:
+                cards = drawn[at:at + k]
+                at += k
+                hand[q] |= sum(map(CBIT.__getitem__, cards))
+                sig[q] += sum(map(CSIG.__getitem__, cards))
+                hand_n[q] += k
+        self.steps += total
+        self._next_draw()  # from seat p: the first seat still short of cards, or the Control phase
 
     def legal_actions(self) -> list[int]:
         """The legal actions (often a shared list: read it, never change it)."""
