@@ -1247,22 +1247,24 @@ class EgyptChecker:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
                                 f" {list(s.hand_n)}, table {s.table.bit_count()}, discard {s.discard.bit_count()})")
-        score = s.score
-        scores = self.scores
-        p = self.scorer
-        if p >= 0:
-            if score[p] - scores[p] != self.expect_points:
-                raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth"
-                                    f" {self.expect_points}")
-            scores[p] = score[p]
-            self.scorer = -1
-        if score != scores:
-            raise RuleViolation(f"tribute changed without a meld: {scores} → {score}")
+        if self.scorer >= 0:
+            self._scored(s.score)
+        if s.score != self.scores:
+            raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
         if full and self._full_due(s):
             self.conservation(s)
         self.decision = False
+
+    def _scored(self, score: list[int]) -> None:
+        """The tribute of the meld just played, as the checker decoded it."""
+        p = self.scorer
+        scores = self.scores
+        if score[p] - scores[p] != self.expect_points:
+            raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth {self.expect_points}")
+        scores[p] = score[p]
+        self.scorer = -1
 
     def _full_due(self, s: EgyptState) -> bool:
         """Whether a full check the runner asks for runs now.
