@@ -59,11 +59,12 @@ user can change them in one place:
 from __future__ import annotations
 
 import random
-from functools import reduce
-from math import floor
-from itertools import chain
-from operator import attrgetter, getitem, or_, sub
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import reduce
+from itertools import accumulate, chain
+from math import floor
+from operator import attrgetter, getitem, or_, sub
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -154,16 +155,13 @@ def mask_cards(mask: int) -> list[int]:
 
 
 def kth_card(mask: int, k: int) -> int:
-    """``mask_cards(mask)[k]``, without building the list."""
-    t = 0
-    while True:
-        v = mask & 255
-        n = _POP[v]
-        if k < n:
-            return t * COPIES + _BITS7[v][k]
-        k -= n
-        mask >>= 8
-        t += 1
+    """``mask_cards(mask)[k]``, without building the list: the type from the running
+    counts per type (bisected), then the copy within the type's byte."""
+    ends = list(accumulate(mask.to_bytes(NTYPES, "little").translate(_POP8)))
+    t = bisect_right(ends, k)
+    if t:
+        k -= ends[t - 1]
+    return t * COPIES + _BITS7[(mask >> (8 * t)) & 255][k]
 
 
 def cards_mask(cards) -> int:
@@ -1290,7 +1288,8 @@ class EgyptChecker:
         same run. Those phase changes are checked here one after the other, the hand
         sizes before the steal recomputed from after it."""
         old = self.phase
-        sizes = s.hand_n[:]  # the hand sizes at the phase change being checked
+        # the hand sizes at the phase change being checked (kept as start_sizes and pre_steal)
+        sizes = s.hand_n[:] if old == DRAW or old == CONTROL else []
         stolen = False  # a steal followed in the same run of chance steps
         if old == DRAW:  # every hand filled to 7 (there are always cards enough for 7 × seats ≤ 63)
             through = s.phase != CONTROL and s.turn == self.turn
@@ -1301,7 +1300,7 @@ class EgyptChecker:
             if sizes != self.full_hands and (s.deck or s.discard):
                 q = next(q for q, k in enumerate(sizes) if k != HAND)
                 raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
-            self.start_sizes = sizes[:]
+            self.start_sizes = sizes
             if through:
                 if s.shown != self.no_reveals:
                     raise RuleViolation("the Control phase ended without a decision although a seat revealed a meld")
