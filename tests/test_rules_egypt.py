@@ -567,6 +567,68 @@ def test_checker_notices_a_card_in_two_places(gd2):
         chk.conservation(s)
 
 
+def test_checker_notices_a_card_twice_in_the_deck_and_a_card_outside_the_deck(gd2):
+    s = gd2.new_initial_state()
+    drain_chance(s)
+    chk = gd2.checker()
+    chk.conservation(s)
+    twice = s.clone()
+    twice.deck[0] = twice.deck[1]  # one card twice, another lost, the count unchanged
+    with pytest.raises(RuleViolation, match="twice in the deck"):
+        chk.conservation(twice)
+    foreign = s.clone()
+    foreign.deck[0] = E.N_CARDS  # no such card
+    with pytest.raises(RuleViolation, match="twice in the deck"):
+        chk.conservation(foreign)
+
+
+def test_checker_notices_counts_per_type_that_disagree_with_the_cards(gd3):
+    s = gd3.new_initial_state()
+    drain_chance(s)
+    chk = gd3.checker()
+    chk.conservation(s)
+    t = next(t for t in range(E.NTYPES) if E.counts_tuple(s.sig[2])[t])
+    s.sig[2] += (1 << (8 * ((t + 1) % E.NTYPES))) - (1 << (8 * t))  # a card counted under the next type
+    with pytest.raises(RuleViolation, match="seat 3's counts per type"):
+        chk.conservation(s)
+
+
+def test_checker_notices_reveals_shown_before_every_seat_has_chosen(gd3, monkeypatch):
+    s = gd3.new_initial_state()
+    drain_chance(s)
+    assert s.phase == E.CONTROL
+    chk = gd3.checker()
+    chk.conservation(s)
+    monkeypatch.setattr(E.EgyptObservation, "revealed", property(lambda self: tuple(self._s.pending)))
+    with pytest.raises(RuleViolation, match="sees the reveals before every seat has chosen"):
+        chk.conservation(s)
+
+
+def test_checker_notices_a_revealed_meld_left_in_the_hand(gd2):
+    c = Cards()
+    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
+    chk = gd2.checker()
+    chk.phase, chk.start_sizes = E.CONTROL, [7, 7]
+    reveal_all(s, meld(HIE, 3), meld(GOD, 2))
+    gods = s.table & (0xFF << (8 * GOD))  # a broken engine: seat 2's revealed meld went back to the hand
+    s.table ^= gods
+    s.hand[1] |= gods
+    s.hand_n[1] += 2
+    with pytest.raises(RuleViolation, match="seat 2 holds 7 cards after revealing 2 of 7; 5 should be left"):
+        chk.after(s, False)
+
+
+def test_checker_notices_four_cards_discarded_from_a_hand_of_seven(gd2):
+    c = Cards()
+    s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD)], phase=E.DISCARD, turn=2)
+    chk = gd2.checker()
+    chk.phase, chk.turn, chk.end_sizes = E.DISCARD, 2, [7, 2]
+    s.apply_action(E.discard_action([HIE, SLA, NIL, TEM]))  # 4 cards, down to 3: the rules allow 3
+    s.apply_action(E.discard_action([]))
+    with pytest.raises(RuleViolation, match="seat 1 discarded 4 cards in the End phase"):
+        chk.after(s, False)
+
+
 def test_checker_notices_a_wrong_controller(gd2):
     c = Cards()
     s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])

@@ -59,9 +59,12 @@ user can change them in one place:
 from __future__ import annotations
 
 import random
-from functools import reduce
-from operator import or_
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import reduce
+from itertools import accumulate, chain
+from math import floor
+from operator import attrgetter, getitem, or_, sub
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -80,6 +83,7 @@ TYPE_NAMES = ("Hieroglyph", "Slaves", "The Nile", "Temples", "Chariots", "Pharao
 RULE_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, None)
 NTYPES = 9
 ANKH = 8
+ANKH_SHIFT = 8 * ANKH  # where the Ankhs' byte of a hand starts
 COPIES = 7
 N_CARDS = NTYPES * COPIES
 HAND = 7  # RULES: draw up to 7
@@ -107,6 +111,11 @@ EV_RESHUFFLE, EV_REVEAL, EV_CONTROL, EV_STEAL, EV_MELD, EV_COMBO, EV_PASS, EV_DI
 CBIT = tuple(1 << (8 * (c // COPIES) + c % COPIES) for c in range(N_CARDS))  # a card's bit in a hand
 CSIG = tuple(1 << (8 * (c // COPIES)) for c in range(N_CARDS))  # a card in a hand's counts
 ALL = sum(CBIT)
+SIG_SHIFT = 8 * NTYPES
+# a card's bit and, above the hand's bits, its counts: the sum over distinct cards gives
+# their mask (no two share a bit) and their counts (at most 7 a type) in one pass
+# (a dict: its bound __getitem__ is called faster from map than a tuple's)
+CBOTH = {c: CBIT[c] | CSIG[c] << SIG_SHIFT for c in range(N_CARDS)}
 _M1 = int("55" * NTYPES, 16)
 _M2 = int("33" * NTYPES, 16)
 _M4 = int("0f" * NTYPES, 16)
@@ -146,16 +155,13 @@ def mask_cards(mask: int) -> list[int]:
 
 
 def kth_card(mask: int, k: int) -> int:
-    """``mask_cards(mask)[k]``, without building the list."""
-    t = 0
-    while True:
-        v = mask & 255
-        n = _POP[v]
-        if k < n:
-            return t * COPIES + _BITS7[v][k]
-        k -= n
-        mask >>= 8
-        t += 1
+    """``mask_cards(mask)[k]``, without building the list: the type from the running
+    counts per type (bisected), then the copy within the type's byte."""
+    ends = list(accumulate(mask.to_bytes(NTYPES, "little").translate(_POP8)))
+    t = bisect_right(ends, k)
+    if t:
+        k -= ends[t - 1]
+    return t * COPIES + _BITS7[(mask >> (8 * t)) & 255][k]
 
 
 def cards_mask(cards) -> int:
@@ -217,9 +223,20 @@ def decode_discard(action: int) -> tuple[int, ...]:
 
 # What an action takes from a hand, built as actions are met: its counts (to subtract
 # from a hand's counts) and, for the engine's hot path in one look-up, its parts
-# ((shift, how many) per type, to pick the cards), its counts and its number of cards.
+# ((shift, the row of TAKE for the type and how many) per type, to pick the cards), its
+# counts and its number of cards.
 _DELTA: dict[int, int] = {}
-_MOVES: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
+_MOVES: dict[int, tuple[tuple[tuple[int, tuple[int, ...]], ...], int, int]] = {}
+
+
+def _take_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """TAKE[t][k][v]: the lowest k cards of type t in a hand whose byte of type t is v
+    (``LOWK[v][k]`` moved to the type's byte), so that taking them is one look-up."""
+    return tuple(tuple(tuple(LOWK[v][k] << (8 * t) for v in range(128)) for k in range(COPIES + 1))
+                 for t in range(NTYPES))
+
+
+TAKE = _take_table()
 
 
 def _action_types(action: int) -> list[int]:
@@ -235,11 +252,11 @@ def _action_types(action: int) -> list[int]:
 def _learn(action: int) -> int:
     types = _action_types(action)
     delta = _DELTA[action] = sum(1 << (8 * t) for t in types)
-    _MOVES[action] = (tuple((8 * t, types.count(t)) for t in sorted(set(types))), delta, len(types))
+    _MOVES[action] = (tuple((8 * t, TAKE[t][types.count(t)]) for t in sorted(set(types))), delta, len(types))
     return delta
 
 
-def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+def _move(action: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, int]:
     """An action's parts, counts and number of cards (see :func:`take_mask`)."""
     m = _MOVES.get(action)
     if m is None:
@@ -251,8 +268,8 @@ def _move(action: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
 def take_mask(hand: int, action: int) -> int:
     """The cards an action takes from a hand: the lowest copies of each type it uses."""
     mask = 0
-    for shift, k in _move(action)[0]:
-        mask |= LOWK[(hand >> shift) & 127][k] << shift
+    for shift, row in _move(action)[0]:
+        mask |= row[(hand >> shift) & 127]
     return mask
 
 
@@ -508,16 +525,18 @@ class EgyptObservation:
         self.player = player
         self._s = state
 
-    num_players = property(lambda self: self._s.g.num_players)
+    # the plain public fields read through C-level getters (attrgetter): the greedy player reads
+    # some of them at every decision
+    num_players = property(attrgetter("_s.g.num_players"))
     phase = property(lambda self: PHASE_NAMES[self._s.phase])
-    phase_id = property(lambda self: self._s.phase, doc="the phase as its number (CONTROL, DISCARD…)")
-    turn = property(lambda self: self._s.turn)
+    phase_id = property(attrgetter("_s.phase"), doc="the phase as its number (CONTROL, DISCARD…)")
+    turn = property(attrgetter("_s.turn"))
     hand_mask = property(lambda self: self._s.hand[self.player])
     sig = property(lambda self: self._s.sig[self.player], doc="own counts per type, one per byte (see swar)")
     counts = property(lambda self: counts_tuple(self._s.sig[self.player]), doc="own cards per type")
     hand_sizes = property(lambda self: tuple(self._s.hand_n))
     scores = property(lambda self: tuple(self._s.score))
-    controller = property(lambda self: self._s.controller)
+    controller = property(attrgetter("_s.controller"))
     revealed = property(lambda self: self._s.shown if self._s.phase != CONTROL else (),
                         doc="this turn's reveal per seat (PASS for none), once every seat has chosen")
     my_reveal = property(lambda self: self._s.pending[self.player] if self._s.phase == CONTROL
@@ -525,7 +544,7 @@ class EgyptObservation:
     table = property(lambda self: tuple(mask_cards(self._s.table)), doc="cards laid on the table this turn")
     discard = property(lambda self: tuple(mask_cards(self._s.discard)), doc="the discard pile, face up")
     deck_size = property(lambda self: len(self._s.deck))
-    events = property(lambda self: self._s.events)
+    events = property(attrgetter("_s.events"))
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -547,7 +566,7 @@ class EgyptState:
 
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
-                 "control_turns", "melds_played", "combos_played")
+                 "control_turns", "melds_played", "combos_played", "legal")
 
     def __init__(self, game: EgyptGame):
         n = game.num_players
@@ -573,6 +592,7 @@ class EgyptState:
         self.control_turns = 0  # turns with a Dynasty phase
         self.melds_played = 0
         self.combos_played = 0
+        self.legal: list[int] = []  # the legal actions of the seat to act (Control, Dynasty, End)
         self._next_draw()
 
     # -- queries ----------------------------------------------------------------
@@ -616,23 +636,7 @@ class EgyptState:
         out: list[int] = []
         rand = rng.random
         while self.phase == DRAW:
-            p = self.player
-            deck = self.deck
-            n = len(deck)
-            need = min(HAND - self.hand_n[p], n)
-            drawn = []
-            for _ in range(need):
-                i = int(rand() * n)
-                n -= 1
-                drawn.append(deck[i])
-                deck[i] = deck[n]
-            del deck[n:]
-            self.hand[p] |= sum(map(CBIT.__getitem__, drawn))
-            self.sig[p] += sum(map(CSIG.__getitem__, drawn))
-            self.hand_n[p] += need
-            self.steps += need
-            out += drawn
-            self._next_draw()
+            self._draw_hands(rand, out)
         if self.phase == STEAL:
             card = kth_card(self.hand[self.victim], int(rand() * self.hand_n[self.victim]))
             self._steal(card)
@@ -640,15 +644,48 @@ class EgyptState:
             self.steps += 1
         return out
 
+    def _draw_hands(self, rand: Callable[[], float], out: list[int]) -> None:
+        """Fill the hands seat by seat from the current one while the deck lasts, then let
+        :meth:`_next_draw` reshuffle or move on to the Control phase.
+
+        The draws of all the seats are one run of swaps on the deck, seat after seat
+        taking the next cards drawn, as one by one (``floor`` of the non-negative
+        ``rand() * m`` is ``sample_chance``'s ``int``, and cheaper to call)."""
+        hand, sig, hand_n = self.hand, self.sig, self.hand_n
+        seats = self.g.num_players
+        deck = self.deck
+        p = self.player
+        n = len(deck)
+        needs = [HAND - k if k < HAND else 0 for k in hand_n[p:]]
+        total = sum(needs)
+        if total > n:
+            total = n  # the deck runs out on the way: _next_draw reshuffles the discard
+        for m in range(n, n - total, -1):
+            i = floor(rand() * m)
+            out.append(deck[i])
+            deck[i] = deck[m - 1]
+        del deck[n - total:]
+        drawn = out[len(out) - total:]
+        at = 0
+        for q in range(p, seats):
+            k = needs[q - p]
+            if k > total - at:
+                k = total - at
+            if k:
+                cards = drawn[at:at + k]
+                at += k
+                both = sum(map(CBOTH.__getitem__, cards))
+                hand[q] |= both & ALL
+                sig[q] += both >> SIG_SHIFT
+                hand_n[q] += k
+        self.steps += total
+        self._next_draw()  # from seat p: the first seat still short of cards, or the Control phase
+
     def legal_actions(self) -> list[int]:
         """The legal actions (often a shared list: read it, never change it)."""
         phase = self.phase
-        if phase == CONTROL:
-            return self.g.reveal_actions(self.sig[self.player])
-        if phase == DISCARD:
-            return self.g.discard_actions(self.sig[self.player])
-        if phase == DYNASTY:
-            return self.g.meld_actions(self.sig[self.player])
+        if phase == CONTROL or phase == DISCARD or phase == DYNASTY:
+            return self.legal
         if phase == VICTIM:
             p = self.player
             return [VICTIM_BASE + q for q in range(self.g.num_players) if q != p and self.hand_n[q]]
@@ -692,11 +729,28 @@ class EgyptState:
 
     # -- moves ------------------------------------------------------------------
     def apply_action(self, action: int) -> int:
-        """Apply one action of the current player (or of chance); the new current player."""
+        """Apply one action of the current player (or of chance); the new current player.
+
+        A reveal goes on to the next seat with a choice here (:meth:`_next_reveal` inlined:
+        every seat reveals every turn)."""
         phase = self.phase
         if phase == CONTROL:
-            self.pending[self.player] = action
-            self._next_reveal()
+            p = self.player
+            self.pending[p] = action
+            g = self.g
+            n = g.num_players
+            known = g._reveals
+            sig = self.sig
+            p += 1
+            while p < n:
+                legal = known.get(sig[p]) or g.reveal_actions(sig[p])
+                if len(legal) > 1:
+                    self.player = p
+                    self.legal = legal
+                    self.steps += 1
+                    return p
+                p += 1
+            self._resolve_control()
         elif phase == DISCARD:
             self._discard(action)
         elif phase == DYNASTY:
@@ -735,8 +789,8 @@ class EgyptState:
         parts, delta, k = _MOVES.get(action) or _move(action)
         h = self.hand[seat]
         mask = 0
-        for shift, m in parts:
-            mask |= LOWK[(h >> shift) & 127][m] << shift
+        for shift, row in parts:
+            mask |= row[(h >> shift) & 127]
         self.hand[seat] = h & ~mask
         self.sig[seat] -= delta
         self.hand_n[seat] -= k
@@ -769,15 +823,18 @@ class EgyptState:
         """The next seat to choose its reveal; a seat without any meld reveals nothing
         without a decision."""
         p = self.player + 1
-        n = self.g.num_players
-        reveals = self.g.reveal_actions
+        g = self.g
+        n = g.num_players
+        known = g._reveals
         sig = self.sig
-        while p < n and len(reveals(sig[p])) == 1:
+        while p < n:
+            legal = known.get(sig[p]) or g.reveal_actions(sig[p])
+            if len(legal) > 1:
+                self.player = p
+                self.legal = legal
+                return
             p += 1
-        if p < n:
-            self.player = p
-        else:
-            self._resolve_control()
+        self._resolve_control()
 
     def _resolve_control(self) -> None:
         g = self.g
@@ -835,7 +892,10 @@ class EgyptState:
 
     def _dynasty_choice(self) -> None:
         """Let the controller choose, unless it cannot play any meld: then the End phase."""
-        if len(self.g.meld_actions(self.sig[self.player])) == 1:
+        g = self.g
+        sig = self.sig[self.player]
+        legal = self.legal = g._melds.get(sig) or g.meld_actions(sig)
+        if len(legal) == 1:
             self.events.append((EV_PASS, self.player))
             self._start_end()
 
@@ -871,15 +931,29 @@ class EgyptState:
             p += 1  # nothing to decide with an empty hand
         if p < n:
             self.player = p
+            sig = self.sig[p]
+            self.legal = _DISCARDS.get(sig) or self.g.discard_actions(sig)
         else:
             self._end_turn()
 
     def _discard(self, action: int) -> None:
+        """One seat's End-phase discard, then the next seat with cards (:meth:`_next_discard`
+        inlined: every seat discards every turn)."""
         p = self.player
         if action != DISCARD_BASE:
             self.discard |= self._take(p, action)
         self.events.append((EV_DISCARD, p, action))
-        self._next_discard()
+        n = self.g.num_players
+        hand_n = self.hand_n
+        p += 1
+        while p < n and not hand_n[p]:
+            p += 1  # nothing to decide with an empty hand
+        if p < n:
+            self.player = p
+            sig = self.sig[p]
+            self.legal = _DISCARDS.get(sig) or self.g.discard_actions(sig)
+        else:
+            self._end_turn()
 
     def _end_turn(self) -> None:
         self.turn += 1
@@ -962,6 +1036,7 @@ class EgyptState:
         s.control_turns = 0
         s.melds_played = 0
         s.combos_played = 0
+        s.legal = []
         if phase == DRAW:
             s.player = 0
             s._next_draw()
@@ -1040,6 +1115,12 @@ class EgyptChecker:
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
         self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
         self.last_full = 0  # the step of the last full check
+        self.full_hands = [HAND] * n  # the hand sizes after a Draw phase
+        self.no_reveals = (PASS,) * n  # the reveals of a Control phase where nobody could reveal a meld
+        self._views_of: EgyptState | None = None  # the state whose seats' views are in _views
+        self._views: list[EgyptObservation] = []
+        self._deck_seen: list[int] | None = None  # the deck the last full check verified
+        self._rest_seen = 0  # and the cards it held
         # what each action needs, decoded by the checker itself the first time a checker of
         # this game meets it (by the options alone: shared by the checkers of every game played)
         self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
@@ -1052,9 +1133,12 @@ class EgyptChecker:
         """The action's rule, judged from the cards the player holds (every step)."""
         self.decision = True
         phase = s.phase
-        if phase == CONTROL:
+        if phase == CONTROL:  # _check_meld inlined: every seat reveals every turn
             if action != PASS:
-                self._check_meld(s, player, action, "revealed")
+                shift, nat, ank, _ = self._meld_need.get(action) or self._meld_rule(player, action, "revealed")
+                hand = s.hand[player]
+                if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
+                    raise RuleViolation(f"seat {player + 1} revealed {self.g.describe(action)} without holding them")
         elif phase == DISCARD:
             parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
             hand = s.hand[player]
@@ -1126,7 +1210,7 @@ class EgyptChecker:
         need = self._meld_need.get(action) or self._meld_rule(player, action, verb)
         shift, nat, ank, pts = need
         hand = s.hand[player]
-        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> (8 * ANKH)) & 255).bit_count() < ank:
+        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
             raise RuleViolation(f"seat {player + 1} {verb} {self.g.describe(action)} without holding them")
         return pts
 
@@ -1161,22 +1245,24 @@ class EgyptChecker:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
                                 f" {list(s.hand_n)}, table {s.table.bit_count()}, discard {s.discard.bit_count()})")
-        score = s.score
-        scores = self.scores
-        p = self.scorer
-        if p >= 0:
-            if score[p] - scores[p] != self.expect_points:
-                raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth"
-                                    f" {self.expect_points}")
-            scores[p] = score[p]
-            self.scorer = -1
-        if score != scores:
-            raise RuleViolation(f"tribute changed without a meld: {scores} → {score}")
+        if self.scorer >= 0:
+            self._scored(s.score)
+        if s.score != self.scores:
+            raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
         if full and self._full_due(s):
             self.conservation(s)
         self.decision = False
+
+    def _scored(self, score: list[int]) -> None:
+        """The tribute of the meld just played, as the checker decoded it."""
+        p = self.scorer
+        scores = self.scores
+        if score[p] - scores[p] != self.expect_points:
+            raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth {self.expect_points}")
+        scores[p] = score[p]
+        self.scorer = -1
 
     def _full_due(self, s: EgyptState) -> bool:
         """Whether a full check the runner asks for runs now.
@@ -1201,10 +1287,9 @@ class EgyptChecker:
         the hands and, with a controller and two players, the steal follows in the
         same run. Those phase changes are checked here one after the other, the hand
         sizes before the steal recomputed from after it."""
-        g = self.g
-        n = g.num_players
         old = self.phase
-        sizes = list(s.hand_n)  # the hand sizes at the phase change being checked
+        # the hand sizes at the phase change being checked (kept as start_sizes and pre_steal)
+        sizes = s.hand_n[:] if old == DRAW or old == CONTROL else []
         stolen = False  # a steal followed in the same run of chance steps
         if old == DRAW:  # every hand filled to 7 (there are always cards enough for 7 × seats ≤ 63)
             through = s.phase != CONTROL and s.turn == self.turn
@@ -1212,35 +1297,16 @@ class EgyptChecker:
                 stolen = True
                 sizes[s.controller] -= 1
                 sizes[s.victim] += 1
-            for q in range(n):
-                if sizes[q] != HAND and (s.deck or s.discard):
-                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
-            self.start_sizes = list(sizes)
+            if sizes != self.full_hands and (s.deck or s.discard):
+                q = next(q for q, k in enumerate(sizes) if k != HAND)
+                raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after the Draw phase, not {HAND}")
+            self.start_sizes = sizes
             if through:
-                if s.shown != (PASS,) * n:
+                if s.shown != self.no_reveals:
                     raise RuleViolation("the Control phase ended without a decision although a seat revealed a meld")
                 old = CONTROL
-        if old == CONTROL:  # the reveal resolved: who controls, what left the hands
-            shown = s.shown
-            if len(shown) != n:
-                raise RuleViolation("the Control phase ended before every seat had chosen")
-            w = self._control_winner(shown)
-            want = w if w >= 0 else self.last_controller
-            if s.controller != want:
-                got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
-                raise RuleViolation(f"{got} controls Egypt after the reveal; the rules give it to "
-                                    f"{('seat ' + str(want + 1)) if want >= 0 else 'nobody'}")
-            self.last_controller = s.controller
-            for q in range(n):
-                a = shown[q]
-                size = 0 if a == PASS else sum(divmod((a - MELD) % 100, 10))
-                keep = self.start_sizes[q] - (size if g.discard_on_reveal else 0)
-                if sizes[q] != keep:
-                    raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {size} of"
-                                        f" {self.start_sizes[q]}; {keep} should be left")
-            if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
-                raise RuleViolation("a Dynasty phase began with nobody in control")
-            self.pre_steal = sizes
+        if old == CONTROL:
+            self._control_resolved(s, sizes)
             if stolen:
                 old = STEAL
         if old == STEAL:
@@ -1251,13 +1317,37 @@ class EgyptChecker:
         if s.phase == DISCARD and old != DISCARD:
             if s.table:
                 raise RuleViolation("melds stayed on the table into the End phase's discards")
-            self.end_sizes = list(s.hand_n)
+            self.end_sizes = s.hand_n[:]
         if s.turn != self.turn:
             self._turn_change(s, old)
         self.phase = s.phase
 
-    def _control_winner(self, shown: tuple[int, ...]) -> int:
-        """:func:`control_winner`, with each meld's rank decoded once per action."""
+    def _control_resolved(self, s: EgyptState, sizes: list[int]) -> None:
+        """The reveal resolved: who controls (recomputed from the reveals), what left the
+        hands (``sizes``: the hand sizes after the reveal)."""
+        shown = s.shown
+        if len(shown) != self.g.num_players:
+            raise RuleViolation("the Control phase ended before every seat had chosen")
+        w, keys = self._control_winner(shown)
+        want = w if w >= 0 else self.last_controller
+        if s.controller != want:
+            got = f"seat {s.controller + 1}" if s.controller >= 0 else "nobody"
+            raise RuleViolation(f"{got} controls Egypt after the reveal; the rules give it to "
+                                f"{('seat ' + str(want + 1)) if want >= 0 else 'nobody'}")
+        self.last_controller = s.controller
+        start = self.start_sizes
+        # a revealed meld's cards leave the hand under "discarded" (a rank's size: its cards, PASS -1)
+        keep = [k - n if n > 0 else k for k, (n, _) in zip(start, keys)] if self.g.discard_on_reveal else start
+        if sizes != keep:
+            q = next(q for q, k in enumerate(keep) if sizes[q] != k)
+            raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {start[q] - keep[q]} of"
+                                f" {start[q]}; {keep[q]} should be left")
+        if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
+            raise RuleViolation("a Dynasty phase began with nobody in control")
+        self.pre_steal = sizes
+
+    def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+        """:func:`control_winner`, with each meld's rank decoded once per action; and the ranks."""
         ranks = self._control_of
         try:
             keys = list(map(ranks.__getitem__, shown))
@@ -1269,44 +1359,55 @@ class EgyptChecker:
             keys = list(map(ranks.__getitem__, shown))
         best = max(keys)
         if best[0] < 0 or keys.count(best) > 1:
-            return -1
-        return keys.index(best)
+            return -1, keys
+        return keys.index(best), keys
 
     def _turn_change(self, s: EgyptState, old: int) -> None:
         """The End phase's checks: the table cleared, at most 5 cards kept, at most 3 (or
         down to 5) discarded; one turn at a time, except turns that pass without a
         decision under ``no_controller: next_turn`` (nobody in control nor able to reveal
         a meld, so the hands, full, never change: the rest of the game passes so)."""
-        n = self.g.num_players
         if s.turn != self.turn + 1:
             idle = (old == DRAW and self.g.options.no_controller == "next_turn" and s.controller < 0
-                    and s.shown == (PASS,) * n and all(k == HAND for k in s.hand_n))
+                    and s.shown == self.no_reveals and s.hand_n == self.full_hands)
             if not idle:
                 raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
         if s.table:
             raise RuleViolation("melds stayed on the table after the End phase")
         sizes = self.end_sizes
         if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
-            for q in range(n):
-                if s.hand_n[q] > KEEP:
-                    raise RuleViolation(f"seat {q + 1} kept {s.hand_n[q]} cards after the End phase")
-                if sizes[q] - s.hand_n[q] > max(MAX_DISCARD, sizes[q] - KEEP):
-                    raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - s.hand_n[q]} cards in the End phase")
+            kept = s.hand_n
+            if max(kept) > KEEP:
+                q = next(q for q, k in enumerate(kept) if k > KEEP)
+                raise RuleViolation(f"seat {q + 1} kept {kept[q]} cards after the End phase")
+            if max(map(sub, sizes, kept)) > MAX_DISCARD:  # more than 3 only when going down to 5
+                for q, k in enumerate(kept):
+                    if sizes[q] - k > max(MAX_DISCARD, sizes[q] - KEEP):
+                        raise RuleViolation(f"seat {q + 1} discarded {sizes[q] - k} cards in the End phase")
         self.end_sizes = None
         self.turn = s.turn
 
     def conservation(self, s: EgyptState) -> None:
         """Each card exactly once (deck, hands, table, discard); counts recomputed.
 
-        The places other than the deck share no card when their cards add up to the
-        cards of their union; the deck, sorted, must then be exactly the cards missing
-        from that union (cheaper than a mask of the deck: its big-int sum allocates at
-        every card)."""
+        The places other than the deck share no card when their sum is their union (a
+        card in two places would carry); the deck, sorted, must then be exactly the
+        cards missing from that union. A deck equal to the one the last full check
+        verified holds the same cards, so then only the missing cards are compared (the
+        deck only changes in the Draw phase, about every other full check)."""
         hands = s.hand
         parts = (s.table, s.discard, *hands)
         union = reduce(or_, parts)
-        if (sum(map(int.bit_count, parts)) != union.bit_count() or union & ~ALL
-                or sorted(s.deck) != mask_cards(ALL & ~union)):
+        rest = ALL & ~union
+        deck = s.deck
+        if sum(parts) != union or union & ~ALL:
+            self._explain_loss(s)
+        if deck != self._deck_seen:
+            if sorted(deck) != missing_cards(union):
+                self._explain_loss(s)
+            self._deck_seen = deck[:]
+            self._rest_seen = rest
+        elif rest != self._rest_seen:
             self._explain_loss(s)
         if list(map(int.bit_count, hands)) != s.hand_n:
             q = next(q for q, m in enumerate(hands) if m.bit_count() != s.hand_n[q])
@@ -1317,9 +1418,16 @@ class EgyptChecker:
                 raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
                                     f" {counts_tuple(swar(m))}")
         if s.phase == CONTROL:
-            for q in range(self.g.num_players):
-                if s.observation(q).revealed:
-                    raise RuleViolation(f"seat {q + 1} sees the reveals before every seat has chosen")
+            views = self._views if self._views_of is s else self._observe(s)
+            if any(map(_REVEALED, views)):
+                q = next(q for q, v in enumerate(views) if v.revealed)
+                raise RuleViolation(f"seat {q + 1} sees the reveals before every seat has chosen")
+
+    def _observe(self, s: EgyptState) -> list[EgyptObservation]:
+        """Every seat's view of the state (live views: made once per game)."""
+        self._views_of = s
+        self._views = [s.observation(q) for q in range(self.g.num_players)]
+        return self._views
 
     def _explain_loss(self, s: EgyptState) -> None:
         g = self.g
@@ -1355,6 +1463,12 @@ class EgyptChecker:
 
 
 _POP8 = bytes(bin(v).count("1") for v in range(256))  # the checker counts each type's byte by itself
+_REVEALED = attrgetter("revealed")
+
+
+def missing_cards(union: int) -> list[int]:
+    """The cards (in order) whose bits are not in ``union``, as :func:`mask_cards` of the rest."""
+    return list(chain.from_iterable(map(getitem, _BYTE_CARDS, (ALL & ~union).to_bytes(NTYPES, "little"))))
 
 
 # --------------------------------------------------------------------------- agents
