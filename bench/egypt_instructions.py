@@ -15,7 +15,7 @@ callgrind's instrumentation switched on (``callgrind_control``), dumping one pro
 row. The second prints the instructions per game of each row and their mean; the
 mean's ratio between two versions is their speed ratio on the harmonic mean of
 ``bench/validate.py``'s rows (``callgrind_annotate`` on a dump shows where they go).
-``--tree DIR`` times the ``cardgen`` package in DIR (e.g. /work/base) instead of this one.
+``--tree DIR`` times the ``cardgen`` package in DIR (e.g. a checkout of an earlier commit) instead of this one.
 """
 
 from __future__ import annotations
