@@ -91,6 +91,7 @@ WINSET = frozenset(WINDOW)
 CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
 CROWDSET = frozenset(CROWD)
 FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
+_NOTHING: frozenset[int] = frozenset()
 
 
 SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at before giving up
@@ -297,6 +298,7 @@ class HorusState:
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
         self.taken: set[int] = set()  # places a tile would overlap another at
+        self.wall: set[int] = set()  # taken places a way on cannot pass: all but the water tiles' own places
         # places with a tile's place within three half-cells (an open place is in none); tiles are
         # never taken off the table, so a set is enough
         self.crowd: set[int] = set()
@@ -443,6 +445,10 @@ class HorusState:
         taken = self.taken
         taken.update(map(c.__add__, WINDOW))
         water = kind in WATER
+        wall = self.wall
+        wall.update(map(c.__add__, WINDOW))
+        if water:  # (water never turns to land: a lifted Boat leaves a River tile)
+            wall.discard(c)
         self._spoil(c, water)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
@@ -534,69 +540,73 @@ class HorusState:
         one another (at least half an edge), each free table or a water tile, ending
         at an *open* place: a free place with no tile within a tile's width around
         it (no tile's place within three half-cells). With the place ``blocked``
-        taken by a tile (a water tile if ``water``) and the free places of ``avoid``
+        taken by a tile (a water tile if ``water``) and the places of ``avoid``
         out of bounds. None when there is none (or none within ``limit`` places
         looked at). Best-first search outwards (towards the nearest side of the
-        table's bounding box)."""
-        at = self.at
-        kind = self.kind
+        table's bounding box).
+
+        The places a way cannot use are ``wall`` (kept by :meth:`_put`: taken, and not
+        a water tile's place), those the ``blocked`` tile would overlap, and ``avoid``;
+        an open place is one outside ``crowd`` and not within three half-cells of
+        ``blocked`` (one set look-up, one difference in ``CROWDSET``)."""
+        wall = self.wall
         crowd = self.crowd
         frontier = self.frontier
-        taken = self.taken
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
-        win = WINSET
         if blocked >= 0:
-            bx = blocked // W
-            by = blocked - bx * W
+            shut = set(map(blocked.__add__, WINDOW))  # the free places the blocked tile covers
+            if water:
+                shut.discard(blocked)  # a water tile is itself a way through
+        else:
+            shut = _NOTHING
+            blocked = -(1 << 40)  # far from every place: never within CROWDSET
+        if avoid is not None:  # (water tiles there too: the way found is still a way on)
+            shut = avoid if shut is _NOTHING else shut | avoid
+        near = CROWDSET
         parent: dict[int, int] = {c: -1}
         heap = [(0, c)]
         pop = heapq.heappop
         push = heapq.heappush
         while heap:
-            _, q = pop(heap)
+            q = pop(heap)[1]
             limit -= 1
             if limit < 0:
                 return None
             for d in NBR:
                 r = q + d
-                if r in parent:
+                if r in parent or r in wall or r in shut:
                     continue
-                if r == blocked:
-                    if not water:
-                        continue
-                else:
-                    o = at.get(r)
-                    if o is not None:
-                        if kind[o] not in WATER:
-                            continue
-                    elif r in taken or (blocked >= 0 and r - blocked in win) or (avoid is not None and r in avoid):
-                        continue
-                    elif r not in crowd and (blocked < 0 or abs(r // W - bx) > 3 or abs(r % W - by) > 3):
-                        parent[r] = q
-                        rx = r // W
-                        ry = r - rx * W
-                        # walk two more steps straight out, when free: an end farther from the
-                        # tiles is spoilt less often by the next tiles (see _way, _danger)
-                        side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
-                        for _ in range(2):
-                            r2 = r + side
-                            if r2 in taken or r2 in crowd or (blocked >= 0 and (abs(r2 // W - bx) <= 3 and
-                                                                              abs(r2 % W - by) <= 3)):
-                                break
-                            parent[r2] = r
-                            r = r2
-                        path = []
-                        while r != c:
-                            path.append(r)
-                            r = parent[r]
-                        return path[::-1]
+                parent[r] = q
+                if r not in crowd and r - blocked not in near:
+                    return self._way_out(c, r, parent, blocked, x0, x1, y0, y1)
                 rx = r // W
                 ry = r - rx * W
-                parent[r] = q
                 # outwards first; a free place touching the table costs a little more, so
                 # ways keep to the water and away from where the next tiles go
                 push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry) + (3 if r in frontier else 0), r))
         return None
+
+    def _way_out(self, c: int, r: int, parent: dict[int, int], blocked: int, x0: int, x1: int, y0: int,
+                 y1: int) -> list[int]:
+        """The way found by :meth:`escape` from ``c`` to the open place ``r``, walked two
+        more steps straight out when free: an end farther from the tiles is spoilt less
+        often by the next tiles (see _way, _danger)."""
+        rx = r // W
+        ry = r - rx * W
+        side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
+        taken = self.taken
+        crowd = self.crowd
+        for _ in range(2):
+            r2 = r + side
+            if r2 in taken or r2 in crowd or r2 - blocked in CROWDSET:
+                break
+            parent[r2] = r
+            r = r2
+        path = []
+        while r != c:
+            path.append(r)
+            r = parent[r]
+        return path[::-1]
 
     def _way(self, c: int, blocked: int, water: bool) -> bool:
         """Has the tile at ``c`` a way on with ``blocked`` taken (see :meth:`escape`)?
