@@ -102,6 +102,14 @@ OUTSIDE_OF = tuple(-d for d in OUTSIDE)
 # entry per (half-cell of the tile, outside cell of the other), so a tile appears once
 # for each of its outside cells covered
 COVERS = tuple(d + e for d in CELLS for e in OUTSIDE_OF)
+# for each place touching a tile (in the order of NBR), how many of that tile's outside
+# half-cells a tile placed here covers: 2 edge to edge, 1 offset by half an edge (the same
+# number of this tile's outside half-cells the other covers); the other entries of COVERS
+# are places of tiles that would overlap
+COVER_COUNT = tuple(COVERS.count(d) for d in NBR)
+assert sorted(COVER_COUNT) == [1] * 8 + [2] * 4 and sum(COVER_COUNT) == len(OUTSIDE) * 2
+NBR_BACK = tuple(NBR.index(-d) for d in NBR)  # the index in NBR of the opposite offset
+NO_TILES = (None,) * 12
 
 # --------------------------------------------------------------------------- kinds
 # terrains are 0..T-1 (four in the game); then:
@@ -248,7 +256,7 @@ class _PublicBoard:
     # the state's tables, never replaced by another object during a game: held here
     # directly, since the greedy agent reads them thousands of times a game
     _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
-               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left")
+               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left", "touch")
     __slots__ = ("_s",) + _TABLES
     _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
                                    "round_one", "move_from", "near"))
@@ -309,6 +317,9 @@ class HorusState:
         self._spoil_end: dict[int, list] = {}  # open end of a way -> cached answers resting on it
         self._movable: tuple = (None, [])  # (table version, Boats, mode) -> movable_boats
         self.adj_water: dict[int, int] = {}
+        # every place touching a tile -> the slots of the tiles touching it, a list in the order
+        # of NBR (None: no tile there); the greedy player reads a place's neighbours from it
+        self.touch: dict[int, list] = {}
         self.adj_land: dict[int, int] = {}
         self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
         self.bag = list(g.bag0)
@@ -461,30 +472,32 @@ class HorusState:
         nterr = self.g.nterr
         kinds = self.kind
         adj = adj_w if water else (adj_l if kind < nterr or kind == NECRO else None)
-        for q in map(c.__add__, NBR):
-            o = at.get(q)
+        open_sides = self.open_sides
+        land_of = self.land
+        land_open = self.land_open
+        touch = self.touch
+        around = touch.get(c) or NO_TILES  # the slots touching this place, in the order of NBR
+        mine = 8  # this tile's outside half-cells not yet covered
+        for q, o, back, n in zip(map(c.__add__, NBR), around, NBR_BACK, COVER_COUNT):
+            t = touch.get(q)
+            if t is None:
+                touch[q] = t = [None] * 12
+            t[back] = slot
             if o is not None:
-                if land:
-                    ok = kinds[o]
-                    if ok not in WATER:
-                        nland.append(self.land[o])
-                        if ok == kind and kind < nterr:
+                # the tile there and this one cover ``n`` of each other's outside half-cells
+                mine -= n
+                open_sides[o] -= n
+                lid = land_of[o]
+                if lid >= 0:
+                    land_open[lid] -= n
+                    if land:
+                        nland.append(lid)
+                        if kinds[o] == kind and kind < nterr:
                             nreg.append(self.reg[o])
             elif q not in taken:
                 frontier.add(q)
             if adj is not None:
                 adj[q] = adj.get(q, 0) + 1
-        # outside cells: this tile now covers some of its neighbours' open half-edges
-        open_sides = self.open_sides
-        land_of = self.land
-        land_open = self.land_open
-        for o in map(at.get, map(c.__add__, COVERS)):
-            if o is not None and o != slot:
-                open_sides[o] -= 1
-                lid = land_of[o]
-                if lid >= 0:
-                    land_open[lid] -= 1
-        mine = 8 - sum(map(cells.__contains__, map(c.__add__, OUTSIDE)))
         open_sides.append(mine)
         # regions
         if kind < nterr:
@@ -2109,7 +2122,7 @@ class GreedyAgent:
         groups it borders (``outlook``; see :mod:`.horus_islands`). Replacing a Boat
         (the River stack's third choice) counts 0: the Boat's new place is chosen
         next."""
-        at, reg, kind, members, stones = b.at, b.reg, b.kind, b.reg_members, b.reg_stones
+        reg, kind, members, stones = b.reg, b.kind, b.reg_members, b.reg_stones
         face = b.face
         nterr = self.g.nterr
         cap = self.g.temple_cap
@@ -2119,6 +2132,7 @@ class GreedyAgent:
         best_v, ties = float("-inf"), []  # the best value and the places that have it
         island = outlook.place_value
         near_slots, own_slots, adj_land, adj_water = outlook.near_slots, outlook.own_slots, b.adj_land, b.adj_water
+        touch = b.touch
         for action in sample:
             base = action & ~KIND_MASK
             if base == BOAT_BASE:
@@ -2132,7 +2146,7 @@ class GreedyAgent:
             k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
             # the regions of the tiles touching ``c``, added in the order of NBR (the Necropolis
             # sum below runs over this set: the same order gives the same float)
-            nb = list(map(at.get, map(c.__add__, NBR)))
+            nb = touch.get(c) or NO_TILES  # (a legal place touches a tile: always there)
             near = {reg[o] for o in nb if o is not None and reg[o] >= 0}
             if k < nterr:
                 same = [r for r in near if kind[members[r][0]] == k]
