@@ -1318,88 +1318,122 @@ def render_text(s: HorusState) -> str:
 
 
 # --------------------------------------------------------------------------- from scratch
+# The checker's own geometry, written from the (x, y) offsets and not from the engine's
+# tables. Its places are ints of its own coding, ``(x + K_OFF) * K_W + y + K_OFF``: a
+# place's neighbours are a few additions, and sets of ints hash faster than of tuples.
 NBR_XY = ((2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2))
-
-
-def around(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """The twelve places touching place ``(x, y)``, in the order of NBR_XY. Written out:
-    one tuple of tuples built at once is about twice as fast as a loop over the offsets,
-    and the checker's searches and from-scratch passes ask for it thousands of times a
-    game (checked against NBR_XY below)."""
-    a, b = x - 2, x + 2
-    return ((b, y - 1), (b, y), (b, y + 1), (a, y - 1), (a, y), (a, y + 1),
-            (x - 1, y + 2), (x, y + 2), (x + 1, y + 2), (x - 1, y - 2), (x, y - 2), (x + 1, y - 2))
-
-
-def overlapping(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """The nine places where a tile would overlap one at ``(x, y)`` (written out, as around())."""
-    a, b, c, d = x - 1, x + 1, y - 1, y + 1
-    return ((a, c), (a, y), (a, d), (x, c), (x, y), (x, d), (b, c), (b, y), (b, d))
-
-
-assert around(0, 0) == NBR_XY
-assert sorted(overlapping(0, 0)) == [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 CELL_XY = ((0, 0), (1, 0), (0, 1), (1, 1))
 OUT_XY = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
+OVER_XY = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # within one half-cell: overlapping
 CROWD_XY = tuple((dx, dy) for dx in range(-3, 4) for dy in range(-3, 4))  # within three half-cells
+K_OFF = 1 << 11
+K_W = 1 << 12
 
 
-def scratch_cells(tiles: Mapping[tuple[int, int], int]) -> dict[tuple[int, int], tuple[int, int]]:
-    """Half-cell → the place of the tile covering it; raises on an overlap."""
-    cells: dict[tuple[int, int], tuple[int, int]] = {}
-    for (x, y) in tiles:
-        for dx, dy in CELL_XY:
-            c = (x + dx, y + dy)
-            if c in cells:
-                raise RuleViolation(f"tiles at {cells[c]} and {(x, y)} overlap")
-            cells[c] = (x, y)
+def key(x: int, y: int) -> int:
+    """The checker's int for place (or half-cell) ``(x, y)``."""
+    return (x + K_OFF) * K_W + y + K_OFF
+
+
+def key_xy(k: int) -> tuple[int, int]:
+    x = k // K_W
+    return x - K_OFF, k - x * K_W - K_OFF
+
+
+def key_of_code(c: int) -> int:
+    """The checker's int for the place of an engine action's code (by way of ``(x, y)``)."""
+    x, y = xy(c)
+    return key(x, y)
+
+
+def _offsets(pairs) -> tuple[int, ...]:
+    return tuple(dx * K_W + dy for dx, dy in pairs)
+
+
+K_NBR = _offsets(NBR_XY)  # the twelve places touching a place (sharing at least half an edge)
+K_NBRSET = frozenset(K_NBR)
+K_CELLS = _offsets(CELL_XY)  # the four half-cells of a tile at a place
+K_OUT = _offsets(OUT_XY)  # the eight half-cells just outside a tile's edges
+K_OVER = _offsets(OVER_XY)  # the nine places where a tile would overlap one at a place
+K_OVERSET = frozenset(K_OVER)
+K_CROWD = _offsets(CROWD_XY)  # the places within three half-cells along both axes
+K_CROWDSET = frozenset(K_CROWD)
+assert key_xy(key(-5, 7)) == (-5, 7) and len(K_NBRSET) == 12 and K_NBRSET == frozenset(-d for d in K_NBR)
+
+
+def _keyed(tiles: Mapping[tuple[int, int], Any]) -> dict[int, Any]:
+    return {key(x, y): v for (x, y), v in tiles.items()}
+
+
+def _unkeyed(groups: list[frozenset]) -> list[frozenset]:
+    return [frozenset(map(key_xy, g)) for g in groups]
+
+
+def cells_of(tiles: Mapping[int, int]) -> dict[int, int]:
+    """Half-cell → the place of the tile covering it (checker ints); raises on an overlap."""
+    cells = {p + d: p for p in tiles for d in K_CELLS}
+    if len(cells) != 4 * len(tiles):
+        seen: dict[int, int] = {}
+        for p in tiles:
+            for d in K_CELLS:
+                if p + d in seen:
+                    raise RuleViolation(f"tiles at {key_xy(seen[p + d])} and {key_xy(p)} overlap")
+                seen[p + d] = p
     return cells
 
 
-def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, members: Callable[[int], bool]
-                   ) -> list[frozenset]:
+def groups_of(tiles: Mapping[int, int], same_kind: bool, members: Callable[[int], bool]) -> list[frozenset]:
     """Groups of touching tiles (sharing at least half an edge) among the tiles whose
-    kind passes ``members``, of one kind each if ``same_kind``; breadth-first."""
+    kind passes ``members``, of one kind each if ``same_kind``; breadth-first (checker
+    ints)."""
     left = {p: k for p, k in tiles.items() if members(k)}
+    has = left.__contains__
     out = []
     while left:
         start, k = left.popitem()
         group = [start]
-        for x, y in group:  # the list grows while it is read: a breadth-first walk
-            for q in around(x, y):
-                kq = left.get(q)
-                if kq is not None and (not same_kind or kq == k):
+        for p in group:  # the list grows while it is read: a breadth-first walk
+            for q in filter(has, map(p.__add__, K_NBR)):
+                if not same_kind or left[q] == k:
                     del left[q]
                     group.append(q)
         out.append(frozenset(group))
     return out
 
 
-def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
-    return scratch_groups(tiles, True, lambda k: k < nterr)
+def regions_of(tiles: Mapping[int, int], nterr: int) -> list[frozenset]:
+    return groups_of(tiles, True, lambda k: k < nterr)
 
 
-def scratch_islands(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> list[frozenset]:
+def islands_of(tiles: Mapping[int, int], cells: Mapping | None = None) -> list[frozenset]:
     """Land groups (terrain, Necropolis, Temple touching) with no edge facing empty table."""
-    cells = scratch_cells(tiles) if cells is None else cells
-    out = []
-    for group in scratch_groups(tiles, False, lambda k: k not in WATER):
-        if all((x + dx, y + dy) in cells for (x, y) in group for dx, dy in OUT_XY):
-            out.append(group)
-    return out
+    cells = cells_of(tiles) if cells is None else cells
+    covered = cells.__contains__
+    return [group for group in groups_of(tiles, False, lambda k: k not in WATER)
+            if all(all(map(covered, map(p.__add__, K_OUT))) for p in group)]
 
 
-def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
-                   players: int, cap: int, regions: list[frozenset] | None = None,
-                   islands: list[frozenset] | None = None) -> tuple[list[int], list[tuple[int, int]]]:
-    """Scores from scratch, and (size, value) of every region."""
-    islands = scratch_islands(tiles) if islands is None else islands
+def frontier_of(tiles: Mapping[int, int]) -> set[int]:
+    """Every free place touching a tile: the places touching a tile, less those that
+    overlap one."""
+    near: set[int] = set()
+    overlap: set[int] = set()
+    for p in tiles:
+        near.update(map(p.__add__, K_NBR))
+        overlap.update(map(p.__add__, K_OVER))
+    return near - overlap
+
+
+def scores_of(tiles: Mapping[int, int], stones: Mapping[int, int], nterr: int, players: int, cap: int,
+              regions: list[frozenset] | None = None, islands: list[frozenset] | None = None
+              ) -> tuple[list[int], list[tuple[int, int]]]:
+    """Scores from scratch, and (size, value) of every region (checker ints)."""
+    islands = islands_of(tiles) if islands is None else islands
     island_tiles = set().union(*islands) if islands else set()
-    temples = [p for p, k in tiles.items() if k == TEMPLE]
-    near_temple = {(x + dx, y + dy) for (x, y) in temples for dx, dy in NBR_XY}
+    near_temple = {p + d for p, k in tiles.items() if k == TEMPLE for d in K_NBR}
     out = [0] * players
     values = []
-    for reg in scratch_regions(tiles, nterr) if regions is None else regions:
+    for reg in regions_of(tiles, nterr) if regions is None else regions:
         v = len(reg)
         if reg & near_temple:
             v *= 2
@@ -1419,22 +1453,29 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
     return out, values
 
 
-def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
-    """Every free place touching a tile: the places touching a tile, less those that
-    overlap one."""
-    near: set[tuple[int, int]] = set()
-    overlap: set[tuple[int, int]] = set()
-    for x, y in tiles:
-        near.update(around(x, y))
-        overlap.update(overlapping(x, y))
-    return near - overlap
+# the same on tables keyed by (x, y) (tests, positions written by hand)
+def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
+    return _unkeyed(regions_of(_keyed(tiles), nterr))
+
+
+def scratch_islands(tiles: Mapping[tuple[int, int], int]) -> list[frozenset]:
+    return _unkeyed(islands_of(_keyed(tiles)))
+
+
+def scratch_frontier(tiles: Mapping[tuple[int, int], int]) -> set[tuple[int, int]]:
+    return set(map(key_xy, frontier_of(_keyed(tiles))))
+
+
+def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
+                   players: int, cap: int) -> tuple[list[int], list[tuple[int, int]]]:
+    return scores_of(_keyed(tiles), _keyed(stones), nterr, players, cap)
 
 
 # --------------------------------------------------------------------------- checker
 class HorusChecker:
-    """Judges every action by the rules on its own copy of the table (places as
-    ``(x, y)`` tuples, groups by breadth-first search), never with the engine's move
-    lists or incremental groups; then checks the engine against it.
+    """Judges every action by the rules on its own copy of the table (places as ints
+    of its own coding, see :func:`key`; groups by breadth-first search), never with
+    the engine's move lists or incremental groups; then checks the engine against it.
 
     Every step: the action's rule (a tile on free table, touching a tile by at least
     half an edge, River side next to water, the Temple next to water and away from
@@ -1451,81 +1492,65 @@ class HorusChecker:
 
     def __init__(self, game: HorusGame):
         self.g = game
-        self.tiles: dict[tuple[int, int], int] | None = None
-        self.cells: set[tuple[int, int]] = set()
+        self.tiles: dict[int, int] | None = None
         # the places a tile would overlap one at, kept as tiles are added (never taken away),
         # so that the way-on search asks one set instead of four half-cells
-        self.overlapped: set[tuple[int, int]] = set()
+        self.overlapped: set[int] = set()
         # places found to have a tile's place within three half-cells (never open table again)
-        self.crowded: set[tuple[int, int]] = set()
-        self.stones: dict[tuple[int, int], int] = {}
-        self.boats: list[tuple[int, int] | None] = [None, None]
+        self.crowded: set[int] = set()
+        self.stones: dict[int, int] = {}
+        self.boats: list[int | None] = [None, None]
         self.expect: tuple | None = None
         self.removed = 0
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
-        self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
+        self.ways: dict[int, tuple[list, int]] = {}  # Boat -> (free places, end) of its way
         self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
         self.every_card = list(range(game.ncards))
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
-        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
-        self.move_from: tuple[int, int] | None = None
+        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
+        self.move_from: int | None = None
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
         self.tiles = {}
         for slot, c in enumerate(s.pos):
-            self._add(xy(c), s.kind[slot])
+            self._add(key_of_code(c), s.kind[slot])
         for slot, p in s.stone_at.items():
-            self.stones[xy(s.pos[slot])] = p
-        self.boats = [xy(s.pos[b]) if b is not None else None for b in s.boats]
+            self.stones[key_of_code(s.pos[slot])] = p
+        self.boats = [key_of_code(s.pos[b]) if b is not None else None for b in s.boats]
         self.removed = len(s.removed)
 
-    def _add(self, q: tuple[int, int], kind: int) -> None:
+    def _add(self, q: int, kind: int) -> None:
         self.tiles[q] = kind
-        x, y = q
-        for dx, dy in CELL_XY:
-            self.cells.add((x + dx, y + dy))
-        self.overlapped.update(overlapping(x, y))
+        self.overlapped.update(map(q.__add__, K_OVER))
+        qx = q // K_W
+        qy = q - qx * K_W
         x0, x1, y0, y1 = self.bbox
-        self.bbox = (min(x0, q[0]), max(x1, q[0] + 1), min(y0, q[1]), max(y1, q[1] + 1))
+        self.bbox = (min(x0, qx), max(x1, qx + 1), min(y0, qy), max(y1, qy + 1))
 
-    def _is_free(self, q: tuple[int, int], extra: tuple[int, int] | None = None) -> bool:
-        """No tile (nor one about to be placed at ``extra``) overlaps place ``q``: two
-        tiles overlap when their places are within one half-cell along both axes."""
-        if q in self.overlapped:
-            return False
-        return extra is None or abs(q[0] - extra[0]) > 1 or abs(q[1] - extra[1]) > 1
+    def _is_free(self, q: int) -> bool:
+        """No tile overlaps place ``q``: two tiles overlap when their places are within
+        one half-cell along both axes."""
+        return q not in self.overlapped
 
-    def _touching(self, q: tuple[int, int]) -> list[int]:
+    def _touching(self, q: int) -> list[int]:
         """The kinds of the tiles touching place ``q``."""
-        get = self.tiles.get
-        x, y = q
-        return [k for k in map(get, around(x, y)) if k is not None]
+        return [k for k in map(self.tiles.get, map(q.__add__, K_NBR)) if k is not None]
 
-    def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
-        """A free place with no tile's place (``extra`` included) within three half-cells."""
-        if extra is not None and abs(q[0] - extra[0]) <= 3 and abs(q[1] - extra[1]) <= 3:
-            return False
-        return not self._crowded(q)
-
-    def _crowded(self, q: tuple[int, int]) -> bool:
+    def _crowded(self, q: int) -> bool:
         """Has place ``q`` a tile's place within three half-cells? A yes is remembered:
         tiles are never taken away, and the search asks about the same places again
         and again."""
         if q in self.crowded:
             return True
-        tiles = self.tiles
-        x, y = q
-        for dx, dy in CROWD_XY:
-            if (x + dx, y + dy) in tiles:
-                self.crowded.add(q)
-                return True
-        return False
+        if self.tiles.keys().isdisjoint(map(q.__add__, K_CROWD)):
+            return False
+        self.crowded.add(q)
+        return True
 
-    def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False,
-                   placed: bool = False) -> bool:
+    def _boat_open(self, b: int, extra: int | None, water: bool = False, placed: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
         one before, each free table or a water tile, from ``b`` to an open place (free,
         no tile within a tile's width)? ``extra``: a tile about to be placed there
@@ -1535,39 +1560,39 @@ class HorusChecker:
         placed (so a way found with it stays true on the table)."""
         keep = extra is None or placed
         known = self.ways.get(b)
+        over = K_OVERSET
         if known is not None and extra is not None:
             free, end = known
-            ex, ey = extra
-            if abs(end[0] - ex) > 3 or abs(end[1] - ey) > 3:
+            if end - extra not in K_CROWDSET:
                 # untouched, or a water tile exactly on one of its places: the way goes through it
-                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 or (water and (fx, fy) == extra) for fx, fy in free):
+                if all(f - extra not in over or (water and f == extra) for f in free):
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
         overlapped = self.overlapped
         crowded = self.crowded
-        ex, ey = extra if extra is not None else (1 << 30, 1 << 30)  # far from everything
+        crowd = K_CROWDSET
+        ex = extra if extra is not None else -(1 << 40)  # far from everything
         parent = {b: None}
         heap = [(0, b)]
         pop = heapq.heappop
         push = heapq.heappush
         while heap:
-            _, q = pop(heap)
-            for r in around(*q):
+            q = pop(heap)[1]
+            for r in map(q.__add__, K_NBR):
                 if r in parent:
                     continue
                 parent[r] = q
-                rx, ry = r
                 if r == extra:
                     if not water:
                         continue
                 elif r in tiles:
                     if tiles[r] not in WATER:
                         continue
-                # inline _is_free and _open (the search's inner loop): free, then open
-                elif r in overlapped or (abs(rx - ex) <= 1 and abs(ry - ey) <= 1):
+                # free, then open
+                elif r in overlapped or r - ex in over:
                     continue
-                elif (abs(rx - ex) > 3 or abs(ry - ey) > 3) and r not in crowded and not self._crowded(r):
+                elif r - ex not in crowd and r not in crowded and not self._crowded(r):
                     free = []
                     end = r
                     while r is not None and r != b:
@@ -1577,23 +1602,26 @@ class HorusChecker:
                     if keep:
                         self.ways[b] = (free, end)
                     return True
+                rx = r // K_W
+                ry = r - rx * K_W
                 push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
         if keep:
             self.ways.pop(b, None)
         return False
 
-    def _region(self, q: tuple[int, int]) -> set[tuple[int, int]]:
+    def _region(self, q: int) -> set[int]:
         kind = self.tiles[q]
+        get = self.tiles.get
         seen = {q}
         todo = [q]
         while todo:
-            for r in around(*todo.pop()):
-                if r not in seen and self.tiles.get(r) == kind:
+            for r in map(todo.pop().__add__, K_NBR):
+                if r not in seen and get(r) == kind:
                     seen.add(r)
                     todo.append(r)
         return seen
 
-    def _region_touches_water(self, reg: set[tuple[int, int]]) -> bool:
+    def _region_touches_water(self, reg: set[int]) -> bool:
         return any(k in WATER for q in reg for k in self._touching(q))
 
     # -- per action ---------------------------------------------------------------
@@ -1629,8 +1657,9 @@ class HorusChecker:
                     raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
             if ph == P_RIVERPLACE and self._a_boat_can_move():
                 raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
-            self._check_place(s, xy(arg), kind)
-            self.expect = ("tile", xy(arg), kind)
+            q = key_of_code(arg)
+            self._check_place(s, q, kind)
+            self.expect = ("tile", q, kind)
         elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
             b = arg
             if b not in (0, 1) or self.boats[b] is None:
@@ -1658,12 +1687,12 @@ class HorusChecker:
             if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
                 raise RuleViolation(f"stack {arg} is empty")
         elif ph == P_STONE:
-            q = xy(arg)
+            q = key_of_code(arg)
             kind = self.tiles.get(q)
             if kind is None or kind >= g.nterr:
-                raise RuleViolation(f"a Kingdom Stone on {q}, which is not a region tile")
+                raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
             if q in self.stones:
-                raise RuleViolation(f"a second Kingdom Stone on the tile at {q}")
+                raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
             if s.stones_left[player] <= 0:
                 raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
             size = len(self._region(q))
@@ -1674,17 +1703,17 @@ class HorusChecker:
                 raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
             self.stones[q] = player
         elif ph == P_FROM:
-            q = xy(arg)
+            q = key_of_code(arg)
             if self.stones.get(q) != player:
-                raise RuleViolation(f"seat {player + 1} moves a stone at {q} that is not its own")
+                raise RuleViolation(f"seat {player + 1} moves a stone at {key_xy(q)} that is not its own")
             if not self._region_touches_water(self._region(q)):
                 raise RuleViolation("the Nile card moves a stone from a region away from the River")
             self.move_from = q
         elif ph == P_TO:
-            q = xy(arg)
+            q = key_of_code(arg)
             kind = self.tiles.get(q)
             if kind is None or kind >= g.nterr or q in self.stones:
-                raise RuleViolation(f"the Nile card moves a stone to {q}, not an empty region tile")
+                raise RuleViolation(f"the Nile card moves a stone to {key_xy(q)}, not an empty region tile")
             reg = self._region(q)
             if self.move_from in reg:
                 raise RuleViolation("the Nile card moves a stone within one region")
@@ -1694,35 +1723,35 @@ class HorusChecker:
         else:
             raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
 
-    def _check_place(self, s: HorusState, q: tuple[int, int], kind: int) -> None:
+    def _check_place(self, s: HorusState, q: int, kind: int) -> None:
         g = self.g
-        what = g.kind_name(kind)
         if not self._is_free(q):
-            raise RuleViolation(f"a {what} tile at {q} overlaps a tile")
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} overlaps a tile")
         near = self._touching(q)
         if not near:
-            raise RuleViolation(f"a {what} tile at {q} shares no edge (full or half) with a tile")
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} shares no edge (full or half) with"
+                                " a tile")
         if kind == RIVER and s.phase != P_BOATPLACE and not any(k in WATER for k in near):
-            raise RuleViolation(f"a River tile at {q} is not next to the River")
+            raise RuleViolation(f"a River tile at {key_xy(q)} is not next to the River")
         if kind == TEMPLE:
             if not any(k in WATER for k in near):
-                raise RuleViolation(f"the Temple at {q} is not next to the River")
+                raise RuleViolation(f"the Temple at {key_xy(q)} is not next to the River")
             if any(k < g.nterr or k == NECRO for k in near):
-                raise RuleViolation(f"the Temple at {q} touches a region or Necropolis tile")
+                raise RuleViolation(f"the Temple at {key_xy(q)} touches a region or Necropolis tile")
         if kind == BOAT:
             b, old = self.lifted
-            if old is not None and (abs(q[0] - old[0]), abs(q[1] - old[1])) not in \
-                    {(abs(dx), abs(dy)) for dx, dy in NBR_XY}:
-                raise RuleViolation(f"Boat {b + 1} at {q} does not touch the River tile that replaced it")
+            if old is not None and q - old not in K_NBRSET:
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} does not touch the River tile that replaced it")
             if old is None and not any(k in WATER for k in near):
-                raise RuleViolation(f"Boat {b + 1} at {q} is not next to the River")
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} is not next to the River")
             self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
             if not self._boat_open(q, q, True, placed=True):
-                raise RuleViolation(f"Boat {b + 1} at {q} has no way out to open table: the River is blocked")
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} has no way out to open table: the River is"
+                                    " blocked")
         for b, bq in enumerate(self.boats):
             if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
-                raise RuleViolation(f"a {what} tile at {q} blocks the River: Boat {b + 1} at {bq} has no way"
-                                    " out to open table")
+                raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} blocks the River: Boat {b + 1} at"
+                                    f" {key_xy(bq)} has no way out to open table")
 
     def after(self, s: HorusState, full: bool) -> None:
         g = self.g
@@ -1735,9 +1764,9 @@ class HorusChecker:
             if kind == BOAT:
                 b = self.lifted[0]
                 self.boats[b] = q
-            slot = s.at.get(code(*q))
+            slot = s.at.get(code(*key_xy(q)))
             if slot is None or s.kind[slot] != kind:
-                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {q}")
+                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {key_xy(q)}")
             self.expect = None
         if len(s.removed) != self.removed:
             if self._temple_places():
@@ -1764,8 +1793,7 @@ class HorusChecker:
             if bq is None:
                 continue
             other = self.boats[1 - b]
-            for dx, dy in NBR_XY:
-                r = (bq[0] + dx, bq[1] + dy)
+            for r in map(bq.__add__, K_NBR):
                 if self._is_free(r) and self._boat_open(r, r, True) and \
                         (other is None or self._boat_open(other, r, True)):
                     return True
@@ -1776,9 +1804,9 @@ class HorusChecker:
         if kinds != sorted([BOAT, BOAT, PYRAMID]) and len(s.kind) == 3:
             raise RuleViolation(f"the game starts with {kinds}, not two Boats and the Step Pyramid")
 
-    def _temple_places(self) -> list[tuple[int, int]]:
+    def _temple_places(self) -> list[int]:
         out = []
-        for q in scratch_frontier(self.tiles):
+        for q in frontier_of(self.tiles):
             near = self._touching(q)
             if any(k in WATER for k in near) and not any(k < self.g.nterr or k == NECRO for k in near) \
                     and all(bq is None or self._boat_open(bq, q) for bq in self.boats):
@@ -1806,12 +1834,12 @@ class HorusChecker:
         if sorted(cards) != self.every_card:
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
         pos = s.pos
-        stones = {(pos[slot] // W - OFF, pos[slot] % W - OFF): p for slot, p in s.stone_at.items()}
+        stones = {key_of_code(pos[slot]): p for slot, p in s.stone_at.items()}
         if stones != self.stones:
             raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
         for b, bq in enumerate(self.boats):
             slot = s.boats[b]
-            if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
+            if (slot is None) != (bq is None) or (slot is not None and key_of_code(s.pos[slot]) != bq):
                 raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
         if scratch:
             return self.groups(s, final)
@@ -1824,17 +1852,16 @@ class HorusChecker:
         Returns the regions and islands."""
         g = self.g
         self.scratches += 1
-        # slot -> (x, y) of the engine's place codes, inline (as xy() does): thousands a game
-        where = [(c // W - OFF, c % W - OFF) for c in s.pos]
+        where = list(map(key_of_code, s.pos))  # slot -> the checker's int for its place
         if len(set(where)) != len(where) or dict(zip(where, s.kind)) != self.tiles:
             raise RuleViolation("the engine's table differs from the rules' table")
-        cells = scratch_cells(self.tiles)  # raises on overlap
+        cells = cells_of(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
-        front = scratch_frontier(self.tiles, cells)
-        if {(c // W - OFF, c % W - OFF) for c in s.frontier} != front:
+        front = frontier_of(self.tiles)
+        if set(map(key_of_code, s.frontier)) != front:
             raise RuleViolation("the engine's free places next to the table are wrong")
-        region_list = scratch_regions(self.tiles, g.nterr)
+        region_list = regions_of(self.tiles, g.nterr)
         regions = set(region_list)
         engine = {frozenset([where[m] for m in members]) for members in s.reg_members.values()}
         if regions != engine:
@@ -1847,7 +1874,7 @@ class HorusChecker:
                     count[s.stone_at[m]] += 1
             if count != st:
                 raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
-        island_list = scratch_islands(self.tiles, cells)
+        island_list = islands_of(self.tiles, cells)
         islands = set(island_list)
         engine_islands = {frozenset([where[m] for m in s.land_members[lid]]) for lid in s.islands()}
         if islands != engine_islands:
@@ -1857,7 +1884,7 @@ class HorusChecker:
             self.ways.clear()  # no way kept: search each afresh
             for b, bq in enumerate(self.boats):
                 if bq is not None and not self._boat_open(bq, None):
-                    raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
+                    raise RuleViolation(f"Boat {b + 1} at {key_xy(bq)} is blocked")
         return region_list, island_list
 
     def at_end(self, s: HorusState) -> None:
@@ -1868,8 +1895,8 @@ class HorusChecker:
         last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
         if empty >= 2 and last is not None and last != s.turn - 1:
             raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
-        scores, _ = scratch_scores(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
-                                   regions, islands)
+        scores, _ = scores_of(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+                              regions, islands)
         if scores != s.scores():
             raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")
 
