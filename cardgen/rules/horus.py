@@ -90,6 +90,8 @@ WINDOW = tuple(dx * W + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places 
 WINSET = frozenset(WINDOW)
 CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
 CROWDSET = frozenset(CROWD)
+assert CROWDSET == frozenset(r + e for r in range(-3 * W, 4 * W, W) for e in range(-3, 4))  # rows of seven (_put)
+assert WINSET == frozenset(r + e for r in (-W, 0, W) for e in (-1, 0, 1))  # rows of three (_put)
 FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
 _NOTHING: frozenset[int] = frozenset()
 
@@ -452,18 +454,22 @@ class HorusState:
             self.y0 = cy
         if cy + 1 > self.y1:
             self.y1 = cy + 1
-        self.crowd.update(map(c.__add__, CROWD))
+        # the places within three (one) half-cells of c: rows of consecutive codes, as ranges
+        self.crowd.update(range(c - 3 * W - 3, c - 3 * W + 4), range(c - 2 * W - 3, c - 2 * W + 4),
+                          range(c - W - 3, c - W + 4), range(c - 3, c + 4), range(c + W - 3, c + W + 4),
+                          range(c + 2 * W - 3, c + 2 * W + 4), range(c + 3 * W - 3, c + 3 * W + 4))
+        window = (range(c - W - 1, c - W + 2), range(c - 1, c + 2), range(c + W - 1, c + W + 2))
         taken = self.taken
-        taken.update(map(c.__add__, WINDOW))
+        taken.update(*window)
         water = kind in WATER
         wall = self.wall
-        wall.update(map(c.__add__, WINDOW))
+        wall.update(*window)
         if water:  # (water never turns to land: a lifted Boat leaves a River tile)
             wall.discard(c)
         self._spoil(c, water)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
-        frontier.difference_update(map(c.__add__, WINDOW))
+        frontier.difference_update(*window)
         land = not water
         adj_w = self.adj_water
         adj_l = self.adj_land
@@ -1341,9 +1347,9 @@ def key_xy(k: int) -> tuple[int, int]:
 
 
 def key_of_code(c: int) -> int:
-    """The checker's int for the place of an engine action's code (by way of ``(x, y)``)."""
-    x, y = xy(c)
-    return key(x, y)
+    """The checker's int for the place of an engine action's code: ``key(*xy(c))``, in one go."""
+    x = c // W
+    return (x + (K_OFF - OFF)) * K_W + c - x * W + (K_OFF - OFF)
 
 
 def _offsets(pairs) -> tuple[int, ...]:
@@ -1356,9 +1362,22 @@ K_CELLS = _offsets(CELL_XY)  # the four half-cells of a tile at a place
 K_OUT = _offsets(OUT_XY)  # the eight half-cells just outside a tile's edges
 K_OVER = _offsets(OVER_XY)  # the nine places where a tile would overlap one at a place
 K_OVERSET = frozenset(K_OVER)
+K_OVER_ROWS = (-K_W, 0, K_W)  # the middles of K_OVER's rows of three consecutive ints
+assert K_OVERSET == frozenset(d + e for d in K_OVER_ROWS for e in (-1, 0, 1))
 K_CROWD = _offsets(CROWD_XY)  # the places within three half-cells along both axes
 K_CROWDSET = frozenset(K_CROWD)
-assert key_xy(key(-5, 7)) == (-5, 7) and len(K_NBRSET) == 12 and K_NBRSET == frozenset(-d for d in K_NBR)
+assert key_xy(key(-5, 7)) == (-5, 7) and key_of_code(code(-5, 7)) == key(-5, 7) and len(K_NBRSET) == 12 and K_NBRSET == frozenset(-d for d in K_NBR)
+# place -> the twelve places touching it (checker ints), filled as asked: pure geometry, and
+# the same places come up in every game (every table starts at the origin), so the
+# from-scratch passes and searches take a place's neighbours in one look-up
+_K_AROUND: dict[int, tuple[int, ...]] = {}
+
+
+def k_around(p: int) -> tuple[int, ...]:
+    got = _K_AROUND.get(p)
+    if got is None:
+        got = _K_AROUND[p] = tuple(map(p.__add__, K_NBR))
+    return got
 
 
 def _keyed(tiles: Mapping[tuple[int, int], Any]) -> dict[int, Any]:
@@ -1388,12 +1407,13 @@ def groups_of(tiles: Mapping[int, int], same_kind: bool, members: Callable[[int]
     ints)."""
     left = {p: k for p, k in tiles.items() if members(k)}
     has = left.__contains__
+    around = _K_AROUND
     out = []
     while left:
         start, k = left.popitem()
         group = [start]
         for p in group:  # the list grows while it is read: a breadth-first walk
-            for q in filter(has, map(p.__add__, K_NBR)):
+            for q in filter(has, around.get(p) or k_around(p)):
                 if not same_kind or left[q] == k:
                     del left[q]
                     group.append(q)
@@ -1416,12 +1436,10 @@ def islands_of(tiles: Mapping[int, int], cells: Mapping | None = None) -> list[f
 def frontier_of(tiles: Mapping[int, int]) -> set[int]:
     """Every free place touching a tile: the places touching a tile, less those that
     overlap one."""
-    near: set[int] = set()
-    overlap: set[int] = set()
-    for p in tiles:
-        near.update(map(p.__add__, K_NBR))
-        overlap.update(map(p.__add__, K_OVER))
-    return near - overlap
+    around = _K_AROUND
+    near = set().union(*[around.get(p) or k_around(p) for p in tiles])
+    near.difference_update(*[range(p + d - 1, p + d + 2) for p in tiles for d in K_OVER_ROWS])
+    return near
 
 
 def scores_of(tiles: Mapping[int, int], stones: Mapping[int, int], nterr: int, players: int, cap: int,
@@ -1524,7 +1542,7 @@ class HorusChecker:
 
     def _add(self, q: int, kind: int) -> None:
         self.tiles[q] = kind
-        self.overlapped.update(map(q.__add__, K_OVER))
+        self.overlapped.update(range(q - K_W - 1, q - K_W + 2), range(q - 1, q + 2), range(q + K_W - 1, q + K_W + 2))
         qx = q // K_W
         qy = q - qx * K_W
         x0, x1, y0, y1 = self.bbox
@@ -1537,7 +1555,7 @@ class HorusChecker:
 
     def _touching(self, q: int) -> list[int]:
         """The kinds of the tiles touching place ``q``."""
-        return [k for k in map(self.tiles.get, map(q.__add__, K_NBR)) if k is not None]
+        return [k for k in map(self.tiles.get, _K_AROUND.get(q) or k_around(q)) if k is not None]
 
     def _crowded(self, q: int) -> bool:
         """Has place ``q`` a tile's place within three half-cells? A yes is remembered:
@@ -1577,9 +1595,10 @@ class HorusChecker:
         heap = [(0, b)]
         pop = heapq.heappop
         push = heapq.heappush
+        around = _K_AROUND
         while heap:
             q = pop(heap)[1]
-            for r in map(q.__add__, K_NBR):
+            for r in around.get(q) or k_around(q):
                 if r in parent:
                     continue
                 parent[r] = q
@@ -1615,7 +1634,7 @@ class HorusChecker:
         seen = {q}
         todo = [q]
         while todo:
-            for r in map(todo.pop().__add__, K_NBR):
+            for r in k_around(todo.pop()):
                 if r not in seen and get(r) == kind:
                     seen.add(r)
                     todo.append(r)
