@@ -312,7 +312,8 @@ class HorusState:
         # places with a tile's place within three half-cells (an open place is in none); tiles are
         # never taken off the table, so a set is enough
         self.crowd: set[int] = set()
-        self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
+        # Boat place -> (danger places, stamp, (free places, open end) of its way or None) (see _danger)
+        self._dcache: dict[int, tuple[frozenset, int, tuple | None]] = {}
         self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
         self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
         self._spoil_free: dict[int, list] = {}  # free place of a way -> cached answers resting on it
@@ -695,10 +696,12 @@ class HorusState:
         chain = self.escape(c)
         self._stamp += 1
         stamp = self._stamp
+        way = None
         if chain is None:
             out: frozenset[int] = frozenset()
         else:
             free = [q for q in chain if q not in at]
+            way = (free, chain[-1])
             self._watch(chain, -1, (c, stamp))
             # the places where a tile spoils this way: on a free place of it, or near its end
             spoil = {q + e for q in free for e in WINDOW}
@@ -713,7 +716,7 @@ class HorusState:
                 spoil2.update(map(second[-1].__add__, CROWD))
                 spoil &= spoil2
             out = frozenset(spoil)
-        self._dcache[c] = (out, stamp)
+        self._dcache[c] = (out, stamp, way)
         return out
 
     def _blocked_places(self, cands: set[int], water: bool, skip: int = -1) -> set[int]:
@@ -745,7 +748,19 @@ class HorusState:
         return sorted(cands - bad if bad else cands)
 
     def _boat_ok(self, q: int) -> bool:
-        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
+        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?
+        Most often a place next to a Boat's place (or the place a Boat just left) whose
+        way on :meth:`_danger` still keeps: a Boat at ``q`` then goes on through that
+        water tile and along that way, unless its tile lies on one of the way's free
+        places or within three half-cells of its end; only then a search."""
+        dcache = self._dcache
+        for w in map(q.__add__, NBR):
+            got = dcache.get(w)
+            if got is not None and got[2] is not None:
+                free, end = got[2]
+                # (a free place at ``q`` itself stays a way through: the Boat is water)
+                if end - q not in CROWDSET and all(f - q not in WINSET or f == q for f in free):
+                    return True
         return self._way(q, q, True)
 
     def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
