@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import itertools
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -1859,16 +1860,19 @@ class HorusChecker:
             scratch = (self.fulls - 1) % self.SCRATCH_EVERY == 0
 
         # each physical tile once
-        where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
+        where = [*s.bag, *itertools.chain.from_iterable(s.stacks), *s.phys, *s.removed]
         if s.tile >= 0:
             where.append(s.tile)
-        if sorted(where) != self.every_tile:
+        where.sort()
+        if where != self.every_tile:
             raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
-        cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
-        if sorted(cards) != self.every_card:
+        cards = [*s.deck, *s.discard, *itertools.chain.from_iterable(s.hands)]
+        cards.sort()
+        if cards != self.every_card:
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
         pos = s.pos
-        stones = {key_of_code(pos[slot]): p for slot, p in s.stone_at.items()}
+        shift = K_OFF - OFF  # key_of_code, inline
+        stones = {(pos[slot] // W + shift) * K_W + pos[slot] % W + shift: p for slot, p in s.stone_at.items()}
         if stones != self.stones:
             raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
         for b, bq in enumerate(self.boats):
@@ -1886,14 +1890,15 @@ class HorusChecker:
         Returns the regions and islands."""
         g = self.g
         self.scratches += 1
-        where = list(map(key_of_code, s.pos))  # slot -> the checker's int for its place
+        shift = K_OFF - OFF  # key_of_code, inline: thousands a game
+        where = [(c // W + shift) * K_W + c % W + shift for c in s.pos]  # slot -> the checker's int for its place
         if len(set(where)) != len(where) or dict(zip(where, s.kind)) != self.tiles:
             raise RuleViolation("the engine's table differs from the rules' table")
         cells = cells_of(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
         front = frontier_of(self.tiles)
-        if set(map(key_of_code, s.frontier)) != front:
+        if {(c // W + shift) * K_W + c % W + shift for c in s.frontier} != front:
             raise RuleViolation("the engine's free places next to the table are wrong")
         region_list = regions_of(self.tiles, g.nterr)
         regions = set(region_list)
