@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .horus import CELLS, COVER_COUNT, KIND_MASK, NO_TILES, OUTSIDE, WATER
+from .horus import CELLS, COVER_COUNT, KIND_MASK, NBR, OUTSIDE, WATER
 
 OPPONENT_SHARE = 0.5  # an opponent's doubling counts half against this seat
 UNCLAIMED_SHARE = 0.5  # the part of an unheld region's doubling this seat may hope for, if it can take it now
@@ -180,7 +180,7 @@ class IslandOutlook:
         order of ``NBR``), if the caller has them."""
         b = self.b
         if nb is None:
-            nb = b.touch.get(c) or NO_TILES
+            nb = list(map(b.at.get, map(c.__add__, NBR)))
         water = kind in WATER
         if water:
             if self.near_slots.isdisjoint(nb):
