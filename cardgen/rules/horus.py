@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import itertools
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -90,7 +91,10 @@ WINDOW = tuple(dx * W + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # places 
 WINSET = frozenset(WINDOW)
 CROWD = tuple(dx * W + dy for dx in range(-3, 4) for dy in range(-3, 4))  # tiles that keep a place from being open
 CROWDSET = frozenset(CROWD)
+assert CROWDSET == frozenset(r + e for r in range(-3 * W, 4 * W, W) for e in range(-3, 4))  # rows of seven (_put)
+assert WINSET == frozenset(r + e for r in (-W, 0, W) for e in (-1, 0, 1))  # rows of three (_put)
 FAR = tuple(dx * W + dy for dx in range(-2, 3) for dy in range(-2, 3))  # places a tile can touch along with one
+_NOTHING: frozenset[int] = frozenset()
 
 
 SECOND_WAY_LIMIT = 40  # places the search for a second, distant way on looks at before giving up
@@ -101,6 +105,14 @@ OUTSIDE_OF = tuple(-d for d in OUTSIDE)
 # entry per (half-cell of the tile, outside cell of the other), so a tile appears once
 # for each of its outside cells covered
 COVERS = tuple(d + e for d in CELLS for e in OUTSIDE_OF)
+# for each place touching a tile (in the order of NBR), how many of that tile's outside
+# half-cells a tile placed here covers: 2 edge to edge, 1 offset by half an edge (the same
+# number of this tile's outside half-cells the other covers); the other entries of COVERS
+# are places of tiles that would overlap
+COVER_COUNT = tuple(COVERS.count(d) for d in NBR)
+assert sorted(COVER_COUNT) == [1] * 8 + [2] * 4 and sum(COVER_COUNT) == len(OUTSIDE) * 2
+NBR_BACK = tuple(NBR.index(-d) for d in NBR)  # the index in NBR of the opposite offset
+NO_TILES = (None,) * 12
 
 # --------------------------------------------------------------------------- kinds
 # terrains are 0..T-1 (four in the game); then:
@@ -247,7 +259,7 @@ class _PublicBoard:
     # the state's tables, never replaced by another object during a game: held here
     # directly, since the greedy agent reads them thousands of times a game
     _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
-               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left")
+               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left", "touch")
     __slots__ = ("_s",) + _TABLES
     _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
                                    "round_one", "move_from", "near"))
@@ -297,16 +309,21 @@ class HorusState:
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
         self.taken: set[int] = set()  # places a tile would overlap another at
+        self.wall: set[int] = set()  # taken places a way on cannot pass: all but the water tiles' own places
         # places with a tile's place within three half-cells (an open place is in none); tiles are
         # never taken off the table, so a set is enough
         self.crowd: set[int] = set()
-        self._dcache: dict[int, tuple[frozenset, int]] = {}  # Boat place -> (danger places, stamp) (see _danger)
+        # Boat place -> (danger places, stamp, (free places, open end) of its way or None) (see _danger)
+        self._dcache: dict[int, tuple[frozenset, int, tuple | None]] = {}
         self._stamp = 0  # numbers the cached answers, so a spoilt way forgets only the answer resting on it
         self._ways: dict[tuple[int, int, bool], tuple[bool, int]] = {}  # (c, blocked, water) -> (a way on?, stamp)
         self._spoil_free: dict[int, list] = {}  # free place of a way -> cached answers resting on it
         self._spoil_end: dict[int, list] = {}  # open end of a way -> cached answers resting on it
         self._movable: tuple = (None, [])  # (table version, Boats, mode) -> movable_boats
         self.adj_water: dict[int, int] = {}
+        # every place touching a tile -> the slots of the tiles touching it, a list in the order
+        # of NBR (None: no tile there); the greedy player reads a place's neighbours from it
+        self.touch: dict[int, list] = {}
         self.adj_land: dict[int, int] = {}
         self.boats: list[int | None] = [None, None]  # slots of the two Boats (None: lifted)
         self.bag = list(g.bag0)
@@ -439,14 +456,22 @@ class HorusState:
             self.y0 = cy
         if cy + 1 > self.y1:
             self.y1 = cy + 1
-        self.crowd.update(map(c.__add__, CROWD))
+        # the places within three (one) half-cells of c: rows of consecutive codes, as ranges
+        self.crowd.update(range(c - 3 * W - 3, c - 3 * W + 4), range(c - 2 * W - 3, c - 2 * W + 4),
+                          range(c - W - 3, c - W + 4), range(c - 3, c + 4), range(c + W - 3, c + W + 4),
+                          range(c + 2 * W - 3, c + 2 * W + 4), range(c + 3 * W - 3, c + 3 * W + 4))
+        window = (range(c - W - 1, c - W + 2), range(c - 1, c + 2), range(c + W - 1, c + W + 2))
         taken = self.taken
-        taken.update(map(c.__add__, WINDOW))
+        taken.update(*window)
         water = kind in WATER
+        wall = self.wall
+        wall.update(*window)
+        if water:  # (water never turns to land: a lifted Boat leaves a River tile)
+            wall.discard(c)
         self._spoil(c, water)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
-        frontier.difference_update(map(c.__add__, WINDOW))
+        frontier.difference_update(*window)
         land = not water
         adj_w = self.adj_water
         adj_l = self.adj_land
@@ -455,30 +480,32 @@ class HorusState:
         nterr = self.g.nterr
         kinds = self.kind
         adj = adj_w if water else (adj_l if kind < nterr or kind == NECRO else None)
-        for q in map(c.__add__, NBR):
-            o = at.get(q)
+        open_sides = self.open_sides
+        land_of = self.land
+        land_open = self.land_open
+        touch = self.touch
+        around = touch.get(c) or NO_TILES  # the slots touching this place, in the order of NBR
+        mine = 8  # this tile's outside half-cells not yet covered
+        for q, o, back, n in zip(map(c.__add__, NBR), around, NBR_BACK, COVER_COUNT):
+            t = touch.get(q)
+            if t is None:
+                touch[q] = t = [None] * 12
+            t[back] = slot
             if o is not None:
-                if land:
-                    ok = kinds[o]
-                    if ok not in WATER:
-                        nland.append(self.land[o])
-                        if ok == kind and kind < nterr:
+                # the tile there and this one cover ``n`` of each other's outside half-cells
+                mine -= n
+                open_sides[o] -= n
+                lid = land_of[o]
+                if lid >= 0:
+                    land_open[lid] -= n
+                    if land:
+                        nland.append(lid)
+                        if kinds[o] == kind and kind < nterr:
                             nreg.append(self.reg[o])
             elif q not in taken:
                 frontier.add(q)
             if adj is not None:
                 adj[q] = adj.get(q, 0) + 1
-        # outside cells: this tile now covers some of its neighbours' open half-edges
-        open_sides = self.open_sides
-        land_of = self.land
-        land_open = self.land_open
-        for o in map(at.get, map(c.__add__, COVERS)):
-            if o is not None and o != slot:
-                open_sides[o] -= 1
-                lid = land_of[o]
-                if lid >= 0:
-                    land_open[lid] -= 1
-        mine = 8 - sum(map(cells.__contains__, map(c.__add__, OUTSIDE)))
         open_sides.append(mine)
         # regions
         if kind < nterr:
@@ -534,69 +561,73 @@ class HorusState:
         one another (at least half an edge), each free table or a water tile, ending
         at an *open* place: a free place with no tile within a tile's width around
         it (no tile's place within three half-cells). With the place ``blocked``
-        taken by a tile (a water tile if ``water``) and the free places of ``avoid``
+        taken by a tile (a water tile if ``water``) and the places of ``avoid``
         out of bounds. None when there is none (or none within ``limit`` places
         looked at). Best-first search outwards (towards the nearest side of the
-        table's bounding box)."""
-        at = self.at
-        kind = self.kind
+        table's bounding box).
+
+        The places a way cannot use are ``wall`` (kept by :meth:`_put`: taken, and not
+        a water tile's place), those the ``blocked`` tile would overlap, and ``avoid``;
+        an open place is one outside ``crowd`` and not within three half-cells of
+        ``blocked`` (one set look-up, one difference in ``CROWDSET``)."""
+        wall = self.wall
         crowd = self.crowd
         frontier = self.frontier
-        taken = self.taken
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
-        win = WINSET
         if blocked >= 0:
-            bx = blocked // W
-            by = blocked - bx * W
+            shut = set(map(blocked.__add__, WINDOW))  # the free places the blocked tile covers
+            if water:
+                shut.discard(blocked)  # a water tile is itself a way through
+        else:
+            shut = _NOTHING
+            blocked = -(1 << 40)  # far from every place: never within CROWDSET
+        if avoid is not None:  # (water tiles there too: the way found is still a way on)
+            shut = avoid if shut is _NOTHING else shut | avoid
+        near = CROWDSET
         parent: dict[int, int] = {c: -1}
         heap = [(0, c)]
         pop = heapq.heappop
         push = heapq.heappush
         while heap:
-            _, q = pop(heap)
+            q = pop(heap)[1]
             limit -= 1
             if limit < 0:
                 return None
             for d in NBR:
                 r = q + d
-                if r in parent:
+                if r in parent or r in wall or r in shut:
                     continue
-                if r == blocked:
-                    if not water:
-                        continue
-                else:
-                    o = at.get(r)
-                    if o is not None:
-                        if kind[o] not in WATER:
-                            continue
-                    elif r in taken or (blocked >= 0 and r - blocked in win) or (avoid is not None and r in avoid):
-                        continue
-                    elif r not in crowd and (blocked < 0 or abs(r // W - bx) > 3 or abs(r % W - by) > 3):
-                        parent[r] = q
-                        rx = r // W
-                        ry = r - rx * W
-                        # walk two more steps straight out, when free: an end farther from the
-                        # tiles is spoilt less often by the next tiles (see _way, _danger)
-                        side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
-                        for _ in range(2):
-                            r2 = r + side
-                            if r2 in taken or r2 in crowd or (blocked >= 0 and (abs(r2 // W - bx) <= 3 and
-                                                                              abs(r2 % W - by) <= 3)):
-                                break
-                            parent[r2] = r
-                            r = r2
-                        path = []
-                        while r != c:
-                            path.append(r)
-                            r = parent[r]
-                        return path[::-1]
+                parent[r] = q
+                if r not in crowd and r - blocked not in near:
+                    return self._way_out(c, r, parent, blocked, x0, x1, y0, y1)
                 rx = r // W
                 ry = r - rx * W
-                parent[r] = q
                 # outwards first; a free place touching the table costs a little more, so
                 # ways keep to the water and away from where the next tiles go
                 push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry) + (3 if r in frontier else 0), r))
         return None
+
+    def _way_out(self, c: int, r: int, parent: dict[int, int], blocked: int, x0: int, x1: int, y0: int,
+                 y1: int) -> list[int]:
+        """The way found by :meth:`escape` from ``c`` to the open place ``r``, walked two
+        more steps straight out when free: an end farther from the tiles is spoilt less
+        often by the next tiles (see _way, _danger)."""
+        rx = r // W
+        ry = r - rx * W
+        side = min((rx - x0, -2 * W), (x1 - rx, 2 * W), (ry - y0, -2), (y1 - ry, 2))[1]
+        taken = self.taken
+        crowd = self.crowd
+        for _ in range(2):
+            r2 = r + side
+            if r2 in taken or r2 in crowd or r2 - blocked in CROWDSET:
+                break
+            parent[r2] = r
+            r = r2
+        path = []
+        while r != c:
+            path.append(r)
+            r = parent[r]
+        return path[::-1]
 
     def _way(self, c: int, blocked: int, water: bool) -> bool:
         """Has the tile at ``c`` a way on with ``blocked`` taken (see :meth:`escape`)?
@@ -666,10 +697,12 @@ class HorusState:
         chain = self.escape(c)
         self._stamp += 1
         stamp = self._stamp
+        way = None
         if chain is None:
             out: frozenset[int] = frozenset()
         else:
             free = [q for q in chain if q not in at]
+            way = (free, chain[-1])
             self._watch(chain, -1, (c, stamp))
             # the places where a tile spoils this way: on a free place of it, or near its end
             spoil = {q + e for q in free for e in WINDOW}
@@ -684,7 +717,7 @@ class HorusState:
                 spoil2.update(map(second[-1].__add__, CROWD))
                 spoil &= spoil2
             out = frozenset(spoil)
-        self._dcache[c] = (out, stamp)
+        self._dcache[c] = (out, stamp, way)
         return out
 
     def _blocked_places(self, cands: set[int], water: bool, skip: int = -1) -> set[int]:
@@ -716,7 +749,19 @@ class HorusState:
         return sorted(cands - bad if bad else cands)
 
     def _boat_ok(self, q: int) -> bool:
-        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?"""
+        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?
+        Most often a place next to a Boat's place (or the place a Boat just left) whose
+        way on :meth:`_danger` still keeps: a Boat at ``q`` then goes on through that
+        water tile and along that way, unless its tile lies on one of the way's free
+        places or within three half-cells of its end; only then a search."""
+        dcache = self._dcache
+        for w in map(q.__add__, NBR):
+            got = dcache.get(w)
+            if got is not None and got[2] is not None:
+                free, end = got[2]
+                # (a free place at ``q`` itself stays a way through: the Boat is water)
+                if end - q not in CROWDSET and all(f - q not in WINSET or f == q for f in free):
+                    return True
         return self._way(q, q, True)
 
     def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
@@ -1295,88 +1340,134 @@ def render_text(s: HorusState) -> str:
 
 
 # --------------------------------------------------------------------------- from scratch
+# The checker's own geometry, written from the (x, y) offsets and not from the engine's
+# tables. Its places are ints of its own coding, ``(x + K_OFF) * K_W + y + K_OFF``: a
+# place's neighbours are a few additions, and sets of ints hash faster than of tuples.
 NBR_XY = ((2, -1), (2, 0), (2, 1), (-2, -1), (-2, 0), (-2, 1), (-1, 2), (0, 2), (1, 2), (-1, -2), (0, -2), (1, -2))
-
-
-def around(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """The twelve places touching place ``(x, y)``, in the order of NBR_XY. Written out:
-    one tuple of tuples built at once is about twice as fast as a loop over the offsets,
-    and the checker's searches and from-scratch passes ask for it thousands of times a
-    game (checked against NBR_XY below)."""
-    a, b = x - 2, x + 2
-    return ((b, y - 1), (b, y), (b, y + 1), (a, y - 1), (a, y), (a, y + 1),
-            (x - 1, y + 2), (x, y + 2), (x + 1, y + 2), (x - 1, y - 2), (x, y - 2), (x + 1, y - 2))
-
-
-def overlapping(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """The nine places where a tile would overlap one at ``(x, y)`` (written out, as around())."""
-    a, b, c, d = x - 1, x + 1, y - 1, y + 1
-    return ((a, c), (a, y), (a, d), (x, c), (x, y), (x, d), (b, c), (b, y), (b, d))
-
-
-assert around(0, 0) == NBR_XY
-assert sorted(overlapping(0, 0)) == [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 CELL_XY = ((0, 0), (1, 0), (0, 1), (1, 1))
 OUT_XY = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
+OVER_XY = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))  # within one half-cell: overlapping
 CROWD_XY = tuple((dx, dy) for dx in range(-3, 4) for dy in range(-3, 4))  # within three half-cells
+K_OFF = 1 << 11
+K_W = 1 << 12
 
 
-def scratch_cells(tiles: Mapping[tuple[int, int], int]) -> dict[tuple[int, int], tuple[int, int]]:
-    """Half-cell → the place of the tile covering it; raises on an overlap."""
-    cells: dict[tuple[int, int], tuple[int, int]] = {}
-    for (x, y) in tiles:
-        for dx, dy in CELL_XY:
-            c = (x + dx, y + dy)
-            if c in cells:
-                raise RuleViolation(f"tiles at {cells[c]} and {(x, y)} overlap")
-            cells[c] = (x, y)
+def key(x: int, y: int) -> int:
+    """The checker's int for place (or half-cell) ``(x, y)``."""
+    return (x + K_OFF) * K_W + y + K_OFF
+
+
+def key_xy(k: int) -> tuple[int, int]:
+    x = k // K_W
+    return x - K_OFF, k - x * K_W - K_OFF
+
+
+def key_of_code(c: int) -> int:
+    """The checker's int for the place of an engine action's code: ``key(*xy(c))``, in one go."""
+    x = c // W
+    return (x + (K_OFF - OFF)) * K_W + c - x * W + (K_OFF - OFF)
+
+
+def _offsets(pairs) -> tuple[int, ...]:
+    return tuple(dx * K_W + dy for dx, dy in pairs)
+
+
+K_NBR = _offsets(NBR_XY)  # the twelve places touching a place (sharing at least half an edge)
+K_NBRSET = frozenset(K_NBR)
+K_CELLS = _offsets(CELL_XY)  # the four half-cells of a tile at a place
+K_OUT = _offsets(OUT_XY)  # the eight half-cells just outside a tile's edges
+K_OVER = _offsets(OVER_XY)  # the nine places where a tile would overlap one at a place
+K_OVERSET = frozenset(K_OVER)
+K_OVER_ROWS = (-K_W, 0, K_W)  # the middles of K_OVER's rows of three consecutive ints
+assert K_OVERSET == frozenset(d + e for d in K_OVER_ROWS for e in (-1, 0, 1))
+K_CROWD = _offsets(CROWD_XY)  # the places within three half-cells along both axes
+K_CROWDSET = frozenset(K_CROWD)
+assert key_xy(key(-5, 7)) == (-5, 7) and key_of_code(code(-5, 7)) == key(-5, 7) and len(K_NBRSET) == 12 and K_NBRSET == frozenset(-d for d in K_NBR)
+# place -> the twelve places touching it (checker ints), filled as asked: pure geometry, and
+# the same places come up in every game (every table starts at the origin), so the
+# from-scratch passes and searches take a place's neighbours in one look-up
+_K_AROUND: dict[int, tuple[int, ...]] = {}
+
+
+def k_around(p: int) -> tuple[int, ...]:
+    got = _K_AROUND.get(p)
+    if got is None:
+        got = _K_AROUND[p] = tuple(map(p.__add__, K_NBR))
+    return got
+
+
+def _keyed(tiles: Mapping[tuple[int, int], Any]) -> dict[int, Any]:
+    return {key(x, y): v for (x, y), v in tiles.items()}
+
+
+def _unkeyed(groups: list[frozenset]) -> list[frozenset]:
+    return [frozenset(map(key_xy, g)) for g in groups]
+
+
+def cells_of(tiles: Mapping[int, int]) -> dict[int, int]:
+    """Half-cell → the place of the tile covering it (checker ints); raises on an overlap."""
+    cells = {p + d: p for p in tiles for d in K_CELLS}
+    if len(cells) != 4 * len(tiles):
+        seen: dict[int, int] = {}
+        for p in tiles:
+            for d in K_CELLS:
+                if p + d in seen:
+                    raise RuleViolation(f"tiles at {key_xy(seen[p + d])} and {key_xy(p)} overlap")
+                seen[p + d] = p
     return cells
 
 
-def scratch_groups(tiles: Mapping[tuple[int, int], int], same_kind: bool, members: Callable[[int], bool]
-                   ) -> list[frozenset]:
+def groups_of(tiles: Mapping[int, int], same_kind: bool, members: Callable[[int], bool]) -> list[frozenset]:
     """Groups of touching tiles (sharing at least half an edge) among the tiles whose
-    kind passes ``members``, of one kind each if ``same_kind``; breadth-first."""
+    kind passes ``members``, of one kind each if ``same_kind``; breadth-first (checker
+    ints)."""
     left = {p: k for p, k in tiles.items() if members(k)}
+    has = left.__contains__
+    around = _K_AROUND
     out = []
     while left:
         start, k = left.popitem()
         group = [start]
-        for x, y in group:  # the list grows while it is read: a breadth-first walk
-            for q in around(x, y):
-                kq = left.get(q)
-                if kq is not None and (not same_kind or kq == k):
+        for p in group:  # the list grows while it is read: a breadth-first walk
+            for q in filter(has, around.get(p) or k_around(p)):
+                if not same_kind or left[q] == k:
                     del left[q]
                     group.append(q)
         out.append(frozenset(group))
     return out
 
 
-def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
-    return scratch_groups(tiles, True, lambda k: k < nterr)
+def regions_of(tiles: Mapping[int, int], nterr: int) -> list[frozenset]:
+    return groups_of(tiles, True, lambda k: k < nterr)
 
 
-def scratch_islands(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> list[frozenset]:
+def islands_of(tiles: Mapping[int, int], cells: Mapping | None = None) -> list[frozenset]:
     """Land groups (terrain, Necropolis, Temple touching) with no edge facing empty table."""
-    cells = scratch_cells(tiles) if cells is None else cells
-    out = []
-    for group in scratch_groups(tiles, False, lambda k: k not in WATER):
-        if all((x + dx, y + dy) in cells for (x, y) in group for dx, dy in OUT_XY):
-            out.append(group)
-    return out
+    cells = cells_of(tiles) if cells is None else cells
+    covered = cells.__contains__
+    return [group for group in groups_of(tiles, False, lambda k: k not in WATER)
+            if all(all(map(covered, map(p.__add__, K_OUT))) for p in group)]
 
 
-def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
-                   players: int, cap: int, regions: list[frozenset] | None = None,
-                   islands: list[frozenset] | None = None) -> tuple[list[int], list[tuple[int, int]]]:
-    """Scores from scratch, and (size, value) of every region."""
-    islands = scratch_islands(tiles) if islands is None else islands
+def frontier_of(tiles: Mapping[int, int]) -> set[int]:
+    """Every free place touching a tile: the places touching a tile, less those that
+    overlap one."""
+    around = _K_AROUND
+    near = set().union(*[around.get(p) or k_around(p) for p in tiles])
+    near.difference_update(*[range(p + d - 1, p + d + 2) for p in tiles for d in K_OVER_ROWS])
+    return near
+
+
+def scores_of(tiles: Mapping[int, int], stones: Mapping[int, int], nterr: int, players: int, cap: int,
+              regions: list[frozenset] | None = None, islands: list[frozenset] | None = None
+              ) -> tuple[list[int], list[tuple[int, int]]]:
+    """Scores from scratch, and (size, value) of every region (checker ints)."""
+    islands = islands_of(tiles) if islands is None else islands
     island_tiles = set().union(*islands) if islands else set()
-    temples = [p for p, k in tiles.items() if k == TEMPLE]
-    near_temple = {(x + dx, y + dy) for (x, y) in temples for dx, dy in NBR_XY}
+    near_temple = {p + d for p, k in tiles.items() if k == TEMPLE for d in K_NBR}
     out = [0] * players
     values = []
-    for reg in scratch_regions(tiles, nterr) if regions is None else regions:
+    for reg in regions_of(tiles, nterr) if regions is None else regions:
         v = len(reg)
         if reg & near_temple:
             v *= 2
@@ -1396,22 +1487,29 @@ def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[i
     return out, values
 
 
-def scratch_frontier(tiles: Mapping[tuple[int, int], int], cells: Mapping | None = None) -> set[tuple[int, int]]:
-    """Every free place touching a tile: the places touching a tile, less those that
-    overlap one."""
-    near: set[tuple[int, int]] = set()
-    overlap: set[tuple[int, int]] = set()
-    for x, y in tiles:
-        near.update(around(x, y))
-        overlap.update(overlapping(x, y))
-    return near - overlap
+# the same on tables keyed by (x, y) (tests, positions written by hand)
+def scratch_regions(tiles: Mapping[tuple[int, int], int], nterr: int) -> list[frozenset]:
+    return _unkeyed(regions_of(_keyed(tiles), nterr))
+
+
+def scratch_islands(tiles: Mapping[tuple[int, int], int]) -> list[frozenset]:
+    return _unkeyed(islands_of(_keyed(tiles)))
+
+
+def scratch_frontier(tiles: Mapping[tuple[int, int], int]) -> set[tuple[int, int]]:
+    return set(map(key_xy, frontier_of(_keyed(tiles))))
+
+
+def scratch_scores(tiles: Mapping[tuple[int, int], int], stones: Mapping[tuple[int, int], int], nterr: int,
+                   players: int, cap: int) -> tuple[list[int], list[tuple[int, int]]]:
+    return scores_of(_keyed(tiles), _keyed(stones), nterr, players, cap)
 
 
 # --------------------------------------------------------------------------- checker
 class HorusChecker:
-    """Judges every action by the rules on its own copy of the table (places as
-    ``(x, y)`` tuples, groups by breadth-first search), never with the engine's move
-    lists or incremental groups; then checks the engine against it.
+    """Judges every action by the rules on its own copy of the table (places as ints
+    of its own coding, see :func:`key`; groups by breadth-first search), never with
+    the engine's move lists or incremental groups; then checks the engine against it.
 
     Every step: the action's rule (a tile on free table, touching a tile by at least
     half an edge, River side next to water, the Temple next to water and away from
@@ -1428,81 +1526,65 @@ class HorusChecker:
 
     def __init__(self, game: HorusGame):
         self.g = game
-        self.tiles: dict[tuple[int, int], int] | None = None
-        self.cells: set[tuple[int, int]] = set()
+        self.tiles: dict[int, int] | None = None
         # the places a tile would overlap one at, kept as tiles are added (never taken away),
         # so that the way-on search asks one set instead of four half-cells
-        self.overlapped: set[tuple[int, int]] = set()
+        self.overlapped: set[int] = set()
         # places found to have a tile's place within three half-cells (never open table again)
-        self.crowded: set[tuple[int, int]] = set()
-        self.stones: dict[tuple[int, int], int] = {}
-        self.boats: list[tuple[int, int] | None] = [None, None]
+        self.crowded: set[int] = set()
+        self.stones: dict[int, int] = {}
+        self.boats: list[int | None] = [None, None]
         self.expect: tuple | None = None
         self.removed = 0
         self.total_stones = sum(game.stones_each)
         self.lifted: tuple = (-1, None)
-        self.ways: dict[tuple[int, int], tuple[list, tuple[int, int]]] = {}  # Boat -> (free places, end) of its way
+        self.ways: dict[int, tuple[list, int]] = {}  # Boat -> (free places, end) of its way
         self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
         self.every_card = list(range(game.ncards))
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
-        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))
-        self.move_from: tuple[int, int] | None = None
+        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
+        self.move_from: int | None = None
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
         self.tiles = {}
         for slot, c in enumerate(s.pos):
-            self._add(xy(c), s.kind[slot])
+            self._add(key_of_code(c), s.kind[slot])
         for slot, p in s.stone_at.items():
-            self.stones[xy(s.pos[slot])] = p
-        self.boats = [xy(s.pos[b]) if b is not None else None for b in s.boats]
+            self.stones[key_of_code(s.pos[slot])] = p
+        self.boats = [key_of_code(s.pos[b]) if b is not None else None for b in s.boats]
         self.removed = len(s.removed)
 
-    def _add(self, q: tuple[int, int], kind: int) -> None:
+    def _add(self, q: int, kind: int) -> None:
         self.tiles[q] = kind
-        x, y = q
-        for dx, dy in CELL_XY:
-            self.cells.add((x + dx, y + dy))
-        self.overlapped.update(overlapping(x, y))
+        self.overlapped.update(range(q - K_W - 1, q - K_W + 2), range(q - 1, q + 2), range(q + K_W - 1, q + K_W + 2))
+        qx = q // K_W
+        qy = q - qx * K_W
         x0, x1, y0, y1 = self.bbox
-        self.bbox = (min(x0, q[0]), max(x1, q[0] + 1), min(y0, q[1]), max(y1, q[1] + 1))
+        self.bbox = (min(x0, qx), max(x1, qx + 1), min(y0, qy), max(y1, qy + 1))
 
-    def _is_free(self, q: tuple[int, int], extra: tuple[int, int] | None = None) -> bool:
-        """No tile (nor one about to be placed at ``extra``) overlaps place ``q``: two
-        tiles overlap when their places are within one half-cell along both axes."""
-        if q in self.overlapped:
-            return False
-        return extra is None or abs(q[0] - extra[0]) > 1 or abs(q[1] - extra[1]) > 1
+    def _is_free(self, q: int) -> bool:
+        """No tile overlaps place ``q``: two tiles overlap when their places are within
+        one half-cell along both axes."""
+        return q not in self.overlapped
 
-    def _touching(self, q: tuple[int, int]) -> list[int]:
+    def _touching(self, q: int) -> list[int]:
         """The kinds of the tiles touching place ``q``."""
-        get = self.tiles.get
-        x, y = q
-        return [k for k in map(get, around(x, y)) if k is not None]
+        return [k for k in map(self.tiles.get, _K_AROUND.get(q) or k_around(q)) if k is not None]
 
-    def _open(self, q: tuple[int, int], extra: tuple[int, int] | None) -> bool:
-        """A free place with no tile's place (``extra`` included) within three half-cells."""
-        if extra is not None and abs(q[0] - extra[0]) <= 3 and abs(q[1] - extra[1]) <= 3:
-            return False
-        return not self._crowded(q)
-
-    def _crowded(self, q: tuple[int, int]) -> bool:
+    def _crowded(self, q: int) -> bool:
         """Has place ``q`` a tile's place within three half-cells? A yes is remembered:
         tiles are never taken away, and the search asks about the same places again
         and again."""
         if q in self.crowded:
             return True
-        tiles = self.tiles
-        x, y = q
-        for dx, dy in CROWD_XY:
-            if (x + dx, y + dy) in tiles:
-                self.crowded.add(q)
-                return True
-        return False
+        if self.tiles.keys().isdisjoint(map(q.__add__, K_CROWD)):
+            return False
+        self.crowded.add(q)
+        return True
 
-    def _boat_open(self, b: tuple[int, int], extra: tuple[int, int] | None, water: bool = False,
-                   placed: bool = False) -> bool:
+    def _boat_open(self, b: int, extra: int | None, water: bool = False, placed: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
         one before, each free table or a water tile, from ``b`` to an open place (free,
         no tile within a tile's width)? ``extra``: a tile about to be placed there
@@ -1512,39 +1594,40 @@ class HorusChecker:
         placed (so a way found with it stays true on the table)."""
         keep = extra is None or placed
         known = self.ways.get(b)
+        over = K_OVERSET
         if known is not None and extra is not None:
             free, end = known
-            ex, ey = extra
-            if abs(end[0] - ex) > 3 or abs(end[1] - ey) > 3:
+            if end - extra not in K_CROWDSET:
                 # untouched, or a water tile exactly on one of its places: the way goes through it
-                if all(abs(fx - ex) > 1 or abs(fy - ey) > 1 or (water and (fx, fy) == extra) for fx, fy in free):
+                if all(f - extra not in over or (water and f == extra) for f in free):
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
         overlapped = self.overlapped
         crowded = self.crowded
-        ex, ey = extra if extra is not None else (1 << 30, 1 << 30)  # far from everything
+        crowd = K_CROWDSET
+        ex = extra if extra is not None else -(1 << 40)  # far from everything
         parent = {b: None}
         heap = [(0, b)]
         pop = heapq.heappop
         push = heapq.heappush
+        around = _K_AROUND
         while heap:
-            _, q = pop(heap)
-            for r in around(*q):
+            q = pop(heap)[1]
+            for r in around.get(q) or k_around(q):
                 if r in parent:
                     continue
                 parent[r] = q
-                rx, ry = r
                 if r == extra:
                     if not water:
                         continue
                 elif r in tiles:
                     if tiles[r] not in WATER:
                         continue
-                # inline _is_free and _open (the search's inner loop): free, then open
-                elif r in overlapped or (abs(rx - ex) <= 1 and abs(ry - ey) <= 1):
+                # free, then open
+                elif r in overlapped or r - ex in over:
                     continue
-                elif (abs(rx - ex) > 3 or abs(ry - ey) > 3) and r not in crowded and not self._crowded(r):
+                elif r - ex not in crowd and r not in crowded and not self._crowded(r):
                     free = []
                     end = r
                     while r is not None and r != b:
@@ -1554,23 +1637,26 @@ class HorusChecker:
                     if keep:
                         self.ways[b] = (free, end)
                     return True
+                rx = r // K_W
+                ry = r - rx * K_W
                 push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
         if keep:
             self.ways.pop(b, None)
         return False
 
-    def _region(self, q: tuple[int, int]) -> set[tuple[int, int]]:
+    def _region(self, q: int) -> set[int]:
         kind = self.tiles[q]
+        get = self.tiles.get
         seen = {q}
         todo = [q]
         while todo:
-            for r in around(*todo.pop()):
-                if r not in seen and self.tiles.get(r) == kind:
+            for r in k_around(todo.pop()):
+                if r not in seen and get(r) == kind:
                     seen.add(r)
                     todo.append(r)
         return seen
 
-    def _region_touches_water(self, reg: set[tuple[int, int]]) -> bool:
+    def _region_touches_water(self, reg: set[int]) -> bool:
         return any(k in WATER for q in reg for k in self._touching(q))
 
     # -- per action ---------------------------------------------------------------
@@ -1606,8 +1692,9 @@ class HorusChecker:
                     raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
             if ph == P_RIVERPLACE and self._a_boat_can_move():
                 raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
-            self._check_place(s, xy(arg), kind)
-            self.expect = ("tile", xy(arg), kind)
+            q = key_of_code(arg)
+            self._check_place(s, q, kind)
+            self.expect = ("tile", q, kind)
         elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
             b = arg
             if b not in (0, 1) or self.boats[b] is None:
@@ -1635,12 +1722,12 @@ class HorusChecker:
             if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
                 raise RuleViolation(f"stack {arg} is empty")
         elif ph == P_STONE:
-            q = xy(arg)
+            q = key_of_code(arg)
             kind = self.tiles.get(q)
             if kind is None or kind >= g.nterr:
-                raise RuleViolation(f"a Kingdom Stone on {q}, which is not a region tile")
+                raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
             if q in self.stones:
-                raise RuleViolation(f"a second Kingdom Stone on the tile at {q}")
+                raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
             if s.stones_left[player] <= 0:
                 raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
             size = len(self._region(q))
@@ -1651,17 +1738,17 @@ class HorusChecker:
                 raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
             self.stones[q] = player
         elif ph == P_FROM:
-            q = xy(arg)
+            q = key_of_code(arg)
             if self.stones.get(q) != player:
-                raise RuleViolation(f"seat {player + 1} moves a stone at {q} that is not its own")
+                raise RuleViolation(f"seat {player + 1} moves a stone at {key_xy(q)} that is not its own")
             if not self._region_touches_water(self._region(q)):
                 raise RuleViolation("the Nile card moves a stone from a region away from the River")
             self.move_from = q
         elif ph == P_TO:
-            q = xy(arg)
+            q = key_of_code(arg)
             kind = self.tiles.get(q)
             if kind is None or kind >= g.nterr or q in self.stones:
-                raise RuleViolation(f"the Nile card moves a stone to {q}, not an empty region tile")
+                raise RuleViolation(f"the Nile card moves a stone to {key_xy(q)}, not an empty region tile")
             reg = self._region(q)
             if self.move_from in reg:
                 raise RuleViolation("the Nile card moves a stone within one region")
@@ -1671,35 +1758,35 @@ class HorusChecker:
         else:
             raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
 
-    def _check_place(self, s: HorusState, q: tuple[int, int], kind: int) -> None:
+    def _check_place(self, s: HorusState, q: int, kind: int) -> None:
         g = self.g
-        what = g.kind_name(kind)
         if not self._is_free(q):
-            raise RuleViolation(f"a {what} tile at {q} overlaps a tile")
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} overlaps a tile")
         near = self._touching(q)
         if not near:
-            raise RuleViolation(f"a {what} tile at {q} shares no edge (full or half) with a tile")
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} shares no edge (full or half) with"
+                                " a tile")
         if kind == RIVER and s.phase != P_BOATPLACE and not any(k in WATER for k in near):
-            raise RuleViolation(f"a River tile at {q} is not next to the River")
+            raise RuleViolation(f"a River tile at {key_xy(q)} is not next to the River")
         if kind == TEMPLE:
             if not any(k in WATER for k in near):
-                raise RuleViolation(f"the Temple at {q} is not next to the River")
+                raise RuleViolation(f"the Temple at {key_xy(q)} is not next to the River")
             if any(k < g.nterr or k == NECRO for k in near):
-                raise RuleViolation(f"the Temple at {q} touches a region or Necropolis tile")
+                raise RuleViolation(f"the Temple at {key_xy(q)} touches a region or Necropolis tile")
         if kind == BOAT:
             b, old = self.lifted
-            if old is not None and (abs(q[0] - old[0]), abs(q[1] - old[1])) not in \
-                    {(abs(dx), abs(dy)) for dx, dy in NBR_XY}:
-                raise RuleViolation(f"Boat {b + 1} at {q} does not touch the River tile that replaced it")
+            if old is not None and q - old not in K_NBRSET:
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} does not touch the River tile that replaced it")
             if old is None and not any(k in WATER for k in near):
-                raise RuleViolation(f"Boat {b + 1} at {q} is not next to the River")
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} is not next to the River")
             self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
             if not self._boat_open(q, q, True, placed=True):
-                raise RuleViolation(f"Boat {b + 1} at {q} has no way out to open table: the River is blocked")
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} has no way out to open table: the River is"
+                                    " blocked")
         for b, bq in enumerate(self.boats):
             if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
-                raise RuleViolation(f"a {what} tile at {q} blocks the River: Boat {b + 1} at {bq} has no way"
-                                    " out to open table")
+                raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} blocks the River: Boat {b + 1} at"
+                                    f" {key_xy(bq)} has no way out to open table")
 
     def after(self, s: HorusState, full: bool) -> None:
         g = self.g
@@ -1712,9 +1799,9 @@ class HorusChecker:
             if kind == BOAT:
                 b = self.lifted[0]
                 self.boats[b] = q
-            slot = s.at.get(code(*q))
+            slot = s.at.get(code(*key_xy(q)))
             if slot is None or s.kind[slot] != kind:
-                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {q}")
+                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {key_xy(q)}")
             self.expect = None
         if len(s.removed) != self.removed:
             if self._temple_places():
@@ -1741,8 +1828,7 @@ class HorusChecker:
             if bq is None:
                 continue
             other = self.boats[1 - b]
-            for dx, dy in NBR_XY:
-                r = (bq[0] + dx, bq[1] + dy)
+            for r in map(bq.__add__, K_NBR):
                 if self._is_free(r) and self._boat_open(r, r, True) and \
                         (other is None or self._boat_open(other, r, True)):
                     return True
@@ -1753,9 +1839,9 @@ class HorusChecker:
         if kinds != sorted([BOAT, BOAT, PYRAMID]) and len(s.kind) == 3:
             raise RuleViolation(f"the game starts with {kinds}, not two Boats and the Step Pyramid")
 
-    def _temple_places(self) -> list[tuple[int, int]]:
+    def _temple_places(self) -> list[int]:
         out = []
-        for q in scratch_frontier(self.tiles):
+        for q in frontier_of(self.tiles):
             near = self._touching(q)
             if any(k in WATER for k in near) and not any(k < self.g.nterr or k == NECRO for k in near) \
                     and all(bq is None or self._boat_open(bq, q) for bq in self.boats):
@@ -1774,21 +1860,24 @@ class HorusChecker:
             scratch = (self.fulls - 1) % self.SCRATCH_EVERY == 0
 
         # each physical tile once
-        where = list(s.bag) + [t for st in s.stacks for t in st] + list(s.phys) + list(s.removed)
+        where = [*s.bag, *itertools.chain.from_iterable(s.stacks), *s.phys, *s.removed]
         if s.tile >= 0:
             where.append(s.tile)
-        if sorted(where) != self.every_tile:
+        where.sort()
+        if where != self.every_tile:
             raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
-        cards = list(s.deck) + list(s.discard) + [c for h in s.hands for c in h]
-        if sorted(cards) != self.every_card:
+        cards = [*s.deck, *s.discard, *itertools.chain.from_iterable(s.hands)]
+        cards.sort()
+        if cards != self.every_card:
             raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
         pos = s.pos
-        stones = {(pos[slot] // W - OFF, pos[slot] % W - OFF): p for slot, p in s.stone_at.items()}
+        shift = K_OFF - OFF  # key_of_code, inline
+        stones = {(pos[slot] // W + shift) * K_W + pos[slot] % W + shift: p for slot, p in s.stone_at.items()}
         if stones != self.stones:
             raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
         for b, bq in enumerate(self.boats):
             slot = s.boats[b]
-            if (slot is None) != (bq is None) or (slot is not None and xy(s.pos[slot]) != bq):
+            if (slot is None) != (bq is None) or (slot is not None and key_of_code(s.pos[slot]) != bq):
                 raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
         if scratch:
             return self.groups(s, final)
@@ -1801,17 +1890,17 @@ class HorusChecker:
         Returns the regions and islands."""
         g = self.g
         self.scratches += 1
-        # slot -> (x, y) of the engine's place codes, inline (as xy() does): thousands a game
-        where = [(c // W - OFF, c % W - OFF) for c in s.pos]
+        shift = K_OFF - OFF  # key_of_code, inline: thousands a game
+        where = [(c // W + shift) * K_W + c % W + shift for c in s.pos]  # slot -> the checker's int for its place
         if len(set(where)) != len(where) or dict(zip(where, s.kind)) != self.tiles:
             raise RuleViolation("the engine's table differs from the rules' table")
-        cells = scratch_cells(self.tiles)  # raises on overlap
+        cells = cells_of(self.tiles)  # raises on overlap
         if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
             raise RuleViolation("tiles overlap")
-        front = scratch_frontier(self.tiles, cells)
-        if {(c // W - OFF, c % W - OFF) for c in s.frontier} != front:
+        front = frontier_of(self.tiles)
+        if {(c // W + shift) * K_W + c % W + shift for c in s.frontier} != front:
             raise RuleViolation("the engine's free places next to the table are wrong")
-        region_list = scratch_regions(self.tiles, g.nterr)
+        region_list = regions_of(self.tiles, g.nterr)
         regions = set(region_list)
         engine = {frozenset([where[m] for m in members]) for members in s.reg_members.values()}
         if regions != engine:
@@ -1824,7 +1913,7 @@ class HorusChecker:
                     count[s.stone_at[m]] += 1
             if count != st:
                 raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
-        island_list = scratch_islands(self.tiles, cells)
+        island_list = islands_of(self.tiles, cells)
         islands = set(island_list)
         engine_islands = {frozenset([where[m] for m in s.land_members[lid]]) for lid in s.islands()}
         if islands != engine_islands:
@@ -1834,7 +1923,7 @@ class HorusChecker:
             self.ways.clear()  # no way kept: search each afresh
             for b, bq in enumerate(self.boats):
                 if bq is not None and not self._boat_open(bq, None):
-                    raise RuleViolation(f"Boat {b + 1} at {bq} is blocked")
+                    raise RuleViolation(f"Boat {b + 1} at {key_xy(bq)} is blocked")
         return region_list, island_list
 
     def at_end(self, s: HorusState) -> None:
@@ -1845,8 +1934,8 @@ class HorusChecker:
         last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
         if empty >= 2 and last is not None and last != s.turn - 1:
             raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
-        scores, _ = scratch_scores(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
-                                   regions, islands)
+        scores, _ = scores_of(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+                              regions, islands)
         if scores != s.scores():
             raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")
 
@@ -2099,7 +2188,7 @@ class GreedyAgent:
         groups it borders (``outlook``; see :mod:`.horus_islands`). Replacing a Boat
         (the River stack's third choice) counts 0: the Boat's new place is chosen
         next."""
-        at, reg, kind, members, stones = b.at, b.reg, b.kind, b.reg_members, b.reg_stones
+        reg, kind, members, stones = b.reg, b.kind, b.reg_members, b.reg_stones
         face = b.face
         nterr = self.g.nterr
         cap = self.g.temple_cap
@@ -2109,6 +2198,7 @@ class GreedyAgent:
         best_v, ties = float("-inf"), []  # the best value and the places that have it
         island = outlook.place_value
         near_slots, own_slots, adj_land, adj_water = outlook.near_slots, outlook.own_slots, b.adj_land, b.adj_water
+        touch = b.touch
         for action in sample:
             base = action & ~KIND_MASK
             if base == BOAT_BASE:
@@ -2122,7 +2212,7 @@ class GreedyAgent:
             k = face if base == PLACE_BASE else (RIVER if base == RIVER_BASE else NECRO)
             # the regions of the tiles touching ``c``, added in the order of NBR (the Necropolis
             # sum below runs over this set: the same order gives the same float)
-            nb = list(map(at.get, map(c.__add__, NBR)))
+            nb = touch.get(c) or NO_TILES  # (a legal place touches a tile: always there)
             near = {reg[o] for o in nb if o is not None and reg[o] >= 0}
             if k < nterr:
                 same = [r for r in near if kind[members[r][0]] == k]

@@ -38,12 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .horus import CELLS, COVERS, KIND_MASK, NBR, OUTSIDE, WATER
-
-# for each place touching a tile (in the order of NBR), how many of that tile's outside
-# half-cells a tile placed here covers: 2 edge to edge, 1 offset by half an edge
-COVER_COUNT = tuple(COVERS.count(d) for d in NBR)
-assert sorted(COVER_COUNT) == [1] * 8 + [2] * 4
+from .horus import CELLS, COVER_COUNT, KIND_MASK, NBR, OUTSIDE, WATER
 
 OPPONENT_SHARE = 0.5  # an opponent's doubling counts half against this seat
 UNCLAIMED_SHARE = 0.5  # the part of an unheld region's doubling this seat may hope for, if it can take it now
