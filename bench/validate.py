@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import statistics
 import sys
 import time
@@ -46,22 +47,42 @@ DEFAULT_SETUP = {"hapy": "pyramid"}
 
 
 def load_tree(root: Path, game_id: str) -> tuple:
-    """(load_game, rules_for, run_config, DEFAULT_CHECK_EVERY) of the ``cardgen`` package in ``root``.
+    """(load_game, rules_for, run_config, DEFAULT_CHECK_EVERY, modules) of the ``cardgen``
+    package in ``root``.
 
     Each call imports a separate copy of the package: the modules of an earlier copy are
-    set aside first, so two copies can be timed side by side in one process."""
-    for name in [m for m in sys.modules if m == "cardgen" or m.startswith("cardgen.")]:
-        del sys.modules[name]
+    set aside first, so two copies can be timed side by side in one process. ``modules``
+    are this copy's modules, every rules module among them (also those an engine imports
+    only when it plays), for :func:`use_tree` to put back before the copy plays."""
+    set_aside()
     sys.path.insert(0, str(root))
     try:
         loader = importlib.import_module("cardgen.loader")
         rules = importlib.import_module("cardgen.rules")
         simulate = importlib.import_module("cardgen.validate.simulate")
+        for info in pkgutil.iter_modules(rules.__path__):
+            importlib.import_module(f"cardgen.rules.{info.name}")
         game = loader.load_game(game_id)
         game_rules = rules.rules_for(game_id)
     finally:
         sys.path.remove(str(root))
-    return game, game_rules, simulate.run_config, simulate.DEFAULT_CHECK_EVERY
+    return game, game_rules, simulate.run_config, simulate.DEFAULT_CHECK_EVERY, ours()
+
+
+def ours() -> dict:
+    return {name: m for name, m in sys.modules.items() if name == "cardgen" or name.startswith("cardgen.")}
+
+
+def set_aside() -> None:
+    for name in ours():
+        del sys.modules[name]
+
+
+def use_tree(tree: tuple) -> None:
+    """Make ``tree``'s modules the imported ones, so that an import an engine makes while it
+    plays (``from . import helper`` in a function) finds its own copy, not the other one."""
+    set_aside()
+    sys.modules.update(tree[4])
 
 
 def main() -> None:
@@ -105,6 +126,7 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
     rows = [(n, kind) for n in counts for kind in rules.agents]
     configs = {(t, n, kind): tree[1].load(tree[0], n, setup) for t, tree in trees.items() for n, kind in rows}
     for (t, n, kind), gamedef in configs.items():  # warm up: tables built on first use
+        use_tree(trees[t])
         trees[t][2](gamedef, trees[t][1].agents[kind], kind, True, 2, 10_000, check_every)
     best = {key: float("inf") for key in configs}
     lengths = {}
@@ -113,7 +135,8 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
             order = list(trees) if r % 2 == 0 else list(reversed(trees))
             for t in order:
                 gamedef = configs[(t, n, kind)]
-                _, t_rules, run_config, _ = trees[t]
+                _, t_rules, run_config, _, _ = trees[t]
+                use_tree(trees[t])
                 start = time.process_time()
                 res = run_config(gamedef, t_rules.agents[kind], kind, True, games, 1, check_every)
                 best[(t, n, kind)] = min(best[(t, n, kind)], time.process_time() - start)
