@@ -7,8 +7,9 @@ player's choice, so a failure is replayed by its seed alone.
 Checks per step: the rules module's checker sees every action before it is
 applied (``before``, which judges it by the rules) and the state after it
 (``after``); the cheap checks run every step, the full ones (e.g. every card
-exactly once) every ``check_every`` steps, where a run of chance steps ends, and
-at the end. The runner itself checks at every step that a game that is not over
+exactly once) every ``check_every`` steps, after the deal and at the end. A run of
+chance steps (a deal, the draws that refill hands) is checked where it ends: in full
+if it was the first or took in a full-check step, else by the cheap checks. The runner itself checks at every step that a game that is not over
 has a legal action, on full-check steps that the agent's choice is one of them
 (and that the player ``apply_action`` returned, if it returns one, is
 ``current_player()``), on the step-by-step path that chance outcomes are among
@@ -224,6 +225,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     # a state whose observations are live views: one per seat for the whole game
     views = [observation(s) for s in range(n)] if getattr(state, "live_observations", False) else None
     step = 0
+    run_from = -1  # the step where the current run of chance steps began
     try:
         p = current_player()
         while True:
@@ -234,7 +236,10 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     raise RuleViolation(f"current player {p} is neither a seat, chance nor terminal")
                 if step >= limit:
                     return _unfinished(seed, step, state)
-                # a run of chance steps (the deal) is checked in full where it ends
+                # a run of chance steps is checked where it ends: in full after the first (the deal)
+                # and after a run that reaches a full-check step, else the cheap checks
+                if run_from < 0:
+                    run_from = step
                 if chance_run is not None:  # fast path: the same draws as one by one
                     step += len(chance_run(rng))
                 else:
@@ -247,7 +252,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     step += 1
                 p = current_player()
                 if p != CHANCE:
-                    after(state, True)
+                    after(state, not run_from or step // check_every > run_from // check_every)
+                    run_from = -1
                 continue
             if step >= limit:
                 return _unfinished(seed, step, state)
