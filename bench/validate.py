@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from _speed import machine_yardstick  # noqa: E402
+from _speed import interpreter, machine_yardstick  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,7 +106,7 @@ def main() -> None:
         print("game     harmonic mean  target  met")
         for game_id, mean in summary:
             print(f"{game_id:<8} {mean:>13.0f} {TARGET[game_id]:>7}  {'yes' if mean >= TARGET[game_id] else 'no'}")
-    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs")
+    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs on {interpreter()}")
 
 
 def bench_game(game_id: str, args) -> tuple[str, float]:

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _speed import machine_yardstick  # noqa: E402
+from _speed import interpreter, machine_yardstick  # noqa: E402
 
 GAMES = ("hapy", "egypt", "farao", "horus")
 
@@ -58,7 +58,7 @@ def main() -> None:
         same = without_timings(reports[1]) == without_timings(reports[jobs])
         print(f"{game_id:<7} {total:>6} {best[1]:>14.2f} {best[jobs]:>16.2f} {best[1] / best[jobs]:>8.2f}x"
               f" {total / best[jobs]:>9.0f}  {'yes' if same else 'NO'}")
-    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs")
+    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs on {interpreter()}")
 
 
 if __name__ == "__main__":
