@@ -330,6 +330,8 @@ class FaraoGame:
         # the checker's verdict on every pyramid shape it met (a pure function of the shape and the
         # options, so shared by the games of this game object; the engine never reads it)
         self.checker_verdicts = _CardCount(options.jokers)
+        self.checker_kinds = _PackedKinds()
+        self.packed_counts = sum(c * KIND_WEIGHT[k] for k, c in enumerate(self.counts))  # the deck, packed
         # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
         self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
         # every build without Jokers of 1…n cards of value v on slot s: _build_runs[s][v][n]
@@ -1249,6 +1251,25 @@ class _CardCount(dict):
         return n
 
 
+KIND_WEIGHT = tuple(256 ** (NK - 1 - k) for k in range(NK))
+"""A kind's place in a packed count (``int.from_bytes(bytes(counts), "big")``): one byte per kind."""
+
+
+class _PackedKinds(dict):
+    """The checker's own count of a pyramid's cards by kind, packed like the lists
+    (:data:`KIND_WEIGHT`), by pyramid (filled as pyramids are met): each row's naturals
+    are of its value (base + row), its Jokers Jokers."""
+
+    def __missing__(self, pyr: tuple) -> int:
+        base, rows = pyr
+        packed = 0
+        for i, r in enumerate(rows):
+            j = r & 7
+            packed += ((r >> 3) - j) * KIND_WEIGHT[base + i] + j * KIND_WEIGHT[JOKER]
+        self[pyr] = packed
+        return packed
+
+
 def rows_of(pyr: tuple) -> list[tuple[int, int]]:
     """A pyramid's rows as ``(cards, jokers)``, bottom up."""
     return [(r >> 3, r & 7) for r in pyr[1]]
@@ -1319,6 +1340,7 @@ class FaraoChecker:
         self.active = 0
         self.expect: tuple | None = None
         self._cards = game.checker_verdicts
+        self._kinds = game.checker_kinds
         self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
         self._pyr_cards = [0] * n  # and their cards
         self._pyr_total = 0
@@ -1589,7 +1611,53 @@ class FaraoChecker:
         self.active = s.active
 
     def conservation(self, s: FaraoState) -> None:
-        """Each kind of card counted everywhere; every pyramid valid; caps; the End card."""
+        """Each kind of card counted everywhere; every pyramid valid; caps; the End card.
+
+        The kinds are counted all at once as one int with a byte per kind (:data:`KIND_WEIGHT`):
+        each list packed by ``bytes``, which refuses a count below 0 or above 255, each standing
+        pyramid by its packed cards (kept per pyramid shape, like its verdict). With every count
+        in 0…255 and all of them adding up to the deck's size (fewer than 256 cards), the packed
+        sums are equal exactly when every kind's count is. Anything amiss is looked at again
+        kind by kind (:meth:`_conservation_by_kind`), which names the fault."""
+        g = self.g
+        hands = s.hands
+        hand_n = s.hand_n
+        pile, discard, display = s.pile, s.discard, s.display
+        try:
+            packed = int.from_bytes(bytes(pile), "big") + int.from_bytes(bytes(discard), "big")
+            for h in hands:
+                packed += int.from_bytes(bytes(h), "big")
+        except ValueError:  # a negative count (or an absurd one)
+            self._conservation_by_kind(s)
+            return
+        weight = KIND_WEIGHT
+        for k in display:
+            packed += weight[k]
+        cards = s.pile_n + s.disc_n + len(display) + sum(hand_n) + s.end_out
+        cap = 2 if s.plateau >= g.board.double_from else 1
+        sizes = self._cards
+        kinds = self._kinds
+        for pyrs in s.pyr:
+            if len(pyrs) > cap:
+                self._conservation_by_kind(s)
+                return
+            for pyr in pyrs:
+                k = sizes[pyr]
+                if k < 0:
+                    self._conservation_by_kind(s)
+                    return
+                cards += k
+                packed += kinds[pyr]
+        packed += s.end_out * weight[END]
+        if (packed != g.packed_counts or cards != g.total or g.total > 255 or list(map(sum, hands)) != hand_n
+                or s.pile_n != sum(pile) or s.disc_n != sum(discard) or len(display) > g.board.display
+                or not 1 <= s.plateau <= g.board.plateaus or s.final != (s.plateau == g.board.plateaus)
+                or (s.phase != OVER and pile[END] != (1 if s.final else 0))):
+            self._conservation_by_kind(s)
+
+    def _conservation_by_kind(self, s: FaraoState) -> None:
+        """:meth:`conservation` the long way, kind by kind and place by place: it raises, naming
+        the fault, for whatever the packed count found amiss."""
         g = self.g
         hands = s.hands
         seen = [sum(x) for x in zip(s.pile, s.discard, *hands)]
