@@ -103,7 +103,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from operator import attrgetter
+from itertools import chain, islice
+from operator import attrgetter, getitem
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -340,6 +341,11 @@ class FaraoGame:
                              for v in range(MAX_VALUE + 1)] for s in range(NEW + 1)]
         self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
                             for q in range(num_players)]
+        # the builds on an own pyramid, per slot and pyramid shape (see _PyramidBuilds), and the new
+        # pyramids per value, indexed by the cards of that value held
+        self._pyramid_builds = [_PyramidBuilds(self._build_runs[s]) for s in range(NEW)]
+        self._new_runs = self._build_runs[NEW][1:MAX_VALUE + 1]
+        self._offer_lists: list[dict[bytes, list[int]]] = [{} for _ in range(num_players)]
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -362,12 +368,29 @@ class FaraoGame:
     def pyramid_cap(self, plateau: int) -> int:
         return 2 if plateau >= self.board.double_from else 1
 
-    def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> list[int]:
-        """``PASS`` and every legal build of a hand on its pyramids (not cached: hands and
-        pyramids vary so much that fewer than one list in ten would be met again)."""
-        out = [PASS]
-        jk = hand[JOKER] if self.options.jokers else 0
-        runs = self._build_runs
+    def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool,
+                      head: Sequence[int] = (PASS,)) -> list[int]:
+        """``head`` (``PASS``) and every legal build of a hand on its pyramids.
+
+        Not cached as whole lists (hands and pyramids vary so much that fewer than one list
+        in ten would be met again); without Jokers it is put together from prepared runs:
+        per own pyramid shape the rows that can take cards (:class:`_PyramidBuilds`), per
+        value the new pyramids, each indexed by the cards of that value held."""
+        if self.options.jokers and hand[JOKER]:
+            return self._builds_with_jokers(hand, pyrs, can_new, head)
+        out = list(head)
+        for slot, pyr in enumerate(pyrs):
+            for v, runs in self._pyramid_builds[slot][pyr]:
+                out += runs[hand[v]]
+        if can_new:
+            out += chain.from_iterable(map(getitem, self._new_runs, islice(hand, 1, MAX_VALUE + 1)))
+        return out
+
+    def _builds_with_jokers(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool,
+                            head: Sequence[int]) -> list[int]:
+        """:meth:`build_actions` for a hand holding Jokers (the variant): each build with 0… Jokers."""
+        out = list(head)
+        jk = hand[JOKER]
         for slot, (base, rows) in enumerate(pyrs):
             h = len(rows)
             for i in range(h + 1):
@@ -384,25 +407,31 @@ class FaraoGame:
                 if room <= 0:
                     continue
                 top = min(hand[v], room)
-                if not jk:  # naturals only: 1…top cards, a prepared run
-                    if top >= 1:
-                        out += runs[slot][v][top]
-                    continue
                 for nat in range(0 if nat_cur else 1, top + 1):
                     for j in range(0, min(jk, room - nat) + 1):
                         if nat + j:
                             out.append(build_action(slot, v, nat, j))
         if can_new:
-            if not jk:
-                new = runs[NEW]
-                for v in range(1, MAX_VALUE + 1):
-                    if hand[v]:
-                        out += new[v][hand[v]]
-            else:
-                for v in range(1, MAX_VALUE + 1):
-                    for nat in range(1, hand[v] + 1):
-                        for j in range(jk + 1):
-                            out.append(build_action(NEW, v, nat, j))
+            for v in range(1, MAX_VALUE + 1):
+                for nat in range(1, hand[v] + 1):
+                    for j in range(jk + 1):
+                        out.append(build_action(NEW, v, nat, j))
+        return out
+
+    OFFER_LISTS_KEPT = 8192  # per seat: a few thousand hands are met in hundreds of games
+
+    def offers(self, p: int, hand: list[int], hand_n: list[int]) -> list[int]:
+        """:meth:`trade_actions` of seat ``p``'s hand to the others holding cards, kept per seat
+        and (kinds held, seats holding cards): two in three questions meet a list again."""
+        key = bytes(map(bool, hand)) + bytes(map(bool, hand_n))
+        lists = self._offer_lists[p]
+        out = lists.get(key)
+        if out is None:
+            if len(lists) >= self.OFFER_LISTS_KEPT:
+                lists.clear()
+            held = sum(1 << k for k, c in enumerate(hand) if c)
+            partners = sum(1 << q for q, n in enumerate(hand_n) if n and q != p)
+            out = lists[key] = self.trade_actions(held, partners)
         return out
 
     def trade_actions(self, held: int, partners: int) -> list[int]:
@@ -420,6 +449,33 @@ class FaraoGame:
                 for g in kinds:
                     if held >> g & 1:
                         out += row[g]
+        return out
+
+
+class _PyramidBuilds(dict):
+    """For one slot, per own pyramid shape (filled as shapes are met): the rows a build
+    without Jokers may add to, as ``(value, runs)``, ``runs[held]`` being every build of
+    1… cards of that value a hand holding ``held`` of them may make there (at most the
+    room the row has: narrower than the row below; empty when nothing is held). A new
+    row on top is one value higher and narrower than the top row."""
+
+    def __init__(self, runs: list[list[list[int]]]):
+        super().__init__()
+        self.runs = runs  # every build of 1…n cards of value v on this slot: runs[v][n]
+
+    def __missing__(self, pyr: tuple) -> list[tuple[int, list[list[int]]]]:
+        base, rows = pyr
+        out = []
+        for i in range(len(rows) + 1):
+            v = base + i
+            if v > MAX_VALUE:
+                break
+            below = rows[i - 1] >> 3 if i else 99
+            room = below - 1 - (rows[i] >> 3 if i < len(rows) else 0)
+            if room > 0:
+                by_value = self.runs[v]
+                out.append((v, [by_value[min(held, room)] for held in range(len(by_value))]))
+        self[pyr] = out
         return out
 
 
@@ -614,7 +670,7 @@ class FaraoState:
                     out.append(TAKE + k)
             return out
         if ph == TRADE_PICK:
-            return g.trade_actions(*self._trade_masks())
+            return g.offers(p, self.hands[p], self.hand_n)
         if ph == TRADE_REPLY:
             return _ACCEPT_DECLINE if self.hands[p][self.offer[2]] else _DECLINE
         if ph == ATTACK:
@@ -638,18 +694,6 @@ class FaraoState:
         if ph < OVER:
             return [a for a, _ in self.chance_outcomes()]
         return []
-
-    def _trade_masks(self) -> tuple[int, int]:
-        p = self.player
-        held = 0
-        for k, c in enumerate(self.hands[p]):
-            if c:
-                held |= 1 << k
-        partners = 0
-        for q, n in enumerate(self.hand_n):
-            if n and q != p:
-                partners |= 1 << q
-        return held, partners
 
     def _attacks(self) -> list[int]:
         p = self.player
@@ -926,17 +970,16 @@ class FaraoState:
             for q, n in enumerate(self.hand_n):
                 if n and q != p:
                     if not same_cards:
-                        builds = self._builds()
-                        self.trade_or_build = _PASS_YES + builds[1:] if len(builds) > 1 else _PASS_YES
+                        self.trade_or_build = self._builds(_PASS_YES)
                     self.phase = TRADE
                     return
         self._to_build()
 
-    def _builds(self) -> list[int]:
-        """``PASS`` and the active player's legal builds now."""
+    def _builds(self, head: Sequence[int] = (PASS,)) -> list[int]:
+        """``head`` (``PASS``) and the active player's legal builds now."""
         p = self.player
         g = self.g
-        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau), head)
 
     def _to_build(self) -> None:
         """Step 4 (again after each build): build or ``PASS``; skipped when nothing can be built."""
