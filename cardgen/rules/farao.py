@@ -103,6 +103,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import chain, islice
 from operator import attrgetter, getitem
 from typing import Any, Callable, Mapping, Sequence
@@ -1313,6 +1314,11 @@ class _PackedKinds(dict):
         return packed
 
 
+def _row(cards: int, jokers: int) -> int:
+    """A pyramid row's code (see the module doc) from its cards and the Jokers among them."""
+    return (cards << 3) + jokers
+
+
 def rows_of(pyr: tuple) -> list[tuple[int, int]]:
     """A pyramid's rows as ``(cards, jokers)``, bottom up."""
     return [(r >> 3, r & 7) for r in pyr[1]]
@@ -1423,26 +1429,24 @@ class FaraoChecker:
             if hand[v] < nat or hand[JOKER] < j or (j and not g.options.jokers):
                 raise RuleViolation(f"{who} builds {nat}×{v} + {j} Joker(s) without holding them")
             pyrs = s.pyr[player]
-            rows: list[list[int]]
             if slot == NEW:
                 cap = 2 if s.plateau >= g.board.double_from else 1
                 if len(pyrs) >= cap:
                     raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
                                         f" {s.plateau}: the rules allow {cap}")
-                base, rows, i = v, [[0, 0]], 0
+                new = (v, (_row(nat + j, j),))
             else:
                 if slot >= len(pyrs):
                     raise RuleViolation(f"{who} builds on a pyramid it does not have")
-                base = pyrs[slot][0]
-                rows = [list(r) for r in rows_of(pyrs[slot])]
+                base, rows = pyrs[slot]
                 i = v - base
                 if i < 0 or i > len(rows):
                     raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
-                if i == len(rows):
-                    rows.append([0, 0])
-            rows[i][0] += nat + j
-            rows[i][1] += j
-            new = (base, tuple((n << 3) + jj for n, jj in rows))
+                if i == len(rows):  # a new row on top
+                    new = (base, rows + (_row(nat + j, j),))
+                else:  # the row's cards and Jokers, each grown
+                    r = rows[i]
+                    new = (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
             if self._cards[new] < 0:  # the verdict is kept per pyramid shape
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
@@ -1810,15 +1814,7 @@ class GreedyAgent:
         pyrs = obs.pyrs(self.seat)
         if hand == self._last_hand and pyrs == self._last_pyrs:
             return self._last_worths
-        out = [0.0] * NK
-        for kind in range(1, MAX_VALUE + 1):
-            held = hand[kind]
-            w = _BASE_WORTH[kind][held if held < 3 else 3]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
-            if kind > 1 and hand[kind - 1]:
-                w += 0.5
-            if kind < MAX_VALUE and hand[kind + 1]:
-                w += 0.5
-            out[kind] = w
+        out = _hand_worths(bytes(map(min, islice(hand, 1, MAX_VALUE + 1), _THREES)))[:]
         for base, rows in pyrs:
             lack = lacking(base, rows, hand)
             for kind in range(base, min(base + len(rows), MAX_VALUE + 1)):
@@ -1826,8 +1822,6 @@ class GreedyAgent:
             for kind in lack:
                 if kind:
                     out[kind] += 3.0 if len(lack) == 1 else 1.5
-        for kind, w in _SPECIAL_WORTH.items():
-            out[kind] = w
         self._remember(hand, pyrs, out)
         return out
 
@@ -2002,6 +1996,29 @@ _SPECIAL_WORTH = {THIEF: 3.0, TAX: 2.5, PHARAOH: 3.5, JOKER: 5.0}
 # a building card's base worth, by kind and by how many are held (up to 3): computed as the
 # greedy player always did, so that the same sums give the same floats
 _BASE_WORTH = [[1.0 + 0.05 * kind + 0.4 * min(held, 3) for held in range(4)] for kind in range(MAX_VALUE + 1)]
+
+
+_THREES = (3,) * MAX_VALUE
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_worths(held: bytes) -> list[float]:
+    """The worth of every kind before the pyramids count (:meth:`GreedyAgent.worths`), by the
+    building cards held (``held[v - 1]``: of value v, up to 3, all that counts): a building card's
+    base worth, + 0.5 for each neighbouring value held; the specials' fixed worths. At most 4⁹
+    hands (the 65,536 met last are kept); summed in the order the greedy player always summed
+    them (the same floats)."""
+    out = [0.0] * NK
+    for kind in range(1, MAX_VALUE + 1):
+        w = _BASE_WORTH[kind][held[kind - 1]]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
+        if kind > 1 and held[kind - 2]:
+            w += 0.5
+        if kind < MAX_VALUE and held[kind]:
+            w += 0.5
+        out[kind] = w
+    for kind, w in _SPECIAL_WORTH.items():
+        out[kind] = w
+    return out
 
 
 def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
