@@ -331,8 +331,7 @@ class FaraoGame:
         self.hand_limit = board.hand_limit
         # the checker's verdict on every pyramid shape it met (a pure function of the shape and the
         # options, so shared by the games of this game object; the engine never reads it)
-        self.checker_verdicts = _CardCount(options.jokers)
-        self.checker_kinds = _PackedKinds()
+        self.checker_verdicts = _PyramidCount(options.jokers)
         self.packed_counts = sum(c * KIND_WEIGHT[k] for k, c in enumerate(self.counts))  # the deck, packed
         # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
         self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
@@ -1281,37 +1280,32 @@ def _pick(counts: Sequence[int], r: int) -> int:
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
-class _CardCount(dict):
+KIND_WEIGHT = tuple(256 ** (NK - 1 - k) for k in range(NK))
+"""A kind's place in a packed count (``int.from_bytes(bytes(counts), "big")``): one byte per kind."""
+
+
+class _PyramidCount(dict):
     """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are
-    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes
-    are few (values 1–9, rows narrowing): a few thousand at most."""
+    met): ``(cards, by kind)``, the cards by kind packed like the lists (:data:`KIND_WEIGHT`:
+    each row's naturals of its value, base + row, its Jokers Jokers); ``cards`` is -1 for a
+    pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes are few (values
+    1–9, rows narrowing): a few thousand at most."""
 
     def __init__(self, jokers: bool):
         super().__init__()
         self.jokers = jokers
 
-    def __missing__(self, pyr: tuple) -> int:
-        n = self[pyr] = -1 if pyramid_problem(pyr, self.jokers) else sum(r >> 3 for r in pyr[1])
-        return n
-
-
-KIND_WEIGHT = tuple(256 ** (NK - 1 - k) for k in range(NK))
-"""A kind's place in a packed count (``int.from_bytes(bytes(counts), "big")``): one byte per kind."""
-
-
-class _PackedKinds(dict):
-    """The checker's own count of a pyramid's cards by kind, packed like the lists
-    (:data:`KIND_WEIGHT`), by pyramid (filled as pyramids are met): each row's naturals
-    are of its value (base + row), its Jokers Jokers."""
-
-    def __missing__(self, pyr: tuple) -> int:
+    def __missing__(self, pyr: tuple) -> tuple[int, int]:
+        if pyramid_problem(pyr, self.jokers):
+            self[pyr] = (-1, 0)
+            return -1, 0
         base, rows = pyr
         packed = 0
         for i, r in enumerate(rows):
             j = r & 7
             packed += ((r >> 3) - j) * KIND_WEIGHT[base + i] + j * KIND_WEIGHT[JOKER]
-        self[pyr] = packed
-        return packed
+        count = self[pyr] = (sum(r >> 3 for r in rows), packed)
+        return count
 
 
 def _row(cards: int, jokers: int) -> int:
@@ -1389,7 +1383,6 @@ class FaraoChecker:
         self.active = 0
         self.expect: tuple | None = None
         self._cards = game.checker_verdicts
-        self._kinds = game.checker_kinds
         self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
         self._pyr_cards = [0] * n  # and their cards
         self._pyr_total = 0
@@ -1447,7 +1440,7 @@ class FaraoChecker:
                 else:  # the row's cards and Jokers, each grown
                     r = rows[i]
                     new = (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
-            if self._cards[new] < 0:  # the verdict is kept per pyramid shape
+            if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
@@ -1593,7 +1586,7 @@ class FaraoChecker:
         sizes = self._cards
         cards = 0
         for pyr in pyrs:
-            k = sizes[pyr]
+            k = sizes[pyr][0]
             if k < 0:  # every standing pyramid follows the rules, at every step
                 raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
                                     f" {pyramid_problem(pyr, self.g.options.jokers)}")
@@ -1683,18 +1676,17 @@ class FaraoChecker:
         cards = s.pile_n + s.disc_n + len(display) + sum(hand_n) + s.end_out
         cap = 2 if s.plateau >= g.board.double_from else 1
         sizes = self._cards
-        kinds = self._kinds
         for pyrs in s.pyr:
             if len(pyrs) > cap:
                 self._conservation_by_kind(s)
                 return
             for pyr in pyrs:
-                k = sizes[pyr]
+                k, by_kind = sizes[pyr]
                 if k < 0:
                     self._conservation_by_kind(s)
                     return
                 cards += k
-                packed += kinds[pyr]
+                packed += by_kind
         packed += s.end_out * weight[END]
         if (packed != g.packed_counts or cards != g.total or g.total > 255 or list(map(sum, hands)) != hand_n
                 or s.pile_n != sum(pile) or s.disc_n != sum(discard) or len(display) > g.board.display
@@ -1720,7 +1712,7 @@ class FaraoChecker:
             if len(pyrs) > cap:
                 raise RuleViolation(f"seat {q + 1} has {len(pyrs)} pyramids with the figure on plateau {s.plateau}")
             for pyr in pyrs:
-                if sizes[pyr] < 0:
+                if sizes[pyr][0] < 0:
                     why = pyramid_problem(pyr, g.options.jokers)
                     raise RuleViolation(f"seat {q + 1}'s pyramid {pyramid_text(pyr)} breaks the rules: {why}")
                 v = pyr[0]
