@@ -1893,11 +1893,13 @@ class GreedyAgent:
                     i = next(i for i, k in enumerate(need) if k)
                     nat = min(need[i], hand[base + i])
                     best, gain = build_action(slot, base + i, nat, need[i] - nat), d
-        if can_new:
+        if can_new and not jk:  # the new pyramids worth starting, worked out once per hand
+            for d, a in _new_pyramid_plans(bytes(islice(hand, 1, MAX_VALUE + 1)), bool(pyrs)):
+                if d > gain:
+                    best, gain = a, d
+        elif can_new:  # with Jokers in hand
             for v in range(1, MAX_VALUE + 1):
                 if hand[v]:
-                    if not jk and (pyrs or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
-                        continue  # without Jokers a lone row (skipped below), known without planning
                     height, need = plan(v, [], hand, jk)
                     d = pyramid_value((v, (0,) * height))
                     if height == 1 and (pyrs or hand[v] < 2):
@@ -2011,6 +2013,27 @@ def _hand_worths(held: bytes) -> list[float]:
     for kind, w in _SPECIAL_WORTH.items():
         out[kind] = w
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _new_pyramid_plans(held: bytes, has_pyramid: bool) -> tuple[tuple[int, int], ...]:
+    """The new pyramids a hand without Jokers may start, as the greedy player weighs them
+    (:meth:`GreedyAgent._next_build`), by the building cards held (``held[v - 1]``: of value
+    v) and whether the player has a pyramid already: ``(value of the planned pyramid, first
+    build)`` by value, those it skips left out (a lone row, unless a first pyramid of two or
+    more cards)."""
+    hand = (0,) + tuple(held) + (0,) * (NK - 1 - MAX_VALUE)
+    out = []
+    for v in range(1, MAX_VALUE + 1):
+        if hand[v]:
+            if (has_pyramid or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
+                continue  # a lone row, known without planning
+            height, need = plan(v, [], hand, 0)
+            if height == 1 and (has_pyramid or hand[v] < 2):
+                continue  # a lone row is worth starting only as a first pyramid
+            nat = max(hand[v], need[0]) if need[0] <= hand[v] else hand[v]
+            out.append((pyramid_value((v, (0,) * height)), build_action(NEW, v, nat, max(0, need[0] - nat))))
+    return tuple(out)
 
 
 def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
