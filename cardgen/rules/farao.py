@@ -103,7 +103,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import chain, islice
 from operator import attrgetter, getitem
 from typing import Any, Callable, Mapping, Sequence
@@ -1806,7 +1805,15 @@ class GreedyAgent:
         pyrs = obs.pyrs(self.seat)
         if hand == self._last_hand and pyrs == self._last_pyrs:
             return self._last_worths
-        out = _hand_worths(bytes(map(min, islice(hand, 1, MAX_VALUE + 1), _THREES)))[:]
+        out = [0.0] * NK
+        for kind in range(1, MAX_VALUE + 1):
+            held = hand[kind]
+            w = _BASE_WORTH[kind][held if held < 3 else 3]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
+            if kind > 1 and hand[kind - 1]:
+                w += 0.5
+            if kind < MAX_VALUE and hand[kind + 1]:
+                w += 0.5
+            out[kind] = w
         for base, rows in pyrs:
             lack = lacking(base, rows, hand)
             for kind in range(base, min(base + len(rows), MAX_VALUE + 1)):
@@ -1814,6 +1821,8 @@ class GreedyAgent:
             for kind in lack:
                 if kind:
                     out[kind] += 3.0 if len(lack) == 1 else 1.5
+        for kind, w in _SPECIAL_WORTH.items():
+            out[kind] = w
         self._remember(hand, pyrs, out)
         return out
 
@@ -1893,13 +1902,11 @@ class GreedyAgent:
                     i = next(i for i, k in enumerate(need) if k)
                     nat = min(need[i], hand[base + i])
                     best, gain = build_action(slot, base + i, nat, need[i] - nat), d
-        if can_new and not jk:  # the new pyramids worth starting, worked out once per hand
-            for d, a in _new_pyramid_plans(bytes(islice(hand, 1, MAX_VALUE + 1)), bool(pyrs)):
-                if d > gain:
-                    best, gain = a, d
-        elif can_new:  # with Jokers in hand
+        if can_new:
             for v in range(1, MAX_VALUE + 1):
                 if hand[v]:
+                    if not jk and (pyrs or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
+                        continue  # without Jokers a lone row (skipped below), known without planning
                     height, need = plan(v, [], hand, jk)
                     d = pyramid_value((v, (0,) * height))
                     if height == 1 and (pyrs or hand[v] < 2):
@@ -1990,50 +1997,6 @@ _SPECIAL_WORTH = {THIEF: 3.0, TAX: 2.5, PHARAOH: 3.5, JOKER: 5.0}
 # a building card's base worth, by kind and by how many are held (up to 3): computed as the
 # greedy player always did, so that the same sums give the same floats
 _BASE_WORTH = [[1.0 + 0.05 * kind + 0.4 * min(held, 3) for held in range(4)] for kind in range(MAX_VALUE + 1)]
-
-
-_THREES = (3,) * MAX_VALUE
-
-
-@lru_cache(maxsize=1 << 16)
-def _hand_worths(held: bytes) -> list[float]:
-    """The worth of every kind before the pyramids count (:meth:`GreedyAgent.worths`), by the
-    building cards held (``held[v - 1]``: of value v, up to 3, all that counts): a building card's
-    base worth, + 0.5 for each neighbouring value held; the specials' fixed worths. At most 4⁹
-    hands (the 65,536 met last are kept); summed in the order the greedy player always summed
-    them (the same floats)."""
-    out = [0.0] * NK
-    for kind in range(1, MAX_VALUE + 1):
-        w = _BASE_WORTH[kind][held[kind - 1]]  # 1 + 0.05 × kind + 0.4 × (up to 3 held)
-        if kind > 1 and held[kind - 2]:
-            w += 0.5
-        if kind < MAX_VALUE and held[kind]:
-            w += 0.5
-        out[kind] = w
-    for kind, w in _SPECIAL_WORTH.items():
-        out[kind] = w
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _new_pyramid_plans(held: bytes, has_pyramid: bool) -> tuple[tuple[int, int], ...]:
-    """The new pyramids a hand without Jokers may start, as the greedy player weighs them
-    (:meth:`GreedyAgent._next_build`), by the building cards held (``held[v - 1]``: of value
-    v) and whether the player has a pyramid already: ``(value of the planned pyramid, first
-    build)`` by value, those it skips left out (a lone row, unless a first pyramid of two or
-    more cards)."""
-    hand = (0,) + tuple(held) + (0,) * (NK - 1 - MAX_VALUE)
-    out = []
-    for v in range(1, MAX_VALUE + 1):
-        if hand[v]:
-            if (has_pyramid or hand[v] < 2) and (hand[v] < 2 or v == MAX_VALUE or not hand[v + 1]):
-                continue  # a lone row, known without planning
-            height, need = plan(v, [], hand, 0)
-            if height == 1 and (has_pyramid or hand[v] < 2):
-                continue  # a lone row is worth starting only as a first pyramid
-            nat = max(hand[v], need[0]) if need[0] <= hand[v] else hand[v]
-            out.append((pyramid_value((v, (0,) * height)), build_action(NEW, v, nat, max(0, need[0] - nat))))
-    return tuple(out)
 
 
 def lacking(base: int, rows: Sequence[int], hand: Sequence[int]) -> list[int]:
