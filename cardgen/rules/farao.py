@@ -103,7 +103,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from itertools import chain, islice
+from itertools import chain, compress, islice
 from operator import attrgetter, getitem
 from typing import Any, Callable, Mapping, Sequence
 
@@ -668,6 +668,8 @@ class FaraoState:
                     seen |= 1 << k
                     out.append(TAKE + k)
             return out
+        if ph == END_DISCARD or ph == LOSS_DISCARD:  # every kind held, in kind order
+            return list(compress(_DISCARD_RUN, islice(self.hands[p], 1, None)))
         if ph == TRADE_PICK:
             return g.offers(p, self.hands[p], self.hand_n)
         if ph == TRADE_REPLY:
@@ -685,9 +687,6 @@ class FaraoState:
                 if r & 7:
                     out.append(STEAL_ACT + 2 * i + 1)
             return out
-        if ph == LOSS_DISCARD or ph == END_DISCARD:
-            h = self.hands[p]
-            return [DISCARD + k for k in range(1, NK) if h[k]]
         if ph == IDLE:
             return _PASS_ONLY
         if ph < OVER:
@@ -1258,6 +1257,7 @@ class FaraoState:
         return s
 
 
+_DISCARD_RUN = tuple(DISCARD + k for k in range(1, NK))  # a discard of each kind, in kind order
 _PASS_YES = [PASS, YES]
 _PASS_ONLY = [PASS]
 _ACCEPT_DECLINE = [DECLINE, ACCEPT]
@@ -1947,7 +1947,10 @@ class GreedyAgent:
         if want is None:
             return None
         worths = self.worths(obs)
-        give = min((k for k in range(1, NK) if hand[k] and k != want), key=lambda k: (worths[k], k), default=None)
+        give = None  # the held card worth least to it (the lowest kind of those), not the one it wants
+        for k in range(1, NK):
+            if hand[k] and k != want and (give is None or worths[k] < worths[give]):
+                give = k
         if give is None or worths[give] >= worths[want]:
             return None
         sizes = obs.hand_sizes
