@@ -1443,23 +1443,6 @@ class FaraoChecker:
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
-        elif ph == CASH:
-            if action == PASS:
-                if not g.options.cash_optional:
-                    raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
-                return
-            slot = action - CASH_ACT
-            if not 0 <= slot < len(s.pyr[player]):
-                raise RuleViolation(f"{who} cashes a pyramid it does not have")
-            pyr = s.pyr[player][slot]
-            need = g.options.min_rows_to_cash
-            if s.plateau >= g.board.tall_only_from:
-                need = max(need, g.board.tall_rows)
-            if len(pyr[1]) < need:
-                raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
-                                    f" {s.plateau}; it needs {need}")
-            self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
-                           len(s.pyr[player]) - 1)
         elif ph == DRAW:
             if action == PILE:
                 if not (s.pile_n or s.disc_n):
@@ -1467,6 +1450,12 @@ class FaraoChecker:
             elif action - TAKE not in s.display:
                 raise RuleViolation(f"{who} takes {KIND_NAMES[action - TAKE] if 0 < action - TAKE < NK else action}"
                                     " which is not in the display")
+        elif ph == LOSS_DISCARD or ph == END_DISCARD:
+            k = action - DISCARD
+            if not 0 < k < NK or not hand[k]:
+                raise RuleViolation(f"{who} discards a card it does not hold")
+            if s.hand_n[player] <= g.hand_limit:
+                raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
         elif ph == TRADE_PICK:
             if g.options.trade == "none":
                 raise RuleViolation(f"{who} offers a trade although trading is off")
@@ -1508,6 +1497,23 @@ class FaraoChecker:
                 raise RuleViolation(f"{who} blocks without a Pharaoh")
             if ph == BLOCK and player != s.target[0]:
                 raise RuleViolation(f"{who} blocks a thief sent to seat {s.target[0] + 1}")
+        elif ph == CASH:
+            if action == PASS:
+                if not g.options.cash_optional:
+                    raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
+                return
+            slot = action - CASH_ACT
+            if not 0 <= slot < len(s.pyr[player]):
+                raise RuleViolation(f"{who} cashes a pyramid it does not have")
+            pyr = s.pyr[player][slot]
+            need = g.options.min_rows_to_cash
+            if s.plateau >= g.board.tall_only_from:
+                need = max(need, g.board.tall_rows)
+            if len(pyr[1]) < need:
+                raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
+                                    f" {s.plateau}; it needs {need}")
+            self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
+                           len(s.pyr[player]) - 1)
         elif ph == STEAL:
             q, slot = s.target
             pyr = s.pyr[q][slot]
@@ -1527,12 +1533,6 @@ class FaraoChecker:
         elif ph == IDLE:
             if action != PASS:
                 raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
-        elif ph == LOSS_DISCARD or ph == END_DISCARD:
-            k = action - DISCARD
-            if not 0 < k < NK or not hand[k]:
-                raise RuleViolation(f"{who} discards a card it does not hold")
-            if s.hand_n[player] <= g.hand_limit:
-                raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
         else:
             raise RuleViolation(f"{who} acted in the {PHASE_NAMES[ph]} step")
 
