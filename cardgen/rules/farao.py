@@ -437,8 +437,8 @@ class FaraoGame:
         """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind.
 
         Built from one prepared run of offers per (partner, kind given), in the order partner,
-        given, asked: a list of up to ~400 offers costs a few dozen list extensions, where a
-        cache of whole lists would miss often (thousands of hand masks) and grow without bound."""
+        given, asked: a list of up to ~400 offers costs a few dozen list extensions (:meth:`offers`
+        keeps the lists met, a bounded number per seat)."""
         out: list[int] = []
         runs = self._trade_runs
         kinds = self._trade_kinds
