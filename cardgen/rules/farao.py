@@ -345,6 +345,10 @@ class FaraoGame:
         self._pyramid_builds = [_PyramidBuilds(self._build_runs[s]) for s in range(NEW)]
         self._new_runs = self._build_runs[NEW][1:MAX_VALUE + 1]
         self._offer_lists: list[dict[bytes, list[int]]] = [{} for _ in range(num_players)]
+        # per plateau (index 0 unused): the fewest rows to cash and the pyramids a player may have
+        self.rows_to_cash = tuple(self.cash_rows(t) for t in range(board.plateaus + 1))
+        self.pyramid_caps = tuple(self.pyramid_cap(t) for t in range(board.plateaus + 1))
+        self.trade_offers = options.trade_offers if options.trade != "none" else 0  # offers a turn
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -657,7 +661,7 @@ class FaraoState:
         if ph == BUILD:
             return self.builds
         if ph == CASH:
-            need = g.cash_rows(self.plateau)
+            need = g.rows_to_cash[self.plateau]
             out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
             return ([PASS] + out) if g.options.cash_optional else out
         if ph == DRAW:
@@ -913,7 +917,7 @@ class FaraoState:
         self.decided = False
         self.trades = 0
         self.attacks = 0
-        need = self.g.cash_rows(self.plateau)
+        need = self.g.rows_to_cash[self.plateau]
         for pyr in self.pyr[p]:
             if len(pyr[1]) >= need:
                 self.phase = CASH
@@ -964,7 +968,7 @@ class FaraoState:
         p = self.active
         self.player = p
         g = self.g
-        if g.options.trade != "none" and self.trades < g.options.trade_offers and self.hand_n[p]:
+        if self.trades < g.trade_offers and self.hand_n[p]:
             for q, n in enumerate(self.hand_n):
                 if n and q != p:
                     if not same_cards:
@@ -977,7 +981,7 @@ class FaraoState:
         """``head`` (``PASS``) and the active player's legal builds now."""
         p = self.player
         g = self.g
-        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau), head)
+        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_caps[self.plateau], head)
 
     def _to_build(self) -> None:
         """Step 4 (again after each build): build or ``PASS``; skipped when nothing can be built."""
