@@ -103,7 +103,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from operator import attrgetter
+from itertools import chain, compress, islice
+from operator import attrgetter, getitem
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import CardgenError, Where
@@ -329,7 +330,8 @@ class FaraoGame:
         self.hand_limit = board.hand_limit
         # the checker's verdict on every pyramid shape it met (a pure function of the shape and the
         # options, so shared by the games of this game object; the engine never reads it)
-        self.checker_verdicts = _CardCount(options.jokers)
+        self.checker_verdicts = _PyramidCount(options.jokers)
+        self.packed_counts = sum(c * KIND_WEIGHT[k] for k, c in enumerate(self.counts))  # the deck, packed
         # the kinds a trade may give or ask, and every offer to partner q giving g: _trade_runs[q][g]
         self._trade_kinds = [k for k in range(1, NK) if k != END and (k != JOKER or options.jokers)]
         # every build without Jokers of 1…n cards of value v on slot s: _build_runs[s][v][n]
@@ -338,6 +340,15 @@ class FaraoGame:
                              for v in range(MAX_VALUE + 1)] for s in range(NEW + 1)]
         self._trade_runs = [[[TRADE_ACT + 256 * q + 16 * g + a for a in self._trade_kinds if a != g] for g in range(NK)]
                             for q in range(num_players)]
+        # the builds on an own pyramid, per slot and pyramid shape (see _PyramidBuilds), and the new
+        # pyramids per value, indexed by the cards of that value held
+        self._pyramid_builds = [_PyramidBuilds(self._build_runs[s]) for s in range(NEW)]
+        self._new_runs = self._build_runs[NEW][1:MAX_VALUE + 1]
+        self._offer_lists: list[dict[bytes, list[int]]] = [{} for _ in range(num_players)]
+        # per plateau (index 0 unused): the fewest rows to cash and the pyramids a player may have
+        self.rows_to_cash = tuple(self.cash_rows(t) for t in range(board.plateaus + 1))
+        self.pyramid_caps = tuple(self.pyramid_cap(t) for t in range(board.plateaus + 1))
+        self.trade_offers = options.trade_offers if options.trade != "none" else 0  # offers a turn
 
     def new_initial_state(self) -> "FaraoState":
         return FaraoState(self)
@@ -360,12 +371,29 @@ class FaraoGame:
     def pyramid_cap(self, plateau: int) -> int:
         return 2 if plateau >= self.board.double_from else 1
 
-    def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool) -> list[int]:
-        """``PASS`` and every legal build of a hand on its pyramids (not cached: hands and
-        pyramids vary so much that fewer than one list in ten would be met again)."""
-        out = [PASS]
-        jk = hand[JOKER] if self.options.jokers else 0
-        runs = self._build_runs
+    def build_actions(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool,
+                      head: Sequence[int] = (PASS,)) -> list[int]:
+        """``head`` (``PASS``) and every legal build of a hand on its pyramids.
+
+        Not cached as whole lists (hands and pyramids vary so much that fewer than one list
+        in ten would be met again); without Jokers it is put together from prepared runs:
+        per own pyramid shape the rows that can take cards (:class:`_PyramidBuilds`), per
+        value the new pyramids, each indexed by the cards of that value held."""
+        if self.options.jokers and hand[JOKER]:
+            return self._builds_with_jokers(hand, pyrs, can_new, head)
+        out = list(head)
+        for slot, pyr in enumerate(pyrs):
+            for v, runs in self._pyramid_builds[slot][pyr]:
+                out += runs[hand[v]]
+        if can_new:
+            out += chain.from_iterable(map(getitem, self._new_runs, islice(hand, 1, MAX_VALUE + 1)))
+        return out
+
+    def _builds_with_jokers(self, hand: Sequence[int], pyrs: Sequence[tuple], can_new: bool,
+                            head: Sequence[int]) -> list[int]:
+        """:meth:`build_actions` for a hand holding Jokers (the variant): each build with 0… Jokers."""
+        out = list(head)
+        jk = hand[JOKER]
         for slot, (base, rows) in enumerate(pyrs):
             h = len(rows)
             for i in range(h + 1):
@@ -382,33 +410,39 @@ class FaraoGame:
                 if room <= 0:
                     continue
                 top = min(hand[v], room)
-                if not jk:  # naturals only: 1…top cards, a prepared run
-                    if top >= 1:
-                        out += runs[slot][v][top]
-                    continue
                 for nat in range(0 if nat_cur else 1, top + 1):
                     for j in range(0, min(jk, room - nat) + 1):
                         if nat + j:
                             out.append(build_action(slot, v, nat, j))
         if can_new:
-            if not jk:
-                new = runs[NEW]
-                for v in range(1, MAX_VALUE + 1):
-                    if hand[v]:
-                        out += new[v][hand[v]]
-            else:
-                for v in range(1, MAX_VALUE + 1):
-                    for nat in range(1, hand[v] + 1):
-                        for j in range(jk + 1):
-                            out.append(build_action(NEW, v, nat, j))
+            for v in range(1, MAX_VALUE + 1):
+                for nat in range(1, hand[v] + 1):
+                    for j in range(jk + 1):
+                        out.append(build_action(NEW, v, nat, j))
+        return out
+
+    OFFER_LISTS_KEPT = 8192  # per seat: a few thousand hands are met in hundreds of games
+
+    def offers(self, p: int, hand: list[int], hand_n: list[int]) -> list[int]:
+        """:meth:`trade_actions` of seat ``p``'s hand to the others holding cards, kept per seat
+        and (kinds held, seats holding cards): two in three questions meet a list again."""
+        key = bytes(map(bool, hand)) + bytes(map(bool, hand_n))
+        lists = self._offer_lists[p]
+        out = lists.get(key)
+        if out is None:
+            if len(lists) >= self.OFFER_LISTS_KEPT:
+                lists.clear()
+            held = sum(1 << k for k, c in enumerate(hand) if c)
+            partners = sum(1 << q for q, n in enumerate(hand_n) if n and q != p)
+            out = lists[key] = self.trade_actions(held, partners)
         return out
 
     def trade_actions(self, held: int, partners: int) -> list[int]:
         """Every trade offer: to a partner (bit mask), a held kind (bit mask) for any other kind.
 
         Built from one prepared run of offers per (partner, kind given), in the order partner,
-        given, asked: a list of up to ~400 offers costs a few dozen list extensions, where a
-        cache of whole lists would miss often (thousands of hand masks) and grow without bound."""
+        given, asked: a list of up to ~400 offers costs a few dozen list extensions (:meth:`offers`
+        keeps the lists met, a bounded number per seat)."""
         out: list[int] = []
         runs = self._trade_runs
         kinds = self._trade_kinds
@@ -418,6 +452,33 @@ class FaraoGame:
                 for g in kinds:
                     if held >> g & 1:
                         out += row[g]
+        return out
+
+
+class _PyramidBuilds(dict):
+    """For one slot, per own pyramid shape (filled as shapes are met): the rows a build
+    without Jokers may add to, as ``(value, runs)``, ``runs[held]`` being every build of
+    1… cards of that value a hand holding ``held`` of them may make there (at most the
+    room the row has: narrower than the row below; empty when nothing is held). A new
+    row on top is one value higher and narrower than the top row."""
+
+    def __init__(self, runs: list[list[list[int]]]):
+        super().__init__()
+        self.runs = runs  # every build of 1…n cards of value v on this slot: runs[v][n]
+
+    def __missing__(self, pyr: tuple) -> list[tuple[int, list[list[int]]]]:
+        base, rows = pyr
+        out = []
+        for i in range(len(rows) + 1):
+            v = base + i
+            if v > MAX_VALUE:
+                break
+            below = rows[i - 1] >> 3 if i else 99
+            room = below - 1 - (rows[i] >> 3 if i < len(rows) else 0)
+            if room > 0:
+                by_value = self.runs[v]
+                out.append((v, [by_value[min(held, room)] for held in range(len(by_value))]))
+        self[pyr] = out
         return out
 
 
@@ -600,7 +661,7 @@ class FaraoState:
         if ph == BUILD:
             return self.builds
         if ph == CASH:
-            need = g.cash_rows(self.plateau)
+            need = g.rows_to_cash[self.plateau]
             out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
             return ([PASS] + out) if g.options.cash_optional else out
         if ph == DRAW:
@@ -611,8 +672,10 @@ class FaraoState:
                     seen |= 1 << k
                     out.append(TAKE + k)
             return out
+        if ph == END_DISCARD or ph == LOSS_DISCARD:  # every kind held, in kind order
+            return list(compress(_DISCARD_RUN, islice(self.hands[p], 1, None)))
         if ph == TRADE_PICK:
-            return g.trade_actions(*self._trade_masks())
+            return g.offers(p, self.hands[p], self.hand_n)
         if ph == TRADE_REPLY:
             return _ACCEPT_DECLINE if self.hands[p][self.offer[2]] else _DECLINE
         if ph == ATTACK:
@@ -628,26 +691,11 @@ class FaraoState:
                 if r & 7:
                     out.append(STEAL_ACT + 2 * i + 1)
             return out
-        if ph == LOSS_DISCARD or ph == END_DISCARD:
-            h = self.hands[p]
-            return [DISCARD + k for k in range(1, NK) if h[k]]
         if ph == IDLE:
             return _PASS_ONLY
         if ph < OVER:
             return [a for a, _ in self.chance_outcomes()]
         return []
-
-    def _trade_masks(self) -> tuple[int, int]:
-        p = self.player
-        held = 0
-        for k, c in enumerate(self.hands[p]):
-            if c:
-                held |= 1 << k
-        partners = 0
-        for q, n in enumerate(self.hand_n):
-            if n and q != p:
-                partners |= 1 << q
-        return held, partners
 
     def _attacks(self) -> list[int]:
         p = self.player
@@ -869,7 +917,7 @@ class FaraoState:
         self.decided = False
         self.trades = 0
         self.attacks = 0
-        need = self.g.cash_rows(self.plateau)
+        need = self.g.rows_to_cash[self.plateau]
         for pyr in self.pyr[p]:
             if len(pyr[1]) >= need:
                 self.phase = CASH
@@ -920,21 +968,20 @@ class FaraoState:
         p = self.active
         self.player = p
         g = self.g
-        if g.options.trade != "none" and self.trades < g.options.trade_offers and self.hand_n[p]:
+        if self.trades < g.trade_offers and self.hand_n[p]:
             for q, n in enumerate(self.hand_n):
                 if n and q != p:
                     if not same_cards:
-                        builds = self._builds()
-                        self.trade_or_build = _PASS_YES + builds[1:] if len(builds) > 1 else _PASS_YES
+                        self.trade_or_build = self._builds(_PASS_YES)
                     self.phase = TRADE
                     return
         self._to_build()
 
-    def _builds(self) -> list[int]:
-        """``PASS`` and the active player's legal builds now."""
+    def _builds(self, head: Sequence[int] = (PASS,)) -> list[int]:
+        """``head`` (``PASS``) and the active player's legal builds now."""
         p = self.player
         g = self.g
-        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_cap(self.plateau))
+        return g.build_actions(self.hands[p], self.pyr[p], len(self.pyr[p]) < g.pyramid_caps[self.plateau], head)
 
     def _to_build(self) -> None:
         """Step 4 (again after each build): build or ``PASS``; skipped when nothing can be built."""
@@ -1214,6 +1261,7 @@ class FaraoState:
         return s
 
 
+_DISCARD_RUN = tuple(DISCARD + k for k in range(1, NK))  # a discard of each kind, in kind order
 _PASS_YES = [PASS, YES]
 _PASS_ONLY = [PASS]
 _ACCEPT_DECLINE = [DECLINE, ACCEPT]
@@ -1235,18 +1283,37 @@ def _pick(counts: Sequence[int], r: int) -> int:
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
-class _CardCount(dict):
+KIND_WEIGHT = tuple(256 ** (NK - 1 - k) for k in range(NK))
+"""A kind's place in a packed count (``int.from_bytes(bytes(counts), "big")``): one byte per kind."""
+
+
+class _PyramidCount(dict):
     """The checker's own count of a pyramid's cards, by pyramid (filled as pyramids are
-    met); -1 for a pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes
-    are few (values 1–9, rows narrowing): a few thousand at most."""
+    met): ``(cards, by kind)``, the cards by kind packed like the lists (:data:`KIND_WEIGHT`:
+    each row's naturals of its value, base + row, its Jokers Jokers); ``cards`` is -1 for a
+    pyramid that breaks the rules (:func:`pyramid_problem`). Valid shapes are few (values
+    1–9, rows narrowing): a few thousand at most."""
 
     def __init__(self, jokers: bool):
         super().__init__()
         self.jokers = jokers
 
-    def __missing__(self, pyr: tuple) -> int:
-        n = self[pyr] = -1 if pyramid_problem(pyr, self.jokers) else sum(r >> 3 for r in pyr[1])
-        return n
+    def __missing__(self, pyr: tuple) -> tuple[int, int]:
+        if pyramid_problem(pyr, self.jokers):
+            self[pyr] = (-1, 0)
+            return -1, 0
+        base, rows = pyr
+        packed = 0
+        for i, r in enumerate(rows):
+            j = r & 7
+            packed += ((r >> 3) - j) * KIND_WEIGHT[base + i] + j * KIND_WEIGHT[JOKER]
+        count = self[pyr] = (sum(r >> 3 for r in rows), packed)
+        return count
+
+
+def _row(cards: int, jokers: int) -> int:
+    """A pyramid row's code (see the module doc) from its cards and the Jokers among them."""
+    return (cards << 3) + jokers
 
 
 def rows_of(pyr: tuple) -> list[tuple[int, int]]:
@@ -1358,47 +1425,28 @@ class FaraoChecker:
             if hand[v] < nat or hand[JOKER] < j or (j and not g.options.jokers):
                 raise RuleViolation(f"{who} builds {nat}×{v} + {j} Joker(s) without holding them")
             pyrs = s.pyr[player]
-            rows: list[list[int]]
             if slot == NEW:
                 cap = 2 if s.plateau >= g.board.double_from else 1
                 if len(pyrs) >= cap:
                     raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
                                         f" {s.plateau}: the rules allow {cap}")
-                base, rows, i = v, [[0, 0]], 0
+                new = (v, (_row(nat + j, j),))
             else:
                 if slot >= len(pyrs):
                     raise RuleViolation(f"{who} builds on a pyramid it does not have")
-                base = pyrs[slot][0]
-                rows = [list(r) for r in rows_of(pyrs[slot])]
+                base, rows = pyrs[slot]
                 i = v - base
                 if i < 0 or i > len(rows):
                     raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
-                if i == len(rows):
-                    rows.append([0, 0])
-            rows[i][0] += nat + j
-            rows[i][1] += j
-            new = (base, tuple((n << 3) + jj for n, jj in rows))
-            if self._cards[new] < 0:  # the verdict is kept per pyramid shape
+                if i == len(rows):  # a new row on top
+                    new = (base, rows + (_row(nat + j, j),))
+                else:  # the row's cards and Jokers, each grown
+                    r = rows[i]
+                    new = (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
+            if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
-        elif ph == CASH:
-            if action == PASS:
-                if not g.options.cash_optional:
-                    raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
-                return
-            slot = action - CASH_ACT
-            if not 0 <= slot < len(s.pyr[player]):
-                raise RuleViolation(f"{who} cashes a pyramid it does not have")
-            pyr = s.pyr[player][slot]
-            need = g.options.min_rows_to_cash
-            if s.plateau >= g.board.tall_only_from:
-                need = max(need, g.board.tall_rows)
-            if len(pyr[1]) < need:
-                raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
-                                    f" {s.plateau}; it needs {need}")
-            self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
-                           len(s.pyr[player]) - 1)
         elif ph == DRAW:
             if action == PILE:
                 if not (s.pile_n or s.disc_n):
@@ -1406,6 +1454,12 @@ class FaraoChecker:
             elif action - TAKE not in s.display:
                 raise RuleViolation(f"{who} takes {KIND_NAMES[action - TAKE] if 0 < action - TAKE < NK else action}"
                                     " which is not in the display")
+        elif ph == LOSS_DISCARD or ph == END_DISCARD:
+            k = action - DISCARD
+            if not 0 < k < NK or not hand[k]:
+                raise RuleViolation(f"{who} discards a card it does not hold")
+            if s.hand_n[player] <= g.hand_limit:
+                raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
         elif ph == TRADE_PICK:
             if g.options.trade == "none":
                 raise RuleViolation(f"{who} offers a trade although trading is off")
@@ -1447,6 +1501,23 @@ class FaraoChecker:
                 raise RuleViolation(f"{who} blocks without a Pharaoh")
             if ph == BLOCK and player != s.target[0]:
                 raise RuleViolation(f"{who} blocks a thief sent to seat {s.target[0] + 1}")
+        elif ph == CASH:
+            if action == PASS:
+                if not g.options.cash_optional:
+                    raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
+                return
+            slot = action - CASH_ACT
+            if not 0 <= slot < len(s.pyr[player]):
+                raise RuleViolation(f"{who} cashes a pyramid it does not have")
+            pyr = s.pyr[player][slot]
+            need = g.options.min_rows_to_cash
+            if s.plateau >= g.board.tall_only_from:
+                need = max(need, g.board.tall_rows)
+            if len(pyr[1]) < need:
+                raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
+                                    f" {s.plateau}; it needs {need}")
+            self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
+                           len(s.pyr[player]) - 1)
         elif ph == STEAL:
             q, slot = s.target
             pyr = s.pyr[q][slot]
@@ -1466,12 +1537,6 @@ class FaraoChecker:
         elif ph == IDLE:
             if action != PASS:
                 raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
-        elif ph == LOSS_DISCARD or ph == END_DISCARD:
-            k = action - DISCARD
-            if not 0 < k < NK or not hand[k]:
-                raise RuleViolation(f"{who} discards a card it does not hold")
-            if s.hand_n[player] <= g.hand_limit:
-                raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
         else:
             raise RuleViolation(f"{who} acted in the {PHASE_NAMES[ph]} step")
 
@@ -1524,7 +1589,7 @@ class FaraoChecker:
         sizes = self._cards
         cards = 0
         for pyr in pyrs:
-            k = sizes[pyr]
+            k = sizes[pyr][0]
             if k < 0:  # every standing pyramid follows the rules, at every step
                 raise RuleViolation(f"a pyramid {pyramid_text(pyr)} breaks the rules:"
                                     f" {pyramid_problem(pyr, self.g.options.jokers)}")
@@ -1589,7 +1654,52 @@ class FaraoChecker:
         self.active = s.active
 
     def conservation(self, s: FaraoState) -> None:
-        """Each kind of card counted everywhere; every pyramid valid; caps; the End card."""
+        """Each kind of card counted everywhere; every pyramid valid; caps; the End card.
+
+        The kinds are counted all at once as one int with a byte per kind (:data:`KIND_WEIGHT`):
+        each list packed by ``bytes``, which refuses a count below 0 or above 255, each standing
+        pyramid by its packed cards (kept per pyramid shape, like its verdict). With every count
+        in 0…255 and all of them adding up to the deck's size (fewer than 256 cards), the packed
+        sums are equal exactly when every kind's count is. Anything amiss is looked at again
+        kind by kind (:meth:`_conservation_by_kind`), which names the fault."""
+        g = self.g
+        hands = s.hands
+        hand_n = s.hand_n
+        pile, discard, display = s.pile, s.discard, s.display
+        try:
+            packed = int.from_bytes(bytes(pile), "big") + int.from_bytes(bytes(discard), "big")
+            for h in hands:
+                packed += int.from_bytes(bytes(h), "big")
+        except ValueError:  # a negative count (or an absurd one)
+            self._conservation_by_kind(s)
+            return
+        weight = KIND_WEIGHT
+        for k in display:
+            packed += weight[k]
+        cards = s.pile_n + s.disc_n + len(display) + sum(hand_n) + s.end_out
+        cap = 2 if s.plateau >= g.board.double_from else 1
+        sizes = self._cards
+        for pyrs in s.pyr:
+            if len(pyrs) > cap:
+                self._conservation_by_kind(s)
+                return
+            for pyr in pyrs:
+                k, by_kind = sizes[pyr]
+                if k < 0:
+                    self._conservation_by_kind(s)
+                    return
+                cards += k
+                packed += by_kind
+        packed += s.end_out * weight[END]
+        if (packed != g.packed_counts or cards != g.total or g.total > 255 or list(map(sum, hands)) != hand_n
+                or s.pile_n != sum(pile) or s.disc_n != sum(discard) or len(display) > g.board.display
+                or not 1 <= s.plateau <= g.board.plateaus or s.final != (s.plateau == g.board.plateaus)
+                or (s.phase != OVER and pile[END] != (1 if s.final else 0))):
+            self._conservation_by_kind(s)
+
+    def _conservation_by_kind(self, s: FaraoState) -> None:
+        """:meth:`conservation` the long way, kind by kind and place by place: it raises, naming
+        the fault, for whatever the packed count found amiss."""
         g = self.g
         hands = s.hands
         seen = [sum(x) for x in zip(s.pile, s.discard, *hands)]
@@ -1605,7 +1715,7 @@ class FaraoChecker:
             if len(pyrs) > cap:
                 raise RuleViolation(f"seat {q + 1} has {len(pyrs)} pyramids with the figure on plateau {s.plateau}")
             for pyr in pyrs:
-                if sizes[pyr] < 0:
+                if sizes[pyr][0] < 0:
                     why = pyramid_problem(pyr, g.options.jokers)
                     raise RuleViolation(f"seat {q + 1}'s pyramid {pyramid_text(pyr)} breaks the rules: {why}")
                 v = pyr[0]
@@ -1841,7 +1951,10 @@ class GreedyAgent:
         if want is None:
             return None
         worths = self.worths(obs)
-        give = min((k for k in range(1, NK) if hand[k] and k != want), key=lambda k: (worths[k], k), default=None)
+        give = None  # the held card worth least to it (the lowest kind of those), not the one it wants
+        for k in range(1, NK):
+            if hand[k] and k != want and (give is None or worths[k] < worths[give]):
+                give = k
         if give is None or worths[give] >= worths[want]:
             return None
         sizes = obs.hand_sizes
