@@ -1093,12 +1093,9 @@ class EgyptChecker:
 
     Cheaply: it decodes each action once (for every game of the same game
     definition) and then compares only the cards held per type; the controller is
-    recomputed once per set of reveals met; the runner's full checks at the ends of
-    runs of chance steps are sampled by the engine's step counter (see
-    :meth:`_full_due`), those on decision steps and at the end always run.
+    recomputed once per set of reveals met; the full check runs when the runner asks
+    (it samples them, every ``check_every`` steps, and at the end).
     """
-
-    FULL_EVERY = 16  # steps between two full checks at the ends of runs of chance steps
 
     def __init__(self, game: EgyptGame):
         self.g = game
@@ -1113,8 +1110,6 @@ class EgyptChecker:
         self.end_sizes: list[int] | None = None
         self.last_controller = -1
         self.values = tuple(0 if v is None else v for v in RULE_VALUES)
-        self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
-        self.last_full = 0  # the step of the last full check
         self.full_hands = [HAND] * n  # the hand sizes after a Draw phase
         self.no_reveals = (PASS,) * n  # the reveals of a Control phase where nobody could reveal a meld
         self._views_of: EgyptState | None = None  # the state whose seats' views are in _views
@@ -1131,7 +1126,6 @@ class EgyptChecker:
 
     def before(self, s: EgyptState, player: int, action: int) -> None:
         """The action's rule, judged from the cards the player holds (every step)."""
-        self.decision = True
         phase = s.phase
         if phase == CONTROL:  # _check_meld inlined: every seat reveals every turn
             if action != PASS:
@@ -1240,7 +1234,7 @@ class EgyptChecker:
 
     def after(self, s: EgyptState, full: bool) -> None:
         """After a step: the card count and the tribute (every step), the phase change
-        (when there is one) and, when ``full``, the full check (see :meth:`_full_due`)."""
+        (when there is one) and, when ``full``, the full check."""
         if len(s.deck) + sum(s.hand_n) + s.table.bit_count() + s.discard.bit_count() != N_CARDS:
             raise RuleViolation(f"the cards add up to {len(s.deck) + sum(s.hand_n) + s.table.bit_count()}"
                                 f" + {s.discard.bit_count()}, not {N_CARDS} (deck {len(s.deck)}, hands"
@@ -1251,9 +1245,8 @@ class EgyptChecker:
             raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
-        if full and self._full_due(s):
+        if full:
             self.conservation(s)
-        self.decision = False
 
     def _scored(self, score: list[int]) -> None:
         """The tribute of the meld just played, as the checker decoded it."""
@@ -1263,21 +1256,6 @@ class EgyptChecker:
             raise RuleViolation(f"seat {p + 1} scored {score[p] - scores[p]} for a meld worth {self.expect_points}")
         scores[p] = score[p]
         self.scorer = -1
-
-    def _full_due(self, s: EgyptState) -> bool:
-        """Whether a full check the runner asks for runs now.
-
-        The runner asks every ``check_every`` decision steps (always honoured) and at
-        the end of every run of chance steps, about twice a turn: those are sampled,
-        one when ``FULL_EVERY`` steps have passed since the last full check. The
-        choice depends only on the engine's step counter, the same on the fast and
-        the step-by-step chance paths, so a failure found is found again at the same
-        step when the seed is replayed; a lost or doubled card stays so, and
-        :meth:`at_end` checks every card at the end of every game."""
-        if self.decision or s.steps - self.last_full >= self.FULL_EVERY or s.phase == OVER:
-            self.last_full = s.steps
-            return True
-        return False
 
     def _transition(self, s: EgyptState) -> None:
         """The checks of each phase change since the last step, in the order of a turn.

@@ -1370,10 +1370,9 @@ class FaraoChecker:
     immutable value), the hands of the players not on turn within the limit; at
     every turn change the hand of the player who ended it at seven (fewer only when no card is left to draw) and the
     next seat on turn. Every ``full`` step: each kind counted everywhere, every
-    standing pyramid valid, the pyramid caps, where the End card is; the runner's
-    full checks at the end of a run of draws (nearly every turn) are sampled, one
-    in 16 steps at most, while those every ``check_every`` decision steps all
-    run. At the end: the End card drawn, every pyramid cashed (``final_cash:
+    standing pyramid valid, the pyramid caps, where the End card is (the runner
+    samples them: every ``check_every`` steps, a run of draws counted as its steps).
+    At the end: the End card drawn, every pyramid cashed (``final_cash:
     all``), the scores equal to the sum of the cashes, the winners.
     """
 
@@ -1389,15 +1388,12 @@ class FaraoChecker:
         self._pyr_seen: list[list[tuple]] = [[] for _ in range(n)]  # each seat's pyramids as last judged
         self._pyr_cards = [0] * n  # and their cards
         self._pyr_total = 0
-        self.decision = False  # the step being checked was a decision (else: the end of a run of chance steps)
-        self.last_full = 0
         self.who = [f"seat {q + 1}" for q in range(n)]
         self.built_in_turn = -1  # the last turn with a build: no trade offer after it
         self.total = game.total
         self.hand_limit = game.hand_limit
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
-        self.decision = True
         g = self.g
         ph = s.phase
         who = self.who[player]
@@ -1566,13 +1562,8 @@ class FaraoChecker:
                     raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
         if s.turn != self.turn:
             self._turn_change(s)
-        if full:
-            # the runner asks for a full check every K decision steps (always honoured) and at the end of
-            # every run of chance steps (a draw nearly every turn): those are sampled, one in 16 steps at most
-            if self.decision or s.steps - self.last_full >= 16 or s.phase == OVER:
-                self.last_full = s.steps
-                self.conservation(s)
-        self.decision = False
+        if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
+            self.conservation(s)
 
     def _score_moved(self, s: FaraoState) -> None:
         """The scores or the figure changed without a cash (the final cashes excepted)."""
