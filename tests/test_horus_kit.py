@@ -93,7 +93,7 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
                     if f"{paper.upper()} · 100" not in text and f"{paper.upper()} 100" not in text:
                         continue  # a page without a sheet label (rules summary, setup)
                     assert "…" not in text, (lang, paper, kind, n, text)
-    stones = text_of(PdfReader(kit / f"horus-en-letter-sheets.pdf").pages[0])
+    stones = text_of(PdfReader(kit / "horus-en-letter-sheets.pdf").pages[0])
     assert re.search(r"Horus Kingdom Stones · 1/1 LETTER 100%", stones), stones
 
 
