@@ -26,7 +26,8 @@ the tribute scored, how often control changes hands, ties (from
 ``cardgen.rules.egypt.play_statistics``, the same seeded games without the checks).
 
 The last line times ``sum(range(100))`` to compare machines: it takes about
-0.5 µs on a recent desktop CPU.
+0.5 µs on a recent desktop CPU, and names the Python that ran
+the figures (an optimised build runs them up to a third faster).
 """
 
 from __future__ import annotations
