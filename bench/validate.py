@@ -21,8 +21,8 @@ machine's noise then hits both alike.
 
 ``bench/validate_egypt.py``, ``validate_farao.py`` and ``validate_horus.py`` add each
 game's own figures (and the speed without the checker). The last line times
-``sum(range(100))`` to compare machines: it takes about 0.5 µs on a recent desktop CPU, and names the Python that ran
-the figures (an optimised build runs them up to a third faster).
+``sum(range(100))`` to compare machines (about 0.5 µs on a recent desktop CPU) and names
+the Python that ran the figures (an optimised build runs them up to a third faster).
 """
 
 from __future__ import annotations
