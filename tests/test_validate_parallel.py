@@ -137,6 +137,8 @@ def test_game_definitions_that_cannot_be_pickled_are_played_here(monkeypatch):
     (res,) = parallel.play_all(configs, 10, 1, 16, 2, lambda label, n: seen.append(n))
     assert res.games == 10 and res.failure_count == 0 and sum(seen) == 10
     assert res.lengths == run_config(gd, random_agent, "random", True, 10, 1).lengths
+    assert not parallel.workers_can_play(configs)  # so the report says one process
+    assert parallel.workers_can_play([parallel.Config("egypt", gd, random_agent, "random", True)])
 
 
 def test_a_worker_that_dies_is_a_one_line_error(monkeypatch, cli):

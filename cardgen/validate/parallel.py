@@ -105,6 +105,13 @@ def _pickled(configs: list[Config]) -> bytes | None:
         return None
 
 
+def workers_can_play(configs: list[Config]) -> bool:
+    """Whether worker processes can be handed these configurations: always when forked,
+    when they can be pickled when spawned."""
+    method = start_method()
+    return method == "fork" or (method is not None and _pickled(configs) is not None)
+
+
 def _play_chunk(index: int, games: int, seed: int, check_every: int) -> ConfigResult:
     c = _CONFIGS[index]
     return run_config(c.gamedef, c.make_agent, c.kind, c.must_finish, games, seed, check_every)

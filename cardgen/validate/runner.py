@@ -16,7 +16,7 @@ from ..errors import CardgenError
 from ..model import Game
 from ..rules import rules_for
 from .kit import check_kit
-from .parallel import Config, play_all, play_here, worker_count
+from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
 from .static import DataLocator, check_generic, check_static
 
@@ -125,6 +125,8 @@ def validate(game: Game, opts: Options, progress: Progress | None = None) -> dic
                 who = "chance" if player < 0 else f"seat {player + 1}"
                 opts.trace(f"step {step:>4}  {who:<7} {text}")
         jobs = 1 if trace is not None else worker_count(opts.jobs, opts.games, len(configs))
+        if jobs > 1 and not workers_can_play(configs):
+            jobs = 1
         t0 = time.perf_counter()
         if jobs > 1:
             results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
