@@ -9,8 +9,9 @@ applied (``before``, which judges it by the rules) and the state after it
 (``after``); the cheap checks run every step, the full ones (e.g. every card
 exactly once) every ``check_every`` steps, after the deal and at the end. A run of
 chance steps (a deal, the draws that refill hands) is checked where it ends: in full
-if it was the first or took in a full-check step, else by the cheap checks. The runner itself checks at every step that a game that is not over
-has a legal action, on full-check steps that the agent's choice is one of them
+if it was the first or took in a full-check step, else by the cheap checks. The
+runner itself checks at every step that a game that is not over has a legal action,
+on full-check steps that the agent's choice is one of them
 (and that the player ``apply_action`` returned, if it returns one, is
 ``current_player()``), on the step-by-step path that chance outcomes are among
 the announced ones, and that the game ends within the rules' generous length
