@@ -79,6 +79,15 @@ def drain_chance(s: E.EgyptState, seed: int = 1) -> None:
         s.apply_action(s.sample_chance(rng))
 
 
+def dealt(gd) -> tuple[E.EgyptState, E.EgyptChecker]:
+    """A state after the first deal and a checker that has checked it in full once."""
+    s = gd.new_initial_state()
+    drain_chance(s)
+    chk = gd.checker()
+    chk.conservation(s)
+    return s, chk
+
+
 # --------------------------------------------------------------------------- the deck
 def test_rule_the_deck_is_nine_types_of_seven_with_the_rulebook_values(game, rules):
     spec = rules.static_spec(game, DataLocator(game))
@@ -568,10 +577,7 @@ def test_checker_notices_a_card_in_two_places(gd2):
 
 
 def test_checker_notices_a_card_twice_in_the_deck_and_a_card_outside_the_deck(gd2):
-    s = gd2.new_initial_state()
-    drain_chance(s)
-    chk = gd2.checker()
-    chk.conservation(s)
+    s, chk = dealt(gd2)
     twice = s.clone()
     twice.deck[0] = twice.deck[1]  # one card twice, another lost, the count unchanged
     with pytest.raises(RuleViolation, match="twice in the deck"):
@@ -583,10 +589,7 @@ def test_checker_notices_a_card_twice_in_the_deck_and_a_card_outside_the_deck(gd
 
 
 def test_checker_notices_counts_per_type_that_disagree_with_the_cards(gd3):
-    s = gd3.new_initial_state()
-    drain_chance(s)
-    chk = gd3.checker()
-    chk.conservation(s)
+    s, chk = dealt(gd3)
     t = next(t for t in range(E.NTYPES) if E.counts_tuple(s.sig[2])[t])
     s.sig[2] += (1 << (8 * ((t + 1) % E.NTYPES))) - (1 << (8 * t))  # a card counted under the next type
     with pytest.raises(RuleViolation, match="seat 3's counts per type"):
@@ -594,11 +597,8 @@ def test_checker_notices_counts_per_type_that_disagree_with_the_cards(gd3):
 
 
 def test_checker_notices_reveals_shown_before_every_seat_has_chosen(gd3, monkeypatch):
-    s = gd3.new_initial_state()
-    drain_chance(s)
+    s, chk = dealt(gd3)
     assert s.phase == E.CONTROL
-    chk = gd3.checker()
-    chk.conservation(s)
     monkeypatch.setattr(E.EgyptObservation, "revealed", property(lambda self: tuple(self._s.pending)))
     with pytest.raises(RuleViolation, match="sees the reveals before every seat has chosen"):
         chk.conservation(s)
