@@ -131,3 +131,68 @@ def pooled_figures(gamedef: Any, rules: Any, kind: str, games: int, seed: int = 
     from cardgen.validate.simulate import run_config
 
     return run_config(unchecked(gamedef), rules.agents[kind], kind, True, games, seed).samples
+
+
+class _IdleState:
+    """A game whose decisions change nothing but a counter: what the runner's loop costs a step."""
+
+    def __init__(self, steps: int, players: int, terminal: int):
+        self.terminal = terminal
+        self.left = steps
+        self.players = players
+        self.player = 0
+
+    def current_player(self) -> int:
+        return self.player if self.left else self.terminal
+
+    def legal_actions(self) -> list[int]:
+        return [0]
+
+    def legal_at(self, u: float) -> int:
+        return 0
+
+    def observation(self, player: int) -> None:
+        return None
+
+    def apply_action(self, action: int) -> int:
+        self.left -= 1
+        self.player = (self.player + 1) % self.players
+        return self.current_player()
+
+    def returns(self) -> list[float]:
+        return [0.0] * self.players
+
+    def length(self) -> int:
+        return 0
+
+
+class _IdleGame:
+    setup = "idle"
+
+    def __init__(self, steps: int, terminal: int, players: int = 2):
+        self.steps = steps
+        self.terminal = terminal
+        self.num_players = players
+
+    def new_initial_state(self) -> _IdleState:
+        return _IdleState(self.steps, self.num_players, self.terminal)
+
+    def max_game_length(self) -> int:
+        return self.steps + 1
+
+    def checker(self) -> NoChecks:
+        return NoChecks()
+
+
+def runner_floor(play_game: Callable, agent: Callable, terminal: int, steps: int = 20_000, repeat: int = 5) -> float:
+    """µs a decision step costs the runner itself (``play_game``'s loop, the agent's pick and
+    calls to a checker that does nothing) in a game whose steps do nothing: no engine can
+    play a step faster through that runner. ``terminal``: the rules API's ``TERMINAL``."""
+    game = _IdleGame(steps, terminal)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        out = play_game(game, agent, 1)
+        best = min(best, time.process_time() - start)
+        assert out.status == "ok" and out.steps == steps, out
+    return best / steps * 1e6

@@ -35,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from _speed import interpreter, machine_yardstick  # noqa: E402
+from _speed import interpreter, machine_yardstick, runner_floor, unchecked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,10 +96,26 @@ def main() -> None:
     ap.add_argument("--players", default=None, help="player counts, e.g. 2,3,4 (default: all the game allows)")
     ap.add_argument("--baseline", type=Path, default=None,
                     help="a directory holding another copy of the cardgen package, timed alongside")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also time each row without its checker, and show the most games/s the runner's"
+                         " own loop allows for the row's steps")
     args = ap.parse_args()
+    if args.ceiling and args.baseline is not None:
+        sys.exit("--ceiling and --baseline: one at a time")
     if args.baseline is not None and not (args.baseline / "cardgen" / "__init__.py").is_file():
         sys.exit(f"--baseline {args.baseline}: no cardgen package there")
     summary = []
+    if args.ceiling:
+        sys.path.insert(0, str(ROOT))
+        try:
+            api = importlib.import_module("cardgen.rules.api")
+            simulate = importlib.import_module("cardgen.validate.simulate")
+            args.floor = runner_floor(simulate.play_game, api.RandomAgent, api.TERMINAL)
+        finally:
+            sys.path.remove(str(ROOT))
+            set_aside()
+        print(f"the runner's own loop: {args.floor:.2f} µs a decision step (a random player, a game whose"
+              " steps do nothing, no checker)\n")
     for game_id in (GAMES if args.game == "all" else (args.game,)):
         summary.append(bench_game(game_id, args))
         print()
@@ -130,6 +146,10 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
         use_tree(trees[t])
         trees[t][2](gamedef, trees[t][1].agents[kind], kind, True, 2, 10_000, check_every)
     best = {key: float("inf") for key in configs}
+    if args.ceiling:  # the same rows without their checker
+        configs.update({("bare", n, kind): unchecked(configs[("now", n, kind)]) for n, kind in rows})
+        trees["bare"] = trees["now"]
+        best.update({("bare", n, kind): float("inf") for n, kind in rows})
     lengths = {}
     for r in range(args.repeat):  # rounds interleaved, so that a busy spell of the machine hits every row alike
         for n, kind in rows:
@@ -144,7 +164,20 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
                 assert res.failure_count == 0, res.failures[0].message
                 lengths[(t, n, kind)] = statistics.median(res.lengths) if res.lengths else float("nan")
     totals = []
-    if args.baseline is None:
+    if args.ceiling:
+        print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'no checker':>11} {'decisions':>11}"
+              f" {'runner alone':>13}")
+        bare, floor = [], []
+        for n, kind in rows:
+            rate = games / best[("now", n, kind)]
+            totals.append(rate)
+            bare.append(games / best[("bare", n, kind)])
+            steps = statistics.mean(_decisions(configs[("now", n, kind)], rules.agents[kind], games))
+            floor.append(1e6 / (steps * args.floor))
+            print(f"{n:>7}  {kind:<7} {rate:>8.0f} {bare[-1]:>11.0f} {steps:>11.0f} {floor[-1]:>13.0f}")
+        print(f"harmonic mean without the checker {len(bare) / sum(1 / r for r in bare):.0f} games/s;"
+              f" the runner's loop alone allows {len(floor) / sum(1 / r for r in floor):.0f}")
+    elif args.baseline is None:
         print(f"{'players':>7}  {'kind':<7} {'games/s':>8} {'µs/game':>8} {'turns (median)':>15}")
         for n, kind in rows:
             rate = games / best[("now", n, kind)]
@@ -162,6 +195,18 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
     mean = len(totals) / sum(1 / r for r in totals)
     print(f"harmonic mean {mean:.0f} games/s")
     return game_id, mean
+
+
+def _decisions(gamedef, agent, games: int) -> list[int]:
+    """Decision steps (chance steps left out) of the row's seeded games, as the bench plays them."""
+    from cardgen.validate.simulate import play_game
+
+    counts = []
+    for i in range(games):
+        seats = []
+        play_game(gamedef, agent, 1 + i, trace=lambda step, p, text: seats.append(p) if p >= 0 else None)
+        counts.append(len(seats))
+    return counts
 
 
 if __name__ == "__main__":
