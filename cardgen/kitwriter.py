@@ -21,6 +21,7 @@ from .boardpages import draw_board_page, write_board_fullsize
 from .tiling import TilePlan, plan_tiles
 from .kitrender import Face, LangKit
 from .model import Card, Component, Game
+from .sheetwords import sheet_words, shifted
 from .textcheck import TextEngine
 from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
 
@@ -238,6 +239,7 @@ class KitWriter:
                           manifest: list) -> WrittenFile:
         """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
         game, paper_mm = self.game, PAPERS_MM[paper]
+        words = sheet_words(kit.lang, game.strings[kit.lang])
         self.progress(f"writing {path.name}")
         c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
@@ -259,10 +261,10 @@ class KitWriter:
                         c.translate(*offset)  # the printer's measured misregistration, undone
                         self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
                                               entry, offset)
-                        shifted = f" · backs shifted {offset[0]:g},{offset[1]:g} mm" if any(offset) else ""
+                        moved = f" · {shifted(words, *offset)}" if any(offset) else ""
                         self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
-                                             f"{side} {n}/{len(chunks)} · {paper.upper()} · 100% · "
-                                             f"duplex {self.opt.duplex}-edge{shifted}")
+                                             f"{words[side]} {n}/{len(chunks)} · {paper.upper()} · 100% · "
+                                             f"{words['duplex_' + self.opt.duplex]}{moved}")
         c.save()
         manifest.append(entry)
         return WrittenFile(path.name, n_pages)
@@ -270,6 +272,7 @@ class KitWriter:
     def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list) -> WrittenFile:
         """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
         game = self.game
+        words = sheet_words(kit.lang, game.strings[kit.lang])
         self.progress(f"writing {path.name}")
         entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
                  "duplex": None, "pages": []}
@@ -295,7 +298,7 @@ class KitWriter:
                     self._circle_guides(c, plan, comp, fronts + backs)
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
-                                         f"{n}/{len(chunks)} · {paper.upper()} · 100% · fold on the dashed line")
+                                         f"{n}/{len(chunks)} · {paper.upper()} · 100% · {words['fold_here']}")
                 entry["pages"].append({"page": n_pages, "component": comp.id, "side": "gutterfold", "sheet": n,
                                        "fold_x": fold.fold_x, "items": placed})
         c.save()
@@ -306,6 +309,7 @@ class KitWriter:
                            manifest: list) -> WrittenFile:
         """Sheet components (rules, setup…) and one-sided decks (stickers, tokens), in game order."""
         game, paper_mm = self.game, PAPERS_MM[paper]
+        words = sheet_words(kit.lang, game.strings[kit.lang])
         self.progress(f"writing {path.name}")
         c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — sheets ({paper})", None)
@@ -319,8 +323,8 @@ class KitWriter:
                 name = self._component_name(comp, kit.lang)
                 for tile in plan.tiles:
                     n_pages += 1
-                    label = (f"{game.name(kit.lang)} · {name} · {plan.tile_label(tile)} · page {tile.index + 1}"
-                             f"/{plan.pages} · {paper.upper()} · 100%")
+                    label = (f"{game.name(kit.lang)} · {name} · {plan.tile_label(tile, words['of'])} · "
+                             f"{words['page']} {tile.index + 1}/{plan.pages} · {paper.upper()} · 100%")
                     label_font = self.text.font(None)
                     label_bold = self.text.font("bold" if "bold" in game.fonts else None)
                     with pdfout.page(c, paper_mm[1]):

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from .errors import CardgenError, Collector, Where, display_path
 from .model import Card, Component, Game, freeze
 from .paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
+from .sheetwords import LOCALE_KEYS as OPTIONAL_KEYS
 from .schema import check_keys, check_mapping, describe, get, get_choice, get_size
 from .yamlsrc import YDict, YList, load_yaml
 
@@ -534,7 +535,9 @@ def _locales(root: Path, languages: list[str], errors: Collector) -> dict[str, d
             continue  # one error for the file, not one per key it lacks
         _flatten(doc, "", table, {}, errors)
         strings[lang] = table
-    every_key = set().union(*(t.keys() for t in strings.values())) if strings else set()
+    # every key in every language, but cardgen's own sheet-label words (``sheet.*``), which
+    # fall back to built-in ones per language (cardgen.sheetwords)
+    every_key = {k for t in strings.values() for k in t} - OPTIONAL_KEYS
     for lang, table in strings.items():
         missing = sorted(every_key - table.keys())
         if missing:

@@ -64,8 +64,9 @@ class TilePlan:
     def pages(self) -> int:
         return len(self.tiles)
 
-    def tile_label(self, tile: Tile) -> str:
-        return f"{tile.label} of {self.cols}×{self.rows}"
+    def tile_label(self, tile: Tile, of: str = "of") -> str:
+        """``B2 of 4×2``; ``of`` in the kit's language."""
+        return f"{tile.label} {of} {self.cols}×{self.rows}"
 
 
 def column_letter(col: int) -> str:

@@ -24,6 +24,7 @@ from kitchecks import assert_fonts_embedded, assert_french_typography, assert_ki
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
+from cardgen.sheetwords import sheet_words
 from cardgen.tiling import plan_tiles
 from cardgen.units import PAPERS_MM
 
@@ -138,9 +139,11 @@ def test_the_board_is_tiled_with_assembly_labels_on_a4_and_letter(kit, manifest,
         pages = [p for p in entry["pages"] if p["component"] == "board"]
         assert [p["tile"] for p in pages] == [t.label for t in plan.tiles]
         reader = PdfReader(kit / entry["file"])
+        words = sheet_words(lang)
         for p, t in zip(pages, plan.tiles):
             text = text_of(reader.pages[p["page"] - 1])
-            assert f"{plan.tile_label(t)} · page {t.index + 1}/{plan.pages} · {paper.upper()}" in text
+            assert f"{plan.tile_label(t, words['of'])} · {words['page']} {t.index + 1}/{plan.pages} · {paper.upper()}" \
+                in text
     # the board says what the special plateaus do, in every language
     game = load_game("farao")
     for lang in LANGS:
