@@ -268,6 +268,42 @@ def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0
     return _crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)
 
 
+TICK_INSET = 0.4
+"""A bleed tick stops this far inside the bleed's outer edge (mm)."""
+
+TICK_CLEAR = 0.75
+"""... and this far from the trim (mm), so that a cut that far off still shows none of it."""
+
+
+def bleed_ticks(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[Mark, ...]:
+    """Short marks on the cut lines, inside the outer bleed of the block the slots form.
+
+    The crop marks in the paper margin may fall where a home printer cannot print: the
+    block comes as close as 4 mm to the edge (3×3 poker cards on Letter), and most
+    printers leave 3–5 mm blank. The bleed around the block is printed and then cut
+    away, so a tick there on each cut line's extension shows where to cut without ever
+    reaching a finished piece. Only the block's outer bleed is used, never a bleed two
+    pieces share."""
+    b = plan.bleed
+    if not slots or b - TICK_INSET - TICK_CLEAR < MIN_MARK:
+        return ()
+    w, h = plan.item
+    left = min(s.x for s in slots)
+    top = min(s.y for s in slots)
+    right = max(s.x + w for s in slots)
+    bottom = max(s.y + h for s in slots)
+    ticks: list[Mark] = []
+    for x in plan.cut_xs:
+        if left - _EPS <= x <= right + _EPS:
+            ticks.append(Mark(x, top - TICK_CLEAR, x, top - b + TICK_INSET))
+            ticks.append(Mark(x, bottom + TICK_CLEAR, x, bottom + b - TICK_INSET))
+    for y in plan.cut_ys:
+        if top - _EPS <= y <= bottom + _EPS:
+            ticks.append(Mark(left - TICK_CLEAR, y, left - b + TICK_INSET, y))
+            ticks.append(Mark(right + TICK_CLEAR, y, right + b - TICK_INSET, y))
+    return tuple(ticks)
+
+
 def back_slots(plan: SheetPlan, duplex: str) -> tuple[Slot, ...]:
     """Where each front's back goes on the back page, for a duplex printer.
 

@@ -15,7 +15,7 @@ from . import pdfout
 from .draw import Painter
 from .errors import CardgenError, Collector
 from .fonts import FontBook
-from .impose import (SheetPlan, Slot, back_slots, circle_guides, compact, marks_for, paginate, paginate_rows,
+from .impose import (SheetPlan, Slot, back_slots, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
                      plan_gutterfold, plan_sheet)
 from .boardpages import draw_board_page, write_board_fullsize
 from .tiling import TilePlan, plan_tiles
@@ -167,9 +167,16 @@ class KitWriter:
         """One imposed page of one side: faces, crop marks, manifest record."""
         placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
         pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
+        self._ticks(c, plan, comp, slots[: len(items)])
         self._circle_guides(c, plan, comp, slots[: len(items)])
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
+
+    def _ticks(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
+        """Cut ticks in the block's outer bleed, printable where the margin marks may not
+        be; round pieces are cut along their circular guides instead."""
+        if comp.shape != "circle":
+            pdfout.draw_ticks(c, bleed_ticks(plan, slots))
 
     def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
         """Round pieces get circular cut guides besides the straight crop marks."""
@@ -295,6 +302,7 @@ class KitWriter:
                     placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, fronts, "front")
                     placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, backs, "back")
                     pdfout.draw_marks(c, marks_for(plan, fronts + backs))
+                    self._ticks(c, plan, comp, fronts + backs)
                     self._circle_guides(c, plan, comp, fronts + backs)
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from reportlab import rl_config
-from reportlab.lib.colors import PCMYKColorSep
+from reportlab.lib.colors import PCMYKColorSep, white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
@@ -102,6 +102,21 @@ def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation
         c.translate(w, h)
         c.rotate(180)
     c.doForm(form)
+    c.restoreState()
+
+
+def draw_ticks(c: Canvas, ticks: tuple[Mark, ...]) -> None:
+    """Cut ticks inside the bleed: a hairline on a white underlay, so that it shows on
+    dark art as on light."""
+    if not ticks:
+        return
+    c.saveState()
+    c.setLineCap(0)
+    for colour, width in ((WHITE, HAIRLINE_MM * 4), (REGISTRATION, HAIRLINE_MM)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        for m in ticks:
+            c.line(m.x1, m.y1, m.x2, m.y2)
     c.restoreState()
 
 

@@ -11,10 +11,14 @@ from hypothesis import strategies as st
 from cardgen.errors import CardgenError
 from cardgen.impose import (
     EDGE_CLEARANCE,
+    MIN_MARK,
+    TICK_CLEAR,
+    TICK_INSET,
     Mark,
     SheetPlan,
     Slot,
     back_slots,
+    bleed_ticks,
     paginate,
     plan_sheet,
 )
@@ -383,3 +387,58 @@ def test_property_margins_overlap_marks_duplex(paper, w, h, bleed):
     # Default margin 4 mm, gap 1 mm: marks keep >= 2.5 mm, so both sides get them.
     assert above == below == set(p.cut_xs)
     assert lefts == rights == set(p.cut_ys)
+
+
+# --- cut ticks in the outer bleed --------------------------------------------------------
+def _inside(m: Mark, box: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = box
+    return all(x0 - 1e-9 <= x <= x1 + 1e-9 and y0 - 1e-9 <= y <= y1 + 1e-9
+               for x, y in ((m.x1, m.y1), (m.x2, m.y2)))
+
+
+@pytest.mark.parametrize("paper,item,bleed,gutter", [
+    (PAPERS_MM["letter"], (63.0, 88.0), 3.0, False),  # 3×3 butted: margin marks within 4 mm of the edge
+    (PAPERS_MM["a4"], (63.0, 88.0), 3.0, False),
+    (PAPERS_MM["a4"], (40.0, 40.0), 3.0, True),  # own bleeds, gutters between
+])
+def test_bleed_ticks_lie_in_the_outer_bleed_on_every_cut_line_and_clear_of_the_printers_edge(paper, item, bleed,
+                                                                                             gutter):
+    plan = plan_sheet(paper, item, bleed, own_bleed=gutter)
+    ticks = bleed_ticks(plan, plan.slots)
+    w, h = item
+    left = min(s.x for s in plan.slots)
+    top = min(s.y for s in plan.slots)
+    right = max(s.x + w for s in plan.slots)
+    bottom = max(s.y + h for s in plan.slots)
+    # two a cut line: one at each end of it
+    assert len(ticks) == 2 * (len(plan.cut_xs) + len(plan.cut_ys))
+    for m in ticks:
+        # in the bleed band around the block, never in the margin beyond it
+        assert _inside(m, (left - bleed, top - bleed, right + bleed, bottom + bleed))
+        # on a cut line
+        assert (m.x1 == m.x2 and m.x1 in plan.cut_xs) or (m.y1 == m.y2 and m.y1 in plan.cut_ys)
+        # never on a finished piece, even cut TICK_CLEAR off
+        for s in plan.slots:
+            x0, y0 = s.x - TICK_CLEAR + 1e-6, s.y - TICK_CLEAR + 1e-6
+            box = (x0, y0, s.x + w + TICK_CLEAR - 1e-6, s.y + h + TICK_CLEAR - 1e-6)
+            assert not any(box[0] < x < box[2] and box[1] < y < box[3] for x, y in ((m.x1, m.y1), (m.x2, m.y2)))
+        # where a home printer prints: at least 4 mm (the plan's margin) + the inset from every edge
+        for v, edge in ((m.x1, paper[0]), (m.x2, paper[0])):
+            assert 4.0 + TICK_INSET - 1e-9 <= v <= edge - 4.0 - TICK_INSET + 1e-9
+        for v, edge in ((m.y1, paper[1]), (m.y2, paper[1])):
+            assert 4.0 + TICK_INSET - 1e-9 <= v <= edge - 4.0 - TICK_INSET + 1e-9
+        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) >= MIN_MARK
+
+
+def test_no_bleed_ticks_where_the_bleed_is_too_narrow_to_hold_one():
+    plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 1.5)
+    assert bleed_ticks(plan, plan.slots) == ()
+
+
+def test_bleed_ticks_follow_the_block_a_partly_filled_sheet_forms():
+    plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 3.0)
+    first_row = tuple(s for s in plan.slots if s.row == 0)
+    bottom = first_row[0].y + 88.0
+    ticks = bleed_ticks(plan, first_row)
+    assert max(max(m.y1, m.y2) for m in ticks) <= bottom + 3.0
+    assert not any(m.y1 == m.y2 and m.y1 > bottom + 1e-9 for m in ticks)  # no cut line below the row
