@@ -32,11 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.colors import black
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from . import pdfout
+from .calibrate_text import TEXT
 from .errors import CardgenError, Where, display_path
+from .textfit import wrap
 from .fonts import FontBook
 from .paths import shipped_fonts_dir
 from .units import PAPERS_MM, PT_PER_MM
@@ -153,8 +154,8 @@ def calibration_geometry(paper: str, duplex: str) -> CalibrationGeometry:
     )
 
 
-def default_calibration_path(paper: str, duplex: str, out_dir: Path = Path("output")) -> Path:
-    return out_dir / f"calibration-{paper}-{duplex}.pdf"
+def default_calibration_path(paper: str, duplex: str, out_dir: Path = Path("output"), lang: str = "en") -> Path:
+    return out_dir / f"calibration-{paper}-{duplex}{'' if lang == 'en' else '-' + lang}.pdf"
 
 
 # -- drawing -----------------------------------------------------------------------------------
@@ -199,8 +200,9 @@ class _Pen:
         """Wrapped text whose first line's top is ``y``; returns the y below the last line."""
         size = size_pt / PT_PER_MM
         lead = size * leading
-        rl = self.book.register(BOLD if bold else REGULAR)
-        for line in simpleSplit(s, rl, size, w):
+        font = BOLD if bold else REGULAR
+        # textfit.wrap, not simpleSplit: French keeps a no-break space before ':' and '?'
+        for line in wrap(lambda t, pt: self.book.string_width_mm(font, t, pt), s, size_pt, w):
             self.text(x, y + size * 0.78, line, size_pt, bold)
             y += lead
         return y
@@ -219,11 +221,11 @@ def _mm_label(d: float) -> str:
     return ("+" if d > 0 else "\u2013") + f"{abs(d):.1f}"
 
 
-def _flip_label(duplex: str) -> str:
-    return "flip on the long edge" if duplex == "long" else "flip on the short edge"
+def _flip_label(t: dict[str, str], duplex: str) -> str:
+    return t["flip_long"] if duplex == "long" else t["flip_short"]
 
 
-def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> None:
+def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: dict[str, str]) -> None:
     c = pen.c
     pw, ph = g.paper
     L = _layout(pw, ph)
@@ -239,10 +241,10 @@ def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> N
     y0, y1 = g.x_reference_span
     pen.line(g.x_reference, y0, g.x_reference, y1, REF_WIDTH)
     # captions where nothing is printed behind them on the back
-    pen.text(g.x_reference, y1 + 4.5, "X line", 9, bold=True, align="center")
+    pen.text(g.x_reference, y1 + 4.5, t["x_line"], 9, bold=True, align="center")
     x0, x1 = g.y_reference_span
     pen.line(x0, g.y_reference, x1, g.y_reference, REF_WIDTH)
-    pen.text(x0 - 2, g.y_reference + 1.2, "Y line", 9, bold=True, align="right")
+    pen.text(x0 - 2, g.y_reference + 1.2, t["y_line"], 9, bold=True, align="right")
 
     # fine grid (1 mm, 5 mm lines heavier) with a crosshair target
     tx, ty = g.target
@@ -257,58 +259,39 @@ def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> N
     pen.line(tx, ty - r - 4, tx, ty + r + 4, REF_WIDTH)
     c.setLineWidth(REF_WIDTH)
     c.circle(tx, ty, 8, stroke=1, fill=0)
-    pen.text(tx, ty - r - 6, "Target \u00b7 1 mm squares", 7.5, align="center")
+    pen.text(tx, ty - r - 6, t["target"], 7.5, align="center")
 
     # instructions
     left, width = 18.0, pw - 36.0
     y = 17.0
-    pen.text(left, y + 6.5, "Printer calibration", 18, bold=True)
+    pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
-    y = pen.para(left, y, width, f"FRONT \u00b7 page 1 of 2 \u00b7 {paper.upper()} paper \u00b7 "
-                 f"two-sided, {_flip_label(duplex)} \u00b7 made by cardgen", 8)
+    flip = _flip_label(t, duplex)
+    y = pen.para(left, y, width, t["front_header"].format(paper=paper.upper(), flip=flip), 8)
     y += 1.8
-    y = pen.para(left, y, width, "This sheet measures how far your printer shifts the back of a sheet against "
-                 "its front, so that cardgen can put every card back right behind its front.", 9.5)
+    y = pen.para(left, y, width, t["intro"], 9.5)
     y += 2.2
-    flip = "long" if duplex == "long" else "short"
-    steps_top = [
-        "Print this file at 100 % (\u201cActual size\u201d). Never use \u201cFit to page\u201d: it shrinks "
-        "the sheet and spoils the measurement.",
-        f"Print it on both sides of one sheet (\u201ctwo-sided\u201d), {_flip_label(duplex)}. Use the "
-        "printer, tray and paper you will use for your cards.",
-        "Turn the sheet over to the side with the numbered ladders, and hold it up against a window or a "
-        "lamp: the lines of this side shine through.",
-    ]
+    steps_top = [t["step1"], t["step2"].format(flip=flip), t["step3"]]
     for n, s in enumerate(steps_top, start=1):
         y = pen.step(left, y, width, f"{n}.", s) + 1.4
     if y > L["top_end"]:
         raise AssertionError(f"front instructions overflow the top band on {paper} ({y:.1f} mm)")
 
     y = L["bottom_start"]
-    steps_bottom = [
-        "Ladder X: find the short mark that sits exactly on the upright X line shining through, and read "
-        "the number beside it. That number is X. If the line falls between two marks, take the number "
-        "halfway between them (for example 0.75).",
-        "Ladder Y: the same with the flat Y line. That number is Y.",
-        "Save the two numbers, in a terminal:",
-    ]
+    steps_bottom = [t["step4"], t["step5"], t["step6"]]
     for n, s in enumerate(steps_bottom, start=4):
         y = pen.step(left, y, width, f"{n}.", s) + 1.4
     y -= 0.4
     pen.text(left + 12, y + 3.2, "cardgen config set back-offset X,Y", 10, bold=True)
-    pen.text(left + 12, y + 7.6, "for example:  cardgen config set back-offset 0.5,-1", 8.5)
+    pen.text(left + 12, y + 7.6, f"{t['for_example']}  cardgen config set back-offset 0.5,-1", 8.5)
     y += 9.4
-    y = pen.para(left + 6, y, width - 6, "Then build your cards again: every back page moves by X and Y, "
-                 "onto its front.", 9.5) + 1.4
-    y = pen.step(left, y, width, "7.", "Slant check: the long lines near the left and right edges of both "
-                 "sides should stay the same distance apart from top to bottom. If they close up at one end, the "
-                 "paper went in crooked: push the paper guides against the stack and print again (no setting "
-                 f"can correct a slant). This sheet is for {flip}-edge duplex only.")
+    y = pen.para(left + 6, y, width - 6, t["then_build"], 9.5) + 1.4
+    y = pen.step(left, y, width, "7.", t["step7"].format(edge=t["edge_" + duplex]))
     if y > ph - EDGE_MARGIN_Y:
         raise AssertionError(f"front instructions overflow the bottom band on {paper} ({y:.1f} mm)")
 
 
-def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> None:
+def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: dict[str, str]) -> None:
     """The back page, drawn in its design frame: the long-edge back (design (u, v) is behind
     front (paper_w − u, v)); for a short-edge flip the caller has turned the page 180°."""
     c = pen.c
@@ -334,7 +317,7 @@ def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> No
         pen.text(label_right, v + 1.25, _mm_label(d), 9 if d == 0 else 7.5, bold=d == 0, align="right")
     top = L["x_row0"] - 4
     pen.text(u0 - 1.2, top - 8, "X", 16, bold=True, align="center")
-    pen.text(u0 - 1.2, top - 3, "mark on the line = X", 7.5, align="center")
+    pen.text(u0 - 1.2, top - 3, t["mark_x"], 7.5, align="center")
 
     # Y ladder: columns of flat marks, the mark for d at y0 + d on the back page
     uc = pw - L["y_col_c"]
@@ -346,7 +329,7 @@ def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> No
         pen.line(u - half, v, u + half, v, RUNG_WIDTH)
         pen.text(u, v0 + 3 + 5.4, _mm_label(d), 9 if d == 0 else 7.5, bold=d == 0, align="center")
     pen.text(uc, v0 - 3 - 6.5, "Y", 16, bold=True, align="center")
-    pen.text(uc, v0 - 3 - 2.3, "mark on the line = Y", 7.5, align="center")
+    pen.text(uc, v0 - 3 - 2.3, t["mark_y"], 7.5, align="center")
 
     # crosshair behind the front's target
     tu, tv = pw - g.target[0], g.target[1]
@@ -354,40 +337,31 @@ def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry) -> No
     pen.line(tu, tv - 16, tu, tv + 16, RUNG_WIDTH)
     c.setLineWidth(RUNG_WIDTH)
     c.circle(tu, tv, 8, stroke=1, fill=0)
-    pen.text(tu, tv + 20.5, "sits on the target of the front", 7.5, align="center")
+    pen.text(tu, tv + 20.5, t["behind_target"], 7.5, align="center")
 
     left, width = 18.0, pw - 36.0
     y = 17.0
-    pen.text(left, y + 6.5, "Printer calibration", 18, bold=True)
+    pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
-    y = pen.para(left, y, width, f"BACK \u00b7 page 2 of 2 \u00b7 {paper.upper()} paper \u00b7 "
-                 f"two-sided, {_flip_label(duplex)}", 8)
+    y = pen.para(left, y, width, t["back_header"].format(paper=paper.upper(), flip=_flip_label(t, duplex)), 8)
     y += 1.8
-    y = pen.para(left, y, width, "Hold the sheet up to the light with this side facing you. The X line and the "
-                 "Y line of the front shine through the paper.", 9.5) + 1.2
-    y = pen.para(left, y, width, "In each ladder, find the mark that sits exactly on its line, and read its "
-                 "number. If the ladders do not show up in the middle of the sheet behind the lines, the sheet "
-                 "was not printed two-sided with the right flip.", 9.5) + 3
-    y = _draw_example(pen, left, y, width, s)
+    y = pen.para(left, y, width, t["hold"], 9.5) + 1.2
+    y = pen.para(left, y, width, t["find"], 9.5) + 3
+    y = _draw_example(pen, left, y, width, s, t["example"])
     if y > L["top_end"]:
         raise AssertionError(f"back instructions overflow the top band on {paper} ({y:.1f} mm)")
 
     y = L["bottom_start"]
-    y = pen.para(left, y, width, "Then type, in a terminal:", 9.5) + 0.4
+    y = pen.para(left, y, width, t["type"], 9.5) + 0.4
     pen.text(left + 6, y + 3.2, "cardgen config set back-offset X,Y", 10, bold=True)
     y += 6.8
-    y = pen.para(left, y, width, "If no mark touches a line, your printer is off by more than 3 mm: check "
-                 "the paper guides and print the sheet again. Printers vary a little from sheet to sheet: "
-                 "print two or three and use the typical numbers.", 9.5) + 2.4
-    y = pen.para(left, y, width, "What X and Y mean: cardgen moves everything on each back page X mm to the "
-                 "right and Y mm down (negative numbers: left and up), in the directions of the back page as "
-                 "page 2 of a cards file shows it on screen. Each mark is printed where the 0 mark lands after "
-                 "that move, so the mark on the line is the move that puts the backs onto their fronts.", 8)
+    y = pen.para(left, y, width, t["no_mark"], 9.5) + 2.4
+    y = pen.para(left, y, width, t["meaning"], 8)
     if y > ph - EDGE_MARGIN_Y:
         raise AssertionError(f"back instructions overflow the bottom band on {paper} ({y:.1f} mm)")
 
 
-def _draw_example(pen: _Pen, left: float, y: float, width: float, s: float) -> float:
+def _draw_example(pen: _Pen, left: float, y: float, width: float, s: float, text: str) -> float:
     """A worked example: a small ladder with a grey line "shining through" the +0.5 mark
     (steps drawn larger than life so the staircase is visible), running the same way as
     the real X ladder (``s``). Returns the y below it."""
@@ -409,19 +383,19 @@ def _draw_example(pen: _Pen, left: float, y: float, width: float, s: float) -> f
         pen.line(u, v - half, u, v + half, RUNG_WIDTH)
         pen.text(u0 - 2 * step_mm - 3.4, v + 1.2, _mm_label(d), 8 if d == 0 else 7.5, bold=d == 0, align="right")
     tx = u0 + 2 * step_mm + 7
-    ty = pen.para(tx, top + 2.5, left + width - tx, "Example: the grey line is the line of the front shining "
-                  "through. It runs right through the mark +0.5, so X = 0.5. If it had run between +0.5 and "
-                  "+1.0, X would be 0.75.", 9)
+    ty = pen.para(tx, top + 2.5, left + width - tx, text, 9)
     return max(bottom + 1, ty)
 
 
-def calibration_pdf(path: Path | str, paper: str, duplex: str) -> Path:
-    """Write the two-page calibration sheet for ``paper`` and ``duplex`` to ``path``.
+def calibration_pdf(path: Path | str, paper: str, duplex: str, lang: str = "en") -> Path:
+    """Write the two-page calibration sheet for ``paper`` and ``duplex`` to ``path``, in
+    ``lang`` (en, fr or nl).
 
     Reproducible (the same arguments give the same bytes), shipped fonts only. The
     file is written next to ``path`` and renamed into place. Returns ``path``.
     """
     path = Path(path)
+    t = TEXT[lang]
     g = calibration_geometry(paper, duplex)
     pw, ph = g.paper
     book = FontBook([shipped_fonts_dir()])
@@ -440,12 +414,12 @@ def calibration_pdf(path: Path | str, paper: str, duplex: str) -> Path:
         c.setSubject("duplex calibration sheet")
         pen = _Pen(c, book)
         with pdfout.page(c, ph):
-            _draw_front(pen, paper, duplex, g)
+            _draw_front(pen, paper, duplex, g, t)
         with pdfout.page(c, ph):
             if duplex == "short":  # the long-edge back turned 180° about the page centre
                 c.translate(pw, ph)
                 c.rotate(180)
-            _draw_back(pen, paper, duplex, g)
+            _draw_back(pen, paper, duplex, g, t)
         c.save()
         os.replace(tmp, path)
     except OSError as e:

@@ -297,9 +297,11 @@ from .validate.command import validate as _validate; main.add_command(_validate)
               help="Paper size. Default: your 'paper' setting, else a4.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
               help="How your printer flips the sheet. Default: your 'duplex' setting, else long.")
+@click.option("--lang", type=click.Choice(["en", "fr", "nl"]), default="en", show_default=True,
+              help="Language of the sheet's instructions.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="PDF to write. Default: output/calibration-PAPER-DUPLEX.pdf.")
-def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> None:
+              help="PDF to write. Default: output/calibration-PAPER-DUPLEX.pdf (-fr / -nl before .pdf).")
+def calibrate(paper: str | None, duplex: str | None, lang: str, out_file: Path | None) -> None:
     """Write a two-page sheet that measures how far your printer shifts the backs.
 
     \b
@@ -312,6 +314,7 @@ def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> N
     Examples:
       cardgen calibrate
       cardgen calibrate --paper letter --duplex short --out cal.pdf
+      cardgen calibrate --lang fr
     """
     from .calibrate import calibration_pdf, default_calibration_path
     from .errors import display_path
@@ -322,7 +325,7 @@ def calibrate(paper: str | None, duplex: str | None, out_file: Path | None) -> N
             settings = load_settings()
             paper = paper or settings.paper or "a4"
             duplex = duplex or settings.duplex or "long"
-        path = calibration_pdf(out_file or default_calibration_path(paper, duplex), paper, duplex)
+        path = calibration_pdf(out_file or default_calibration_path(paper, duplex, lang=lang), paper, duplex, lang)
     except (CardgenError, OSError) as exc:
         fail(exc)
         return

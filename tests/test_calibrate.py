@@ -22,6 +22,7 @@ from cardgen.calibrate import (
     calibration_geometry,
     calibration_pdf,
 )
+from cardgen.calibrate_text import TEXT as CALIBRATION_TEXT
 from cardgen.impose import back_slots, plan_sheet
 from cardgen.units import PAPERS_MM
 
@@ -352,3 +353,45 @@ def test_cli_bad_settings_file_is_a_user_error(cli, isolated_config):
 def test_cli_usage_errors_exit_2(cli):
     assert cli("calibrate", "--paper", "a3").exit_code == 2
     assert cli("calibrate", "--duplex", "sideways").exit_code == 2
+
+
+# -- languages -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+@pytest.mark.parametrize("paper,duplex", [("a4", "long"), ("letter", "short")])
+def test_the_sheet_speaks_french_and_dutch_and_keeps_its_measurements(tmp_path, lang, paper, duplex):
+    t = CALIBRATION_TEXT[lang]
+    reader = pypdf.PdfReader(calibration_pdf(tmp_path / "cal.pdf", paper, duplex, lang))
+    front, back = (" ".join(reader.pages[i].extract_text().split()) for i in range(2))  # lines may wrap
+    for key in ("title", "x_line", "y_line", "step5", "step6"):
+        assert " ".join(t[key].split()) in front, key
+    assert t["flip_" + duplex] in front
+    for key in ("title", "type", "mark_x", "mark_y"):
+        assert " ".join(t[key].split()) in back, key
+    for page_text in (front, back):
+        assert "cardgen config set back-offset X,Y" in page_text  # the command is the command in any language
+        assert "Printer calibration" not in page_text and "shine through" not in page_text
+    for needle in ("+0.5", "\u20133.0", "+3.0"):  # the ladders read as the command takes them
+        assert needle in back, needle
+    for page in reader.pages:
+        sizes = [s for _, s in _text_sizes(page)]
+        assert sizes and min(sizes) >= 6.99, min(sizes)
+
+
+def test_french_never_starts_a_line_with_its_colon(tmp_path):
+    reader = pypdf.PdfReader(calibration_pdf(tmp_path / "cal.pdf", "a4", "long", "fr"))
+    for page in reader.pages:
+        for line in page.extract_text().splitlines():
+            assert not line.lstrip().startswith((":", ";", "?", "!", "\u00bb")), line
+
+
+def test_every_language_has_every_text():
+    assert all(set(CALIBRATION_TEXT[lang]) == set(CALIBRATION_TEXT["en"]) for lang in CALIBRATION_TEXT)
+
+
+def test_cli_lang_names_the_default_file(cli, isolated_config):
+    result = cli("calibrate", "--lang", "nl")
+    assert result.exit_code == 0, result.output
+    out = isolated_config / "output" / "calibration-a4-long-nl.pdf"
+    assert "Printerkalibratie" in pypdf.PdfReader(out).pages[0].extract_text()
