@@ -32,9 +32,9 @@ LANGS = ("nl", "en", "fr")
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 MM = 72 / 25.4
 SPECIAL_NAMES = {
-    "nl": {"thief": "Dief", "tax_collector": "Belastinginner", "pharaoh": "Farao", "end": "Speleinde"},
-    "en": {"thief": "Thief", "tax_collector": "Tax collector", "pharaoh": "Pharaoh", "end": "Game end"},
-    "fr": {"thief": "Voleur", "tax_collector": "Percepteur", "pharaoh": "Pharaon", "end": "Fin de partie"},
+    "nl": {"thief": "Dief", "tax_collector": "Belastinginner", "pharaoh": "Farao", "end": "Eindkaart"},
+    "en": {"thief": "Thief", "tax_collector": "Tax collector", "pharaoh": "Pharaoh", "end": "End card"},
+    "fr": {"thief": "Voleur", "tax_collector": "Percepteur", "pharaoh": "Pharaon", "end": "Carte Fin"},
 }
 
 
