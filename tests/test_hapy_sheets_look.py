@@ -1,7 +1,7 @@
 """What a print review of the Hâpy sheets found, kept from coming back: the setup
 drawings must be buildable (no card hidden without a sign), the four exploration
 layouts share one card size and follow layouts.yaml, the setup pages wear the same
-header band as the rules page, and the French speaks to the reader as "vous"
+header band as the rules page, the sticker sheet says what it is and what to do, and the French speaks to the reader as "vous"
 throughout, with numbers kept on the line of their words in every language.
 
 The sheets are rendered to layout ops (no PDF written): fast, and exact."""
@@ -41,6 +41,10 @@ def sheets(game):
         assert errors.errors == [], [str(e) for e in errors.errors]
         for (comp, paper), faces in kit.sheets.items():
             out.setdefault((lang, paper), {})[comp] = [face.ops for face in faces]
+        for (comp, paper), faces in kit.headers.items():
+            out.setdefault((lang, paper), {})[comp + " header"] = [face.ops for face in faces]
+            deck = next(c for c in game.components if c.id == comp)
+            out[(lang, paper)][comp + " blocks"] = builder.writer.deck_blocks(deck, paper)
     return out
 
 
@@ -165,6 +169,23 @@ def test_setup_pages_open_with_the_header_band_of_the_rules_page(sheets, lang, p
             band = ops[0]
             assert band.kind == "rect" and band.args["x"] == 0 and band.args["y"] == 0, f"{comp} page {n}"
             assert band.args["w"] == pytest.approx(width) and 20 <= band.args["h"] <= 40, f"{comp} page {n}"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sticker_sheet_has_a_title_and_a_one_line_instruction_above_the_stickers(sheets, lang, paper):
+    strings = dict(_strings(lang))
+    pages = sheets[(lang, paper)]
+    assert "stickers header" in pages, "the sticker sheet has no header"
+    (ops,), (block,) = pages["stickers header"], pages["stickers blocks"]
+    texts = {op.args["text"]: op.args for op in ops if op.kind == "text"}
+    assert strings["component.stickers"] in texts
+    how = texts[strings["stickers.how"]]
+    assert how.get("max_lines") == 1
+    clear = block[1] - 12  # crop marks and the page label run up to 12 mm above the stickers
+    assert all(a["y"] + a["h"] <= clear for a in texts.values()), "header text runs into the stickers' marks"
+    for fam in ("jackal", "cat", "crocodile", "falcon", "hippopotamus", "bull"):
+        assert strings[f"family.{fam}.god"] in texts  # which symbol is which family
 
 
 # --------------------------------------------------------------------------- wording
