@@ -14,6 +14,7 @@ from collections import defaultdict
 import pytest
 import yaml
 
+from kitchecks import build_kit
 from cardgen.build import BuildOptions, KitBuilder
 from cardgen.errors import Collector
 from cardgen.loader import load_game
@@ -186,6 +187,45 @@ def test_the_sticker_sheet_has_a_title_and_a_one_line_instruction_above_the_stic
     assert all(a["y"] + a["h"] <= clear for a in texts.values()), "header text runs into the stickers' marks"
     for fam in ("jackal", "cat", "crocodile", "falcon", "hippopotamus", "bull"):
         assert strings[f"family.{fam}.god"] in texts  # which symbol is which family
+
+
+# --------------------------------------------------------------------------- balance
+MAX_BLANK_MM = 25  # the tallest band of empty paper allowed across a rules or setup page
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build_kit(tmp_path_factory.mktemp("hapy-look"), "hapy")
+
+
+def longest_blank_band(path, page: int, top_mm: float, margin_mm: float = 12.0) -> float:
+    """The tallest run of page rows, in mm, with nothing printed between the side margins
+    (below ``top_mm``, above the bottom margin), read from a 72 dpi raster."""
+    import pypdfium2 as pdfium
+
+    img = pdfium.PdfDocument(path)[page].render(scale=1).to_pil().convert("L")
+    px, (w, h) = img.load(), img.size
+    x0, x1 = round(margin_mm * MM_PX), w - round(margin_mm * MM_PX)
+    run = best = 0
+    for y in range(round(top_mm * MM_PX), h - round(margin_mm * MM_PX)):
+        run = run + 1 if all(px[x, y] > 240 for x in range(x0, x1, 2)) else 0
+        best = max(best, run)
+    return best / MM_PX
+
+
+MM_PX = 72 / 25.4
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_page_leaves_a_wide_band_of_empty_paper(built, lang, paper):
+    """The review found 60 mm empty above the rules' legend and the setup pyramid's last
+    quarter empty: the rules flow at the size that fills their columns, the pyramid
+    page shares its spare height out."""
+    path = built / f"hapy-{lang}-{paper}-sheets.pdf"
+    for page, what in enumerate(("rules", "setup pyramid", "exploration layouts")):
+        blank = longest_blank_band(path, page, top_mm=40)
+        assert blank < MAX_BLANK_MM, f"{what} [{lang}, {paper}]: {blank:.0f} mm of empty paper"
 
 
 # --------------------------------------------------------------------------- wording
