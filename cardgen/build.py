@@ -79,8 +79,8 @@ class KitBuilder:
         self.langs = options.langs or game.languages
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
-        self.renderer = KitRenderer(game, options, self.text)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
+        self.renderer = KitRenderer(game, options, self.text, self.writer.deck_blocks)
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
@@ -110,7 +110,8 @@ class KitBuilder:
         try:
             jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
             if jobs > 1:
-                self.renderer.renderer.warm(t for c in self.game.components for t in (c.front, c.back, c.template) if t)
+                self.renderer.renderer.warm(t for c in self.game.components
+                                            for t in (c.front, c.back, c.template, c.header) if t)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
                                for lang in self.langs]

@@ -8,11 +8,11 @@ template bug that breaks every card is reported once, with a count.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .errors import CardgenError, Collector, ErrorList
 from .layout import Op, parse_layout
-from .model import Card, Game
+from .model import Card, Component, Game
 from .render import renderer_for, translator
 from .textcheck import TextEngine
 from .units import PAPERS_MM
@@ -37,6 +37,7 @@ class LangKit:
     backs: dict[tuple[str, str], Face] = field(default_factory=dict)
     sheets: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (component, paper) -> pages
     boards: dict[str, Face] = field(default_factory=dict)  # component -> the whole board, drawn once
+    headers: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (deck, paper) -> one per sheet
 
 
 def _card_context(card: Card) -> dict[str, Any]:
@@ -46,10 +47,12 @@ def _card_context(card: Card) -> dict[str, Any]:
 class KitRenderer:
     """Renders and checks the faces and sheets of one game, language by language."""
 
-    def __init__(self, game: Game, options, text: TextEngine):
+    def __init__(self, game: Game, options, text: TextEngine,
+                 deck_blocks: Callable[[Component, str], list[tuple[float, float, float, float]]] | None = None):
         self.game = game
         self.opt = options
         self.text = text
+        self.deck_blocks = deck_blocks  # where a one-sided deck's pieces lie on each sheet (for its header)
         self.renderer = renderer_for(game.template_dirs, game.palette)
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
@@ -102,6 +105,22 @@ class KitRenderer:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
 
+    def _render_headers(self, comp: Component, base: dict[str, Any], lang: str, kit: LangKit,
+                        errors: Collector) -> None:
+        """A one-sided deck's header, once per sheet and paper: the template gets the
+        page, the sheet's number and the box its pieces cover (``block``)."""
+        for paper in self.opt.papers:
+            pw, ph = PAPERS_MM[paper]
+            blocks = self.deck_blocks(comp, paper)
+            pages = kit.headers[(comp.id, paper)] = []
+            for n, (x, y, w, h) in enumerate(blocks, start=1):
+                ctx = {**base, "component": {"id": comp.id}, "paper": paper,
+                       "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM},
+                       "sheet": {"n": n, "of": len(blocks)}, "block": {"x": x, "y": y, "w": w, "h": h}}
+                faces = self._face(comp.header, ctx, f"{comp.id} header, sheet {n} on {paper} [{lang}]", errors)
+                if faces:
+                    pages.append(faces[0])
+
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
         t = translator(self.game.strings[lang], lang, lambda key: None)
@@ -120,6 +139,8 @@ class KitRenderer:
                         faces = self._face(template, ctx, label, errors)
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
+                if comp.header and self.deck_blocks is not None:
+                    self._render_headers(comp, base, lang, kit, errors)
             elif comp.kind == "board":
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed}

@@ -93,6 +93,7 @@ class KitWriter:
         self.book = book
         self.text = text
         self.progress = progress
+        self._plans: dict[str, dict[str, SheetPlan]] | None = None
 
     def plans(self) -> dict[str, dict[str, SheetPlan]]:
         errors = Collector()
@@ -108,7 +109,32 @@ class KitWriter:
                 except CardgenError as exc:
                     errors.add(exc.message, comp.where)
         errors.raise_if_any()
+        self._plans = plans
         return plans
+
+    def one_sided_pages(self, comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int],
+                                                                             SheetPlan]]:
+        """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
+        plan trimmed to the rows it uses, centred on the paper."""
+        out = []
+        for chunk, where in sheet_layout(comp, plan):
+            out.append((chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols)))
+        return out
+
+    def deck_blocks(self, comp: Component, paper: str) -> list[tuple[float, float, float, float]]:
+        """Per sheet of a one-sided deck, the box (x, y, w, h, mm from the paper's top
+        left) its pieces cover, bleed included: what the deck's header must keep clear
+        of (crop marks and the page label run up to about 12 mm outside it)."""
+        plan = (self._plans or self.plans())[paper][comp.id]
+        w, h = plan.item
+        b = plan.bleed
+        blocks = []
+        for _, where, page_plan in self.one_sided_pages(comp, plan):
+            slots = [page_plan.slots[j] for j in where]
+            x0, y0 = min(s.x for s in slots) - b, min(s.y for s in slots) - b
+            x1, y1 = max(s.x for s in slots) + w + b, max(s.y for s in slots) + h + b
+            blocks.append((x0, y0, x1 - x0, y1 - y0))
+        return blocks
 
     def tile_plans(self, paper: str) -> dict[str, TilePlan]:
         """How each board of the game spreads over pages of ``paper``."""
@@ -352,12 +378,14 @@ class KitWriter:
                     entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
             elif not comp.back:
                 plan = plans[comp.id]
-                chunks = sheet_layout(comp, plan)
-                for n, (chunk, where) in enumerate(chunks, start=1):
+                chunks = self.one_sided_pages(comp, plan)
+                headers = kit.headers.get((comp.id, paper), [])
+                for n, (chunk, where, page_plan) in enumerate(chunks, start=1):
                     n_pages += 1
-                    # only the rows the sheet uses, centred on the paper
-                    page_plan = compact(plan, (max(where) // plan.cols + 1) * plan.cols)
                     with pdfout.page(c, paper_mm[1]):
+                        if n <= len(headers):  # the deck's title and instructions, around the pieces
+                            painter.reset()
+                            painter.draw(headers[n - 1].ops)
                         self._place_deck_page(c, forms, painter, page_plan, comp, chunk, kit.fronts,
                                               tuple(page_plan.slots[j] for j in where), "front", n_pages, n, entry)
                         self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"

@@ -38,7 +38,7 @@ PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
 GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files")
 DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
-DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header")
 SHAPES = ("rect", "circle")
 # how imposed sheets may break rows: value → what it means (for the error message)
 NEW_ROW_PER = {"card": "each card entry starts a new row"}
@@ -262,7 +262,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
         seen[cid] = item.at("id")
         name_key = get(item, "name", (str,), what, errors)
 
-        for key in ("front", "back", "template"):
+        for key in ("front", "back", "template", "header"):
             tname = item.get(key)
             if tname is None:
                 continue
@@ -296,6 +296,9 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
         printshop = get(item, "printshop", (bool,), what, errors, default=True)
         shape = _shape(item, size, what, errors)
         new_row_per = get_choice(item, "new_row_per", NEW_ROW_PER, what, errors)
+        if "header" in item and item.get("back") is not None:
+            errors.add(f"'header' in {what} is for one-sided decks (printed on the sheets file); "
+                       f"this deck has a back", item.at("header"))
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
         out.append(
             Component(
@@ -313,6 +316,7 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 printshop=printshop,
                 shape=shape,
                 new_row_per=new_row_per,
+                header=item.get("header") if isinstance(item.get("header"), str) else None,
             )
         )
     return out

@@ -53,6 +53,7 @@ class Component:
     printshop: bool = True
     shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
     new_row_per: str | None = None  # "card": each card entry starts a new row on the sheets
+    header: str | None = None  # one-sided decks: a template drawn on each of their sheets (title, instructions)
     # sheet and board
     template: str | None = None
     # board only: how far neighbouring pages overlap (the glue margin), mm

@@ -305,7 +305,7 @@ def test_text_too_long_names_card_face_and_language(hapy_copy, cli, tmp_path):
 
 def test_character_missing_from_font_is_an_error(hapy_copy, cli, tmp_path):
     edit_file(hapy_copy / "locales" / "en.yaml", "animal: Jackal,", 'animal: "Jackal \\U000130E2",')
-    edit_file(hapy_copy / "locales" / "en.yaml", 'players: "2–4 players', 'players: "\\U00013143 2–4 players')
+    edit_file(hapy_copy / "locales" / "en.yaml", 'players: "2–4', 'players: "\\U00013143 2–4')
     result = cli("build", hapy_copy, "--lang", "en", "--out", tmp_path / "out", "--paper", "a4")
     lines = assert_user_error(result)
     jackal = [line for line in lines if line.startswith("templates/hapy/god.yaml.j2 [gods/jackal-")]
