@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 import yaml
 from click.testing import CliRunner
@@ -55,6 +55,27 @@ def assert_french_typography(locale: Path, keep: tuple[str, ...] = ()) -> None:
         for m in re.finditer(r"«", text):
             assert text[m.start() + 1] in "\u00a0\u202f", f"fr {key}: {text!r}"
         assert "'" not in text, f"fr {key}: use the typographic apostrophe ’"
+
+
+# A number, then an ordinary space, then a word: "10 tribute", "hold 7 cards", "{n} tiles".
+_NUMBER_THEN_SPACE = re.compile(r"(?<![\w{}\-–])(\d+(?:st|nd|rd|th|e|re|er)?|\{[a-z_]+\}|[IVX]+(?:e|re)) (?=([^\W\d_][\w’'-]*))")
+# Words after a number that may start the next line ("2 or more", "1 à 5", "1 tot 5").
+_LINKING = {"to", "or", "and", "à", "et", "ou", "tot", "of", "en", "again", "heeft", "hebt", "waard", "au"}
+
+
+def assert_numbers_keep_their_words(strings: Mapping[str, Mapping[str, str]]) -> None:
+    """A number and the word it counts are joined by a no-break space (U+00A0), so no
+    line ends on "10" with "tribute" below it. ``strings``: language → key → text."""
+    for lang, table in strings.items():
+        for key, text in table.items():
+            for m in _NUMBER_THEN_SPACE.finditer(text):
+                assert m.group(2).lower() in _LINKING, f"{lang} {key}: {m.group(0)!r} + {m.group(2)!r} in {text!r}"
+
+
+def assert_dutch_quotes(table: Mapping[str, str]) -> None:
+    """Dutch quotes open low and close high („…”), the same in every kit."""
+    for key, text in table.items():
+        assert "“" not in text and '"' not in text, f"nl {key}: quote it „like this”: {text!r}"
 
 
 def build_kit(out: Path, game: str, *options: str) -> Path:

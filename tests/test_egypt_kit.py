@@ -15,7 +15,8 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
+from textlayer import char_boxes, find_text, text_runs
+from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -188,3 +189,91 @@ def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game
                 assert "pyramid" in v, (ty["id"], v)  # drawn as a vector pyramid
     for sign in game.data["kemet"]:
         assert ord(sign) in cmap
+
+
+# --------------------------------------------------------------------------- print review: legible, inside the frames
+# The aids' and cards' papyrus panel has a double frame; its inner line is 3.2 + 1.1 mm
+# in from the trim and 0.7 / 3 mm wide (templates/egypt/*.yaml.j2, sym.frame).
+FRAME_INNER = 3.2 + 1.1 + 0.7 / 6
+CLEAR = 1.5  # mm every printed character keeps from that line
+BLEED = 3.0  # the print-shop pages carry the bleed: trim starts 3 mm in
+
+
+def shop_pages(manifest: dict, lang: str, component: str, side: str) -> tuple[str, list[int]]:
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    return entry["file"], [p["page"] - 1 for p in entry["pages"] if p["component"] == component and p["side"] == side]
+
+
+def is_sign(text: str) -> bool:
+    """A hieroglyph drawn as a figure (a glyph op), not words to read."""
+    return all(0x13000 <= ord(c) < 0x13460 or c.isspace() for c in text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_aid_back_keeps_every_character_well_inside_its_inner_frame(kit, manifest, lang):
+    """The print review found the 6 pt footer's descenders across the inner frame line and
+    "= 12" / "= 10" against its right side."""
+    name, pages = shop_pages(manifest, lang, "aids", "back")
+    chars = char_boxes(kit / name, pages[0])
+    lo, hi_x, hi_y = BLEED + FRAME_INNER + CLEAR, BLEED + 63 - FRAME_INNER - CLEAR, BLEED + 88 - FRAME_INNER - CLEAR
+    outside = [(c, b) for c, b in chars if b and not (lo <= b.left and b.right <= hi_x and lo <= b.top and b.bottom <= hi_y)]
+    assert not outside, f"{lang}: closer than {CLEAR} mm to the inner frame: {outside[:4]}"
+
+
+def test_the_aid_back_spaces_its_bands_the_same_in_every_language(kit, manifest, game):
+    """The meld rule takes the same room in every language, so the "Special melds" divider
+    follows it at the same short distance (the review saw an empty gap above it in EN)."""
+    gaps = {}
+    for lang in LANGS:
+        s = game.strings[lang]
+        name, pages = shop_pages(manifest, lang, "aids", "back")
+        runs = text_runs(PdfReader(kit / name).pages[pages[0]])
+        last_type = max(i for i, r in enumerate(runs) if r.text == s["type.ankh.name"])
+        heading = next(i for i, r in enumerate(runs) if r.text == s["aid.combos_h"])
+        meld = runs[last_type + 1:heading]
+        assert meld and s["aid.meld_h"].startswith(meld[0].text.split()[0])
+        gaps[lang] = runs[heading].y - max(r.y for r in meld)
+    assert max(gaps.values()) - min(gaps.values()) < 0.2, gaps
+    assert max(gaps.values()) < 6.5, gaps  # one divider between, no empty line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_word_on_the_aids_and_the_card_fronts_is_at_least_7_pt(kit, manifest, lang):
+    """Print-and-play small print: 7 pt or more (the review found 6 and 6.5 pt on the aid
+    back and in the cards' notes). Sizes read from the PDF's text layer."""
+    small = set()
+    for component, side in (("aids", "front"), ("aids", "back"), ("cards", "front")):
+        name, pages = shop_pages(manifest, lang, component, side)
+        reader = PdfReader(kit / name)
+        for i in pages:
+            small |= {(r.text, r.size) for r in text_runs(reader.pages[i]) if r.size < 7 - 0.01 and not is_sign(r.text)}
+    assert not small, f"{lang}: under 7 pt: {sorted(small)[:8]}"
+
+
+def test_each_hieroglyph_card_prints_its_sign_code_once(kit, manifest, game):
+    fronts = printshop_fronts(kit, manifest, "en")
+    hieroglyph = next(t for t in game.data["types"] if t["id"] == "hieroglyph")
+    for n, v in enumerate(hieroglyph["variants"], 1):
+        text = fronts[f"hieroglyph-{n}"]
+        assert len(re.findall(rf"(?<![A-Za-z0-9]){re.escape(v['gardiner'])}(?![A-Za-z0-9])", text)) == 1, text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_legend_keeps_each_special_meld_name_next_to_its_chips(kit, game, lang):
+    """A short name ("Priests") sat 30 mm from its chips: each name now ends just before
+    its first chip."""
+    chars = char_boxes(kit / f"egypt-{lang}-a4-sheets.pdf", 0)
+    _, legend, _ = find_text(chars, game.strings[lang]["rules.legend_h"])
+    for key in ("combo.builders", "combo.priests"):
+        start, end, name = find_text(chars, game.strings[lang][key], legend)
+        chip = next(b for _, b in chars[end:] if b is not None)  # the first chip's value
+        assert 0 < chip.left - name.right < 6, (key, name, chip)
+
+
+# --------------------------------------------------------------------------- the words, for print
+def test_numbers_stay_with_their_words(game):
+    assert_numbers_keep_their_words(game.strings)
+
+
+def test_dutch_quotes_open_low_and_close_high(game):
+    assert_dutch_quotes(game.strings["nl"])

@@ -19,7 +19,8 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
+from textlayer import char_boxes, find_text, text_runs
+from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -308,3 +309,86 @@ def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_guill
 def test_every_language_has_every_string(game):
     keys = {lang: set(game.strings[lang]) for lang in LANGS}
     assert keys["en"] == keys["fr"] == keys["nl"]
+
+
+# --------------------------------------------------------------------------- print review: layout of the sheets
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_fan_of_horus_cards_stands_clear_above_its_centred_caption(kit, game, lang):
+    """The fan's lowest corners touched "5 Horus cards in hand" and the caption sat 3 mm
+    off the fan's middle. Read from the page: the caption's ink box (text layer), and
+    every non-white pixel in a window above it that is centred on the caption and
+    reaches to the right margin: the fan must lie wholly inside it (so it is centred
+    too) and end 1 mm or more above the caption."""
+    path = kit / f"horus-{lang}-a4-sheets.pdf"
+    chars = char_boxes(path, 2)
+    _, _, caption = find_text(chars, game.strings[lang]["setup.hand"].format(n=game.data["hand_size"]))
+    centre = (caption.left + caption.right) / 2
+    half = 210 - 12 - centre  # A4, 12 mm margin
+    px = 8
+    img = render(path, 2, px)
+    top = caption.top - 34  # under the section's heading rule, above the fan
+    window = img[int(top * px):int(caption.top * px), int((centre - half) * px):int((centre + half) * px)]
+    ink = np.argwhere((window < 235).any(axis=2))
+    assert len(ink), "no fan above the caption"
+    rows, cols = ink[:, 0], ink[:, 1]
+    assert rows.min() > 0, "the fan reaches up out of the window: it starts under the heading rule"
+    assert cols.min() > 0 and cols.max() < window.shape[1] - 1, \
+        f"{lang}: the fan is not centred on its caption: ink from {cols.min() / px:.1f} to {cols.max() / px:.1f} mm of {window.shape[1] / px:.1f}"
+    gap = (window.shape[0] - 1 - rows.max()) / px
+    assert gap >= 1.0, f"{lang}: the fan ends {gap:.2f} mm above its caption"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_legend_names_every_face_at_one_size(kit, game, lang):
+    """Long names ("Temple d’Horus", "Pyramide à degrés") were shrunk to 7.3 and 6 pt
+    beside 8 pt neighbours; now they take a second line instead."""
+    s = game.strings[lang]
+    runs = text_runs(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+    texts = [r.text for r in runs]
+    first = texts.index(s["rules.legend_h"]) + 1
+    labels = [r for r in runs[first:texts.index(s["rules.back_tan_h"])] if not any(0x13000 <= ord(c) < 0x13460 for c in r.text)]
+    words = " ".join(r.text for r in labels).split()
+    names = [s["tile." + k] for k in ("desert", "hill", "field", "swamp", "river", "necropolis", "temple", "step_pyramid", "boat")]
+    assert words == " ".join(names).split()
+    assert {r.size for r in labels} == {8.0}, sorted({(r.text, r.size) for r in labels})
+
+
+def test_the_rules_page_has_the_title_the_other_games_use(kit, game):
+    """"How to play" in every kit (Horus said "Rules summary")."""
+    for other in ("egypt", "hapy", "farao"):
+        theirs = load_game(other).strings
+        for lang in LANGS:
+            assert game.strings[lang]["rules.title"] == theirs[lang]["rules.title"], (other, lang)
+    for lang in LANGS:
+        assert game.strings[lang]["rules.title"] in text_of(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_setup_headings_are_in_the_rules_headings_font(kit, game, lang):
+    """Section headings in the blue sans on both sheets (the setup sheet used the display
+    serif of the titles)."""
+    s = game.strings[lang]
+    reader = PdfReader(kit / f"horus-{lang}-a4-sheets.pdf")
+    font = {r.text: r.font for r in text_runs(reader.pages[1])}[s["rules.goal_h"]]
+    setup = {r.text: r.font for r in text_runs(reader.pages[2])}
+    for key in ("setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
+        assert setup[s[key]] == font, (key, setup[s[key]], font)
+
+
+def test_dutch_writes_river_necropolis_one_way(kit, manifest):
+    """"Rivier/Necropolis" everywhere (the setup sheet made "Rivier / Necropolis")."""
+    pages = [text_of(p) for p in PdfReader(kit / "horus-nl-a4-sheets.pdf").pages]
+    entry = shop_entry(manifest, "nl")
+    shop = PdfReader(kit / entry["file"])
+    pages += [text_of(shop.pages[p["page"] - 1]) for p in entry["pages"] if p["component"] == "aids"][:2]
+    spellings = Counter(m.group(0) for page in pages for m in re.finditer(r"Rivier\s*/\s*Necropolis", page))
+    assert set(spellings) == {"Rivier/Necropolis"}, spellings
+
+
+# --------------------------------------------------------------------------- the words, for print
+def test_numbers_stay_with_their_words(game):
+    assert_numbers_keep_their_words(game.strings)
+
+
+def test_dutch_quotes_open_low_and_close_high_as_in_egypt(game):
+    assert_dutch_quotes(game.strings["nl"])
