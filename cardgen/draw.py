@@ -31,6 +31,7 @@ class Painter:
         self.assets = assets
         self._colours: dict[str, Color | None] = {}
         self._stack: list[dict[str, Any]] = []
+        self._alpha = 1.0  # the product of the opacities of the groups being drawn
         self.reset()
 
     # -- colours and paint -------------------------------------------------
@@ -60,6 +61,13 @@ class Painter:
         self.c.restoreState()
         self._state = self._stack.pop()
 
+    def _opacity(self, a: Mapping[str, Any]) -> float | None:
+        """An op's own opacity times its groups' (None: fully opaque, nothing to set)."""
+        own = a.get("opacity")
+        if self._alpha == 1.0:
+            return own
+        return self._alpha * (1.0 if own is None else own)
+
     def _set(self, key: str, value: Any, setter) -> None:
         """Emit a state operator only when it changes something (smaller, faster PDFs)."""
         if self._state.get(key, _UNSET) != value:
@@ -69,7 +77,7 @@ class Painter:
     def _paint(self, a: dict[str, Any], default_fill: str | None = None) -> tuple[bool, bool]:
         fill = self.colour(a.get("fill", default_fill))
         stroke = self.colour(a.get("stroke"))
-        opacity = a.get("opacity")
+        opacity = self._opacity(a)
         if fill is not None:
             self._set("fill", fill, self.c.setFillColor)
             if opacity is not None:
@@ -89,7 +97,7 @@ class Painter:
             getattr(self, "_" + op.kind)(op)
 
     def _with_state(self, fn, a: dict[str, Any], default_fill: str | None = None) -> None:
-        isolated = a.get("opacity") is not None  # transparency must not leak to later ops
+        isolated = self._opacity(a) is not None  # transparency must not leak to later ops
         if isolated:
             self._save()
         fill, stroke = self._paint(a, default_fill)
@@ -163,7 +171,15 @@ class Painter:
             p = self.c.beginPath()
             p.rect(x, y, w, h)
             self.c.clipPath(p, stroke=0, fill=0)
-        self.draw(op.children)
+        outer = self._alpha
+        if a.get("opacity") is not None:
+            # each op inside is drawn at its own opacity times this: where two of them
+            # overlap the group shows a little darker than one flat layer would
+            self._alpha = outer * a["opacity"]
+        try:
+            self.draw(op.children)
+        finally:
+            self._alpha = outer
         self._restore()
 
     def draw_line(self, font: str, size_mm: float, x: float, baseline: float, s: str, align: str = "left",
@@ -211,7 +227,7 @@ class Painter:
         align = a.get("align", "left")
         x = a["x"] + {"left": 0.0, "center": a["w"] / 2, "right": a["w"]}[align]
         self.c.saveState()
-        self._set_text_colour(a.get("color"), a.get("opacity"))
+        self._set_text_colour(a.get("color"), self._opacity(a))
         for i, line in enumerate(fitted.lines):
             self.draw_line(font, size_mm, x, first + i * leading_mm, line, align)
         self.c.restoreState()
@@ -228,12 +244,15 @@ class Painter:
         left = a["x"] + {"left": 0.0, "center": free_x / 2, "right": free_x}[align] - em * x0
         baseline = a["y"] + (a["h"] - em * ink_h) / 2 + em * y1
         self.c.saveState()
-        self._set_text_colour(a.get("color"), a.get("opacity"))
+        self._set_text_colour(a.get("color"), self._opacity(a))
         weight = a.get("weight") or 0.0
         if weight:
             col = self.colour(a.get("color") or "#000000")
             if col is not None:
                 self.c.setStrokeColor(col)
+                opacity = self._opacity(a)
+                if opacity is not None:
+                    self.c.setStrokeAlpha(opacity)
         self.draw_line(font, em, left, baseline, a["char"], weight=weight)
         self.c.restoreState()
 
@@ -255,8 +274,9 @@ class Painter:
             p = self.c.beginPath()
             p.rect(a["x"], a["y"], a["w"], a["h"])
             self.c.clipPath(p, stroke=0, fill=0)
-        if a.get("opacity") is not None:
-            self.c.setFillAlpha(a["opacity"])
+        opacity = self._opacity(a)
+        if opacity is not None:
+            self.c.setFillAlpha(opacity)
         self.c.translate(x, y + h)
         self.c.scale(1, -1)
         self.c.drawImage(img, 0, 0, w, h, mask="auto")
@@ -267,7 +287,7 @@ class Painter:
         a = op.args
         self.c.saveState()
         for line in placed.lines:
-            self._set_text_colour(line.colour or a.get("color"), None)
+            self._set_text_colour(line.colour or a.get("color"), self._opacity({}))
             self.draw_line(line.font, line.size / PT_PER_MM, line.x, line.baseline, line.text)
         self.c.restoreState()
 

@@ -15,7 +15,7 @@ from typing import Callable
 
 from reportlab import rl_config
 from reportlab.lib.colors import PCMYKColorSep, white as WHITE
-from reportlab.pdfbase.pdfdoc import PDFName
+from reportlab.pdfbase.pdfdoc import PDFName, PDFResourceDictionary, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
 from .impose import CircleGuide, Mark
@@ -82,8 +82,28 @@ class FormCache:
             self.c.beginForm(name, *bbox)
             draw()
             self.c.endForm()
+            _give_form_its_graphics_states(self.c, name)
             self.names[key] = name
         return name
+
+
+def _give_form_its_graphics_states(c: Canvas, name: str) -> None:
+    """ReportLab writes a form's resources without its graphics states (ExtGState) and
+    colour spaces, so an opacity drawn inside a form names a state the form does not
+    have, and viewers and printers draw it fully opaque. Write the form's resources
+    here, as ReportLab writes a page's."""
+    form = c._doc.idToObject[xObjectName(name)]
+    if not form.ExtGState and not getattr(form, "_colorsUsed", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if form.ExtGState:
+        resources.ExtGState = form.ExtGState
+    resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
+    form.Resources = resources
 
 
 def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int,
