@@ -252,17 +252,20 @@ def compact(plan: SheetPlan, n_items: int) -> SheetPlan:
                      rows=rows, slots=slots, cut_xs=plan.cut_xs, cut_ys=cut_ys, marks=marks)
 
 
+def _block(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the trim boxes of ``slots``."""
+    w, h = plan.item
+    return (min(s.x for s in slots), min(s.y for s in slots),
+            max(s.x + w for s in slots), max(s.y + h for s in slots))
+
+
 def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0,
               mark_gap: float = 1.0) -> tuple[Mark, ...]:
     """Crop marks for a partly filled sheet: only the cut lines of the occupied
     slots, around the block they form, so no mark points at an empty slot."""
     if not slots:
         return ()
-    w, h = plan.item
-    left = min(s.x for s in slots)
-    top = min(s.y for s in slots)
-    right = max(s.x + w for s in slots)
-    bottom = max(s.y + h for s in slots)
+    left, top, right, bottom = _block(plan, slots)
     xs = tuple(x for x in plan.cut_xs if left - _EPS <= x <= right + _EPS)
     ys = tuple(y for y in plan.cut_ys if top - _EPS <= y <= bottom + _EPS)
     return _crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)
@@ -287,11 +290,7 @@ def bleed_ticks(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[Mark, ...]:
     b = plan.bleed
     if not slots or b - TICK_INSET - TICK_CLEAR < MIN_MARK:
         return ()
-    w, h = plan.item
-    left = min(s.x for s in slots)
-    top = min(s.y for s in slots)
-    right = max(s.x + w for s in slots)
-    bottom = max(s.y + h for s in slots)
+    left, top, right, bottom = _block(plan, slots)
     ticks: list[Mark] = []
     for x in plan.cut_xs:
         if left - _EPS <= x <= right + _EPS:
