@@ -279,28 +279,53 @@ TICK_CLEAR = 0.75
 
 
 def bleed_ticks(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[Mark, ...]:
-    """Short marks on the cut lines, inside the outer bleed of the block the slots form.
+    """Short marks on the cut lines, inside the outer bleed of the pieces on a sheet.
 
     The crop marks in the paper margin may fall where a home printer cannot print: the
     block comes as close as 4 mm to the edge (3×3 poker cards on Letter), and most
-    printers leave 3–5 mm blank. The bleed around the block is printed and then cut
+    printers leave 3–5 mm blank. The bleed around the pieces is printed and then cut
     away, so a tick there on each cut line's extension shows where to cut without ever
-    reaching a finished piece. Only the block's outer bleed is used, never a bleed two
-    pieces share."""
+    reaching a finished piece. A piece gets ticks in the bleed of each side that has no
+    piece beside it (across a shared cut line, a gutter or a fold), at both ends of that
+    side, so a partly filled sheet's pieces get them along their own outline, not on
+    blank paper; a tick that would come within ``TICK_CLEAR`` of a piece is left out."""
     b = plan.bleed
     if not slots or b - TICK_INSET - TICK_CLEAR < MIN_MARK:
         return ()
-    left, top, right, bottom = _block(plan, slots)
-    ticks: list[Mark] = []
-    for x in plan.cut_xs:
-        if left - _EPS <= x <= right + _EPS:
-            ticks.append(Mark(x, top - TICK_CLEAR, x, top - b + TICK_INSET))
-            ticks.append(Mark(x, bottom + TICK_CLEAR, x, bottom + b - TICK_INSET))
-    for y in plan.cut_ys:
-        if top - _EPS <= y <= bottom + _EPS:
-            ticks.append(Mark(left - TICK_CLEAR, y, left - b + TICK_INSET, y))
-            ticks.append(Mark(right + TICK_CLEAR, y, right + b - TICK_INSET, y))
-    return tuple(ticks)
+    w, h = plan.item
+    reach = 2 * b + _EPS  # a piece this close (butted, across a gutter or a fold) is a neighbour
+
+    def beside(s: Slot, dx: int, dy: int) -> bool:
+        for t in slots:
+            if dx and abs(t.y - s.y) < _EPS and 0 <= (t.x - s.x - w if dx > 0 else s.x - t.x - w) <= reach:
+                return True
+            if dy and abs(t.x - s.x) < _EPS and 0 <= (t.y - s.y - h if dy > 0 else s.y - t.y - h) <= reach:
+                return True
+        return False
+
+    found: dict[tuple[float, ...], tuple[float, float, float, float]] = {}
+
+    def add(*ticks: tuple[float, float, float, float]) -> None:
+        for t in ticks:  # keyed rounded, so the tick two butted pieces share is drawn once
+            found.setdefault(tuple(round(v, 6) for v in t), t)
+
+    for s in slots:
+        x0, y0, x1, y1 = s.x, s.y, s.x + w, s.y + h
+        if not beside(s, 0, -1):
+            add(*((x, y0 - TICK_CLEAR, x, y0 - b + TICK_INSET) for x in (x0, x1)))
+        if not beside(s, 0, 1):
+            add(*((x, y1 + TICK_CLEAR, x, y1 + b - TICK_INSET) for x in (x0, x1)))
+        if not beside(s, -1, 0):
+            add(*((x0 - TICK_CLEAR, y, x0 - b + TICK_INSET, y) for y in (y0, y1)))
+        if not beside(s, 1, 0):
+            add(*((x1 + TICK_CLEAR, y, x1 + b - TICK_INSET, y) for y in (y0, y1)))
+
+    def clear(t: tuple[float, float, float, float]) -> bool:
+        return not any(s.x - TICK_CLEAR + _EPS < x < s.x + w + TICK_CLEAR - _EPS
+                       and s.y - TICK_CLEAR + _EPS < y < s.y + h + TICK_CLEAR - _EPS
+                       for s in slots for x, y in ((t[0], t[1]), (t[2], t[3])))
+
+    return tuple(Mark(*found[k]) for k in sorted(found) if clear(found[k]))
 
 
 def back_slots(plan: SheetPlan, duplex: str) -> tuple[Slot, ...]:

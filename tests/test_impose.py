@@ -442,3 +442,36 @@ def test_bleed_ticks_follow_the_block_a_partly_filled_sheet_forms():
     ticks = bleed_ticks(plan, first_row)
     assert max(max(m.y1, m.y2) for m in ticks) <= bottom + 3.0
     assert not any(m.y1 == m.y2 and m.y1 > bottom + 1e-9 for m in ticks)  # no cut line below the row
+
+
+@pytest.mark.parametrize("gutter", [False, True])
+def test_a_partly_filled_sheet_gets_ticks_along_its_pieces_outline_not_on_blank_paper(gutter):
+    plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 3.0, own_bleed=gutter)
+    taken = tuple(s for s in plan.slots if s.row == 0 or (s.row == 1 and s.col == 0))  # an L: 3 + 1
+    ticks = bleed_ticks(plan, taken)
+    assert ticks
+    for m in ticks:
+        # in the bleed of a piece on the sheet: never where no piece is
+        assert any(_inside(m, (s.x - 3.0, s.y - 3.0, s.x + 66.0, s.y + 91.0)) for s in taken), m
+        # and never on a piece, even cut TICK_CLEAR off
+        for s in taken:
+            for x, y in ((m.x1, m.y1), (m.x2, m.y2)):
+                assert not (s.x - TICK_CLEAR + 1e-6 < x < s.x + 63 + TICK_CLEAR - 1e-6
+                            and s.y - TICK_CLEAR + 1e-6 < y < s.y + 88 + TICK_CLEAR - 1e-6), m
+    # the pieces of the first row whose lower side is open get ticks below it, at their own edges
+    lone = max((s for s in taken if s.row == 0), key=lambda s: s.col)  # no piece below it
+    assert lone.col > 0
+    below = [m for m in ticks if m.x1 == m.x2 and m.y1 > lone.y + 88]
+    assert {round(m.x1, 6) for m in below} >= {round(lone.x, 6), round(lone.x + 63, 6)}
+
+
+def test_gutterfold_ticks_leave_the_fold_alone():
+    from cardgen.impose import plan_gutterfold
+
+    fold = plan_gutterfold(PAPERS_MM["a4"], (63.0, 88.0), 3.0)
+    ticks = bleed_ticks(fold.plan, fold.plan.slots + fold.backs)
+    assert ticks
+    # the fold lies in the shared bleed of a front and its back (one bleed each side): no
+    # tick in it, though the trim edges on either side of it get theirs above and below
+    assert not any(abs(m.x1 - fold.fold_x) < 3.0 - 1e-6 and abs(m.x2 - fold.fold_x) < 3.0 - 1e-6 for m in ticks)
+    assert sum(1 for m in ticks if m.x1 == m.x2 and abs(abs(m.x1 - fold.fold_x) - 3.0) < 1e-6) >= 4
