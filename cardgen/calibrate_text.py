@@ -122,12 +122,12 @@ TEXT: dict[str, dict[str, str]] = {
         "target": "Doel \u00b7 hokjes van 1 mm",
         "front_header": "VOORKANT \u00b7 pagina 1 van 2 \u00b7 papier {paper} \u00b7 dubbelzijdig, {flip} \u00b7 gemaakt "
                         "met cardgen",
-        "intro": "Dit vel meet hoe ver uw printer de achterkant van een vel verschuift ten opzichte van de "
+        "intro": "Dit vel meet hoe ver je printer de achterkant van een vel verschuift ten opzichte van de "
                  "voorkant, zodat cardgen elke kaartrug precies achter zijn voorkant kan zetten.",
         "step1": "Druk dit bestand af op 100 % (\u201eWerkelijke grootte\u201d). Gebruik nooit \u201eAanpassen aan "
                  "pagina\u201d: dat verkleint het vel en bederft de meting.",
         "step2": "Druk het af op beide kanten van \u00e9\u00e9n vel (\u201edubbelzijdig\u201d), {flip}. Gebruik de "
-                 "printer, de lade en het papier van uw kaarten.",
+                 "printer, de lade en het papier van je kaarten.",
         "step3": "Draai het vel om naar de kant met de genummerde ladders en houd het tegen een raam of een lamp: "
                  "de lijnen van deze kant schijnen erdoorheen.",
         "step4": "Ladder X: zoek het korte streepje dat precies op de doorschijnende staande X-lijn ligt en lees "
@@ -136,7 +136,7 @@ TEXT: dict[str, dict[str, str]] = {
         "step5": "Ladder Y: hetzelfde met de liggende Y-lijn. Dat getal is Y.",
         "step6": "Sla de twee getallen op, in een terminal:",
         "for_example": "bijvoorbeeld:",
-        "then_build": "Bouw daarna uw kaarten opnieuw: elke achterkantpagina schuift X en Y op, precies op haar "
+        "then_build": "Bouw daarna je kaarten opnieuw: elke achterkantpagina schuift X en Y op, precies op haar "
                       "voorkant.",
         "step7": "Scheefcontrole: de lange lijnen bij de linker- en rechterrand van beide kanten horen van boven "
                  "tot onder even ver uit elkaar te blijven. Lopen ze aan \u00e9\u00e9n kant naar elkaar toe, dan "
@@ -151,13 +151,13 @@ TEXT: dict[str, dict[str, str]] = {
         "mark_x": "streepje op de lijn = X",
         "mark_y": "streepje op de lijn = Y",
         "behind_target": "valt op het doel van de voorkant",
-        "hold": "Houd het vel tegen het licht, met deze kant naar u toe. De X-lijn en de Y-lijn van de voorkant "
+        "hold": "Houd het vel tegen het licht, met deze kant naar je toe. De X-lijn en de Y-lijn van de voorkant "
                 "schijnen door het papier.",
         "find": "Zoek in elke ladder het streepje dat precies op zijn lijn ligt en lees het getal. Verschijnen de "
                 "ladders niet midden op het vel achter de lijnen, dan is het vel niet dubbelzijdig afgedrukt met "
                 "de juiste omslag.",
         "type": "Typ daarna, in een terminal:",
-        "no_mark": "Raakt geen enkel streepje een lijn, dan wijkt uw printer meer dan 3 mm af: controleer de "
+        "no_mark": "Raakt geen enkel streepje een lijn, dan wijkt je printer meer dan 3 mm af: controleer de "
                    "papiergeleiders en druk het vel opnieuw af. Printers verschillen een beetje van vel tot vel: "
                    "druk er twee of drie af en neem de gebruikelijke getallen.",
         "meaning": "Wat X en Y betekenen: cardgen schuift alles op elke achterkantpagina X mm naar rechts en Y mm "
