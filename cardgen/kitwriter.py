@@ -34,9 +34,9 @@ def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, fl
     """A sheet label's lines, each with the row gap ``(top, bottom)`` it goes in.
 
     The whole label in the tallest gap when it fits there (less ``margin``); else its
-    words packed in order over the gaps from the top down (a line breaks at a " · "
-    separator or a space, which it then drops), the last gap taking whatever is left
-    (to be shortened)."""
+    words packed in order over the gaps from the top down (a line breaks at a space,
+    which it drops, or at a " · " separator, whose dot ends the line so that the pieces
+    read as one label), the last gap taking whatever is left (to be shortened)."""
     tallest = max(gaps, key=lambda g: g[1] - g[0])
     if len(gaps) == 1 or width(text) <= tallest[1] - tallest[0] - margin:
         return [(text, tallest)]
@@ -47,8 +47,12 @@ def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, fl
     for sep, word in words:
         joined = line + sep + word if line else word
         gap = gaps[len(out)]
+        ends = line + " ·" if sep == " · " else line
         if not line or width(joined) <= gap[1] - gap[0] - margin or len(out) == len(gaps) - 1:
             line = joined
+        elif width(ends) <= gap[1] - gap[0] - margin:
+            out.append((ends, gap))
+            line = word
         else:
             out.append((line, gap))
             line = word

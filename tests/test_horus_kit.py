@@ -95,7 +95,8 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
                         continue  # a page without a sheet label (rules summary, setup)
                     assert "…" not in text, (lang, paper, kind, n, text)
     stones = text_of(PdfReader(kit / "horus-en-letter-sheets.pdf").pages[0])
-    assert re.search(r"Horus Kingdom Stones · 1/1 LETTER 100%", stones), stones
+    # spread over the short rows, each piece but the last ending on its separator's dot
+    assert re.search(r"Horus · Kingdom Stones · 1/1 LETTER · 100%", stones), stones
 
 
 def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):
