@@ -27,6 +27,7 @@ from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
 
 
 _LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
+_LABEL_CENTRE_MM = 6.1  # a side label's centre from the paper edge: its 6 pt line then clears 5 mm
 
 
 def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, float]],
@@ -229,7 +230,10 @@ class KitWriter:
         top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
         block_top = min(s.y for s in plan.slots) - plan.bleed
         if bottom - top >= 50 or block_top < 14:
-            x = max((min(s.x for s in plan.slots) - plan.bleed) / 2, 2.5)
+            # as far from the paper's edge as the printers' blank band (up to 5 mm) asks, where
+            # the margin allows, and never closer than 1.2 mm to the bleed
+            room = min(s.x for s in plan.slots) - plan.bleed
+            x = max(2.5, min(_LABEL_CENTRE_MM, room - 2.3))
             width = lambda t: self.book.string_width_mm(font, t, size)  # noqa: E731
             for line, (t, b) in _spread(text, width, gaps or [(top, bottom)], 4.0):
                 self._label_line(c, font, size, text=line, room=b - t - 4.0, x=x, y=(t + b) / 2, upright=False)
