@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
+from .cover import covered
 from .errors import CardgenError, Where, display_path
 from .yamlsrc import fast_load
 
@@ -112,7 +113,8 @@ class TemplateRenderer:
             extensions=["jinja2.ext.do"],
             auto_reload=True,  # imported macros recompile when their file changes (build --watch)
         )
-        self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum)
+        self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum,
+                                covered=covered)
         self._cache: dict[str, jinja2.Template] = {}
 
     def colour(self, name: str) -> str:
