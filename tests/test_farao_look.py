@@ -130,6 +130,32 @@ def test_the_seams_of_the_tiled_board_pass_between_the_number_discs(rendered):
                 assert abs(seam - d["cy"]) > d["r"] + 1, f"{paper}: the seam at y={seam} cuts the disc at {d['cy']}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pharaohs_caption_stays_inside_one_piece_of_the_tiled_board(rendered, lang):
+    """The plateau-11 caption ran across the B1/C1 seam ("…door elka|ar") in EN and NL:
+    every line of it, as fitted, must end 2 mm or more short of every seam of the A4
+    and Letter tilings, and stay centred over the Pharaoh's plateau."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    caption = strings(builder, lang)["board.last"]
+    ops = [op for op in kits[lang].boards["board"].ops if op.kind == "text" and op.args["text"] == caption]
+    assert len(ops) == 1
+    op = ops[0]
+    a = op.args
+    fitted = builder.text.fit_op(op)
+    assert fitted.fits and len(fitted.lines) <= 2, (lang, fitted.lines)
+    measure = builder.text.measure(builder.text.font(a["font"]))
+    centre = a["x"] + a["w"] / 2
+    apex = [d for d in kits[lang].boards["board"].ops if d.kind == "circle" and d.args["r"] == 7.5][-1]
+    assert abs(centre - (apex.args["cx"] - 10.5 + 35)) < 0.5  # over the plateau's middle
+    spans = [(centre - measure(line, fitted.size) / 2, centre + measure(line, fitted.size) / 2) for line in fitted.lines]
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        for seam in plan.seams_x:
+            for x0, x1 in spans:
+                assert x1 < seam - 2 or x0 > seam + 2, f"[{lang}] {paper}: {caption!r} spans {x0:.1f}–{x1:.1f} across the seam at x={seam}"
+
+
 # --------------------------------------------------------------------------- the rules sheet
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("paper", PAPERS)
