@@ -228,6 +228,18 @@ def test_no_page_leaves_a_wide_band_of_empty_paper(built, lang, paper):
         assert blank < MAX_BLANK_MM, f"{what} [{lang}, {paper}]: {blank:.0f} mm of empty paper"
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sticker_sheet_fills_the_paper_above_and_below_the_stickers(built, lang, paper):
+    """The imposition centres the stickers on the paper: the review found 42 mm of white
+    under the header band and the bottom 45 % of the page empty. The key is centred
+    above them and the families' cards with their stickers below, so no band of empty
+    paper below the header band is much taller than a sticker row's marks and gaps."""
+    path = built / f"hapy-{lang}-{paper}-sheets.pdf"
+    blank = longest_blank_band(path, 3, top_mm=26)
+    assert blank < 38, f"sticker sheet [{lang}, {paper}]: {blank:.0f} mm of empty paper"
+
+
 # --------------------------------------------------------------------------- wording
 def _strings(lang: str):
     doc = yaml.safe_load((shipped_games_dir() / "hapy" / "locales" / f"{lang}.yaml").read_text(encoding="utf-8"))
