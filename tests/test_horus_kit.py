@@ -392,3 +392,38 @@ def test_numbers_stay_with_their_words(game):
 
 def test_dutch_quotes_open_low_and_close_high_as_in_egypt(game):
     assert_dutch_quotes(game.strings["nl"])
+
+
+# --------------------------------------------------------------------------- the laid-out sheets
+@pytest.fixture(scope="module")
+def rendered(game):
+    """(builder, {lang: LangKit}) for every language and both papers, no files written."""
+    from cardgen.build import BuildOptions, KitBuilder
+    from cardgen.errors import Collector
+
+    builder = KitBuilder(game, BuildOptions(langs=LANGS, papers=tuple(PAPERS)))
+    kits = {}
+    for lang in LANGS:
+        errors = Collector()
+        kits[lang] = builder.render_lang(lang, errors)
+        assert errors.errors == [], errors.errors
+    return builder, kits
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_captions_of_one_setup_row_share_one_size(rendered, lang):
+    """The review found "De zak: 69 tegels…" at 8.3 pt and "Le départ (dos argenté)…"
+    at 8.8 pt beside captions at 9.5 pt: the texts that start on one line of the setup
+    page (a row of captions, of labels or of counts) are printed at one size."""
+    builder, kits = rendered
+    for paper in PAPERS:
+        (page,) = kits[lang].sheets[("setup", paper)]
+        rows: dict[float, list] = {}
+        for op in page.ops:
+            if op.kind == "text":
+                rows.setdefault(round(op.args["y"], 1), []).append(op)
+        shared = [ops for ops in rows.values() if len(ops) >= 3]
+        assert len(shared) >= 4, (lang, paper, len(shared))  # labels, counts, the middle row, the player row
+        for ops in shared:
+            sizes = {(op.args["text"][:24], builder.text.fit_op(op).size) for op in ops}
+            assert len({s for _, s in sizes}) == 1, f"[{lang}, {paper}] one row, several sizes: {sorted(sizes)}"
