@@ -427,3 +427,25 @@ def test_the_captions_of_one_setup_row_share_one_size(rendered, lang):
         for ops in shared:
             sizes = {(op.args["text"][:24], builder.text.fit_op(op).size) for op in ops}
             assert len({s for _, s in sizes}) == 1, f"[{lang}, {paper}] one row, several sizes: {sorted(sizes)}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_legend_names_the_kingdom_stones_over_their_discs(rendered, game, lang):
+    """The legend drew four coloured discs with no name: a caption with the stones' name
+    and count sits just above them, unshrunk, like the backs' names beside them."""
+    builder, kits = rendered
+    name = game.strings[lang]["component.stones"]
+    colours = {game.palette[c["colour"]] for c in game.data["stone_colours"]} | {c["colour"] for c in game.data["stone_colours"]}
+    for paper in PAPERS:
+        (page,) = kits[lang].sheets[("rules", paper)]
+        discs = [op.args for op in page.ops if op.kind == "circle" and op.args.get("fill") in colours]
+        assert len(discs) == len(game.data["stone_colours"]), (lang, paper)
+        captions = [op for op in page.ops if op.kind == "text" and op.args["text"].startswith(name)]
+        assert len(captions) == 1, (lang, paper, [op.args["text"] for op in captions])
+        a = captions[0].args
+        assert "4\u00a0×\u00a020" in a["text"]
+        fitted = builder.text.fit_op(captions[0])
+        assert len(fitted.lines) == 1 and fitted.size == a["size"], (lang, paper, fitted)
+        top = min(d["cy"] - d["r"] for d in discs)
+        assert 0 <= top - (a["y"] + a["h"]) < 3, (lang, paper, "the caption is not just above the discs")
+        assert a["x"] <= min(d["cx"] - d["r"] for d in discs) + 0.5
