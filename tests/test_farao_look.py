@@ -312,6 +312,31 @@ def test_the_card_corner_discs_stay_inside_the_inner_frame(rendered):
                 assert a["cx"] + reach <= inner["x"] + inner["w"] - margin, (card, a)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_worked_sum_sets_its_operators_in_the_bold_sans(rendered, lang):
+    """The display face's + × = are hairlines beside its heavy digits: in the worked sum
+    of the scoring sheet and of the aid's back the operators are in the bold sans, the
+    numbers in the display face, the pieces in order left to right without touching."""
+    builder, kits = rendered
+    faces = [kits[lang].sheets[("scoring", paper)][0] for paper in PAPERS] + [kits[lang].backs[("aids", "aid")]]
+    for face in faces:
+        ops = [op for op in face.ops if op.kind == "text" and op.args["text"] in ("+", "×", "=")]
+        assert [op.args["text"] for op in ops] == ["+", "+", "×", "="], [op.args["text"] for op in ops]
+        assert {builder.text.font(op.args["font"]) for op in ops} == {builder.text.font("bold")}
+        row = [op for op in face.ops if op.kind == "text" and op.args["y"] == ops[0].args["y"]]
+        assert "".join(op.args["text"] for op in row) == "(2+3+4)×3=27"
+        assert builder.text.font(row[0].args["font"]) == builder.text.font("title")
+        inks = []
+        for op in row:
+            a = op.args
+            fitted = builder.text.fit_op(op)
+            assert fitted.lines == (a["text"],) and fitted.size == a["size"]
+            width = builder.text.measure(builder.text.font(a["font"]))(a["text"], fitted.size)
+            inks.append((a["x"] + (a["w"] - width) / 2, a["x"] + (a["w"] + width) / 2))
+        for (l0, r0), (l1, r1) in zip(inks, inks[1:]):
+            assert r0 <= l1 + 0.01, (lang, inks)
+
+
 # --------------------------------------------------------------------------- the aids
 def text_sizes(page) -> list[tuple[float, str]]:
     """(size in pt, text) of every run of text on a PDF page, from its text layer. A face
