@@ -315,3 +315,15 @@ def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
                 assert builder.text.font(op.args["font"]) == builder.text.font("bold"), card
                 seen += 1
     assert seen >= 20, seen
+
+
+def test_french_dynasties_are_proper_ordinals_the_font_can_print(game):
+    """"Ire dynastie" read as a word: French ordinals of roman numerals take a
+    superscript ending (Iʳᵉ, XVIIIᵉ), which the notes' face has (checked with its cmap)."""
+    notes = [v for k, v in game.strings["fr"].items() if k.endswith(".note") and "dynastie" in v]
+    assert len(notes) >= 5
+    for note in notes:
+        assert not re.search(r"\b[IVXLC]+(re|er|e)\b", note), note
+        assert re.search(r"\b[IVXLC]+(\u02b3\u1d49|\u1d49)\u00a0dynastie", note), note
+    font = TTFont(shipped_fonts_dir() / "NotoSans-Regular.ttf")
+    assert {0x02B3, 0x1D49} <= set(font.getBestCmap())

@@ -449,3 +449,14 @@ def test_the_legend_names_the_kingdom_stones_over_their_discs(rendered, game, la
         top = min(d["cy"] - d["r"] for d in discs)
         assert 0 <= top - (a["y"] + a["h"]) < 3, (lang, paper, "the caption is not just above the discs")
         assert a["x"] <= min(d["cx"] - d["r"] for d in discs) + 0.5
+
+
+def test_french_wording_of_the_tagline_and_the_quadrupled_score(game):
+    """Review nits: no comma before "et" in the tagline; "quadruplé(e) si les deux" said
+    in full (on an island and against the Temple) in the aid and the rules."""
+    fr = game.strings["fr"]
+    assert ", et " not in fr["game.tagline"]
+    texts = [v for v in fr.values() if "quadrupl" in v]
+    assert len(texts) >= 2
+    for text in texts:
+        assert "si les deux" not in text and "à la fois sur une île et contre le Temple" in text, text
