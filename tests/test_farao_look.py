@@ -337,6 +337,27 @@ def test_the_worked_sum_sets_its_operators_in_the_bold_sans(rendered, lang):
             assert r0 <= l1 + 0.01, (lang, inks)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_crafts_page_draws_the_boards_pieces_across_its_foot(rendered, lang):
+    """The bottom third of the crafts page was empty: the board's pieces, as the A4 and
+    Letter tilings cut them, are drawn across its foot, and both instruction flows end
+    above them at a legible size."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        (page,) = kits[lang].sheets[("crafts", paper)]
+        h = PAPERS_MM[paper][1]
+        labels = [op for op in page.ops if op.kind == "text" and re.fullmatch(r"[A-Z]+\d+", op.args["text"])]
+        assert [op.args["text"] for op in labels] == [t.label for t in plan.tiles], paper
+        assert all(op.args["y"] + op.args["h"] > h - 10 - 5 for op in labels), "the pieces are not at the foot of the page"
+        assert all(op.args["y"] > h * 2 / 3 for op in labels)
+        for flow in (op for op in page.ops if op.kind == "flow"):
+            result = builder.text.flow_op(flow)
+            assert result.fits and result.size >= 8, (lang, paper, result.size)
+            assert flow.args["y"] + flow.args["h"] < min(op.args["y"] for op in labels), (lang, paper)
+
+
 # --------------------------------------------------------------------------- the aids
 def text_sizes(page) -> list[tuple[float, str]]:
     """(size in pt, text) of every run of text on a PDF page, from its text layer. A face
