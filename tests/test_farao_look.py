@@ -131,6 +131,36 @@ def test_the_seams_of_the_tiled_board_pass_between_the_number_discs(rendered):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_no_text_of_the_board_runs_across_a_seam_of_the_tiling(rendered, lang):
+    """Every line of every text on the board (the caption, the badges, the title…), as
+    fitted, ends 2 mm or more short of each seam of the A4 and Letter tilings, and so
+    does each badge's pill."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    ops = kits[lang].boards["board"].ops
+    spans = []
+    for op in ops:
+        if op.kind != "text":
+            continue
+        a = op.args
+        fitted = builder.text.fit_op(op)
+        measure = builder.text.measure(builder.text.font(a.get("font")))
+        for line in fitted.lines:
+            lw = measure(line, fitted.size)
+            x0 = {"left": a["x"], "center": a["x"] + (a["w"] - lw) / 2, "right": a["x"] + a["w"] - lw}[a.get("align", "left")]
+            spans.append((line, x0, x0 + lw))
+    for t in badge_ops(builder, kits[lang], lang):
+        pill = next(op for op in ops if op.kind == "rect" and op.args.get("r") and op.args["x"] <= t.args["x"] <= op.args["x"] + op.args["w"]
+                    and abs(op.args["y"] - t.args["y"]) < 0.01)
+        spans.append(("badge " + t.args["text"], pill.args["x"], pill.args["x"] + pill.args["w"]))
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        for seam in plan.seams_x:
+            for line, x0, x1 in spans:
+                assert x1 < seam - 2 or x0 > seam + 2, f"[{lang}] {paper}: {line!r} spans {x0:.1f}–{x1:.1f} across the seam at x={seam}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_pharaohs_caption_stays_inside_one_piece_of_the_tiled_board(rendered, lang):
     """The plateau-11 caption ran across the B1/C1 seam ("…door elka|ar") in EN and NL:
     every line of it, as fitted, must end 2 mm or more short of every seam of the A4
