@@ -277,3 +277,53 @@ def test_numbers_stay_with_their_words(game):
 
 def test_dutch_quotes_open_low_and_close_high(game):
     assert_dutch_quotes(game.strings["nl"])
+
+
+def _relative_luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a #rrggbb colour."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
+    """The codes ("A9", "A35") were 7 pt light gold on pale gold: in the ink-saver and the
+    full-colour cards alike, each code has a contrast of at least 4.5:1 (WCAG AA for small
+    text) against the stela it is printed on, and is set in the bold face."""
+    from cardgen.build import BuildOptions, KitBuilder
+    from cardgen.errors import Collector
+
+    codes = {v["gardiner"] for ty in game.data["types"] for v in ty.get("variants", []) if v.get("gardiner")}
+    seen = 0
+    for ink_saver in (False, True):
+        builder = KitBuilder(game, BuildOptions(langs=("en",), papers=("a4",), ink_saver=ink_saver))
+        errors = Collector()
+        kit = builder.render_lang("en", errors)
+        assert errors.errors == []
+        for (comp, card), face in kit.fronts.items():
+            ops = list(face.ops)
+            for i, op in enumerate(ops):
+                if op.kind != "text" or op.args["text"] not in codes:
+                    continue
+                stela = [o for o in ops[:i] if o.kind == "path" and o.args.get("fill") not in (None, "none")][-1]
+                ink = game.palette.get(op.args["color"], op.args["color"])
+                ground = game.palette.get(stela.args["fill"], stela.args["fill"])
+                hi, lo = sorted((_relative_luminance(ink), _relative_luminance(ground)), reverse=True)
+                ratio = (hi + 0.05) / (lo + 0.05)
+                assert ratio >= 4.5, f"{card} (ink saver: {ink_saver}): {op.args['text']} {ink} on {ground}: {ratio:.1f}:1"
+                assert builder.text.font(op.args["font"]) == builder.text.font("bold"), card
+                seen += 1
+    assert seen >= 20, seen
+
+
+def test_french_dynasties_are_proper_ordinals_the_font_can_print(game):
+    """"Ire dynastie" read as a word: French ordinals of roman numerals take a
+    superscript ending (Iʳᵉ, XVIIIᵉ), which the notes' face has (checked with its cmap)."""
+    notes = [v for k, v in game.strings["fr"].items() if k.endswith(".note") and "dynastie" in v]
+    assert len(notes) >= 5
+    for note in notes:
+        assert not re.search(r"\b[IVXLC]+(re|er|e)\b", note), note
+        assert re.search(r"\b[IVXLC]+(\u02b3\u1d49|\u1d49)\u00a0dynastie", note), note
+    font = TTFont(shipped_fonts_dir() / "NotoSans-Regular.ttf")
+    assert {0x02B3, 0x1D49} <= set(font.getBestCmap())

@@ -130,6 +130,62 @@ def test_the_seams_of_the_tiled_board_pass_between_the_number_discs(rendered):
                 assert abs(seam - d["cy"]) > d["r"] + 1, f"{paper}: the seam at y={seam} cuts the disc at {d['cy']}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_of_the_board_runs_across_a_seam_of_the_tiling(rendered, lang):
+    """Every line of every text on the board (the caption, the badges, the title…), as
+    fitted, ends 2 mm or more short of each seam of the A4 and Letter tilings, and so
+    does each badge's pill."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    ops = kits[lang].boards["board"].ops
+    spans = []
+    for op in ops:
+        if op.kind != "text":
+            continue
+        a = op.args
+        fitted = builder.text.fit_op(op)
+        measure = builder.text.measure(builder.text.font(a.get("font")))
+        for line in fitted.lines:
+            lw = measure(line, fitted.size)
+            x0 = {"left": a["x"], "center": a["x"] + (a["w"] - lw) / 2, "right": a["x"] + a["w"] - lw}[a.get("align", "left")]
+            spans.append((line, x0, x0 + lw))
+    for t in badge_ops(builder, kits[lang], lang):
+        pill = next(op for op in ops if op.kind == "rect" and op.args.get("r") and op.args["x"] <= t.args["x"] <= op.args["x"] + op.args["w"]
+                    and abs(op.args["y"] - t.args["y"]) < 0.01)
+        spans.append(("badge " + t.args["text"], pill.args["x"], pill.args["x"] + pill.args["w"]))
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        for seam in plan.seams_x:
+            for line, x0, x1 in spans:
+                assert x1 < seam - 2 or x0 > seam + 2, f"[{lang}] {paper}: {line!r} spans {x0:.1f}–{x1:.1f} across the seam at x={seam}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pharaohs_caption_stays_inside_one_piece_of_the_tiled_board(rendered, lang):
+    """The plateau-11 caption ran across the B1/C1 seam ("…door elka|ar") in EN and NL:
+    every line of it, as fitted, must end 2 mm or more short of every seam of the A4
+    and Letter tilings, and stay centred over the Pharaoh's plateau."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    caption = strings(builder, lang)["board.last"]
+    ops = [op for op in kits[lang].boards["board"].ops if op.kind == "text" and op.args["text"] == caption]
+    assert len(ops) == 1
+    op = ops[0]
+    a = op.args
+    fitted = builder.text.fit_op(op)
+    assert fitted.fits and len(fitted.lines) <= 2, (lang, fitted.lines)
+    measure = builder.text.measure(builder.text.font(a["font"]))
+    centre = a["x"] + a["w"] / 2
+    apex = [d for d in kits[lang].boards["board"].ops if d.kind == "circle" and d.args["r"] == 7.5][-1]
+    assert abs(centre - (apex.args["cx"] - 10.5 + 35)) < 0.5  # over the plateau's middle
+    spans = [(centre - measure(line, fitted.size) / 2, centre + measure(line, fitted.size) / 2) for line in fitted.lines]
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        for seam in plan.seams_x:
+            for x0, x1 in spans:
+                assert x1 < seam - 2 or x0 > seam + 2, f"[{lang}] {paper}: {caption!r} spans {x0:.1f}–{x1:.1f} across the seam at x={seam}"
+
+
 # --------------------------------------------------------------------------- the rules sheet
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("paper", PAPERS)
@@ -284,6 +340,52 @@ def test_the_card_corner_discs_stay_inside_the_inner_frame(rendered):
                 assert a["cx"] - reach >= inner["x"] + margin, (card, a)
                 assert a["cy"] - reach >= inner["y"] + margin, (card, a)
                 assert a["cx"] + reach <= inner["x"] + inner["w"] - margin, (card, a)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_worked_sum_sets_its_operators_in_the_bold_sans(rendered, lang):
+    """The display face's + × = are hairlines beside its heavy digits: in the worked sum
+    of the scoring sheet and of the aid's back the operators are in the bold sans, the
+    numbers in the display face, the pieces in order left to right without touching."""
+    builder, kits = rendered
+    faces = [kits[lang].sheets[("scoring", paper)][0] for paper in PAPERS] + [kits[lang].backs[("aids", "aid")]]
+    for face in faces:
+        ops = [op for op in face.ops if op.kind == "text" and op.args["text"] in ("+", "×", "=")]
+        assert [op.args["text"] for op in ops] == ["+", "+", "×", "="], [op.args["text"] for op in ops]
+        assert {builder.text.font(op.args["font"]) for op in ops} == {builder.text.font("bold")}
+        row = [op for op in face.ops if op.kind == "text" and op.args["y"] == ops[0].args["y"]]
+        assert "".join(op.args["text"] for op in row) == "(2+3+4)×3=27"
+        assert builder.text.font(row[0].args["font"]) == builder.text.font("title")
+        inks = []
+        for op in row:
+            a = op.args
+            fitted = builder.text.fit_op(op)
+            assert fitted.lines == (a["text"],) and fitted.size == a["size"]
+            width = builder.text.measure(builder.text.font(a["font"]))(a["text"], fitted.size)
+            inks.append((a["x"] + (a["w"] - width) / 2, a["x"] + (a["w"] + width) / 2))
+        for (l0, r0), (l1, r1) in zip(inks, inks[1:]):
+            assert r0 <= l1 + 0.01, (lang, inks)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_crafts_page_draws_the_boards_pieces_across_its_foot(rendered, lang):
+    """The bottom third of the crafts page was empty: the board's pieces, as the A4 and
+    Letter tilings cut them, are drawn across its foot, and both instruction flows end
+    above them at a legible size."""
+    builder, kits = rendered
+    board = builder.game.component("board")
+    for paper in PAPERS:
+        plan = plan_tiles(PAPERS_MM[paper], board.size, board.bleed, board.overlap)
+        (page,) = kits[lang].sheets[("crafts", paper)]
+        h = PAPERS_MM[paper][1]
+        labels = [op for op in page.ops if op.kind == "text" and re.fullmatch(r"[A-Z]+\d+", op.args["text"])]
+        assert [op.args["text"] for op in labels] == [t.label for t in plan.tiles], paper
+        assert all(op.args["y"] + op.args["h"] > h - 10 - 5 for op in labels), "the pieces are not at the foot of the page"
+        assert all(op.args["y"] > h * 2 / 3 for op in labels)
+        for flow in (op for op in page.ops if op.kind == "flow"):
+            result = builder.text.flow_op(flow)
+            assert result.fits and result.size >= 8, (lang, paper, result.size)
+            assert flow.args["y"] + flow.args["h"] < min(op.args["y"] for op in labels), (lang, paper)
 
 
 # --------------------------------------------------------------------------- the aids

@@ -162,6 +162,43 @@ def test_a_layout_with_a_hidden_card_is_also_shown_step_by_step(sheets, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_step_strip_numbers_its_hidden_cards_and_keys_its_faded_ones(sheets, game, lang, paper):
+    """Every dashed outline, in the strip as in the large drawing, carries its step's
+    number in a disc at its centre; over the panel of step k the discs of steps 1 … k-1
+    come first, faded, as the cards of those steps are in the panel: the key to them."""
+    ops = sheets[(lang, paper)]["setup"][1]
+    terracotta = game.palette["terracotta"]
+    discs = [op for op in ops if op.kind == "circle" and op.args.get("stroke") == "#ffffff"]
+    numbers = {}
+    for op in ops:
+        if op.kind == "text" and op.args["text"].isdigit():
+            numbers[(round(op.args["x"] + op.args["w"] / 2, 2), round(op.args["y"] + op.args["h"] / 2, 2))] = int(op.args["text"])
+    def number(disc):
+        return numbers.get((round(disc.args["cx"], 2), round(disc.args["cy"], 2)))
+    _, dashed = card_rects(ops, page_h(paper))
+    small = [d for d in dashed if d[2] < max(x[2] for x in dashed) - 0.01]
+    assert small, "no hidden card in the step strip"
+    for x, y, w, h in dashed:
+        assert any(abs(d.args["cx"] - (x + w / 2)) < 0.01 and abs(d.args["cy"] - (y + h / 2)) < 0.01 and number(d)
+                   for d in discs), f"[{lang}, {paper}] the dashed outline at ({x:.1f}, {y:.1f}) has no step number"
+    # the rows of step discs over the panels: one row per step, each ending on its step
+    rows = defaultdict(list)
+    for d in discs:
+        if number(d) is not None and d.args["cy"] < min(y for _, y, _, _ in small):
+            rows[round(d.args["cy"], 2)].append(d)
+    row = max(rows.values(), key=len)  # the strip's row (the large drawing has one disc per hidden card)
+    row.sort(key=lambda d: d.args["cx"])
+    full = [d for d in row if d.args["fill"] in ("terracotta", terracotta)]
+    steps = [number(d) for d in full]
+    assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 3, steps
+    for k, cur in enumerate(full, start=1):
+        before = [d for d in row if d.args["cx"] < cur.args["cx"] and d.args["fill"] not in ("terracotta", terracotta)]
+        before = [d for d in before if not full[:k - 1] or d.args["cx"] > full[k - 2].args["cx"]]
+        assert [number(d) for d in before] == list(range(1, k)), (lang, paper, k, [number(d) for d in before])
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_setup_pages_open_with_the_header_band_of_the_rules_page(sheets, lang, paper):
     width = {"a4": 210, "letter": 215.9}[paper]
     pages = sheets[(lang, paper)]
@@ -226,6 +263,18 @@ def test_no_page_leaves_a_wide_band_of_empty_paper(built, lang, paper):
     for page, what in enumerate(("rules", "setup pyramid", "exploration layouts")):
         blank = longest_blank_band(path, page, top_mm=40)
         assert blank < MAX_BLANK_MM, f"{what} [{lang}, {paper}]: {blank:.0f} mm of empty paper"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sticker_sheet_fills_the_paper_above_and_below_the_stickers(built, lang, paper):
+    """The imposition centres the stickers on the paper: the review found 42 mm of white
+    under the header band and the bottom 45 % of the page empty. The key is centred
+    above them and the families' cards with their stickers below, so no band of empty
+    paper below the header band is much taller than a sticker row's marks and gaps."""
+    path = built / f"hapy-{lang}-{paper}-sheets.pdf"
+    blank = longest_blank_band(path, 3, top_mm=26)
+    assert blank < 38, f"sticker sheet [{lang}, {paper}]: {blank:.0f} mm of empty paper"
 
 
 # --------------------------------------------------------------------------- wording

@@ -393,3 +393,71 @@ def test_numbers_stay_with_their_words(game):
 
 def test_dutch_quotes_open_low_and_close_high_as_in_egypt(game):
     assert_dutch_quotes(game.strings["nl"])
+
+
+# --------------------------------------------------------------------------- the laid-out sheets
+@pytest.fixture(scope="module")
+def rendered(game):
+    """(builder, {lang: LangKit}) for every language and both papers, no files written."""
+    from cardgen.build import BuildOptions, KitBuilder
+    from cardgen.errors import Collector
+
+    builder = KitBuilder(game, BuildOptions(langs=LANGS, papers=tuple(PAPERS)))
+    kits = {}
+    for lang in LANGS:
+        errors = Collector()
+        kits[lang] = builder.render_lang(lang, errors)
+        assert errors.errors == [], errors.errors
+    return builder, kits
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_captions_of_one_setup_row_share_one_size(rendered, lang):
+    """The review found "De zak: 69 tegels…" at 8.3 pt and "Le départ (dos argenté)…"
+    at 8.8 pt beside captions at 9.5 pt: the texts that start on one line of the setup
+    page (a row of captions, of labels or of counts) are printed at one size."""
+    builder, kits = rendered
+    for paper in PAPERS:
+        (page,) = kits[lang].sheets[("setup", paper)]
+        rows: dict[float, list] = {}
+        for op in page.ops:
+            if op.kind == "text":
+                rows.setdefault(round(op.args["y"], 1), []).append(op)
+        shared = [ops for ops in rows.values() if len(ops) >= 3]
+        assert len(shared) >= 4, (lang, paper, len(shared))  # labels, counts, the middle row, the player row
+        for ops in shared:
+            sizes = {(op.args["text"][:24], builder.text.fit_op(op).size) for op in ops}
+            assert len({s for _, s in sizes}) == 1, f"[{lang}, {paper}] one row, several sizes: {sorted(sizes)}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_legend_names_the_kingdom_stones_over_their_discs(rendered, game, lang):
+    """The legend drew four coloured discs with no name: a caption with the stones' name
+    and count sits just above them, unshrunk, like the backs' names beside them."""
+    builder, kits = rendered
+    name = game.strings[lang]["component.stones"]
+    colours = {game.palette[c["colour"]] for c in game.data["stone_colours"]} | {c["colour"] for c in game.data["stone_colours"]}
+    for paper in PAPERS:
+        (page,) = kits[lang].sheets[("rules", paper)]
+        discs = [op.args for op in page.ops if op.kind == "circle" and op.args.get("fill") in colours]
+        assert len(discs) == len(game.data["stone_colours"]), (lang, paper)
+        captions = [op for op in page.ops if op.kind == "text" and op.args["text"].startswith(name)]
+        assert len(captions) == 1, (lang, paper, [op.args["text"] for op in captions])
+        a = captions[0].args
+        assert "4\u00a0×\u00a020" in a["text"]
+        fitted = builder.text.fit_op(captions[0])
+        assert len(fitted.lines) == 1 and fitted.size == a["size"], (lang, paper, fitted)
+        top = min(d["cy"] - d["r"] for d in discs)
+        assert 0 <= top - (a["y"] + a["h"]) < 3, (lang, paper, "the caption is not just above the discs")
+        assert a["x"] <= min(d["cx"] - d["r"] for d in discs) + 0.5
+
+
+def test_french_wording_of_the_tagline_and_the_quadrupled_score(game):
+    """Review nits: no comma before "et" in the tagline; "quadruplé(e) si les deux" said
+    in full (on an island and against the Temple) in the aid and the rules."""
+    fr = game.strings["fr"]
+    assert ", et " not in fr["game.tagline"]
+    texts = [v for v in fr.values() if "quadrupl" in v]
+    assert len(texts) >= 2
+    for text in texts:
+        assert "si les deux" not in text and "à la fois sur une île et contre le Temple" in text, text
