@@ -12,7 +12,9 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from cardgen.build import BuildOptions, KitBuilder
 from cardgen.cli import main
+from cardgen.errors import Collector
 
 
 def assert_fonts_embedded(folder: Path, pages: int = 4) -> None:
@@ -105,3 +107,15 @@ def assert_kit_validates(game: str, kit: Path) -> None:
     assert "every card printed as many times as its deck says" in r.output, r.output
     assert "every front has its back at the mirrored place" in r.output, r.output
     assert ": OK" in r.output.split("Kit ", 1)[1].splitlines()[0], r.output
+
+
+def render_kits(game, langs, papers) -> tuple[KitBuilder, dict]:
+    """(builder, {lang: LangKit}): every face and sheet laid out and checked in each
+    language on each paper, no files written; fails on any layout error."""
+    builder = KitBuilder(game, BuildOptions(langs=tuple(langs), papers=tuple(papers)))
+    kits = {}
+    for lang in langs:
+        errors = Collector()
+        kits[lang] = builder.render_lang(lang, errors)
+        assert errors.errors == [], errors.errors
+    return builder, kits

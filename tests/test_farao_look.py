@@ -14,13 +14,11 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from cardgen.build import BuildOptions, KitBuilder
-from cardgen.errors import Collector
 from cardgen.loader import load_game
 from cardgen.tiling import plan_tiles
 from cardgen.units import PAPERS_MM
 
-from kitchecks import build_kit, read_manifest
+from kitchecks import build_kit, read_manifest, render_kits
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")
@@ -30,14 +28,7 @@ NB = "\u00a0"
 @pytest.fixture(scope="module")
 def rendered():
     """(builder, {lang: LangKit}) for every language, both papers, no files written."""
-    game = load_game("farao")
-    builder = KitBuilder(game, BuildOptions(langs=LANGS, papers=PAPERS))
-    kits = {}
-    for lang in LANGS:
-        errors = Collector()
-        kits[lang] = builder.render_lang(lang, errors)
-        assert errors.errors == [], errors.errors
-    return builder, kits
+    return render_kits(load_game("farao"), LANGS, PAPERS)
 
 
 @pytest.fixture(scope="module")

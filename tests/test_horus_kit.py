@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 
 from textlayer import char_boxes, find_text, text_runs
-from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
+from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest, render_kits
 from cardgen.loader import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render import luminance
@@ -399,16 +399,7 @@ def test_dutch_quotes_open_low_and_close_high_as_in_egypt(game):
 @pytest.fixture(scope="module")
 def rendered(game):
     """(builder, {lang: LangKit}) for every language and both papers, no files written."""
-    from cardgen.build import BuildOptions, KitBuilder
-    from cardgen.errors import Collector
-
-    builder = KitBuilder(game, BuildOptions(langs=LANGS, papers=tuple(PAPERS)))
-    kits = {}
-    for lang in LANGS:
-        errors = Collector()
-        kits[lang] = builder.render_lang(lang, errors)
-        assert errors.errors == [], errors.errors
-    return builder, kits
+    return render_kits(game, LANGS, PAPERS)
 
 
 @pytest.mark.parametrize("lang", LANGS)
