@@ -604,12 +604,19 @@ def test_checker_notices_reveals_shown_before_every_seat_has_chosen(gd3, monkeyp
         chk.conservation(s)
 
 
-def test_checker_notices_a_revealed_meld_left_in_the_hand(gd2):
+def three_hieroglyphs_against_two_gods(gd2):
+    """Two seats right after the reveal (seat 1: three Hieroglyphs, seat 2: two Gods),
+    with a checker that saw the Control phase start at 7 cards each."""
     c = Cards()
     s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
     chk = gd2.checker()
     chk.phase, chk.start_sizes = E.CONTROL, [7, 7]
     reveal_all(s, meld(HIE, 3), meld(GOD, 2))
+    return s, chk
+
+
+def test_checker_notices_a_revealed_meld_left_in_the_hand(gd2):
+    s, chk = three_hieroglyphs_against_two_gods(gd2)
     gods = s.table & (0xFF << (8 * GOD))  # a broken engine: seat 2's revealed meld went back to the hand
     s.table ^= gods
     s.hand[1] |= gods
@@ -630,11 +637,7 @@ def test_checker_notices_four_cards_discarded_from_a_hand_of_seven(gd2):
 
 
 def test_checker_notices_a_wrong_controller(gd2):
-    c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
-    chk = gd2.checker()
-    chk.phase, chk.start_sizes = E.CONTROL, [7, 7]
-    reveal_all(s, meld(HIE, 3), meld(GOD, 2))
+    s, chk = three_hieroglyphs_against_two_gods(gd2)
     s.controller = 1  # a broken engine: the higher value beat the bigger meld
     with pytest.raises(RuleViolation, match="seat 2 controls Egypt after the reveal; the rules give it to seat 1"):
         chk.after(s, False)
