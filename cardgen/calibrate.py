@@ -221,10 +221,6 @@ def _mm_label(d: float) -> str:
     return ("+" if d > 0 else "\u2013") + f"{abs(d):.1f}"
 
 
-def _flip_label(t: dict[str, str], duplex: str) -> str:
-    return t["flip_long"] if duplex == "long" else t["flip_short"]
-
-
 def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: dict[str, str]) -> None:
     c = pen.c
     pw, ph = g.paper
@@ -266,7 +262,7 @@ def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: d
     y = 17.0
     pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
-    flip = _flip_label(t, duplex)
+    flip = t["flip_" + duplex]
     y = pen.para(left, y, width, t["front_header"].format(paper=paper.upper(), flip=flip), 8)
     y += 1.8
     y = pen.para(left, y, width, t["intro"], 9.5)
@@ -343,7 +339,7 @@ def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: di
     y = 17.0
     pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
-    y = pen.para(left, y, width, t["back_header"].format(paper=paper.upper(), flip=_flip_label(t, duplex)), 8)
+    y = pen.para(left, y, width, t["back_header"].format(paper=paper.upper(), flip=t["flip_" + duplex]), 8)
     y += 1.8
     y = pen.para(left, y, width, t["hold"], 9.5) + 1.2
     y = pen.para(left, y, width, t["find"], 9.5) + 3

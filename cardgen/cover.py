@@ -2,9 +2,9 @@
 
 A template that draws an overlapping layout (a pyramid of cards, a tomb laid in rings)
 may want to show a hidden piece anyway, as an outline. Working that out by sampling in
-Jinja costs a second a build; here it is exact and quick: a piece is hidden when every
-part of it lies under some later piece (the union of the later rectangles, split into
-cells at their edges, covers it).
+Jinja took half of the Hâpy setup template's time; here it is exact and quick: a piece
+is hidden when every part of it lies under some later piece (the union of the later
+rectangles, split into cells at their edges, covers it).
 """
 
 from __future__ import annotations

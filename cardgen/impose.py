@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from cardgen.errors import CardgenError
 
@@ -252,7 +253,7 @@ def compact(plan: SheetPlan, n_items: int) -> SheetPlan:
                      rows=rows, slots=slots, cut_xs=plan.cut_xs, cut_ys=cut_ys, marks=marks)
 
 
-def _block(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[float, float, float, float]:
+def block_of(plan: SheetPlan, slots: Sequence[Slot]) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the trim boxes of ``slots``."""
     w, h = plan.item
     return (min(s.x for s in slots), min(s.y for s in slots),
@@ -265,7 +266,7 @@ def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0
     slots, around the block they form, so no mark points at an empty slot."""
     if not slots:
         return ()
-    left, top, right, bottom = _block(plan, slots)
+    left, top, right, bottom = block_of(plan, slots)
     xs = tuple(x for x in plan.cut_xs if left - _EPS <= x <= right + _EPS)
     ys = tuple(y for y in plan.cut_ys if top - _EPS <= y <= bottom + _EPS)
     return _crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)

@@ -15,7 +15,7 @@ from . import pdfout
 from .draw import Painter
 from .errors import CardgenError, Collector
 from .fonts import FontBook
-from .impose import (SheetPlan, Slot, back_slots, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
+from .impose import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
                      plan_gutterfold, plan_sheet)
 from .boardpages import draw_board_page, write_board_fullsize
 from .tiling import TilePlan, plan_tiles
@@ -131,14 +131,11 @@ class KitWriter:
         left) its pieces cover, bleed included: what the deck's header must keep clear
         of (crop marks and the page label run up to about 12 mm outside it)."""
         plan = (self._plans or self.plans())[paper][comp.id]
-        w, h = plan.item
         b = plan.bleed
         blocks = []
         for _, where, page_plan in self.one_sided_pages(comp, plan):
-            slots = [page_plan.slots[j] for j in where]
-            x0, y0 = min(s.x for s in slots) - b, min(s.y for s in slots) - b
-            x1, y1 = max(s.x for s in slots) + w + b, max(s.y for s in slots) + h + b
-            blocks.append((x0, y0, x1 - x0, y1 - y0))
+            x0, y0, x1, y1 = block_of(page_plan, [page_plan.slots[j] for j in where])
+            blocks.append((x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b))
         return blocks
 
     def tile_plans(self, paper: str) -> dict[str, TilePlan]:
@@ -204,7 +201,7 @@ class KitWriter:
                                "items": placed})
 
     def _ticks(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
-        """Cut ticks in the block's outer bleed, printable where the margin marks may not
+        """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
         be; round pieces are cut along their circular guides instead."""
         if comp.shape != "circle":
             pdfout.draw_ticks(c, bleed_ticks(plan, slots))
