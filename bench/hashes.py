@@ -1,0 +1,122 @@
+"""Fingerprint every output cardgen makes, to prove a refactoring changed nothing.
+
+Builds every shipped kit in each configuration worth telling apart (every language,
+both papers, print-shop files and boards; --duplex short, --layout gutterfold,
+--ink-saver, --variant for games that have one, a back offset), the calibration sheets,
+and the JSON report of ``cardgen validate GAME`` without its timings, and prints the
+SHA-256 of each file. Everything runs through the command line in fresh processes,
+so the script does not depend on how the package is laid out inside.
+
+Usage:
+    python bench/hashes.py --write bench/hashes.json   # record a reference
+    python bench/hashes.py --check bench/hashes.json   # compare; exit 1 on any difference
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GAMES = ("hapy", "egypt", "farao", "horus")
+VARIANTS = {"farao": ("jokers",)}
+CONFIGS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "duplex-short": ("--duplex", "short"),
+    "gutterfold": ("--layout", "gutterfold"),
+    "ink-saver": ("--ink-saver",),
+    "back-offset": ("--back-offset", "0.5,-1"),
+}
+CALIBRATIONS = [(paper, duplex, lang) for paper in ("a4", "letter") for duplex in ("long", "short")
+                for lang in ("en", "fr", "nl")]
+TIMINGS = ("elapsed_s", "games_per_s", "jobs")
+
+
+def cardgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "CARDGEN_CONFIG": str(cwd / "no-settings.cfg")}  # no user settings may leak in
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def strip_timings(value):
+    if isinstance(value, dict):
+        return {k: strip_timings(v) for k, v in value.items() if k not in TIMINGS}
+    if isinstance(value, list):
+        return [strip_timings(v) for v in value]
+    return value
+
+
+def fingerprint(work: Path, games: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for game in games:
+        configs = dict(CONFIGS)
+        for name in VARIANTS.get(game, ()):
+            configs[f"variant-{name}"] = ("--variant", name)
+        for label, extra in configs.items():
+            dest = work / f"{game}-{label}"
+            run = cardgen("build", game, "--out", str(dest), *extra, cwd=work)
+            if run.returncode != 0:
+                sys.exit(f"cardgen build {game} {' '.join(extra)} failed:\n{run.stderr}")
+            for f in sorted((dest / game).rglob("*")):
+                if f.is_file():
+                    out[f"build {game} {label} {f.relative_to(dest / game)}"] = sha(f)
+            print(f"  built {game} {label}", file=sys.stderr)
+        run = cardgen("validate", game, "--json", "-", cwd=work)
+        if run.returncode != 0:
+            sys.exit(f"cardgen validate {game} failed:\n{run.stderr}")
+        report = json.dumps(strip_timings(json.loads(run.stdout)), sort_keys=True, ensure_ascii=False)
+        out[f"validate {game} --json"] = hashlib.sha256(report.encode()).hexdigest()
+        print(f"  validated {game}", file=sys.stderr)
+    for paper, duplex, lang in CALIBRATIONS:
+        dest = work / f"calibration-{paper}-{duplex}-{lang}.pdf"
+        run = cardgen("calibrate", "--paper", paper, "--duplex", duplex, "--lang", lang, "--out", str(dest), cwd=work)
+        if run.returncode != 0:
+            sys.exit(f"cardgen calibrate failed:\n{run.stderr}")
+        out[f"calibrate {paper} {duplex} {lang}"] = sha(dest)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--write", type=Path, metavar="FILE", help="record the fingerprints in FILE")
+    what.add_argument("--check", type=Path, metavar="FILE", help="compare with the fingerprints in FILE")
+    parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cardgen-hashes-") as tmp:
+        now = fingerprint(Path(tmp), tuple(args.game or GAMES))
+    if args.write:
+        args.write.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"{len(now)} fingerprints written to {args.write}")
+        return
+    if not args.check:
+        for key, value in sorted(now.items()):
+            print(f"{value}  {key}")
+        return
+    before = json.loads(args.check.read_text(encoding="utf-8"))
+    if args.game:  # a partial run compares only what it made
+        before = {k: v for k, v in before.items() if k.split()[1] in args.game or k.startswith("calibrate")}
+    changed = sorted(k for k in before.keys() & now.keys() if before[k] != now[k])
+    missing, new = sorted(before.keys() - now.keys()), sorted(now.keys() - before.keys())
+    for key in changed:
+        print(f"changed  {key}")
+    for key in missing:
+        print(f"missing  {key}")
+    for key in new:
+        print(f"new      {key}")
+    same = len(before.keys() & now.keys()) - len(changed)
+    print(f"{same} identical, {len(changed)} changed, {len(missing)} missing, {len(new)} new")
+    sys.exit(1 if changed or missing or new else 0)
+
+
+if __name__ == "__main__":
+    main()
