@@ -34,6 +34,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
 }
 CALIBRATIONS = [(paper, duplex, lang) for paper in ("a4", "letter") for duplex in ("long", "short")
                 for lang in ("en", "fr", "nl")]
+PARTS = ("build", "validate", "calibrate")
 TIMINGS = ("elapsed_s", "games_per_s", "jobs")
 
 
@@ -55,9 +56,9 @@ def strip_timings(value):
     return value
 
 
-def fingerprint(work: Path, games: tuple[str, ...]) -> dict[str, str]:
+def fingerprint(work: Path, games: tuple[str, ...], parts: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
-    for game in games:
+    for game in games if "build" in parts else ():
         configs = dict(CONFIGS)
         for name in VARIANTS.get(game, ()):
             configs[f"variant-{name}"] = ("--variant", name)
@@ -70,13 +71,14 @@ def fingerprint(work: Path, games: tuple[str, ...]) -> dict[str, str]:
                 if f.is_file():
                     out[f"build {game} {label} {f.relative_to(dest / game)}"] = sha(f)
             print(f"  built {game} {label}", file=sys.stderr)
+    for game in games if "validate" in parts else ():
         run = cardgen("validate", game, "--json", "-", cwd=work)
         if run.returncode != 0:
             sys.exit(f"cardgen validate {game} failed:\n{run.stderr}")
         report = json.dumps(strip_timings(json.loads(run.stdout)), sort_keys=True, ensure_ascii=False)
         out[f"validate {game} --json"] = hashlib.sha256(report.encode()).hexdigest()
         print(f"  validated {game}", file=sys.stderr)
-    for paper, duplex, lang in CALIBRATIONS:
+    for paper, duplex, lang in CALIBRATIONS if "calibrate" in parts else ():
         dest = work / f"calibration-{paper}-{duplex}-{lang}.pdf"
         run = cardgen("calibrate", "--paper", paper, "--duplex", duplex, "--lang", lang, "--out", str(dest), cwd=work)
         if run.returncode != 0:
@@ -91,9 +93,12 @@ def main() -> None:
     what.add_argument("--write", type=Path, metavar="FILE", help="record the fingerprints in FILE")
     what.add_argument("--check", type=Path, metavar="FILE", help="compare with the fingerprints in FILE")
     parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    parser.add_argument("--only", action="append", choices=PARTS,
+                        help="only this part (repeatable): builds, validate reports or calibration sheets")
     args = parser.parse_args()
+    parts = tuple(args.only or PARTS)
     with tempfile.TemporaryDirectory(prefix="cardgen-hashes-") as tmp:
-        now = fingerprint(Path(tmp), tuple(args.game or GAMES))
+        now = fingerprint(Path(tmp), tuple(args.game or GAMES), parts)
     if args.write:
         args.write.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{len(now)} fingerprints written to {args.write}")
@@ -103,8 +108,9 @@ def main() -> None:
             print(f"{value}  {key}")
         return
     before = json.loads(args.check.read_text(encoding="utf-8"))
-    if args.game:  # a partial run compares only what it made
-        before = {k: v for k, v in before.items() if k.split()[1] in args.game or k.startswith("calibrate")}
+    if args.game or args.only:  # a partial run compares only what it made
+        before = {k: v for k, v in before.items() if k.split()[0] in parts
+                  and (k.startswith("calibrate") or not args.game or k.split()[1] in args.game)}
     changed = sorted(k for k in before.keys() & now.keys() if before[k] != now[k])
     missing, new = sorted(before.keys() - now.keys()), sorted(now.keys() - before.keys())
     for key in changed:
