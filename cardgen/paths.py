@@ -1,20 +1,30 @@
 """Where cardgen finds its shipped games, templates and fonts.
 
-The shipped folders sit beside the package in a checkout (``pip install -e .``).
-CARDGEN_HOME can point elsewhere, e.g. for a packaged install.
+An installed wheel carries them inside the package (``cardgen/shipped/``, put there by
+the build backend); a checkout or an editable install reads them from the repository
+root, where they are edited. CARDGEN_HOME can point at another folder holding
+``card_data/``, ``templates/`` and ``fonts/``.
 """
 
 from __future__ import annotations
 
 import os
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
+
+
+@cache
+def _installed_root() -> Path | None:
+    shipped = files("cardgen") / "shipped"
+    return Path(str(shipped)) if shipped.is_dir() else None
 
 
 def project_root() -> Path:
     env = os.environ.get("CARDGEN_HOME")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent
+    return _installed_root() or Path(__file__).resolve().parent.parent
 
 
 def shipped_games_dir() -> Path:
