@@ -116,7 +116,7 @@ def bench_args(doc: str, games: int, repeat: int, players: str) -> argparse.Name
 
 def bench_configs(game_id: str, args: argparse.Namespace) -> tuple[Any, Any, list[tuple[int, str, Any]]]:
     """The shipped game, its rules, and a (players, kind, game definition) per row."""
-    from cardgen.loader import load_game
+    from cardgen.load.game import load_game
     from cardgen.rules import rules_for
 
     game = load_game(game_id)

@@ -21,7 +21,7 @@ CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 from cardgen.build import BuildOptions, build_game
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 t1 = time.perf_counter()
 game = load_game(sys.argv[1])
 _, written = build_game(game, BuildOptions(out_dir=__import__("pathlib").Path(sys.argv[2]), jobs=int(sys.argv[3])))

@@ -32,7 +32,7 @@ ROWS = [(n, kind) for n in (2, 4, 6) for kind in ("random", "greedy")]
 
 def play(tree: Path, warm: int, games: int) -> None:
     sys.path.insert(0, str(tree))
-    from cardgen.loader import load_game
+    from cardgen.load.game import load_game
     from cardgen.rules import rules_for
     from cardgen.validate import simulate
 

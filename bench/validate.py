@@ -58,7 +58,7 @@ def load_tree(root: Path, game_id: str) -> tuple:
     set_aside()
     sys.path.insert(0, str(root))
     try:
-        loader = importlib.import_module("cardgen.loader")
+        loader = importlib.import_module("cardgen.load.game")
         rules = importlib.import_module("cardgen.rules")
         simulate = importlib.import_module("cardgen.validate.simulate")
         for info in pkgutil.iter_modules(rules.__path__):

@@ -27,7 +27,7 @@ GAMES = ("hapy", "egypt", "farao", "horus")
 
 
 def main() -> None:
-    from cardgen.loader import load_game
+    from cardgen.load.game import load_game
     from cardgen.rules import rules_for
     from cardgen.validate.parallel import usable_cores
     from cardgen.validate.report import without_timings

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import CardgenError, Collector, ErrorList
-from .fonts import FontBook
-from .kitrender import Face, KitRenderer, LangKit
-from .kitwriter import KitWriter, WrittenFile
-from .model import Component, Game
+from .layout.fonts import FontBook
+from .render.faces import Face, KitRenderer, LangKit
+from .output.kit import KitWriter, WrittenFile
+from .model.game import Component, Game
 from .paths import shipped_fonts_dir
-from .textcheck import TextEngine
+from .layout.text import TextEngine
 from .units import PAPERS_MM
 
 Progress = Callable[[str], None]
@@ -196,7 +196,7 @@ class LangOutcome:
 
 def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -> LangOutcome:
     """One language in a worker process (the game is reloaded there: models hold read-only views)."""
-    from .loader import load_game
+    from .load.game import load_game
 
     try:
         return KitBuilder(load_game(root, options.variants), options).build_language(lang, Path(tmp))

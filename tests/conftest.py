@@ -88,7 +88,7 @@ def copy_shipped(game_id: str, parent: Path) -> Path:
 
 def static_of(folder: Path):
     """The deck check of a game folder against its registered rules."""
-    from cardgen.loader import load_game
+    from cardgen.load.game import load_game
     from cardgen.rules import rules_for
     from cardgen.validate.static import DataLocator, check_static
 
@@ -105,7 +105,7 @@ def problems_of(folder: Path) -> list[str]:
 @pytest.fixture(scope="session")
 def cli() -> Callable[..., Result]:
     """Run ``cardgen ARGS…`` in-process; stdout and stderr are kept apart."""
-    from cardgen.cli import main
+    from cardgen.cli.app import main
 
     runner = CliRunner()
 

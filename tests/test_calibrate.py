@@ -16,14 +16,14 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.calibrate import (
+from cardgen.calibrate.sheet import (
     STEPS,
     back_point,
     calibration_geometry,
     calibration_pdf,
 )
-from cardgen.calibrate_text import TEXT as CALIBRATION_TEXT
-from cardgen.impose import back_slots, plan_sheet
+from cardgen.calibrate.text import TEXT as CALIBRATION_TEXT
+from cardgen.impose.grid import back_slots, plan_sheet
 from cardgen.units import PAPERS_MM
 
 PX_PER_MM = 6

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cardgen.cover import covered
-from cardgen.loader import load_game
-from cardgen.render import renderer_for
+from cardgen.render.cover import covered
+from cardgen.load.game import load_game
+from cardgen.render.sandbox import renderer_for
 
 
 def test_a_card_under_four_cards_laid_on_its_quarters_is_hidden():

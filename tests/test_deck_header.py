@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from conftest import edit_file
 from kitchecks import build_kit
 from cardgen.errors import CardgenError
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 
 TOKENS = """  - id: tokens
     kind: deck

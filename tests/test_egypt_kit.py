@@ -17,9 +17,9 @@ from pypdf import PdfReader
 
 from textlayer import char_boxes, find_text, text_runs
 from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
-from cardgen.render import luminance
+from cardgen.render.sandbox import luminance
 
 LANGS = ("en", "fr", "nl")
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}

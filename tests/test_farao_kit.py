@@ -18,14 +18,14 @@ from click.testing import CliRunner
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from cardgen.cli import main
+from cardgen.cli.app import main
 
 from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
-from cardgen.render import luminance
-from cardgen.sheetwords import sheet_words
-from cardgen.tiling import plan_tiles
+from cardgen.render.sandbox import luminance
+from cardgen.impose.labels import sheet_words
+from cardgen.impose.tiling import plan_tiles
 from cardgen.units import PAPERS_MM
 
 LANGS = ("nl", "en", "fr")

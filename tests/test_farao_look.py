@@ -14,8 +14,8 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from cardgen.loader import load_game
-from cardgen.tiling import plan_tiles
+from cardgen.load.game import load_game
+from cardgen.impose.tiling import plan_tiles
 from cardgen.units import PAPERS_MM
 
 from kitchecks import build_kit, read_manifest, render_kits

@@ -6,9 +6,9 @@ import pytest
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from cardgen.errors import CardgenError, Where
-from cardgen.fonts import FontBook, install_tounicode_fix
+from cardgen.layout.fonts import FontBook, install_tounicode_fix
 from cardgen.paths import shipped_fonts_dir
-from cardgen.textfit import fit_text
+from cardgen.layout.textfit import fit_text
 
 SANS = "NotoSans-Regular"
 GLYPHS = "NotoSansEgyptianHieroglyphs-Regular"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.validate.simulate import play_game
 

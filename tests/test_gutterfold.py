@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError
-from cardgen.impose import EDGE_CLEARANCE, MIN_MARK, FoldPlan, Mark, plan_gutterfold
+from cardgen.impose.grid import EDGE_CLEARANCE, MIN_MARK, FoldPlan, Mark, plan_gutterfold
 from cardgen.units import PAPERS_MM, PT_PER_MM
 
 DATA = Path(__file__).resolve().parent / "data"

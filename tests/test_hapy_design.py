@@ -2,8 +2,8 @@
 
 from itertools import combinations
 
-from cardgen.loader import load_game
-from cardgen.render import luminance
+from cardgen.load.game import load_game
+from cardgen.render.sandbox import luminance
 
 MIN_GREY_STEP = 0.08  # lightness apart, 0..1: families stay distinct on a greyscale printer
 

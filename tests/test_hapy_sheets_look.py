@@ -17,7 +17,7 @@ import yaml
 from kitchecks import build_kit
 from cardgen.build import BuildOptions, KitBuilder
 from cardgen.errors import Collector
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
 
 LANGS = ("en", "fr", "nl")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError
-from cardgen.impose import (
+from cardgen.impose.grid import (
     EDGE_CLEARANCE,
     MIN_MARK,
     TICK_CLEAR,
@@ -466,7 +466,7 @@ def test_a_partly_filled_sheet_gets_ticks_along_its_pieces_outline_not_on_blank_
 
 
 def test_gutterfold_ticks_leave_the_fold_alone():
-    from cardgen.impose import plan_gutterfold
+    from cardgen.impose.grid import plan_gutterfold
 
     fold = plan_gutterfold(PAPERS_MM["a4"], (63.0, 88.0), 3.0)
     ticks = bleed_ticks(fold.plan, fold.plan.slots + fold.backs)

@@ -1,11 +1,11 @@
-"""The layout language (`cardgen.layout`): what a rendered template may contain."""
+"""The layout language (`cardgen.layout.ops`): what a rendered template may contain."""
 
 from __future__ import annotations
 
 import pytest
 
 from cardgen.errors import Collector
-from cardgen.layout import MIN_TEXT_PT, SPECS, Op, parse_layout, parse_ops
+from cardgen.layout.ops import MIN_TEXT_PT, SPECS, Op, parse_layout, parse_ops
 
 L = "templates/x/front.yaml.j2 [cards/c1 front [en]]"
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.rules.api import RandomAgent, uniform_index

@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from cardgen.errors import CardgenError, ErrorList, display_path
-from cardgen.loader import find_game, load_game, shipped_game_ids
+from cardgen.load.game import find_game, load_game, shipped_game_ids
 from cardgen.paths import shipped_games_dir
 
 from conftest import edit_file, game_label

@@ -10,8 +10,8 @@ from collections import defaultdict
 
 import pytest
 
-from cardgen.impose import paginate_rows
-from cardgen.loader import load_game
+from cardgen.impose.grid import paginate_rows
+from cardgen.load.game import load_game
 from tests.conftest import edit_file, game_label
 
 

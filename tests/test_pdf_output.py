@@ -19,7 +19,7 @@ import pytest
 import yaml
 from pypdf.generic import IndirectObject
 
-from cardgen.impose import plan_sheet
+from cardgen.impose.grid import plan_sheet
 from cardgen.paths import shipped_games_dir
 from cardgen.units import PAPERS_MM, PT_PER_MM
 

@@ -1,4 +1,4 @@
-"""Rendering templates (`cardgen.render`) and checking the text they produce.
+"""Rendering templates (`cardgen.render.sandbox`) and checking the text they produce.
 
 Templates run in a sandboxed Jinja environment with StrictUndefined; errors name the
 template file and line. Text that does not fit, or that the font cannot draw, stops
@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from cardgen.errors import CardgenError, display_path
-from cardgen.render import TemplateRenderer, contrast, luminance, mix, quote, translator
+from cardgen.render.sandbox import TemplateRenderer, contrast, luminance, mix, quote, translator
 
 from conftest import assert_user_error, edit_file
 
@@ -193,7 +193,7 @@ def test_astral_glyph_from_game_data_reaches_layout():
     """The real god template: the falcon from game.yaml arrives whole in the glyph op."""
     from cardgen.build import BuildOptions, KitBuilder
     from cardgen.errors import Collector
-    from cardgen.loader import load_game
+    from cardgen.load.game import load_game
 
     builder = KitBuilder(load_game("hapy"), BuildOptions(langs=("en",), papers=("a4",)))
     errors = Collector()
@@ -323,7 +323,7 @@ def test_character_missing_from_font_is_an_error(hapy_copy, cli, tmp_path):
 
 def test_hieroglyph_in_the_glyph_font_is_fine():
     """The same hieroglyph is fine where the glyph font draws it (the card figure): no false alarm."""
-    from cardgen.fonts import FontBook
+    from cardgen.layout.fonts import FontBook
     from cardgen.paths import shipped_fonts_dir
 
     book = FontBook([shipped_fonts_dir()])

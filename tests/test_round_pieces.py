@@ -15,8 +15,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from cardgen.errors import CardgenError
-from cardgen.impose import TICK_GAP, circle_guides, plan_sheet
-from cardgen.loader import load_game
+from cardgen.impose.grid import TICK_GAP, circle_guides, plan_sheet
+from cardgen.load.game import load_game
 from tests.conftest import edit_file, game_label
 
 A4 = (210.0, 297.0)
@@ -180,7 +180,7 @@ def test_round_pieces_with_backs_build_in_duplex_and_gutterfold(game_copy, cli):
 def test_images_of_round_pieces_are_round_and_the_preview_packs_mixed_sizes(game_copy, tmp_path):
     from PIL import Image
 
-    from cardgen.export import face_images, preview
+    from cardgen.output.images import face_images, preview
 
     game = load_game(with_tokens(game_copy))
     faces = face_images(game, "en", 100, trim_only=True, component="tokens")

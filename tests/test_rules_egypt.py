@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import egypt as E
 from cardgen.validate.simulate import play_game, run_config

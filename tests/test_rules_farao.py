@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import farao as F
 from cardgen.validate.simulate import play_game, run_config

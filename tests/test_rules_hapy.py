@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import hapy as H
 from cardgen.validate.simulate import play_game

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import RuleViolation, rules_for
 from cardgen.rules import horus as H
 from cardgen.rules import horus_islands as HI

@@ -1,6 +1,6 @@
 """How a sheet label is spread over the gaps between rows of short pieces."""
 
-from cardgen.kitwriter import _spread
+from cardgen.output.kit import _spread
 
 
 def width(text: str) -> float:

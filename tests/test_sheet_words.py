@@ -8,9 +8,9 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
-from cardgen.sheetwords import BUILT_IN, WORDS, sheet_words, shifted
+from cardgen.impose.labels import BUILT_IN, WORDS, sheet_words, shifted
 
 from kitchecks import build_kit
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from cardgen.textfit import FittedText, fit_text, wrap
+from cardgen.layout.textfit import FittedText, fit_text, wrap
 from cardgen.units import pt_to_mm
 
 NBSP = "\u00a0"

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from cardgen.errors import CardgenError
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.validate.kit import check_kit
@@ -340,7 +340,7 @@ def test_a_game_without_rules_gets_the_static_and_kit_checks(cli, scenario, tmp_
 def built_kit(tmp_path_factory) -> Path:
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.app import main
 
     out = tmp_path_factory.mktemp("kit")
     r = CliRunner().invoke(main, ["build", "hapy", "--lang", "en", "--paper", "a4", "--out", str(out)])

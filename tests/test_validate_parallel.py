@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cardgen.loader import load_game
+from cardgen.load.game import load_game
 from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.validate import parallel

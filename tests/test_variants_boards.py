@@ -14,8 +14,8 @@ import pytest
 from pypdf import PdfReader
 
 from cardgen.errors import CardgenError
-from cardgen.loader import load_game
-from cardgen.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
+from cardgen.load.game import load_game
+from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
 from cardgen.units import PAPERS_MM
 
 from conftest import DATA, edit_file
@@ -197,7 +197,7 @@ def test_a_page_too_small_for_the_overlap_is_an_error():
 def board_kit(tmp_path_factory):
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.app import main
 
     out = tmp_path_factory.mktemp("board-kit")
     r = CliRunner().invoke(main, ["build", str(GAME), "--out", str(out), "--jobs", "1"])

@@ -1,4 +1,4 @@
-"""`cardgen build --watch`: the polling loop in cardgen.watch, driven with a real build.
+"""`cardgen build --watch`: the polling loop in cardgen.cli.watch, driven with a real build.
 
 Each test edits a copy of a small game from a helper thread while ``watch`` polls every
 50 ms; a guard timer sets the stop event so that no test can hang, and ``max_rebuilds``
@@ -17,9 +17,9 @@ import pypdf
 import pytest
 
 from cardgen.build import BuildOptions, build_game
-from cardgen.cli import _build_once
-from cardgen.loader import load_game
-from cardgen.watch import WATCHED_SUFFIXES, snapshot, watch
+from cardgen.cli.app import _build_once
+from cardgen.load.game import load_game
+from cardgen.cli.watch import WATCHED_SUFFIXES, snapshot, watch
 
 GUARD_SECONDS = 10.0
 CARDS = "mini-en-a4-cards.pdf"

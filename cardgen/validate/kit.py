@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Where, display_path
-from ..model import Game
+from ..model.game import Game
 from ..units import PAPERS_MM, mm_to_pt
 
 TOL_MM = 0.01

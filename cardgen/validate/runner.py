@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .. import __version__
 from ..errors import CardgenError
-from ..model import Game
+from ..model.game import Game
 from ..rules import rules_for
 from .kit import check_kit
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play

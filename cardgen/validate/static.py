@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import CardgenError, Where, display_path
-from ..model import Game
+from ..model.game import Game
 from ..rules.api import Problem, StaticSpec
-from ..yamlsrc import YDict, YList, load_yaml
+from ..load.yamlsrc import YDict, YList, load_yaml
 
 HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from ..errors import CardgenError, Where
-from .runner import DEFAULT_GAMES, DEFAULT_SEED, Options, validate as run_validation
-from .simulate import DEFAULT_CHECK_EVERY
+from ..validate.runner import DEFAULT_GAMES, DEFAULT_SEED, Options, validate as run_validation
+from ..validate.simulate import DEFAULT_CHECK_EVERY
 
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -84,9 +84,9 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
     """
     from ..errors import display_path
-    from ..loader import load_game
+    from ..load.game import load_game
     from ..rules import rules_for
-    from .. import cli
+    from . import app as cli
 
     try:
         model = load_game(game, variants)
@@ -160,7 +160,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
                 cli.fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
                                       Where(display_path(json_path))))
                 return
-        from .report import render
+        from ..validate.report import render
 
         click.echo(render(report))
     sys.exit(0 if report["ok"] else 1)
@@ -170,8 +170,8 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
               check_every: int, path: Path) -> None:
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
     from ..errors import display_path
-    from .. import cli
-    from .simulate import play_game
+    from . import app as cli
+    from ..validate.simulate import play_game
 
     if rules is None:
         cli.fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))

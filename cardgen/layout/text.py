@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Mapping
 
-from .errors import CardgenError, Collector
+from ..errors import CardgenError, Collector
 from .fonts import FontBook, describe_chars
-from .layout import Op
+from .ops import Op
 from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .textfit import FittedText, fit_text
 

@@ -13,10 +13,10 @@ from typing import Any, Mapping
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from .layout import Op
-from .svgpath import parse_path
-from .textcheck import TextEngine
-from .units import PT_PER_MM
+from ..layout.ops import Op
+from ..layout.svgpath import parse_path
+from ..layout.text import TextEngine
+from ..units import PT_PER_MM
 
 _UNSET = object()
 

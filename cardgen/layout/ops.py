@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import Collector
+from ..errors import Collector
 
 MIN_TEXT_PT = 6.0  # nothing printed smaller than this is legible
 

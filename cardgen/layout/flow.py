@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .units import PT_PER_MM
+from ..units import PT_PER_MM
 
 # Relative sizes and spacing of blocks (multiples of the body size).
 BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space": 1.0}

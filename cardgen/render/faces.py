@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .errors import CardgenError, Collector, ErrorList
-from .layout import Op, parse_layout
-from .model import Card, Component, Game
-from .render import renderer_for, translator
-from .textcheck import TextEngine
-from .units import PAPERS_MM
+from ..errors import CardgenError, Collector, ErrorList
+from ..layout.ops import Op, parse_layout
+from ..model.game import Card, Component, Game
+from .sandbox import renderer_for, translator
+from ..layout.text import TextEngine
+from ..units import PAPERS_MM
 
 SHEET_MARGIN_MM = 12.0
 

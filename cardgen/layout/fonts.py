@@ -15,8 +15,8 @@ from pathlib import Path
 from fontTools.ttLib import TTFont as _FTFont
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from .errors import CardgenError, Where, display_path
-from .units import pt_to_mm
+from ..errors import CardgenError, Where, display_path
+from ..units import pt_to_mm
 
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .errors import CardgenError, Where
+from ..errors import CardgenError, Where
 
 try:  # libyaml is much faster; fall back to the pure-Python loader
     _Loader = yaml.CSafeLoader

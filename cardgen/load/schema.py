@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import Collector, Where
+from ..errors import Collector, Where
 from .yamlsrc import YDict, YList
 
 _TYPE_NAMES = {

@@ -19,8 +19,8 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from .cover import covered
-from .errors import CardgenError, Where, display_path
-from .yamlsrc import fast_load
+from ..errors import CardgenError, Where, display_path
+from ..load.yamlsrc import fast_load
 
 
 def quote(value: Any) -> str:

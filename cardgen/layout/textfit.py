@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .units import pt_to_mm
+from ..units import pt_to_mm
 
 Measure = Callable[[str, float], float]
 

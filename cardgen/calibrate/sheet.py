@@ -12,12 +12,12 @@ Sign convention (shared with the build's ``back-offset``): a back offset ``(X, Y
 translates every back page's content by ``+X`` mm along the back page's own x axis
 (to the right) and ``+Y`` mm along its own y axis (down), "own" meaning the page as
 the PDF shows it (page 2, origin top-left, y down — the mm space of
-:func:`cardgen.pdfout.page`). In that space, the X mark labelled ``d`` sits at
+:func:`cardgen.output.canvas.page`). In that space, the X mark labelled ``d`` sits at
 ``x0 + d`` and the Y mark labelled ``d`` at ``y0 + d``, where ``(x0, y0)`` is the
 point behind the front's reference line.
 
 The back page is mirrored for the flip exactly as cardgen mirrors card backs
-(:func:`cardgen.impose.back_slots`): for a long-edge flip the back point behind front
+(:func:`cardgen.impose.grid.back_slots`): for a long-edge flip the back point behind front
 ``(x, y)`` is ``(paper_w − x, y)``; for a short-edge flip it is ``(x, paper_h − y)``,
 and the back's drawing is turned 180° (it is the long-edge back page, rotated about
 the page centre — just as short-edge card backs are the long-edge ones turned), so
@@ -34,13 +34,13 @@ from pathlib import Path
 from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
-from . import pdfout
-from .calibrate_text import TEXT
-from .errors import CardgenError, Where, display_path
-from .textfit import wrap
-from .fonts import FontBook
-from .paths import shipped_fonts_dir
-from .units import PAPERS_MM, PT_PER_MM
+from ..output import canvas as pdfout
+from .text import TEXT
+from ..errors import CardgenError, Where, display_path
+from ..layout.textfit import wrap
+from ..layout.fonts import FontBook
+from ..paths import shipped_fonts_dir
+from ..units import PAPERS_MM, PT_PER_MM
 
 REGULAR = "NotoSans-Regular"
 BOLD = "NotoSans-Bold"

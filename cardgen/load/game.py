@@ -15,10 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import CardgenError, Collector, Where, display_path
-from .model import Card, Component, Game, freeze
-from .paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
-from .sheetwords import LOCALE_KEYS as OPTIONAL_KEYS
+from ..errors import CardgenError, Collector, Where, display_path
+from ..model.game import Card, Component, Game, freeze
+from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
+from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
 from .schema import check_keys, check_mapping, describe, get, get_choice, get_size
 from .yamlsrc import YDict, YList, load_yaml
 
@@ -220,7 +220,7 @@ def _string_map(doc: YDict, key: str, errors: Collector) -> dict[str, str]:
 
 
 def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Collector) -> None:
-    from .fonts import FontBook  # local: fonts pulls in reportlab
+    from ..layout.fonts import FontBook  # local: fonts pulls in reportlab
 
     book = FontBook([root / "fonts", shipped_fonts_dir()])
     for role, name in fonts.items():
@@ -540,7 +540,7 @@ def _locales(root: Path, languages: list[str], errors: Collector) -> dict[str, d
         _flatten(doc, "", table, {}, errors)
         strings[lang] = table
     # every key in every language, but cardgen's own sheet-label words (``sheet.*``), which
-    # fall back to built-in ones per language (cardgen.sheetwords)
+    # fall back to built-in ones per language (cardgen.impose.labels)
     every_key = {k for t in strings.values() for k in t} - OPTIONAL_KEYS
     for lang, table in strings.items():
         missing = sorted(every_key - table.keys())

@@ -18,8 +18,8 @@ from reportlab.lib.colors import PCMYKColorSep, white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName, PDFResourceDictionary, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
-from .impose import CircleGuide, Mark
-from .units import PT_PER_MM, mm_to_pt
+from ..impose.grid import CircleGuide, Mark
+from ..units import PT_PER_MM, mm_to_pt
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
 # third of the writing time, for 7-bit transports nobody uses any more.

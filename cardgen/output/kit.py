@@ -11,19 +11,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import pdfout
-from .draw import Painter
-from .errors import CardgenError, Collector
-from .fonts import FontBook
-from .impose import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
+from . import canvas as pdfout
+from .painter import Painter
+from ..errors import CardgenError, Collector
+from ..layout.fonts import FontBook
+from ..impose.grid import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
                      plan_gutterfold, plan_sheet)
-from .boardpages import draw_board_page, write_board_fullsize
-from .tiling import TilePlan, plan_tiles
-from .kitrender import Face, LangKit
-from .model import Card, Component, Game
-from .sheetwords import sheet_words, shifted
-from .textcheck import TextEngine
-from .units import PAPERS_MM, PT_PER_MM, mm_to_pt
+from .boards import draw_board_page, write_board_fullsize
+from ..impose.tiling import TilePlan, plan_tiles
+from ..render.faces import Face, LangKit
+from ..model.game import Card, Component, Game
+from ..impose.labels import sheet_words, shifted
+from ..layout.text import TextEngine
+from ..units import PAPERS_MM, PT_PER_MM, mm_to_pt
 
 
 _LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
@@ -73,7 +73,7 @@ def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
 def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
     """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
     slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
-    entry starts a row of its own (see :func:`~cardgen.impose.paginate_rows`)."""
+    entry starts a row of its own (see :func:`~cardgen.impose.grid.paginate_rows`)."""
     items = [(card, k) for card in comp.cards for k in range(card.quantity)]
     if comp.new_row_per == "card":
         sheets = paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)

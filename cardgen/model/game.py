@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .errors import Where
+from ..errors import Where
 
 
 def freeze(value: Any) -> Any:

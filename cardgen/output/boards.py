@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import pdfout
-from .draw import Painter
-from .fonts import FontBook
-from .impose import _crop_marks
-from .kitrender import Face
-from .model import Component
-from .tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
-from .units import PT_PER_MM
+from . import canvas as pdfout
+from .painter import Painter
+from ..layout.fonts import FontBook
+from ..impose.grid import _crop_marks
+from ..render.faces import Face
+from ..model.game import Component
+from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
+from ..units import PT_PER_MM
 
 INK = (0.11, 0.11, 0.14)
 GREY = (0.35, 0.35, 0.35)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-from .errors import CardgenError, os_error
-from .units import PAPERS_MM
+from .. import __version__
+from ..errors import CardgenError, os_error
+from ..units import PAPERS_MM
 
 
 LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
@@ -50,7 +50,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
     Example:
       cardgen list --data ~/my-games
     """
-    from .loader import GAME_FILE, load_game, shipped_game_ids
+    from ..load.game import GAME_FILE, load_game, shipped_game_ids
 
     targets: list[str] = list(shipped_game_ids())
     for d in data_dirs:
@@ -97,7 +97,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                                    f" with --variant {name}: {what}")
             elif comp.kind == "board":
                 w, h = comp.size
-                from .tiling import plan_tiles
+                from ..impose.tiling import plan_tiles
 
                 text = f"board {w:g}×{h:g} mm"
                 pages = [plan_tiles(PAPERS_MM[p], comp.size, comp.bleed, comp.overlap).pages for p in ("a4", "letter")]
@@ -154,8 +154,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --back-offset 0.5,-1
       cardgen build farao --variant jokers
     """
-    from .build import BuildOptions
-    from .userconfig import load_settings, parse_offset
+    from ..build import BuildOptions
+    from ..settings import load_settings, parse_offset
 
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
@@ -177,8 +177,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
 
 def _build_once(game: str, options) -> bool:
     """Build and report; False (errors printed) on a user error."""
-    from .build import build_game
-    from .loader import load_game
+    from ..build import build_game
+    from ..load.game import load_game
 
     try:
         model = load_game(game, options.variants)
@@ -195,7 +195,7 @@ def _build_once(game: str, options) -> bool:
 
 
 def _watch(game: str, options) -> None:
-    from .loader import find_game, load_game
+    from ..load.game import find_game, load_game
     from .watch import watch as watch_loop
 
     def folders() -> list[Path]:
@@ -236,9 +236,9 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
       cardgen export hapy --png --dpi 300      # for online print services
       cardgen export hapy --tts --lang en      # for Tabletop Simulator
     """
-    from .build import BuildOptions
-    from .export import export_png, export_tts
-    from .loader import load_game
+    from ..build import BuildOptions
+    from ..output.images import export_png, export_tts
+    from ..load.game import load_game
 
     if not (png or tts):
         raise click.UsageError("say what to export: --png and/or --tts")
@@ -275,8 +275,8 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
     Example:
       cardgen preview hapy --lang fr
     """
-    from .export import preview as make_preview
-    from .loader import load_game
+    from ..output.images import preview as make_preview
+    from ..load.game import load_game
 
     try:
         model = load_game(game, variants)
@@ -290,7 +290,7 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
     click.echo(f"Wrote {out}")
 
 
-from .validate.command import validate as _validate; main.add_command(_validate)  # noqa: E402,E702
+from .validate import validate as _validate; main.add_command(_validate)  # noqa: E402,E702
 
 @main.command(short_help="Write a sheet that measures your printer's duplex offset.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS_MM)), default=None,
@@ -316,9 +316,9 @@ def calibrate(paper: str | None, duplex: str | None, lang: str, out_file: Path |
       cardgen calibrate --paper letter --duplex short --out cal.pdf
       cardgen calibrate --lang fr
     """
-    from .calibrate import calibration_pdf, default_calibration_path
-    from .errors import display_path
-    from .userconfig import load_settings
+    from ..calibrate.sheet import calibration_pdf, default_calibration_path
+    from ..errors import display_path
+    from ..settings import load_settings
 
     try:
         if paper is None or duplex is None:
@@ -354,8 +354,8 @@ def config_cmd(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from .errors import display_path
-    from .userconfig import KEYS, describe_value, load_settings
+    from ..errors import display_path
+    from ..settings import KEYS, describe_value, load_settings
 
     try:
         settings = load_settings()
@@ -389,8 +389,8 @@ def config_set(key: str, value: tuple[str, ...], project: bool) -> None:
       cardgen config set back-offset -1.5,0
       cardgen config set duplex short --project
     """
-    from .errors import display_path
-    from .userconfig import load_settings, normalise_value, set_value
+    from ..errors import display_path
+    from ..settings import load_settings, normalise_value, set_value
 
     try:
         text = normalise_value(key, " ".join(value))
@@ -420,7 +420,7 @@ def config_path() -> None:
     """
     import os
 
-    from .userconfig import ENV_VAR, project_config_path, user_config_path
+    from ..settings import ENV_VAR, project_config_path, user_config_path
 
     user = "user file, from " + ENV_VAR if os.environ.get(ENV_VAR) else "user file"
     for label, path in ((user, user_config_path()), ("project file", project_config_path())):
