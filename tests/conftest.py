@@ -105,7 +105,7 @@ def problems_of(folder: Path) -> list[str]:
 @pytest.fixture(scope="session")
 def cli() -> Callable[..., Result]:
     """Run ``cardgen ARGS…`` in-process; stdout and stderr are kept apart."""
-    from cardgen.cli.app import main
+    from cardgen.cli import main
 
     runner = CliRunner()
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from cardgen.build import BuildOptions, KitBuilder
-from cardgen.cli.app import main
+from cardgen.cli import main
 from cardgen.errors import Collector
 
 

@@ -14,7 +14,7 @@ import click
 import pypdf
 import pytest
 
-from cardgen.cli.app import main
+from cardgen.cli import main
 from cardgen.errors import display_path
 
 from conftest import assert_user_error, edit_file

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from cardgen.cli.app import main
+from cardgen.cli import main
 
 from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
 from cardgen.load.game import load_game

@@ -340,7 +340,7 @@ def test_a_game_without_rules_gets_the_static_and_kit_checks(cli, scenario, tmp_
 def built_kit(tmp_path_factory) -> Path:
     from click.testing import CliRunner
 
-    from cardgen.cli.app import main
+    from cardgen.cli import main
 
     out = tmp_path_factory.mktemp("kit")
     r = CliRunner().invoke(main, ["build", "hapy", "--lang", "en", "--paper", "a4", "--out", str(out)])

@@ -197,7 +197,7 @@ def test_a_page_too_small_for_the_overlap_is_an_error():
 def board_kit(tmp_path_factory):
     from click.testing import CliRunner
 
-    from cardgen.cli.app import main
+    from cardgen.cli import main
 
     out = tmp_path_factory.mktemp("board-kit")
     r = CliRunner().invoke(main, ["build", str(GAME), "--out", str(out), "--jobs", "1"])

@@ -17,7 +17,7 @@ import pypdf
 import pytest
 
 from cardgen.build import BuildOptions, build_game
-from cardgen.cli.app import _build_once
+from cardgen.cli.build import _build_once
 from cardgen.load.game import load_game
 from cardgen.cli.watch import WATCHED_SUFFIXES, snapshot, watch
 

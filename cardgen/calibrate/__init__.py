@@ -1,1 +1,1 @@
-"""calibrate"""
+"""The duplex calibration sheet that measures a printer's back offset."""

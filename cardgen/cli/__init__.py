@@ -1,5 +1,32 @@
-"""The ``cardgen`` command line."""
+"""The ``cardgen`` command line: one module per command, click only; the work itself
+is done by the public API in :mod:`cardgen`."""
 
-from .app import main
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .build import build
+from .calibrate import calibrate
+from .config import config_cmd
+from .export import export, preview
+from .listing import list_cmd
+from .validate import validate
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+def main() -> None:
+    """cardgen turns a game folder (YAML cards + Jinja layouts) into print-ready PDFs.
+
+    \b
+    Example:
+      cardgen list
+      cardgen build hapy --lang en --paper a4
+    """
+
+
+for command in (list_cmd, build, export, preview, validate, calibrate, config_cmd):
+    main.add_command(command)
 
 __all__ = ["main"]

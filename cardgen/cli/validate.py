@@ -11,6 +11,7 @@ import click
 from ..errors import CardgenError, Where
 from ..validate.runner import DEFAULT_GAMES, DEFAULT_SEED, Options, validate as run_validation
 from ..validate.simulate import DEFAULT_CHECK_EVERY
+from .exits import fail
 
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -86,12 +87,10 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     from ..errors import display_path
     from ..load.game import load_game
     from ..rules import rules_for
-    from . import app as cli
-
     try:
         model = load_game(game, variants)
     except CardgenError as exc:
-        cli.fail(exc)
+        fail(exc)
         return
     rules = rules_for(model.id)
     setup_names = _names(setups)
@@ -144,7 +143,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     except CardgenError as exc:
         if tty:
             err.write("\n")
-        cli.fail(exc)
+        fail(exc)
         return
     if tty:
         err.write("\r" + " " * 70 + "\r")
@@ -157,7 +156,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
             try:
                 json_path.write_text(text, encoding="utf-8")
             except OSError as exc:
-                cli.fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
+                fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
                                       Where(display_path(json_path))))
                 return
         from ..validate.report import render
@@ -170,11 +169,11 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
               check_every: int, path: Path) -> None:
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
     from ..errors import display_path
-    from . import app as cli
+
     from ..validate.simulate import play_game
 
     if rules is None:
-        cli.fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))
+        fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))
         return
     setup = (setups or rules.setups(model))[0]
     n = (players or rules.player_counts(model))[0]
@@ -182,17 +181,17 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
     try:
         gamedef = rules.load(model, n, setup)
     except CardgenError as exc:
-        cli.fail(exc)
+        fail(exc)
         return
     if not callable(getattr(gamedef.new_initial_state(), "draw", None)):  # say so before playing
-        cli.fail(CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)"))
+        fail(CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)"))
         return
     final: list = []
     out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
     try:
         final[0].draw(path)
     except OSError as exc:
-        cli.fail(CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))))
+        fail(CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))))
         return
     how = "ended" if out.status == "ok" else f"stopped: {out.message}"
     click.echo(f"drew seed {seed} ({n} players, {kind}, setup {setup}; {out.length} turns, {how})"

@@ -1,1 +1,2 @@
-"""layout"""
+"""The layout language and text: the op table and its checks, SVG paths, fonts,
+wrapping, fitting and flowed text."""

@@ -1,0 +1,121 @@
+"""``cardgen build``: a game's print-and-play kit, once or on every change."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import CardgenError
+from ..units import PAPERS_MM
+from .exits import fail, report
+
+
+@click.command()
+@click.argument("game")
+@click.option("--lang", "langs", multiple=True, metavar="LANG", help="Language to build (repeatable). Default: all.")
+@click.option("--paper", "papers", multiple=True, type=click.Choice(sorted(PAPERS_MM)),
+              help="Paper to impose on (repeatable). Default: your saved paper setting, else a4 and letter.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
+              help="How your printer flips the sheet for the backs. Default: your saved setting, else long.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Output folder; the kit goes into OUT/<game>/.")
+@click.option("--ink-saver", is_flag=True, help="Light backgrounds instead of full colour floods.")
+@click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
+              help="duplex: backs on the following page; gutterfold: fronts and mirrored backs side by side on "
+                   "one landscape sheet, to fold and glue (no duplex printer needed).")
+@click.option("--back-offset", metavar="X,Y", default=None,
+              help="Shift every back page by X,Y mm (x right, y down, seen on the back page) to undo your "
+                   "printer's misregistration; measure it with 'cardgen calibrate'. Default: your saved "
+                   "back-offset setting ('cardgen config'), else 0,0.")
+@click.option("--proof", is_flag=True, help="Draw trim (red), bleed (dashed red) and safe-zone (dashed blue) lines "
+                                            "over every card, for checking layouts.")
+@click.option("--jobs", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Languages built in parallel processes; 0 = one per CPU core, 1 = no extra processes.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Include the cards of this optional variant (repeatable); 'cardgen list' shows a game's "
+                   "variants. Default: none.")
+@click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
+                                            "change (Ctrl-C to stop). A failed rebuild prints its errors and "
+                                            "keeps watching.")
+def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
+          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, variants: tuple[str, ...],
+          watch: bool) -> None:
+    """Build the print-and-play kit of GAME (a shipped game id or a game folder).
+
+    \b
+    Writes, per language: cards imposed on each paper with their duplex backs,
+    one-sided sheets (rules, setup, stickers), and a one-card-per-page
+    print-shop file with bleed.
+
+    \b
+    Examples:
+      cardgen build hapy
+      cardgen build hapy --lang fr --paper a4 --duplex short
+      cardgen build path/to/my-game --out build/
+      cardgen build hapy --layout gutterfold --paper letter
+      cardgen build hapy --back-offset 0.5,-1
+      cardgen build farao --variant jokers
+    """
+    from ..build import BuildOptions
+    from ..settings import load_settings, parse_offset
+
+    try:  # the user's saved settings fill in what the command line leaves out
+        settings = load_settings()
+        offset = parse_offset(back_offset) if back_offset is not None else settings.back_offset
+    except CardgenError as exc:
+        fail(exc)
+        return
+    options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
+                           duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
+                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
+                           variants=tuple(dict.fromkeys(variants)))
+    if layout == "gutterfold" and back_offset is not None:
+        click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
+    ok = _build_once(game, options)
+    if not watch:
+        sys.exit(0 if ok else 1)
+    _watch(game, options)
+
+
+def _build_once(game: str, options) -> bool:
+    """Build and report; False (errors printed) on a user error."""
+    from ..build import build_game
+    from ..load.game import load_game
+
+    try:
+        model = load_game(game, options.variants)
+        folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
+    except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
+        report(exc)
+        return False
+    with_variants = f" with variant {', '.join(model.variants)}" if model.variants else ""
+    click.echo(f"Built {model.id}{with_variants} into {folder}/")
+    width = max(len(f.name) for f in written)
+    for f in written:
+        click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
+    return True
+
+
+def _watch(game: str, options) -> None:
+    from ..load.game import find_game, load_game
+    from .watch import watch as watch_loop
+
+    def folders() -> list[Path]:
+        try:
+            model = load_game(game, options.variants)
+            return [model.root, *model.template_dirs]
+        except CardgenError:
+            root = find_game(game)
+            return [root]
+
+    def rebuild(changed: list[Path]) -> None:
+        click.echo(f"changed: {', '.join(p.name for p in changed[:5])}{' …' if len(changed) > 5 else ''}", err=True)
+        _build_once(game, options)
+
+    click.echo("watching for changes (Ctrl-C to stop)…", err=True)
+    try:
+        watch_loop(folders, rebuild)
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
