@@ -7,8 +7,7 @@ request tables), and the factory of its states and checkers."""
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...errors import CardgenError, Where
 from ..tableau import Layout, parse_layout
@@ -48,8 +47,6 @@ class HapyGame:
         self.covered_by = layout.covered_by
         self.face_up = layout.face_up
         self.cover_count = tuple(len(c) for c in layout.covered_by)
-        self.up_get = _getter([p for p in range(N_CARDS) if layout.face_up[p]])
-        self.down_get = _getter([p for p in range(N_CARDS) if not layout.face_up[p]])
         self.next_seat = tuple((s + 1) % num_players for s in range(num_players))
         self.others = tuple(tuple(q for q in range(num_players) if q != s) for s in range(num_players))
         self.initial_avail = tuple(p for p in range(N_CARDS) if not layout.covered_by[p])  # after the deal
@@ -73,16 +70,6 @@ class HapyGame:
 
     def card_name(self, card: int) -> str:
         return self.card_names[card] if 0 <= card < N_CARDS else f"card {card}"
-
-
-def _getter(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """The items at ``indices``, as a tuple (also for zero or one index)."""
-    if not indices:
-        return lambda seq: ()
-    if len(indices) == 1:
-        i = indices[0]
-        return lambda seq: (seq[i],)
-    return itemgetter(*indices)
 
 
 def _field(fields: Mapping[str, Any], path: str) -> Any:
