@@ -9,12 +9,12 @@ A turn is up to three steps, each an action of the player whose turn it is:
 
 1. take an available card from the layout (an action = its place index); the
    step is skipped when the layout is empty;
-2. request a named card from one other player (``REQUEST + seat * 100 + card``)
+2. request a named card from one other player (``REQUEST_BASE + seat * 100 + card``)
    or pass (``PASS``); the card the previous player requested cannot be named,
    nor a revealed card (nor, as pointless, one of your own cards);
 3. reveal every set of three of a family, automatically; only when a player
    holds four of one family do they choose which card to keep
-   (``KEEP + card``). Then the win is checked: a whole family (6) revealed, or
+   (``KEEP_BASE + card``). Then the win is checked: a whole family (6) revealed, or
    5 / 4 / 3 sets of three with 2 / 3 / 4 players.
 
 The setup deal is a run of chance steps: one card for each place in turn.
@@ -23,7 +23,7 @@ Information: a Mummy-up card's identity is known to nobody until taken, then to
 its holder only. God-up cards in the layout are seen by all, so a card taken from
 a God-up place is publicly known to be in the taker's hand; a requested card that
 changes hands is public too, and so is a failed request (the asked player does not
-hold it). Agents get a :class:`HapyObservation`: their own hand, the public faces
+hold it). Agents get a :class:`~.state.HapyObservation`: their own hand, the public faces
 of the layout, hand sizes, revealed cards and the public event log — never the
 state.
 
