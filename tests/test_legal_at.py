@@ -8,9 +8,10 @@ import random
 import pytest
 
 from cardgen.load.game import load_game
-from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
 from cardgen.rules.api import RandomAgent, uniform_index
+from cardgen.rules.hapy.spec import REQUEST
+from cardgen.rules.hapy.state import HapyState
 from cardgen.validate.report import without_timings
 from cardgen.validate.simulate import play_game, run_config
 
@@ -44,7 +45,7 @@ def test_random_games_are_the_same_with_and_without_the_fast_path(hapy, monkeypa
     game, rules = hapy
     gd = rules.load(game, 4, "mastaba")
     fast = run_config(gd, RandomAgent, "random", False, 30, 3)
-    monkeypatch.delattr(H.HapyState, "legal_at")
+    monkeypatch.delattr(HapyState, "legal_at")
     slow = run_config(gd, RandomAgent, "random", False, 30, 3)
     assert without_timings(fast.figures()) == without_timings(slow.figures())
     assert fast.lengths == slow.lengths and fast.samples == slow.samples
@@ -53,10 +54,10 @@ def test_random_games_are_the_same_with_and_without_the_fast_path(hapy, monkeypa
 def test_a_legal_at_that_disagrees_with_the_list_is_caught(hapy, monkeypatch):
     game, rules = hapy
     gd = rules.load(game, 3, "pyramid")
-    right = H.HapyState.legal_at
+    right = HapyState.legal_at
     # the bug: in a request step, always the last request on the list (never a pass, never another)
-    monkeypatch.setattr(H.HapyState, "legal_at",
-                        lambda self, u: right(self, 0.9999) if self.phase == H.REQUEST else right(self, u))
+    monkeypatch.setattr(HapyState, "legal_at",
+                        lambda self, u: right(self, 0.9999) if self.phase == REQUEST else right(self, u))
     out = play_game(gd, RandomAgent, 1, check_every=4)
     assert out.status == "failure" and "legal_at(" in out.message and "not the legal action" in out.message
 
@@ -64,7 +65,7 @@ def test_a_legal_at_that_disagrees_with_the_list_is_caught(hapy, monkeypatch):
 def test_a_legal_at_that_finds_nothing_is_caught(hapy, monkeypatch):
     game, rules = hapy
     gd = rules.load(game, 2, "pyramid")
-    monkeypatch.setattr(H.HapyState, "legal_at", lambda self, u: None)
+    monkeypatch.setattr(HapyState, "legal_at", lambda self, u: None)
     out = play_game(gd, RandomAgent, 1)
     assert out.status == "failure" and "has no legal action although the game is not over" in out.message
 
@@ -72,5 +73,5 @@ def test_a_legal_at_that_finds_nothing_is_caught(hapy, monkeypatch):
 def test_a_greedy_player_still_gets_the_list(hapy, monkeypatch):
     game, rules = hapy
     gd = rules.load(game, 2, "pyramid")
-    monkeypatch.setattr(H.HapyState, "legal_at", lambda self, u: pytest.fail("a greedy player needs no pick"))
+    monkeypatch.setattr(HapyState, "legal_at", lambda self, u: pytest.fail("a greedy player needs no pick"))
     assert play_game(gd, rules.agents["greedy"], 1).status == "ok"

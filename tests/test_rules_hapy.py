@@ -9,7 +9,12 @@ import pytest
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules import hapy as H
+from cardgen.rules.api import RandomAgent
+from cardgen.rules.hapy.agents import GreedyAgent
+from cardgen.rules.hapy.codec import EV_REQUEST, EV_REVEAL, EV_SKIP, EV_TAKE, KEEP_BASE, PASS, REQUEST_BASE
+from cardgen.rules.hapy.masks import mask_cards
+from cardgen.rules.hapy.spec import HIDDEN, KEEP, N_CARDS, REQUEST, SETUPS, TAKE
+from cardgen.rules.hapy.state import HapyState
 from cardgen.validate.simulate import play_game
 
 
@@ -50,7 +55,7 @@ def family(gd, fam: str) -> list[int]:
     return cards(gd, *(f"{fam}-{n}" for n in range(1, 7)))
 
 
-def dealt(gd, seed: int = 1) -> H.HapyState:
+def dealt(gd, seed: int = 1) -> HapyState:
     rng = random.Random(seed)
     s = gd.new_initial_state()
     while s.current_player() == CHANCE:
@@ -58,15 +63,15 @@ def dealt(gd, seed: int = 1) -> H.HapyState:
     return s
 
 
-def position(gd, layout, hands, revealed=(), player=0, last_request=-1) -> H.HapyState:
+def position(gd, layout, hands, revealed=(), player=0, last_request=-1) -> HapyState:
     """A constructed position: ``layout`` maps places to cards; every card named nowhere
     is spread over the other seats, then laid in the layout (see :func:`spread`)."""
     hands = [list(h) for h in hands] + [[] for _ in range(gd.num_players - len(hands))]
     revealed = [list(r) for r in revealed] + [[] for _ in range(gd.num_players - len(revealed))]
     layout = dict(layout)
     used = set(layout.values()) | {c for h in hands for c in h} | {c for r in revealed for c in r}
-    spread(gd, [c for c in range(H.N_CARDS) if c not in used], hands, revealed, layout, watched=player)
-    return H.HapyState.from_position(gd, layout, hands, revealed, player, last_request)
+    spread(gd, [c for c in range(N_CARDS) if c not in used], hands, revealed, layout, watched=player)
+    return HapyState.from_position(gd, layout, hands, revealed, player, last_request)
 
 
 def spread(gd, rest: list[int], hands, revealed, layout: dict[int, int], watched: int) -> None:
@@ -95,17 +100,17 @@ def spread(gd, rest: list[int], hands, revealed, layout: dict[int, int], watched
             revealed[seat] += cs[:3]
             cs[:] = cs[3:]
         left += cs
-    free = [p for p in range(H.N_CARDS) if p not in layout]
+    free = [p for p in range(N_CARDS) if p not in layout]
     assert len(left) <= len(free)
     layout.update(zip(free, left))
 
 
-def last_request(s: H.HapyState) -> tuple:
-    return [e for e in s.events if e[0] == H.EV_REQUEST][-1]
+def last_request(s: HapyState) -> tuple:
+    return [e for e in s.events if e[0] == EV_REQUEST][-1]
 
 
 def request(gd, target: int, name: str) -> int:
-    return H.REQUEST_BASE + 100 * target + card(gd, name)
+    return REQUEST_BASE + 100 * target + card(gd, name)
 
 
 # --------------------------------------------------------------------------- setup
@@ -134,7 +139,7 @@ def test_deal_is_seeded_and_uses_each_card_once(gd2):
     a, b, c = dealt(gd2, 7), dealt(gd2, 7), dealt(gd2, 8)
     assert sorted(a.slot_card) == list(range(36))
     assert a.slot_card == b.slot_card and a.slot_card != c.slot_card
-    assert a.current_player() == 0 and a.phase == H.TAKE
+    assert a.current_player() == 0 and a.phase == TAKE
     assert a.legal_actions() == list(range(28, 36))
 
 
@@ -165,10 +170,10 @@ def test_rule_a_card_is_available_only_when_no_card_covers_it(gd2):
     s = dealt(gd2)
     assert 27 not in s.legal_actions()  # row 7's last card lies under places 34 and 35
     s.apply_action(35)
-    s.apply_action(H.PASS)  # seat 1 now
+    s.apply_action(PASS)  # seat 1 now
     assert 27 not in s.legal_actions(), "still partly covered by place 34"
     s.apply_action(34)
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     assert 27 in s.legal_actions()
 
 
@@ -179,7 +184,7 @@ def test_rule_take_adds_the_card_to_the_hand_and_a_mummy_card_stays_secret(gd2):
     assert secret in s.observation(0).hand
     other = s.observation(1).public()
     assert other["hand_sizes"] == (1, 0)
-    assert other["events"][-1] == (H.EV_TAKE, 0, 35, -1), "the others see a Mummy card taken, not which"
+    assert other["events"][-1] == (EV_TAKE, 0, 35, -1), "the others see a Mummy card taken, not which"
     assert secret not in other["hand"] and secret not in other["faces"]
 
 
@@ -190,8 +195,8 @@ def test_rule_a_god_side_up_card_taken_is_known_to_be_in_that_hand(gd2, game, ru
     c = s.slot_card[place]
     assert s.observation(1).faces[place] == c, "everyone sees a God-up card in the layout"
     s.apply_action(place)
-    assert s.observation(2).events[-1] == (H.EV_TAKE, 0, place, c)
-    greedy = H.GreedyAgent(gd, 1)
+    assert s.observation(2).events[-1] == (EV_TAKE, 0, place, c)
+    greedy = GreedyAgent(gd, 1)
     greedy._update(s.observation(1))
     assert greedy.holder[c] == 0
 
@@ -199,20 +204,20 @@ def test_rule_a_god_side_up_card_taken_is_known_to_be_in_that_hand(gd2, game, ru
 def test_rule_take_is_skipped_when_the_layout_is_empty(gd4):
     s = position(gd4, {}, [family(gd4, "jackal")[:2] + family(gd4, "cat")[:2]])
     assert s.pyr == 0
-    assert s.phase == H.REQUEST and s.current_player() == 0
-    assert s.events[-1] == (H.EV_SKIP, 0)
-    assert H.PASS in s.legal_actions() and not [a for a in s.legal_actions() if a < H.PASS]
+    assert s.phase == REQUEST and s.current_player() == 0
+    assert s.events[-1] == (EV_SKIP, 0)
+    assert PASS in s.legal_actions() and not [a for a in s.legal_actions() if a < PASS]
 
 
 # --------------------------------------------------------------------------- 2. requesting a God
 def test_rule_request_is_optional_and_a_held_card_must_be_given(gd4):
     s = position(gd4, {}, [cards(gd4, "cat-1", "bull-1"), cards(gd4, "jackal-2")])
-    assert s.phase == H.REQUEST and H.PASS in s.legal_actions()
+    assert s.phase == REQUEST and PASS in s.legal_actions()
     sizes = list(s.hand_n)
     s.apply_action(request(gd4, 1, "jackal-2"))
     assert card(gd4, "jackal-2") in s.observation(0).hand
     assert s.hand_n == [sizes[0] + 1, sizes[1] - 1] + sizes[2:]
-    assert last_request(s) == (H.EV_REQUEST, 0, 1, card(gd4, "jackal-2"), 1)
+    assert last_request(s) == (EV_REQUEST, 0, 1, card(gd4, "jackal-2"), 1)
 
 
 def test_rule_a_request_for_a_card_not_held_gives_nothing(gd4):
@@ -220,7 +225,7 @@ def test_rule_a_request_for_a_card_not_held_gives_nothing(gd4):
     s = position(gd, {}, [cards(gd, "cat-1", "bull-1"), cards(gd, "cat-2"), cards(gd, "jackal-2")], player=0)
     sizes = list(s.hand_n)
     s.apply_action(request(gd, 1, "jackal-2"))
-    assert s.hand_n == sizes and last_request(s) == (H.EV_REQUEST, 0, 1, card(gd, "jackal-2"), 0)
+    assert s.hand_n == sizes and last_request(s) == (EV_REQUEST, 0, 1, card(gd, "jackal-2"), 0)
 
 
 def test_rule_the_card_the_previous_player_requested_cannot_be_requested(gd4):
@@ -229,22 +234,22 @@ def test_rule_the_card_the_previous_player_requested_cannot_be_requested(gd4):
     s.apply_action(request(gd, 2, "jackal-4"))  # seat 1 asks seat 3
     assert s.current_player() == 1
     forbidden = card(gd, "jackal-4")
-    assert all((a - H.REQUEST_BASE) % 100 != forbidden for a in s.legal_actions() if a >= H.REQUEST_BASE)
+    assert all((a - REQUEST_BASE) % 100 != forbidden for a in s.legal_actions() if a >= REQUEST_BASE)
     with pytest.raises(RuleViolation, match="previous player requested"):
         gd.checker().before(s, 1, request(gd, 0, "jackal-4"))
-    s.apply_action(H.PASS)  # seat 2 passes: seat 3 may ask for any card again
+    s.apply_action(PASS)  # seat 2 passes: seat 3 may ask for any card again
     assert s.current_player() == 2 and request(gd, 0, "jackal-4") in s.legal_actions()
 
 
 def test_rule_revealed_cards_cannot_be_requested(gd4):
     cats = family(gd4, "cat")
     s = position(gd4, {}, [cards(gd4, "bull-1")], revealed=[[], cats[:3]])
-    assert s.phase == H.REQUEST
+    assert s.phase == REQUEST
     for c in cats[:3]:
-        assert H.REQUEST_BASE + 100 + c not in s.legal_actions()
-    assert H.REQUEST_BASE + 100 + cats[3] in s.legal_actions()
+        assert REQUEST_BASE + 100 + c not in s.legal_actions()
+    assert REQUEST_BASE + 100 + cats[3] in s.legal_actions()
     with pytest.raises(RuleViolation, match="revealed"):
-        gd4.checker().before(s, 0, H.REQUEST_BASE + 100 + cats[0])
+        gd4.checker().before(s, 0, REQUEST_BASE + 100 + cats[0])
 
 
 # --------------------------------------------------------------------------- 3. revealing Gods
@@ -253,10 +258,10 @@ def test_rule_a_set_of_three_of_a_family_must_be_revealed(gd2):
     hand0 = [cat1, cat2]
     s = position(gd2, {35: cat3}, [hand0])
     s.apply_action(35)
-    assert s.phase == H.REQUEST, "revealing comes after the request step"
-    s.apply_action(H.PASS)
+    assert s.phase == REQUEST, "revealing comes after the request step"
+    s.apply_action(PASS)
     assert s.rev[0] == (1 << cat1) | (1 << cat2) | (1 << cat3) and s.hand[0] == 0
-    assert s.events[-1] == (H.EV_REVEAL, 0, tuple(sorted((cat1, cat2, cat3))))
+    assert s.events[-1] == (EV_REVEAL, 0, tuple(sorted((cat1, cat2, cat3))))
     assert s.current_player() == 1
 
 
@@ -267,7 +272,7 @@ def test_rule_two_sets_in_one_turn_are_both_revealed(gd2):
     s.apply_action(35)
     s.apply_action(request(gd2, 1, "bull-3"))
     assert s.rev_sets[0] == 2 and s.hand[0] == 0
-    assert bull3 in H.mask_cards(s.rev[0]) and cat3 in H.mask_cards(s.rev[0])
+    assert bull3 in mask_cards(s.rev[0]) and cat3 in mask_cards(s.rev[0])
 
 
 def test_rule_with_four_of_a_family_the_player_keeps_one_and_reveals_three(gd2):
@@ -276,9 +281,9 @@ def test_rule_with_four_of_a_family_the_player_keeps_one_and_reveals_three(gd2):
     s = position(gd2, {35: cat3}, [hand0, [cat4]])
     s.apply_action(35)
     s.apply_action(request(gd2, 1, "cat-4"))
-    assert s.phase == H.KEEP and s.current_player() == 0
-    assert sorted(s.legal_actions()) == sorted(H.KEEP_BASE + c for c in hand0 + [cat3, cat4])
-    s.apply_action(H.KEEP_BASE + cat4)
+    assert s.phase == KEEP and s.current_player() == 0
+    assert sorted(s.legal_actions()) == sorted(KEEP_BASE + c for c in hand0 + [cat3, cat4])
+    s.apply_action(KEEP_BASE + cat4)
     assert s.hand[0] == 1 << cat4 and s.rev_sets[0] == 1 and s.current_player() == 1
 
 
@@ -287,7 +292,7 @@ def test_rule_a_whole_family_revealed_wins_at_once(gd2):
     cats = family(gd2, "cat")
     s = position(gd2, {35: cats[5]}, [cats[3:5]], revealed=[cats[:3]])
     s.apply_action(35)
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert s.winner == 0 and s.returns() == [1.0, 0.0] and s.rev_sets[0] == 2
     gd2.checker().at_end(s)
@@ -301,7 +306,7 @@ def test_rule_enough_sets_of_three_win_at_once(game, rules, players, needed):
     last = family(gd, fams[needed - 1])
     s = position(gd, {35: last[2]}, [last[:2]], revealed=[revealed])
     s.apply_action(35)
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     assert s.is_terminal() and s.winner == 0 and s.rev_sets[0] == needed
     gd.checker().at_end(s)
 
@@ -314,7 +319,7 @@ def test_rule_one_set_short_of_the_target_does_not_win(game, rules, players, nee
     last = family(gd, fams[needed - 1])
     s = position(gd, {35: last[2]}, [last[:2]], revealed=[revealed])
     s.apply_action(35)
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     assert not s.is_terminal() and s.rev_sets[0] == needed - 1 and s.current_player() == 1
 
 
@@ -325,13 +330,13 @@ def test_rule_play_goes_clockwise(game, rules):
     for _ in range(8):
         seen.append(s.current_player())
         s.apply_action(s.legal_actions()[0])
-        s.apply_action(H.PASS)
+        s.apply_action(PASS)
     assert seen == [0, 1, 2, 3, 0, 1, 2, 3]
 
 
 # --------------------------------------------------------------------------- the exploration layouts
 def test_layouts_each_hold_36_places(game, rules):
-    for setup in H.SETUPS:
+    for setup in SETUPS:
         gd = rules.load(game, 2, setup)
         assert gd.layout.places == 36, setup
         s = dealt(gd, 5)
@@ -375,15 +380,15 @@ def test_layout_giza_is_three_separate_pyramids_of_15_15_and_6(game, rules):
 def test_observation_reveals_only_public_information_and_the_own_hand(gd2):
     s = dealt(gd2, 11)
     s.apply_action(35)  # seat 1 takes a Mummy card
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     obs = s.observation(1).public()
     secret_layout = [s.slot_card[p] for p in range(36) if s.slot_card[p] >= 0 and not gd2.face_up[p]]
-    secret_hand = H.mask_cards(s.hand[0])
+    secret_hand = mask_cards(s.hand[0])
     flat = repr(obs)
     shown = set(obs["faces"]) | set(obs["hand"])
     for c in secret_layout + secret_hand:
         assert c not in shown
-    assert all(obs["events"][i][3] == -1 for i in range(len(obs["events"])) if obs["events"][i][0] == H.EV_TAKE)
+    assert all(obs["events"][i][3] == -1 for i in range(len(obs["events"])) if obs["events"][i][0] == EV_TAKE)
     assert "slot_card" not in flat
 
 
@@ -391,7 +396,7 @@ def test_observations_agree_for_states_that_differ_only_in_hidden_cards(gd2):
     a = dealt(gd2, 4)
     a.apply_action(35)  # seat 1 takes a Mummy-up card: a secret
     b = a.clone()
-    secret = H.mask_cards(b.hand[0])[0]
+    secret = mask_cards(b.hand[0])[0]
     place = next(p for p in range(36) if not gd2.face_up[p] and b.slot_card[p] >= 0)
     # b: seat 1's secret card and a Mummy-up card of the layout trade places
     b.slot_card[place], b.hand[0] = secret, 1 << b.slot_card[place]
@@ -404,7 +409,7 @@ def test_clone_is_independent(gd2):
     s = dealt(gd2, 9)
     c = s.clone()
     c.apply_action(35)
-    assert s.phase == H.TAKE and 35 in s.legal_actions() and s.hand_n == [0, 0]
+    assert s.phase == TAKE and 35 in s.legal_actions() and s.hand_n == [0, 0]
 
 
 # --------------------------------------------------------------------------- checker and agents
@@ -424,8 +429,8 @@ def test_checker_notices_a_missed_win(gd2):
     s = position(gd2, {35: cats[5]}, [cats[3:5]], revealed=[cats[:3]])
     chk = gd2.checker()
     s.apply_action(35)
-    s.apply_action(H.PASS)
-    s.phase, s.winner = H.TAKE, -1  # as if the engine forgot the win
+    s.apply_action(PASS)
+    s.phase, s.winner = TAKE, -1  # as if the engine forgot the win
     s.player = 1
     with pytest.raises(RuleViolation, match="win condition"):
         chk.after(s, False)
@@ -438,22 +443,22 @@ def test_greedy_asks_for_a_card_it_saw_taken_god_side_up(gd4):
     s = position(gd, {0: cat3}, [[cat1, cat2]], player=1)
     assert s.pyr == 1 and s.legal_actions() == [0]
     s.apply_action(0)
-    s.apply_action(H.PASS)
+    s.apply_action(PASS)
     for _ in range(2):  # seats 3 and 4 pass
-        s.apply_action(H.PASS)
-    agent = H.GreedyAgent(gd, 0)
+        s.apply_action(PASS)
+    agent = GreedyAgent(gd, 0)
     assert agent.act(s.observation(0), s.legal_actions(), random.Random(1)) == request(gd, 1, "cat-3")
 
 
 def test_greedy_takes_a_god_card_of_a_family_it_collects(gd2):
     cat1, cat2, cat3, bull1, jackal1 = cards(gd2, "cat-1", "cat-2", "cat-3", "bull-1", "jackal-1")
-    agent = H.GreedyAgent(gd2, 0)
+    agent = GreedyAgent(gd2, 0)
     # place 27 (row 7, God side up) is free once row 8 is gone; place 28 lies Mummy side up
     s = position(gd2, {27: cat3, 28: jackal1}, [[cat1, cat2]])
     assert {27, 28} <= set(s.legal_actions())
     assert agent.act(s.observation(0), [27, 28], random.Random(1)) == 27
     s = position(gd2, {27: bull1, 28: jackal1}, [[cat1, cat2]])
-    assert H.GreedyAgent(gd2, 0).act(s.observation(0), [27, 28], random.Random(1)) == 28, \
+    assert GreedyAgent(gd2, 0).act(s.observation(0), [27, 28], random.Random(1)) == 28, \
         "a secret card beats a God-up card of a family it does not collect"
 
 
@@ -462,14 +467,14 @@ def test_greedy_beats_random(game, rules):
     wins = 0
     n = 200
     for seed in range(n):
-        out = play_game(gd, lambda g, seat: (H.GreedyAgent if seat == 0 else H.RandomAgent)(g, seat), seed)
+        out = play_game(gd, lambda g, seat: (GreedyAgent if seat == 0 else RandomAgent)(g, seat), seed)
         assert out.status == "ok", out.message
         wins += out.winners == (0,)
     assert wins / n > 0.6
 
 
 # --------------------------------------------------------------------------- whole games
-@pytest.mark.parametrize("setup", H.SETUPS)
+@pytest.mark.parametrize("setup", SETUPS)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_whole_games_pass_every_check(game, rules, setup, players):
     gd = rules.load(game, players, setup)
@@ -501,11 +506,11 @@ def test_legal_requests_are_every_nameable_card_from_every_other_seat(game, rule
         s = dealt(gd, seed)
         while not s.is_terminal():
             legal = s.legal_actions()
-            if s.phase == H.REQUEST:
+            if s.phase == REQUEST:
                 p = s.player
-                nameable = [c for c in range(H.N_CARDS) if not (s.hand[p] >> c & 1) and not (s.rev_all >> c & 1)
+                nameable = [c for c in range(N_CARDS) if not (s.hand[p] >> c & 1) and not (s.rev_all >> c & 1)
                             and c != s.last_request]
-                want = [H.PASS] + [H.REQUEST_BASE + 100 * t + c for t in range(players) if t != p for c in nameable]
+                want = [PASS] + [REQUEST_BASE + 100 * t + c for t in range(players) if t != p for c in nameable]
                 assert legal == want
             s.apply_action(legal[int(rng.random() * len(legal))])
 
@@ -535,7 +540,7 @@ def test_full_check_compares_the_layout_with_the_checkers_own_record(gd2):
     s.faces[a] = s.slot_card[a]  # a Mummy-up card shown
     with pytest.raises(RuleViolation, match="Mummy-up place"):
         chk.after(s, True)
-    s.faces[a] = H.HIDDEN
+    s.faces[a] = HIDDEN
     s.avail.append(27)  # still covered by place 34
     with pytest.raises(RuleViolation, match="available places"):
         chk.after(s, True)
@@ -553,7 +558,7 @@ def test_a_take_the_record_did_not_expect_is_a_violation(gd2):
 def test_figures_of_a_finished_game_agree_with_its_log(gd3):
     """The per-game figures the report pools are read from the game itself."""
     for seed in range(1, 6):
-        out = play_game(gd3, H.GreedyAgent, seed)
+        out = play_game(gd3, GreedyAgent, seed)
         assert out.status == "ok" and out.figures is not None
         figs = out.figures
         assert len(figs["sets_revealed"]) == 3
@@ -561,4 +566,4 @@ def test_figures_of_a_finished_game_agree_with_its_log(gd3):
         whole = figs["won_by_whole_family_%"] == 100.0
         assert whole or figs["sets_revealed"][w] >= gd3.win_sets
         assert 0 <= figs["requests_found_%"] <= 100 and figs["requests"] >= 1
-        assert 0 <= figs["left_in_layout"] <= H.N_CARDS - 3 * sum(figs["sets_revealed"])
+        assert 0 <= figs["left_in_layout"] <= N_CARDS - 3 * sum(figs["sets_revealed"])

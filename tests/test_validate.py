@@ -13,8 +13,10 @@ import yaml
 
 from cardgen.errors import CardgenError
 from cardgen.load.game import load_game
-from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
+from cardgen.rules.hapy.checker import HapyChecker
+from cardgen.rules.hapy.spec import SETUPS
+from cardgen.rules.hapy.state import HapyState
 from cardgen.validate.kit import check_kit
 from cardgen.validate.runner import Options, validate
 from cardgen.validate.simulate import distribution, percentile, run_config, wilson
@@ -54,7 +56,7 @@ def test_the_shipped_deck_meets_the_rules():
     text = "\n".join(res.passed)
     assert "36 cards in deck 'gods' = 6 families × numbers 1–6" in text
     assert "layout 'pyramid': 36 places = rows of 1+2+3+4+5+6+7+8" in text
-    for name in H.SETUPS:
+    for name in SETUPS:
         assert f"layout '{name}'" in text
 
 
@@ -214,7 +216,7 @@ def test_per_game_figures_reach_the_report_and_the_json(cli, tmp_path):
     assert "Per game, mean [5th–95th percentile]" in text and "control changes" in text
 
 
-class LosesSixes(H.HapyState):
+class LosesSixes(HapyState):
     """A rule bug: a requested number-6 card leaves the giver but never reaches the taker."""
 
     __slots__ = ()
@@ -243,7 +245,7 @@ def test_an_injected_rule_bug_is_reported_with_seed_and_step(monkeypatch):
 
 
 def test_a_failing_seed_is_named_and_replayed_by_the_cli(monkeypatch, cli, tmp_path):
-    monkeypatch.setattr(H.HapyState, "_transfer", LosesSixes._transfer)
+    monkeypatch.setattr(HapyState, "_transfer", LosesSixes._transfer)
     out = tmp_path / "report.json"
     r = cli("validate", "hapy", "--games", "20", "--setup", "pyramid", "--players", "3", "--agents", "greedy",
             "--json", out)
@@ -441,7 +443,7 @@ def test_kit_a_broken_manifest_is_one_line(kit_copy, cli):
     assert re.search(r"manifest\.json:2:\d+: not valid JSON", r.stderr)
 
 
-class WrongNextPlayer(H.HapyState):
+class WrongNextPlayer(HapyState):
     """An engine bug in a fast path: apply_action returns the wrong next player."""
 
     __slots__ = ()
@@ -460,7 +462,7 @@ def test_a_wrong_next_player_from_apply_action_is_caught(monkeypatch):
     out = play_game(gd, rules.agents["random"], 1)
     assert out.status == "failure" and out.steps < 36 + 16, "found by the checker or at the next full step"
     # a wrong player that slips past the checker is found at the next full check step
-    monkeypatch.setattr(H.HapyChecker, "before", lambda self, s, player, action: None)
+    monkeypatch.setattr(HapyChecker, "before", lambda self, s, player, action: None)
     out = play_game(gd, rules.agents["random"], 1)
     assert out.status == "failure" and "is to move" in out.message and out.steps <= 48
 

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from cardgen.load.game import load_game
-from cardgen.rules import hapy as H
 from cardgen.rules import rules_for
+from cardgen.rules.hapy.state import HapyState
 from cardgen.validate import parallel
 from cardgen.validate.parallel import CHUNK_GAMES, chunk_size, merge, worker_count
 from cardgen.validate.report import without_timings
@@ -36,7 +36,7 @@ def test_the_report_is_the_same_on_one_core_and_on_two():
 
 
 def test_failures_found_by_workers_are_those_of_one_core(monkeypatch, cli):
-    monkeypatch.setattr(H.HapyState, "_transfer", LosesSixes._transfer)
+    monkeypatch.setattr(HapyState, "_transfer", LosesSixes._transfer)
     args = ("validate", "hapy", "--games", str(CHUNK_GAMES * 2), "--setup", "pyramid", "--players", "3",
             "--agents", "greedy", "--json", "-")
     one = cli(*args, "--jobs", "1")

@@ -1,0 +1,292 @@
+"""Hâpy Families: the game's own simulated player (the random one is the generic
+:class:`~cardgen.rules.api.RandomAgent`).
+
+The greedy player sees only a :class:`~.state.HapyObservation`: its own hand, the
+public faces and the public log, which the greedy players of one game read once
+between them (:class:`_PublicMemory`)."""
+
+from __future__ import annotations
+
+import random
+import weakref
+from operator import itemgetter
+from typing import Sequence
+
+from .codec import EV_REQUEST, EV_REVEAL, EV_TAKE, KEEP_BASE, PASS, REQUEST_BASE
+from .game import HapyGame
+from .masks import ALL, BIT, BIT_OR_0, BITS6, FAMILY_OF, POP6, SHIFT
+from .spec import FAMILIES, HIDDEN, N_CARDS
+from .state import HapyObservation
+
+_FIRST = itemgetter(0)
+_PAIRS6 = tuple((v & 63, v >> 6) for v in range(4096))  # the two 6-bit families of a 12-bit slice
+
+
+class _PublicMemory:
+    """What the public log of one game tells, read once for all the greedy players of the game.
+
+    Public facts only (the log is the same for every seat): the seat publicly known
+    to hold each card, how many cards are publicly known in each hand, the cards a
+    seat was asked for in vain since its last secret take, how often each seat asked
+    for each family, how often each seat had to give each card away, the God-up
+    cards still in the layout and how many Mummy-up cards were taken. Found through
+    the log itself (:meth:`of`), so that the players of a game share one."""
+
+    __slots__ = ("events", "seen", "holder", "known", "lacks", "interest", "lost", "table", "mummy_taken",
+                 "__weakref__")
+    _by_log: "weakref.WeakValueDictionary[int, _PublicMemory]" = weakref.WeakValueDictionary()
+
+    @classmethod
+    def of(cls, events: list, n: int, faces: Sequence[int]) -> "_PublicMemory":
+        """The memory of the game whose log is ``events`` (made from these faces if there is none yet)."""
+        mem = cls._by_log.get(id(events))
+        if mem is None or mem.events is not events:
+            mem = cls(events, n, faces)
+            cls._by_log[id(events)] = mem  # the memory keeps the log alive: its id stays its own
+        return mem
+
+    def __init__(self, events: list, n: int, faces: Sequence[int]):
+        self.events = events
+        self.seen = 0  # events read so far
+        self.holder = [-1] * N_CARDS
+        self.known = [0] * n
+        self.lacks = [0] * n
+        self.interest = [[0] * FAMILIES, [0] * FAMILIES, [0] * FAMILIES, [0] * FAMILIES][:n]
+        self.lost = [[0] * N_CARDS, [0] * N_CARDS, [0] * N_CARDS, [0] * N_CARDS][:n]
+        table = 0
+        for c in faces:
+            if c >= 0:
+                table |= 1 << c
+        self.table = table
+        self.mummy_taken = 0
+
+    def update(self) -> None:
+        """Read the log from where it was left."""
+        events = self.events
+        holder, known, lacks, interest, lost = self.holder, self.known, self.lacks, self.interest, self.lost
+        table = self.table
+        for ev in events[self.seen:]:
+            kind = ev[0]
+            if kind == EV_REQUEST:
+                _, q, t, c, ok = ev
+                interest[q][FAMILY_OF[c]] += 1
+                if ok:
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    known[q] += 1
+                    holder[c] = q
+                    lacks[t] &= ~(1 << c)
+                    lost[t][c] += 1
+                else:
+                    lacks[t] |= 1 << c
+            elif kind == EV_TAKE:
+                c = ev[3]
+                if c >= 0:
+                    q = ev[1]
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    known[q] += 1
+                    holder[c] = q
+                    table &= ~(1 << c)
+                else:
+                    self.mummy_taken += 1
+                    lacks[ev[1]] = 0
+            elif kind == EV_REVEAL:
+                for c in ev[2]:
+                    old = holder[c]
+                    if old >= 0:
+                        known[old] -= 1
+                    holder[c] = -2
+        self.table = table
+        self.seen = len(events)
+
+
+class GreedyAgent:
+    """Plays sensibly with what it can know.
+
+    It remembers the public log: the cards taken God side up and by whom, the
+    requests that succeeded (so where those cards went), the ones that failed (so
+    who lacks a card) and the families each player asks for (so who probably
+    collects them). It takes the card that best fits the families it holds (a
+    Mummy-up card beats a God-up card of a family it does not collect). It asks
+    for the card that best completes its families, weighing how sure it is of
+    where the card is: certain when the holder is public, else the chance that a
+    given opponent holds it (their unknown cards among all the unknown cards,
+    more if they asked for that family, none if they were asked in vain). A card
+    it has lost to a request before is worth less, which breaks tug-of-wars
+    over one family. When it holds four of a family it keeps one that the others
+    do not know about.
+
+    The log is read when the memory is needed (a request or a choice of the card
+    to keep), not at every step; a take needs only the own hand and the faces.
+    """
+
+    TAKE_VALUE = (1.0, 4.0, 10.0, 10.0, 10.0, 10.0, 10.0)
+    MUMMY = 2.0
+    ASK_VALUE = (3.0, 8.0, 30.0, 30.0, 30.0, 30.0, 30.0)
+
+    __slots__ = ("seat", "n", "others", "mem", "hidden0", "faces")
+
+    def __init__(self, game: HapyGame, seat: int):
+        self.seat = seat
+        self.n = game.num_players
+        self.others = game.others[seat]
+        self.mem: _PublicMemory | None = None  # what the public log tells (shared by the greedy players of a game)
+        self.hidden0 = 0  # cards lying Mummy side up in the layout at the first observation
+        self.faces: tuple[int, ...] = ()  # the faces at the first observation: a place shows that until taken
+
+    # the memory, as the agent sees it
+    holder = property(lambda self: self.mem.holder, doc="per card: the seat publicly known to hold it; -1 unknown,"
+                                                        " -2 revealed")
+    known = property(lambda self: self.mem.known, doc="cards publicly known to be in each hand")
+    lacks = property(lambda self: self.mem.lacks, doc="cards a seat was asked for in vain (since its last secret take)")
+    interest = property(lambda self: self.mem.interest, doc="per seat and family: how often the seat asked for it")
+    lost = property(lambda self: self.mem.lost[self.seat], doc="how often this player had to give each card away")
+    table = property(lambda self: self.mem.table, doc="cards lying God side up in the layout (mask)")
+    hidden = property(lambda self: self.hidden0 - self.mem.mummy_taken,
+                      doc="cards lying Mummy side up in the layout (as counted from the first observation)")
+
+    def _first(self, obs: HapyObservation) -> None:
+        faces = self.faces = obs.faces
+        self.hidden0 = faces.count(HIDDEN)
+
+    def _update(self, obs: HapyObservation) -> None:
+        """Read the public log from where it was left."""
+        if not self.faces:
+            self._first(obs)
+        events = obs.events
+        mem = self.mem
+        if mem is None or mem.events is not events:
+            mem = self.mem = _PublicMemory.of(events, self.n, obs.faces)
+        if mem.seen != len(events):
+            mem.update()
+
+    def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        phase = obs.phase
+        if phase == "request":
+            self._update(obs)
+            return self._request(obs)
+        if phase == "take":
+            if not self.faces:
+                self._first(obs)
+            return self._take(obs, legal, rng)
+        if phase == "keep":
+            self._update(obs)
+            holder = self.mem.holder
+            for a in legal:
+                if holder[a - KEEP_BASE] != self.seat:
+                    return a
+            return legal[0]
+        return legal[int(rng.random() * len(legal))]
+
+    def _take(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
+        hand = obs.hand_mask
+        myrev = obs.own_revealed
+        faces = self.faces
+        value = self.TAKE_VALUE
+        mummy = self.MUMMY
+        best: list[int] = []
+        best_score = -1.0
+        for place in legal:
+            c = faces[place]
+            if c >= 0:
+                shift = SHIFT[FAMILY_OF[c]]
+                score = value[POP6[(hand >> shift) & 63]]
+                if (myrev >> shift) & 63:
+                    score += 5.0  # three more of a revealed family make a whole family
+            else:
+                score = mummy
+            if score > best_score:
+                best_score = score
+                best = [place]
+            elif score == best_score:
+                best.append(place)
+        return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+
+    def _request(self, obs: HapyObservation) -> int:
+        me = self.seat
+        hand, myrev, rev_all, forbidden = obs.request_view
+        mem = self.mem
+        free = ALL & ~(hand | mem.table | rev_all | BIT_OR_0[forbidden])  # the cards worth naming
+        if not free:
+            return PASS
+        ask = self.ASK_VALUE
+        # families worth asking for, best first (the most of it in hand, then the last family):
+        # two in hand complete a set. Per family: its free cards and its cards in hand, 6 bits each
+        frees = _PAIRS6[free & 4095] + _PAIRS6[(free >> 12) & 4095] + _PAIRS6[free >> 24]
+        hands = _PAIRS6[hand & 4095] + _PAIRS6[(hand >> 12) & 4095] + _PAIRS6[hand >> 24]
+        fams = []
+        for f in (5, 4, 3, 2, 1, 0):
+            free = frees[f]
+            if free:
+                k = POP6[hands[f]]
+                if k or (myrev >> SHIFT[f]) & 63:
+                    fams.append((ask[k], f, free))
+        if not fams:
+            return PASS
+        if len(fams) > 1:
+            fams.sort(key=_FIRST, reverse=True)  # stable: among equal weights, the last family first
+        holder, lacks, lost = mem.holder, mem.lacks, mem.lost[me]
+        ratio = None
+        best_score = 0.0
+        best_action = PASS
+        for weight, f, free in fams:
+            if weight <= best_score:
+                break  # a card's chance is at most 1: no later family can do better
+            ranked = None
+            base = 6 * f
+            for b in BITS6[free]:
+                c = base + b
+                h = holder[c]
+                if h >= 0:
+                    if h == me:
+                        continue
+                    target = h
+                    chance = 1.0
+                else:
+                    if ranked is None:
+                        # the opponents most likely to hold an unseen card of f: their unknown
+                        # cards among all the cards of unknown place, more if they asked for f
+                        if ratio is None:
+                            ratio = self._ratios(obs)
+                        ranked = []
+                        interest = mem.interest
+                        for r, q in ratio:
+                            x = r * (1.0 + interest[q][f])
+                            ranked.append((x if x < 1.0 else 1.0, q))
+                        if len(ranked) > 1:
+                            ranked.sort(reverse=True)
+                    bit = BIT[c]
+                    for chance, target in ranked:
+                        if not lacks[target] & bit:
+                            break
+                    else:
+                        continue
+                score = weight * chance / (1 + lost[c])
+                if score > best_score:
+                    best_score = score
+                    best_action = REQUEST_BASE + 100 * target + c
+                    if score == weight:
+                        break  # no card of this family can do better
+        return best_action
+
+    def _ratios(self, obs: HapyObservation) -> list[tuple[float, int]]:
+        """``(unknown cards / cards of unknown place, seat)`` for each opponent with unknown cards."""
+        mem = self.mem
+        sizes, known = obs.hand_sizes, mem.known
+        pool = self.hidden0 - mem.mummy_taken  # where a card of unknown place may be: the hands' unknown cards,
+        # the Mummy-up ones
+        unknown = []
+        for q in self.others:
+            u = sizes[q] - known[q]
+            pool += u
+            if u > 0:
+                unknown.append((u, q))
+        if not pool:
+            return []
+        out = []
+        for u, q in unknown:
+            out.append((u / pool, q))
+        return out

@@ -1,0 +1,335 @@
+"""Hâpy Families: the independent checker of every step.
+
+Written apart from the engine's move generator (:mod:`.state`), so that a bug in
+one is not copied into the other: it judges each action on the raw places, hands
+and revealed cards, with its own record of the layout and its own tables."""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import floordiv, or_
+from typing import TYPE_CHECKING
+
+from ..api import RuleViolation
+from .codec import KEEP_BASE, PASS, REQUEST_BASE
+from .masks import ALL, BIT, LOW6, PLACES_HI, PLACES_LO, PLACES_MID, POP6, mask_cards, sets_and_whole
+from .spec import DEAL, EMPTY, FAMILIES, HIDDEN, KEEP, N_CARDS, OVER, REQUEST, SETS_TO_WIN, TAKE
+from .state import HapyState
+
+if TYPE_CHECKING:  # for annotations only: the game definition imports this module
+    from .game import HapyGame
+
+# per 12-bit slice of a card mask (two families): does a family hold three or more cards?
+# does each family hold 0, 3 or 6 (whole sets of three)?
+_THREE12 = tuple(POP6[v & 63] >= 3 or POP6[v >> 6] >= 3 for v in range(4096))
+_SETS12 = tuple(POP6[v & 63] % 3 == 0 and POP6[v >> 6] % 3 == 0 for v in range(4096))
+_THREES = (3,) * max(SETS_TO_WIN)
+_ALL_CARDS = frozenset(range(N_CARDS))
+
+
+def _checker_tables(game: HapyGame) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The checker's own tables for a layout, made once per game definition: per 12 places
+    (0-11, 12-23, 24-35), for each set of them, the places they lie on (mask); and per
+    place what to OR a card with to get what the place shows (0 God side up, -1 Mummy)."""
+    tables = game.__dict__.get("_checker_tables")
+    if tables is None:
+        lies_on = [0] * N_CARDS
+        for upper, lowers in enumerate(game.layout.covers):
+            for lower in lowers:
+                lies_on[upper] |= 1 << lower
+        cover12 = []
+        for k in range(3):
+            rows = [0] * 4096
+            for v in range(1, 4096):
+                low = (v & -v).bit_length() - 1
+                rows[v] = lies_on[12 * k + low] | rows[v & (v - 1)]
+            cover12.append(tuple(rows))
+        face_or = tuple(0 if up else HIDDEN for up in game.layout.face_up)
+        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or)
+    return tables
+
+
+def _whole_family(mask: int) -> bool:
+    """Does the mask hold all six cards of a family?"""
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & (mask >> 5) & LOW6)
+
+
+
+class HapyChecker:
+    """Checks each action against the rules and the state's invariants.
+
+    Written apart from the engine's move generator: it judges each action on the
+    raw places, hands and revealed cards. Every step: the cheap card count
+    (layout + hands + revealed = 36) and the rule the action falls under; every
+    turn end: no set of three left in the hand, no missed win, clockwise order;
+    every ``full`` step (the runner samples them) and at the end: each card
+    exactly once, the counts, the public faces, and availability recomputed from
+    the cover graph.
+
+    For the full checks the checker keeps its own record of the layout: made from
+    the state and checked from scratch at the first full check (the end of the
+    deal), then updated by each take it judges. A full check compares the
+    engine's places and faces with that record, so a card that moved, vanished
+    or shows the wrong face is found without re-reading every place; the
+    available places are recomputed from the places that hold a card through the
+    cover graph (per 12 places, a table of the places they lie on).
+    """
+
+    __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
+                 "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
+                 "fine", "whole_sets")
+
+    def __init__(self, game: HapyGame):
+        self.g = game
+        self.n = game.num_players
+        self.covered_by = game.covered_by
+        self.face_up = game.face_up
+        self.next_seat = game.next_seat
+        self.win_sets = game.win_sets
+        self.rev_seen = [-1] * self.n  # each seat's revealed cards when its win condition was last computed
+        self.may_win = [False] * self.n
+        self.turn = 0
+        self.player = 0
+        self.gained: list[int] = []  # families the mover gained this turn
+        self.cover12, self.face_or = _checker_tables(game)
+        # the own record of the layout (None until the first full check)
+        self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
+        self.faces: list[int] = []  # what each place must show
+        self.cards = 0  # the cards in the layout (mask)
+        self.places = 0  # the places holding a card (mask)
+        self.count = 0
+        self.fine: set[int] = set()  # hands seen to hold no three of a family
+        self.whole_sets: set[int] = set()  # revealed cards seen to be whole sets of three
+
+    def before(self, s: HapyState, player: int, action: int) -> None:
+        phase = s.phase
+        if phase == REQUEST:
+            if action == PASS:
+                return
+            a = action - REQUEST_BASE
+            target = a // 100
+            card = a - 100 * target
+            if not (0 <= target < self.n) or target == player or card >= N_CARDS:
+                raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
+            if card == s.last_request:
+                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card the previous"
+                                    " player requested")
+            bit = BIT[card]
+            if s.rev_all & bit:  # rev_all itself is checked against each seat's cards in full checks
+                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
+            if s.hand[target] & bit:
+                self.gained.append(card // 6)
+        elif phase == TAKE:
+            slot_card = s.slot_card
+            if not (0 <= action < N_CARDS) or slot_card[action] < 0:
+                raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
+            for upper in self.covered_by[action]:
+                if slot_card[upper] >= 0:
+                    name = self.g.card_name(slot_card[action])
+                    raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
+                                        f" although place {upper} still covers it")
+            card = slot_card[action]
+            self.gained.append(card // 6)
+            layout = self.layout
+            if layout is not None:  # the record follows the take
+                if layout[action] != card:
+                    raise RuleViolation(f"place {action} holds {self.g.card_name(card)}, but"
+                                        f" {self.g.card_name(layout[action])} was laid there")
+                layout[action] = EMPTY
+                self.faces[action] = EMPTY
+                self.cards &= ~(1 << card)
+                self.places &= ~(1 << action)
+                self.count -= 1
+        elif phase == KEEP:
+            card = action - KEEP_BASE
+            if not (0 <= card < N_CARDS) or not (s.hand[player] >> card & 1):
+                raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
+            if POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
+                raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
+
+    def after(self, s: HapyState, full: bool) -> None:
+        phase = s.phase
+        if phase == DEAL:
+            if s.pyr + len(s.remaining) != N_CARDS:
+                raise RuleViolation(f"the deal lost a card: {s.pyr} placed + {len(s.remaining)} to deal != {N_CARDS}")
+            return
+        pyr = s.pyr
+        if pyr + sum(s.hand_n) + s.rev_all.bit_count() != N_CARDS:
+            raise RuleViolation(f"card count is {pyr + sum(s.hand_n) + s.rev_all.bit_count()}, not {N_CARDS}"
+                                f" (layout {pyr}, hands {list(s.hand_n)}, revealed {s.rev_all.bit_count()})")
+        turn = s.turn
+        if turn != self.turn:
+            # The mover's turn is over: no set of three kept, the win taken if met, the next seat
+            # clockwise. Only the families the mover gained this turn (seen by before) can have
+            # reached three in hand; the full check looks at every family. The win condition is
+            # recomputed whenever the mover's revealed cards changed.
+            prev = self.player
+            gained = self.gained
+            if gained:
+                hand = s.hand[prev]
+                for f in gained:
+                    if POP6[(hand >> (6 * f)) & 63] >= 3:
+                        raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three"
+                                            f" {self.g.families[f]} in hand")
+                gained.clear()
+            rev = s.rev[prev]
+            if rev != self.rev_seen[prev]:
+                self.rev_seen[prev] = rev
+                self.may_win[prev] = _whole_family(rev) or rev.bit_count() // 3 >= self.win_sets
+            player = s.player
+            if phase == OVER:
+                if self.may_win[prev] != (s.winner == prev):
+                    self._wrong_end(s, prev, True)
+            else:
+                if self.may_win[prev]:
+                    self._wrong_end(s, prev, False)
+                if player != self.next_seat[prev]:
+                    raise RuleViolation(f"seat {player + 1} plays after seat {prev + 1}: not clockwise")
+                if phase == TAKE:
+                    if not pyr:
+                        raise RuleViolation("a turn began with a take step from an empty layout")
+                elif pyr:
+                    raise RuleViolation("a turn began without the take step although the layout holds cards")
+            self.turn = turn
+            self.player = player
+        if full:
+            self.conservation(s)
+
+    def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
+        rev = s.rev[prev]
+        sets = rev.bit_count() // 3
+        whole = _whole_family(rev)
+        if over:
+            raise RuleViolation(f"seat {s.winner + 1} was declared the winner, but seat {prev + 1} ended the"
+                                f" turn with {sets} set(s){' and a whole family' if whole else ''}")
+        raise RuleViolation(f"seat {prev + 1} meets the win condition ({sets} set(s)"
+                            f"{', a whole family' if whole else ''}) but the game went on")
+
+    def conservation(self, s: HapyState) -> None:
+        """Each card exactly once; the layout and faces against the record; counts and
+        availability recomputed."""
+        if self.layout is None:
+            self._record(s)
+        elif s.slot_card != self.layout or s.faces != self.faces:
+            self._differs(s)
+        count = self.count
+        if count != s.pyr:
+            raise RuleViolation(f"the layout holds {count} cards but counts {s.pyr}")
+        hands = s.hand
+        revs = s.rev
+        hand_n = list(map(int.bit_count, hands))
+        rev_n = list(map(int.bit_count, revs))
+        rev_all = reduce(or_, revs, 0)
+        # each card exactly once: the masks cover all 36 cards and their sizes add up to 36
+        if reduce(or_, hands, self.cards | rev_all) != ALL or count + sum(hand_n) + sum(rev_n) != N_CARDS:
+            self._lost_or_twice(s)
+        if hand_n != s.hand_n:
+            q = next(q for q in range(self.n) if hand_n[q] != s.hand_n[q])
+            raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {hand_n[q]}")
+        if rev_all != s.rev_all:
+            raise RuleViolation("the revealed cards disagree with the record of revealed cards")
+        if list(map(floordiv, rev_n, _THREES)) != s.rev_sets:
+            q = next(q for q in range(self.n) if rev_n[q] // 3 != s.rev_sets[q])
+            raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {rev_n[q] // 3}")
+        # no family of three or more in a hand between turns, revealed cards in whole sets
+        # (a mask found right once is not looked at again)
+        three = _THREE12
+        mover = s.player if s.phase != TAKE else -1  # only the mover may hold three, before revealing
+        fine = self.fine
+        for q, m in enumerate(hands):
+            if q != mover and m not in fine:
+                if three[m & 4095] or three[(m >> 12) & 4095] or three[m >> 24]:
+                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] >= 3)
+                    raise RuleViolation(f"seat {q + 1} holds {POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in"
+                                        " hand between turns: sets of three must be revealed")
+                fine.add(m)
+        sets = _SETS12
+        whole_sets = self.whole_sets
+        for q, m in enumerate(revs):
+            if m not in whole_sets:
+                if not (sets[m & 4095] and sets[(m >> 12) & 4095] and sets[m >> 24]):
+                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] % 3)
+                    raise RuleViolation(f"seat {q + 1} has {POP6[(m >> (6 * f)) & 63]} revealed"
+                                        f" {self.g.families[f]}: not sets of three")
+                whole_sets.add(m)
+        # free places, from scratch: the places holding a card that no such place lies on
+        places = self.places
+        avail = s.avail
+        if places:
+            t0, t1, t2 = self.cover12
+            free = places & ~(t0[places & 4095] | t1[(places >> 12) & 4095] | t2[places >> 24])
+            ok = len(avail) == free.bit_count() and \
+                tuple(avail) == PLACES_LO[free & 4095] + PLACES_MID[(free >> 12) & 4095] + PLACES_HI[free >> 24]
+        else:
+            free = 0
+            ok = not avail
+        if not ok:
+            want = [p for p in range(N_CARDS) if free >> p & 1]
+            raise RuleViolation(f"available places are {avail}, should be {want}")
+
+    def _record(self, s: HapyState) -> None:
+        """Start the own record of the layout from the state, checked from scratch."""
+        layout = list(s.slot_card)
+        # what the players see: God-up places show their card, Mummy-up places never do
+        faces = list(map(or_, layout, self.face_or))
+        if len(layout) == N_CARDS and _ALL_CARDS == set(layout):  # every place holds a card, each card once (the end of the deal)
+            cards = places = ALL
+            count = N_CARDS
+        else:
+            cards = places = count = 0
+            for p, c in enumerate(layout):
+                if c == EMPTY:
+                    faces[p] = EMPTY
+                    continue
+                if not (isinstance(c, int) and 0 <= c < N_CARDS):
+                    raise RuleViolation(f"place {p} holds {c!r}, neither a card nor empty")
+                if cards >> c & 1:
+                    raise RuleViolation(f"{self.g.card_name(c)} lies twice in the layout")
+                cards |= 1 << c
+                places |= 1 << p
+                count += 1
+        self.layout, self.faces, self.cards, self.places, self.count = layout, faces, cards, places, count
+        if s.faces != faces:
+            self._differs(s)
+
+    def _differs(self, s: HapyState) -> None:
+        g = self.g
+        for p in range(N_CARDS):
+            c, want = s.slot_card[p], self.layout[p]
+            if c != want:
+                if want == EMPTY:
+                    raise RuleViolation(f"place {p} holds {g.card_name(c)}, but its card was taken")
+                raise RuleViolation(f"place {p} holds {'nothing' if c == EMPTY else g.card_name(c)}, but"
+                                    f" {g.card_name(want)} was laid there and not taken")
+        for p in range(N_CARDS):
+            if s.faces[p] != self.faces[p]:
+                if self.face_up[p]:
+                    raise RuleViolation(f"God-up place {p} shows the players something else than its card")
+                raise RuleViolation(f"Mummy-up place {p} shows the players its card (or hides its absence)")
+        raise RuleViolation("the layout differs from the checker's record")
+
+    def _lost_or_twice(self, s: HapyState) -> None:
+        g = self.g
+        seen = self.cards
+        for what, masks in (("hand", s.hand), ("revealed cards", s.rev)):
+            for q, m in enumerate(masks):
+                if seen & m:
+                    raise RuleViolation(f"{g.card_name(mask_cards(seen & m)[0])} is in two places at once"
+                                        f" (one is seat {q + 1}'s {what})")
+                seen |= m
+        missing = mask_cards(ALL & ~seen)
+        raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
+
+    def at_end(self, s: HapyState) -> None:
+        if s.phase != OVER:
+            raise RuleViolation("the game stopped before it was over")
+        self.conservation(s)
+        w = s.winner
+        if not (0 <= w < self.g.num_players):
+            raise RuleViolation("the game ended without a winner")
+        sets, whole = sets_and_whole(s.rev[w])
+        if not whole and sets < self.g.win_sets:
+            raise RuleViolation(f"seat {w + 1} won with {sets} set(s) of three and no whole family"
+                                f" ({self.g.win_sets} sets needed with {self.g.num_players} players)")
+        if s.returns()[w] != 1.0:
+            raise RuleViolation("the winner's return is not 1")

@@ -1,0 +1,140 @@
+"""Hâpy Families: the game's constants and what the rules need from the game's data.
+
+The numbers every other part of the engine is built on (36 cards, the sets to win,
+the phases of a turn, what an empty or Mummy-up place shows), and the reading of
+the data: the deck and layouts the rules expect (:func:`static_spec_of`, for the
+generic deck check) and the cards in rules order (:func:`deck_cards`, for
+binding the rules to a game)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ...errors import Where
+from ..api import Arrangement, GroupSpec, Problem, StaticSpec
+from ..tableau import Layout, parse_layout
+
+GAME_ID = "hapy"
+DECK = "gods"
+FAMILIES = 6
+NUMBERS = 6
+N_CARDS = FAMILIES * NUMBERS
+SETS_TO_WIN = {2: 5, 3: 4, 4: 3}
+SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza")
+MAX_TURNS = 1000  # the generous limit: real games last tens of turns
+
+# phases
+DEAL, TAKE, REQUEST, KEEP, OVER = range(5)
+PHASE_NAMES = ("deal", "take", "request", "keep", "over")
+# what a place shows besides a card
+EMPTY = -2  # a place without a card
+HIDDEN = -1  # a place whose card lies Mummy side up
+
+
+def setup_names(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The setups the rules describe, then any further layout the data adds."""
+    layouts = data.get("layouts")
+    names = list(SETUPS)
+    if isinstance(layouts, Mapping):
+        names += [k for k in layouts if k not in SETUPS]
+    return tuple(names)
+
+
+def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
+    """The deck, families and layouts the rules need, with every problem found in the data."""
+    problems: list[Problem] = []
+    families = game.data.get("families")
+    fam_ids: list[str] = []
+    if not isinstance(families, (list, tuple)):
+        problems.append(Problem("the rules need 'families' in the game's data: a list of the six families",
+                                locate("families")))
+    else:
+        for i, fam in enumerate(families):
+            fid = fam.get("id") if isinstance(fam, Mapping) else None
+            if not isinstance(fid, str) or not fid:
+                problems.append(Problem(f"family {i + 1} has no 'id'", locate("families", i)))
+            else:
+                fam_ids.append(fid)
+    expected = tuple((fid, n) for fid in fam_ids for n in range(1, NUMBERS + 1))
+    arrangements = []
+    layouts = game.data.get("layouts")
+    if not isinstance(layouts, Mapping):
+        problems.append(Problem("the rules need 'layouts' in the game's data (the pyramid and the exploration"
+                                " layouts; see card_data/hapy/layouts.yaml)", locate("layouts")))
+        layouts = {}
+    for name in setup_names(game.data):
+        if name not in layouts:
+            problems.append(Problem(f"layout '{name}' is missing: the rules describe it, the data has none",
+                                    locate("layouts")))
+            continue
+        layout, found = parse_layout(name, layouts[name], locate)
+        if layout is None:
+            arrangements.append(Arrangement(name, 0, where=locate("layouts", name), problems=tuple(found)))
+            continue
+        fixed: dict[tuple[str, Any], int] = {}
+        for need in layout.need:
+            if need:
+                for k, v in need.items():
+                    fixed[(k, v)] = fixed.get((k, v), 0) + 1
+        detail = ("rows of " + "+".join(str(r) for r in layout.rows)) if len(layout.rows) <= 8 \
+            else f"{len(layout.rows)} rows"
+        if name == "pyramid":
+            found += pyramid_problems(game, layout, locate)
+        arrangements.append(Arrangement(name, layout.places, fixed, detail, locate("layouts", name), tuple(found)))
+    return StaticSpec(
+        component=DECK,
+        key_fields=("family.id", "number"),
+        expected=expected,
+        name=lambda key: f"{key[0]}-{key[1]}",
+        expected_text=f"{FAMILIES} families × numbers 1–{NUMBERS}",
+        groups=(GroupSpec(
+            field="family", label="family", plural="families", id_key="id", count=FAMILIES,
+            required={"colour": "colour", "symbol": "accessibility symbol", "god": "god"},
+            distinct=("id", "colour", "symbol"), palette=("colour",),
+            strings={"family.{id}.god": "god name", "family.{id}.animal": "animal name",
+                     "symbol.{symbol}": "symbol name"},
+            data_list="families"),),
+        arrangements=tuple(arrangements),
+        problems=tuple(problems),
+    )
+
+
+def pyramid_problems(game, layout: Layout, locate) -> list[Problem]:
+    """The setup pyramid as the rules describe it: rows 1..8, apex God side up, alternating."""
+    out = []
+    if list(layout.rows) != list(range(1, 9)):
+        out.append(Problem(f"layout 'pyramid': rows of {'+'.join(map(str, layout.rows))}; the rules lay 8 rows"
+                           " of 1 to 8 cards", locate("layouts", "pyramid")))
+    else:
+        i = 0
+        for r, size in enumerate(layout.rows):
+            if layout.face_up[i] != (r % 2 == 0):
+                out.append(Problem(f"layout 'pyramid': row {r + 1} must lie {'God' if r % 2 == 0 else 'Mummy'}"
+                                   " side up (apex God side up, then alternating)",
+                                   locate("layouts", "pyramid", "rows", r, "side")))
+            i += size
+    sheet = game.data.get("pyramid")
+    if isinstance(sheet, Mapping) and isinstance(sheet.get("rows"), (list, tuple)):
+        if list(sheet["rows"]) != list(layout.rows):
+            out.append(Problem(f"data 'pyramid.rows' ({list(sheet['rows'])}) disagrees with layout 'pyramid'"
+                               f" ({list(layout.rows)})", locate("pyramid", "rows")))
+    return out
+
+
+def deck_cards(game) -> tuple[list[str], list[str], list[Mapping[str, Any]]]:
+    """``(family ids, card ids, card fields)`` of a game whose data passed :func:`static_spec_of`'s
+    checks, the cards in rules order: ``family_index * 6 + number - 1``."""
+    families = [f["id"] for f in game.data["families"]]
+    deck = game.component(DECK)
+    by_key = {}
+    for card in deck.cards:
+        fam = card.fields.get("family")
+        key = (fam.get("id") if isinstance(fam, Mapping) else None, card.fields.get("number"))
+        by_key[key] = card
+    names, fields = [], []
+    for fid in families:
+        for n in range(1, NUMBERS + 1):
+            card = by_key[(fid, n)]
+            names.append(card.id)
+            fields.append(card.fields)
+    return families, names, fields
