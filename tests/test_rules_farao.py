@@ -13,13 +13,21 @@ import pytest
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules import farao as F
+from cardgen.rules.api import RandomAgent
+from cardgen.rules.farao.agents import GreedyAgent
+from cardgen.rules.farao.checker import rule_value
+from cardgen.rules.farao.codec import (ACCEPT, ALLOW, BLOCK_ACT, BUILD_ACT, CASH_ACT, DECLINE, DISCARD, NEW, PASS, PILE,
+                                       STEAL_ACT, TAKE, TAX_ACT, THIEF_ACT, YES, build_action, decode_build,
+                                       decode_trade, trade_action)
+from cardgen.rules.farao.spec import (ATTACK, BLOCK, BUILD, CASH, C_DIE, C_DRAW, C_STEAL, C_TAX, DISPLAY_TARGET, DRAW,
+                                      END, END_DISCARD, IDLE, JOKER, LOSS_DISCARD, PHARAOH, PHASE_NAMES, STEAL, TAX,
+                                      TAX_BLOCK, THIEF, TRADE, TRADE_PICK, TRADE_REPLY, FaraoOptions, key_name,
+                                      pyramid_value)
+from cardgen.rules.farao.state import FaraoState
 from cardgen.validate.simulate import play_game, run_config
 from cardgen.validate.static import DataLocator, check_static
 
 from conftest import edit_file, problems_of
-
-THIEF, TAX, PHARAOH, END, JOKER = F.THIEF, F.TAX, F.PHARAOH, F.END, F.JOKER
 
 
 @pytest.fixture(scope="module")
@@ -43,33 +51,33 @@ def gd4(game, rules):
 
 
 def with_options(game, rules, n=3, **kw):
-    return rules.load(game, n, options=F.FaraoOptions(**kw))
+    return rules.load(game, n, options=FaraoOptions(**kw))
 
 
-def pos(gd, hands, pyramids=(), **kw) -> F.FaraoState:
-    return F.FaraoState.from_position(gd, hands, pyramids, **kw)
+def pos(gd, hands, pyramids=(), **kw) -> FaraoState:
+    return FaraoState.from_position(gd, hands, pyramids, **kw)
 
 
-def go_to(s: F.FaraoState, phase: int) -> None:
+def go_to(s: FaraoState, phase: int) -> None:
     """Pass through the active player's optional steps until ``phase`` (no chance in between)."""
     for _ in range(20):
         if s.phase == phase:
             return
-        assert s.phase in (F.CASH, F.TRADE, F.BUILD, F.ATTACK), F.PHASE_NAMES[s.phase]
-        s.apply_action(F.PASS)
-    raise AssertionError(f"never reached {F.PHASE_NAMES[phase]}")
+        assert s.phase in (CASH, TRADE, BUILD, ATTACK), PHASE_NAMES[s.phase]
+        s.apply_action(PASS)
+    raise AssertionError(f"never reached {PHASE_NAMES[phase]}")
 
 
-def draw_pile(s: F.FaraoState, kind: int) -> None:
+def draw_pile(s: FaraoState, kind: int) -> None:
     """Step 2 from the pile, the chance step drawing ``kind``."""
-    assert s.phase == F.DRAW
-    s.apply_action(F.PILE)
-    assert s.phase == F.C_DRAW
+    assert s.phase == DRAW
+    s.apply_action(PILE)
+    assert s.phase == C_DRAW
     s.apply_action(kind)
 
 
 def value(base, widths):
-    return F.pyramid_value((base, tuple(w << 3 for w in widths)))
+    return pyramid_value((base, tuple(w << 3 for w in widths)))
 
 
 # --------------------------------------------------------------------------- the deck and the board
@@ -79,7 +87,7 @@ def test_rule_the_deck_is_the_retail_deck(game, rules):
     res = check_static(game, spec, locate)
     assert res.ok, res.problems
     assert spec.total == 87 == game.component("cards").count
-    assert {F.key_name(k): spec.wanted(k) for k in spec.expected} == {
+    assert {key_name(k): spec.wanted(k) for k in spec.expected} == {
         "build-1": 13, "build-2": 12, "build-3": 11, "build-4": 10, "build-5": 9, "build-6": 8, "build-7": 6,
         "build-8": 4, "build-9": 3, "thief": 5, "tax_collector": 2, "pharaoh": 3, "end": 1}
     assert "87 cards in deck 'cards'" in res.passed[0] and "as often as the rules need" in res.passed[0]
@@ -105,7 +113,7 @@ def test_the_deal_lays_three_cards_out_and_seven_in_each_hand(gd4):
 # --------------------------------------------------------------------------- step 1: cashing
 def test_rule_the_worked_example_is_worth_27():
     assert value(2, [3, 2, 1]) == (2 + 3 + 4) * 3 == 27
-    assert F.rule_value((2, (24, 16, 8))) == 27
+    assert rule_value((2, (24, 16, 8))) == 27
 
 
 @pytest.mark.parametrize("base,widths,points", [(1, [5], 1), (9, [1], 9), (1, [4, 3, 2, 1], 40), (6, [4, 3, 2, 1], 120),
@@ -116,48 +124,48 @@ def test_rule_a_pyramid_is_worth_its_distinct_values_times_its_height(base, widt
 
 def test_rule_cashing_scores_the_pyramid_and_moves_the_figure(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=4)
-    assert s.phase == F.CASH and s.legal_actions() == [F.PASS, F.CASH_ACT]
-    s.apply_action(F.CASH_ACT)
+    assert s.phase == CASH and s.legal_actions() == [PASS, CASH_ACT]
+    s.apply_action(CASH_ACT)
     assert s.score == [27, 0, 0] and s.plateau == 5 and s.pyr[0] == []
     assert s.discard[2] == 3 and s.discard[3] == 2 and s.discard[4] == 1, "cashed cards go to the discard (ours)"
-    assert s.phase == F.DRAW
+    assert s.phase == DRAW
 
 
 def test_choice_cashing_is_optional_unless_the_option_says_so(game, rules):
     s = pos(with_options(game, rules, cash_optional=False), [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]])
-    assert s.legal_actions() == [F.CASH_ACT]
+    assert s.legal_actions() == [CASH_ACT]
     chk = s.g.checker()
     with pytest.raises(RuleViolation, match="cashing is compulsory"):
-        chk.before(s, 0, F.PASS)
+        chk.before(s, 0, PASS)
 
 
 def test_rule_one_pyramid_is_cashed_a_turn(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1]), (5, [2])]], plateau=3)
-    s.apply_action(F.CASH_ACT + 1)
-    assert s.phase == F.DRAW and s.score[0] == 5 and len(s.pyr[0]) == 1
+    s.apply_action(CASH_ACT + 1)
+    assert s.phase == DRAW and s.score[0] == 5 and len(s.pyr[0]) == 1
 
 
 def test_assumed_a_single_row_is_a_pyramid_unless_min_rows_says_otherwise(game, rules, gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(5, [2])]])
-    assert s.phase == F.CASH
+    assert s.phase == CASH
     s = pos(with_options(game, rules, min_rows_to_cash=2), [{1: 7}, {5: 7}, {6: 7}], [[(5, [2])]])
-    assert s.phase == F.DRAW, "nothing to cash: the step is skipped"
+    assert s.phase == DRAW, "nothing to cash: the step is skipped"
 
 
 def test_rule_from_the_second_special_plateau_only_tall_pyramids_are_cashed(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2]), (5, [3, 2, 1])]], plateau=6)
-    assert s.legal_actions() == [F.PASS, F.CASH_ACT, F.CASH_ACT + 1]
+    assert s.legal_actions() == [PASS, CASH_ACT, CASH_ACT + 1]
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2]), (5, [3, 2, 1])]], plateau=7)
-    assert s.legal_actions() == [F.PASS, F.CASH_ACT + 1]
+    assert s.legal_actions() == [PASS, CASH_ACT + 1]
     with pytest.raises(RuleViolation, match="needs 3"):
-        s.g.checker().before(s, 0, F.CASH_ACT)
+        s.g.checker().before(s, 0, CASH_ACT)
 
 
 def test_rule_reaching_the_last_plateau_shuffles_discard_pile_and_end_card(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=10, discard={7: 4})
     pile_before = s.pile_n
     assert not s.final and s.pile[END] == 0
-    s.apply_action(F.CASH_ACT)
+    s.apply_action(CASH_ACT)
     assert s.plateau == 11 and s.final
     assert s.disc_n == 0 and s.pile[END] == 1 and s.pile_n == pile_before + 4 + 6 + 1
     assert s.pile[7] == gd3.counts[7] - 0, "the discarded 7s are back in the pile"
@@ -165,13 +173,13 @@ def test_rule_reaching_the_last_plateau_shuffles_discard_pile_and_end_card(gd3):
 
 def test_choice_the_figure_stays_on_the_last_plateau_and_cashing_still_scores(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=11, final=True)
-    s.apply_action(F.CASH_ACT)
+    s.apply_action(CASH_ACT)
     assert s.plateau == 11 and s.score[0] == 27 and s.pile[END] == 1
 
 
 def test_rule_drawing_the_end_card_ends_the_game_and_every_pyramid_is_cashed(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])], [(6, [1])], [(4, [2, 1])]], plateau=11, final=True)
-    go_to(s, F.DRAW)
+    go_to(s, DRAW)
     draw_pile(s, END)
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert s.score == [27, 6, 18] and not any(s.pyr)
@@ -181,16 +189,16 @@ def test_rule_drawing_the_end_card_ends_the_game_and_every_pyramid_is_cashed(gd3
 def test_choice_final_cash_eligible_leaves_short_pyramids(game, rules):
     gd = with_options(game, rules, final_cash="eligible")
     s = pos(gd, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])], [(6, [1])], [(4, [2, 1])]], plateau=11, final=True)
-    go_to(s, F.DRAW)
+    go_to(s, DRAW)
     draw_pile(s, END)
     assert s.is_terminal() and s.score == [27, 0, 0]
 
 
 def test_choice_the_end_card_refilling_the_display_ends_the_game_too(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[3, 4, 5], plateau=11, final=True)
-    go_to(s, F.DRAW)
-    s.apply_action(F.TAKE + 4)
-    assert s.phase == F.C_DRAW and s.draw_to == F.DISPLAY_TARGET
+    go_to(s, DRAW)
+    s.apply_action(TAKE + 4)
+    assert s.phase == C_DRAW and s.draw_to == DISPLAY_TARGET
     s.apply_action(END)
     assert s.is_terminal()
 
@@ -198,19 +206,19 @@ def test_choice_the_end_card_refilling_the_display_ends_the_game_too(gd3):
 # --------------------------------------------------------------------------- step 2: drawing
 def test_rule_draw_from_the_pile_or_take_from_the_display(gd3):
     s = pos(gd3, [{1: 6}, {5: 7}, {6: 7}], display=[4, 4, THIEF])
-    assert s.phase == F.DRAW
-    assert s.legal_actions() == [F.PILE, F.TAKE + 4, F.TAKE + THIEF], "one action per kind shown"
-    s.apply_action(F.TAKE + THIEF)
+    assert s.phase == DRAW
+    assert s.legal_actions() == [PILE, TAKE + 4, TAKE + THIEF], "one action per kind shown"
+    s.apply_action(TAKE + THIEF)
     assert s.hands[0][THIEF] == 1 and s.display == [4, 4]
-    assert s.phase == F.C_DRAW and s.draw_to == F.DISPLAY_TARGET, "ours: the display is refilled at once"
+    assert s.phase == C_DRAW and s.draw_to == DISPLAY_TARGET, "ours: the display is refilled at once"
     s.apply_action(9)
-    assert s.display == [4, 4, 9] and s.phase == F.TRADE
+    assert s.display == [4, 4, 9] and s.phase == TRADE
 
 
 def test_rule_a_display_card_can_only_be_taken_if_shown(gd3):
     s = pos(gd3, [{1: 6}, {5: 7}, {6: 7}], display=[4, 4, THIEF])
     with pytest.raises(RuleViolation, match="not in the display"):
-        s.g.checker().before(s, 0, F.TAKE + 9)
+        s.g.checker().before(s, 0, TAKE + 9)
 
 
 def test_choice_an_empty_pile_takes_the_discard_before_the_last_plateau(gd3):
@@ -231,29 +239,29 @@ def test_rule_the_active_player_trades_one_card_for_one(gd3):
     s = pos(gd3, [{1: 6, 2: 1}, {5: 7}, {6: 7}], display=[4, 4, 4])
     draw_pile(s, 9)
     legal = s.legal_actions()
-    assert s.phase == F.TRADE and legal[:2] == [F.PASS, F.YES]
-    assert {F.decode_build(a) for a in legal[2:]} == {(F.NEW, 1, n, 0) for n in range(1, 7)} | {(F.NEW, 2, 1, 0),
-                                                                                                (F.NEW, 9, 1, 0)}, \
+    assert s.phase == TRADE and legal[:2] == [PASS, YES]
+    assert {decode_build(a) for a in legal[2:]} == {(NEW, 1, n, 0) for n in range(1, 7)} | {(NEW, 2, 1, 0),
+                                                                                                (NEW, 9, 1, 0)}, \
         "ours: the question also offers to stop trading and build at once"
-    s.apply_action(F.YES)
+    s.apply_action(YES)
     offers = s.legal_actions()
-    assert all(F.decode_trade(a)[0] in (1, 2) for a in offers), "always with another player"
-    assert {F.decode_trade(a)[1] for a in offers} == {1, 2, 9}, "only cards the player holds"
-    s.apply_action(F.trade_action(1, 2, 5))
-    assert s.phase == F.TRADE_REPLY and s.current_player() == 1 and s.legal_actions() == [F.DECLINE, F.ACCEPT]
-    s.apply_action(F.ACCEPT)
+    assert all(decode_trade(a)[0] in (1, 2) for a in offers), "always with another player"
+    assert {decode_trade(a)[1] for a in offers} == {1, 2, 9}, "only cards the player holds"
+    s.apply_action(trade_action(1, 2, 5))
+    assert s.phase == TRADE_REPLY and s.current_player() == 1 and s.legal_actions() == [DECLINE, ACCEPT]
+    s.apply_action(ACCEPT)
     assert s.hands[0][2] == 0 and s.hands[0][5] == 1 and s.hands[1][2] == 1 and s.hands[1][5] == 6
-    assert s.hand_n == [8, 7, 7] and s.current_player() == 0 and s.phase == F.TRADE
+    assert s.hand_n == [8, 7, 7] and s.current_player() == 0 and s.phase == TRADE
 
 
 def test_rule_a_partner_without_the_card_can_only_decline(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[4, 4, 4])
     draw_pile(s, 9)
-    s.apply_action(F.YES)
-    s.apply_action(F.trade_action(2, 1, 8))
-    assert s.current_player() == 2 and s.legal_actions() == [F.DECLINE]
+    s.apply_action(YES)
+    s.apply_action(trade_action(2, 1, 8))
+    assert s.current_player() == 2 and s.legal_actions() == [DECLINE]
     with pytest.raises(RuleViolation, match="does not hold"):
-        s.g.checker().before(s, 2, F.ACCEPT)
+        s.g.checker().before(s, 2, ACCEPT)
 
 
 def test_choice_at_most_three_trade_offers_a_turn(gd3):
@@ -261,11 +269,11 @@ def test_choice_at_most_three_trade_offers_a_turn(gd3):
     draw_pile(s, 9)
     first = s.legal_actions()
     for _ in range(3):
-        assert s.phase == F.TRADE and s.legal_actions() == first, "declined: the same question again"
-        s.apply_action(F.YES)
-        s.apply_action(F.trade_action(1, 1, 8))
-        s.apply_action(F.DECLINE)
-    assert s.phase != F.TRADE
+        assert s.phase == TRADE and s.legal_actions() == first, "declined: the same question again"
+        s.apply_action(YES)
+        s.apply_action(trade_action(1, 1, 8))
+        s.apply_action(DECLINE)
+    assert s.phase != TRADE
 
 
 def test_choice_the_end_of_trading_and_the_first_build_are_one_decision(gd3):
@@ -273,92 +281,92 @@ def test_choice_the_end_of_trading_and_the_first_build_are_one_decision(gd3):
     after a build no trade may be offered (step 3 comes before step 4)."""
     s = pos(gd3, [{2: 3, 3: 1}, {3: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    first = F.build_action(F.NEW, 2, 3)
-    assert s.phase == F.TRADE and first in s.legal_actions()
+    first = build_action(NEW, 2, 3)
+    assert s.phase == TRADE and first in s.legal_actions()
     assert s.action_to_string(first) == "no (more) trades; build 3×2 on a new pyramid"
     s.apply_action(first)
-    assert s.phase == F.BUILD and s.pyr[0] == [(2, (24,))] and F.YES not in s.legal_actions()
+    assert s.phase == BUILD and s.pyr[0] == [(2, (24,))] and YES not in s.legal_actions()
     chk = s.g.checker()
-    chk.before(s, 0, F.build_action(0, 3, 1))
-    s.phase = F.TRADE  # an engine that would ask about trading again
+    chk.before(s, 0, build_action(0, 3, 1))
+    s.phase = TRADE  # an engine that would ask about trading again
     with pytest.raises(RuleViolation, match="after building"):
-        chk.before(s, 0, F.YES)
-    s.phase = F.TRADE_PICK
+        chk.before(s, 0, YES)
+    s.phase = TRADE_PICK
     with pytest.raises(RuleViolation, match="after building"):
-        chk.before(s, 0, F.trade_action(1, 9, 3))
+        chk.before(s, 0, trade_action(1, 9, 3))
     s = pos(gd3, [{2: 3, 3: 1}, {3: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    s.apply_action(F.PASS)
-    assert s.phase not in (F.TRADE, F.BUILD) and s.pyr[0] == [], "no trades and no building"
+    s.apply_action(PASS)
+    assert s.phase not in (TRADE, BUILD) and s.pyr[0] == [], "no trades and no building"
 
 
 def test_choice_trade_none_skips_the_step(game, rules):
     s = pos(with_options(game, rules, trade="none"), [{1: 7}, {5: 7}, {6: 7}], display=[4, 4, 4])
     draw_pile(s, 9)
-    assert s.phase == F.BUILD
+    assert s.phase == BUILD
 
 
 # --------------------------------------------------------------------------- step 4: building
 def builds_of(s):
     """The builds offered at the first build decision: at the trade question when a trade is possible."""
-    go_to(s, F.TRADE if s.phase == F.TRADE else F.BUILD)
+    go_to(s, TRADE if s.phase == TRADE else BUILD)
     legal = s.legal_actions()
-    assert legal[0] == F.PASS
-    return {F.decode_build(a) for a in legal[1:] if a >= F.BUILD_ACT}
+    assert legal[0] == PASS
+    return {decode_build(a) for a in legal[1:] if a >= BUILD_ACT}
 
 
 def test_rule_each_row_has_fewer_cards_than_the_row_below_and_a_value_one_higher(gd3):
     s = pos(gd3, [{3: 3, 4: 3, 6: 1}, {5: 7}, {6: 7}], [[(3, [3])]], plateau=2, display=[1, 1, 1])
-    s.apply_action(F.PASS)  # no cash
+    s.apply_action(PASS)  # no cash
     draw_pile(s, 9)
     b = builds_of(s)
     on_top = {(slot, v, n, j) for slot, v, n, j in b if slot == 0 and v == 4}
     assert on_top == {(0, 4, 1, 0), (0, 4, 2, 0)}, "a new row of 4s: fewer cards than the three 3s"
     assert not any(v == 5 or v == 6 for _, v, _, _ in b), "no gap in the values"
     assert (0, 3, 3, 0) in b, "the bottom row may widen (ours)"
-    assert not any(slot == F.NEW for slot, *_ in b), "one pyramid before the first special plateau"
-    s.apply_action(F.build_action(0, 4, 2))
+    assert not any(slot == NEW for slot, *_ in b), "one pyramid before the first special plateau"
+    s.apply_action(build_action(0, 4, 2))
     assert s.pyr[0] == [(3, (24, 16))]
-    b = {F.decode_build(a) for a in s.legal_actions()[1:]}
+    b = {decode_build(a) for a in s.legal_actions()[1:]}
     assert {(v, n) for _, v, n, _ in b} == {(3, 1), (3, 2), (3, 3)}, "the two 4s cannot widen while the 3s are" \
         " three; no 5s held for a new row"
 
 
 def test_rule_a_row_as_wide_as_the_row_below_is_not_allowed(gd3):
     s = pos(gd3, [{3: 3, 4: 3}, {5: 7}, {6: 7}], [[(3, [2])]], plateau=2, display=[1, 1, 1])
-    s.apply_action(F.PASS)
+    s.apply_action(PASS)
     draw_pile(s, 9)
-    assert s.phase == F.TRADE
+    assert s.phase == TRADE
     chk = s.g.checker()
     with pytest.raises(RuleViolation, match="not fewer than the 2 of the row below"):
-        chk.before(s, 0, F.build_action(0, 4, 2))
+        chk.before(s, 0, build_action(0, 4, 2))
     with pytest.raises(RuleViolation, match="without holding them"):
-        chk.before(s, 0, F.build_action(0, 4, 4))
+        chk.before(s, 0, build_action(0, 4, 4))
 
 
 def test_rule_from_the_first_special_plateau_a_second_pyramid(gd3):
     s = pos(gd3, [{3: 3, 7: 3}, {5: 7}, {6: 7}], [[(3, [3])]], plateau=3, display=[1, 1, 1])
-    s.apply_action(F.PASS)
+    s.apply_action(PASS)
     draw_pile(s, 9)
     b = builds_of(s)
-    assert (F.NEW, 7, 3, 0) in b and (F.NEW, 9, 1, 0) in b
-    s.apply_action(F.build_action(F.NEW, 7, 2))
-    assert not any(F.decode_build(a)[0] == F.NEW for a in s.legal_actions()), "two at most"
+    assert (NEW, 7, 3, 0) in b and (NEW, 9, 1, 0) in b
+    s.apply_action(build_action(NEW, 7, 2))
+    assert not any(decode_build(a)[0] == NEW for a in s.legal_actions()), "two at most"
     with pytest.raises(RuleViolation, match="the rules allow 2"):
-        s.g.checker().before(s, 0, F.build_action(F.NEW, 3, 1))
+        s.g.checker().before(s, 0, build_action(NEW, 3, 1))
 
 
 def test_choice_a_turn_may_build_several_times_with_traded_and_hand_cards(gd3):
     s = pos(gd3, [{2: 3, 3: 1, 4: 1}, {3: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    s.apply_action(F.YES)
-    s.apply_action(F.trade_action(1, 9, 3))
-    s.apply_action(F.ACCEPT)
-    for a in (F.build_action(F.NEW, 2, 3), F.build_action(0, 3, 2), F.build_action(0, 4, 1)):
-        assert s.phase == (F.TRADE if a == F.build_action(F.NEW, 2, 3) else F.BUILD), "ours: no more trades: build"
+    s.apply_action(YES)
+    s.apply_action(trade_action(1, 9, 3))
+    s.apply_action(ACCEPT)
+    for a in (build_action(NEW, 2, 3), build_action(0, 3, 2), build_action(0, 4, 1)):
+        assert s.phase == (TRADE if a == build_action(NEW, 2, 3) else BUILD), "ours: no more trades: build"
         assert a in s.legal_actions()
         s.apply_action(a)
-    assert s.pyr[0] == [(2, (24, 16, 8))] and F.pyramid_value(s.pyr[0][0]) == 27
+    assert s.pyr[0] == [(2, (24, 16, 8))] and pyramid_value(s.pyr[0][0]) == 27
 
 
 # --------------------------------------------------------------------------- step 5: thief and tax collector
@@ -366,35 +374,35 @@ def thief_at(gd, target_pyr, roll, thief_hand=None, owner_hand=None, **kw):
     s = pos(gd, [thief_hand or {THIEF: 1, 1: 6}, owner_hand or {5: 7}, {6: 7}], [[], [target_pyr]],
             display=[1, 1, 1], **kw)
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    s.apply_action(F.THIEF_ACT + 2 * 1 + 0)
-    assert s.phase == F.BLOCK and s.current_player() == 1, "the owner is always asked"
+    go_to(s, ATTACK)
+    s.apply_action(THIEF_ACT + 2 * 1 + 0)
+    assert s.phase == BLOCK and s.current_player() == 1, "the owner is always asked"
     if s.hands[1][PHARAOH]:
         return s
-    assert s.legal_actions() == [F.ALLOW]
-    s.apply_action(F.ALLOW)
-    assert s.phase == F.C_DIE and s.chance_outcomes() == [(r, 1 / 6) for r in range(1, 7)]
+    assert s.legal_actions() == [ALLOW]
+    s.apply_action(ALLOW)
+    assert s.phase == C_DIE and s.chance_outcomes() == [(r, 1 / 6) for r in range(1, 7)]
     s.apply_action(roll)
     return s
 
 
 def test_rule_a_thief_needs_a_roll_higher_than_the_height(gd3):
     s = thief_at(gd3, (2, [3, 2, 1]), 3)
-    assert s.pyr[1] == [(2, (24, 16, 8))] and s.phase != F.STEAL and s.hands[0][THIEF] == 0
+    assert s.pyr[1] == [(2, (24, 16, 8))] and s.phase != STEAL and s.hands[0][THIEF] == 0
     s = thief_at(gd3, (2, [3, 2, 1]), 4)
-    assert s.phase == F.STEAL and s.current_player() == 0
-    assert s.legal_actions() == [F.STEAL_ACT, F.STEAL_ACT + 2, F.STEAL_ACT + 4]
+    assert s.phase == STEAL and s.current_player() == 0
+    assert s.legal_actions() == [STEAL_ACT, STEAL_ACT + 2, STEAL_ACT + 4]
 
 
 def test_rule_the_stolen_card_goes_to_the_thiefs_hand(gd3):
     s = thief_at(gd3, (2, [3, 2, 1]), 5)
-    s.apply_action(F.STEAL_ACT + 4)  # the top card
+    s.apply_action(STEAL_ACT + 4)  # the top card
     assert s.pyr[1] == [(2, (24, 16))] and s.hands[0][4] == 1 and s.thefts == 1 and s.collapses == 0
 
 
 def test_rule_a_pyramid_that_breaks_the_rules_collapses_into_its_owners_hand(gd3):
     s = thief_at(gd3, (2, [3, 2, 1]), 6, owner_hand={5: 1})
-    s.apply_action(F.STEAL_ACT + 2)  # a 3 from the middle: 3 / 1 / 1 no longer narrows
+    s.apply_action(STEAL_ACT + 2)  # a 3 from the middle: 3 / 1 / 1 no longer narrows
     assert s.pyr[1] == [] and s.collapses == 1
     assert s.hands[1][2] == 3 and s.hands[1][3] == 1 and s.hands[1][4] == 1 and s.hand_n[1] == 6
     assert s.hands[0][3] == 1
@@ -402,17 +410,17 @@ def test_rule_a_pyramid_that_breaks_the_rules_collapses_into_its_owners_hand(gd3
 
 def test_rule_the_owner_of_a_collapsed_pyramid_discards_down_to_seven(gd3):
     s = thief_at(gd3, (2, [3, 2, 1]), 6, owner_hand={5: 5})
-    s.apply_action(F.STEAL_ACT)  # a 2 from the bottom: 2 / 2 / 1
-    assert s.hand_n[1] == 10 and s.phase == F.LOSS_DISCARD and s.current_player() == 1
+    s.apply_action(STEAL_ACT)  # a 2 from the bottom: 2 / 2 / 1
+    assert s.hand_n[1] == 10 and s.phase == LOSS_DISCARD and s.current_player() == 1
     for _ in range(3):
-        s.apply_action(F.DISCARD + 5)
+        s.apply_action(DISCARD + 5)
     assert s.hand_n[1] == 7 and s.discard[5] == 3 and s.current_player() == 0
 
 
 def test_rule_a_pharaoh_blocks_a_thief(gd3):
     s = thief_at(gd3, (2, [3, 2, 1]), 6, owner_hand={PHARAOH: 1, 5: 6})
-    assert s.phase == F.BLOCK and s.current_player() == 1 and s.legal_actions() == [F.ALLOW, F.BLOCK_ACT]
-    s.apply_action(F.BLOCK_ACT)
+    assert s.phase == BLOCK and s.current_player() == 1 and s.legal_actions() == [ALLOW, BLOCK_ACT]
+    s.apply_action(BLOCK_ACT)
     assert s.hands[1][PHARAOH] == 0 and s.discard[PHARAOH] == 1 and s.discard[THIEF] == 1
     assert s.pyr[1] == [(2, (24, 16, 8))] and s.thefts == 0 and s.turn == 1, "no die roll; the turn goes on"
 
@@ -420,71 +428,71 @@ def test_rule_a_pharaoh_blocks_a_thief(gd3):
 def test_rule_the_tax_collector_takes_a_card_from_every_other_player(gd4):
     s = pos(gd4, [{TAX: 1, 1: 6}, {5: 7}, {}, {6: 2, 7: 1}], display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    assert F.TAX_ACT in s.legal_actions()
-    s.apply_action(F.TAX_ACT)
-    assert s.phase == F.TAX_BLOCK and s.current_player() == 1 and s.legal_actions() == [F.ALLOW]
-    s.apply_action(F.ALLOW)
-    assert s.phase == F.C_TAX and s.chance_outcomes() == [(5, 1.0)]
+    go_to(s, ATTACK)
+    assert TAX_ACT in s.legal_actions()
+    s.apply_action(TAX_ACT)
+    assert s.phase == TAX_BLOCK and s.current_player() == 1 and s.legal_actions() == [ALLOW]
+    s.apply_action(ALLOW)
+    assert s.phase == C_TAX and s.chance_outcomes() == [(5, 1.0)]
     s.apply_action(5)
-    assert s.phase == F.TAX_BLOCK and s.current_player() == 3, "seat 3 has no card: skipped"
-    s.apply_action(F.ALLOW)
+    assert s.phase == TAX_BLOCK and s.current_player() == 3, "seat 3 has no card: skipped"
+    s.apply_action(ALLOW)
     assert s.chance_outcomes() == [(6, 2 / 3), (7, 1 / 3)], "a random card: the taker cannot see the hand"
     s.apply_action(7)
     assert s.hand_n == [9, 6, 0, 2] and s.hands[0][5] == 1 and s.hands[0][7] == 1
-    assert s.phase == F.END_DISCARD, "then down to seven"
+    assert s.phase == END_DISCARD, "then down to seven"
 
 
 def test_rule_each_player_may_block_the_tax_collector_with_a_pharaoh(game, rules, gd3):
     s = pos(gd3, [{TAX: 1, 1: 6}, {PHARAOH: 1, 5: 6}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    s.apply_action(F.TAX_ACT)
-    assert s.phase == F.TAX_BLOCK and s.current_player() == 1
-    s.apply_action(F.BLOCK_ACT)
-    assert s.phase == F.TAX_BLOCK and s.tax_queue == [2] and s.current_player() == 2, "seat 3 still pays"
-    s.apply_action(F.ALLOW)
-    assert s.phase == F.C_TAX
+    go_to(s, ATTACK)
+    s.apply_action(TAX_ACT)
+    assert s.phase == TAX_BLOCK and s.current_player() == 1
+    s.apply_action(BLOCK_ACT)
+    assert s.phase == TAX_BLOCK and s.tax_queue == [2] and s.current_player() == 2, "seat 3 still pays"
+    s.apply_action(ALLOW)
+    assert s.phase == C_TAX
     s = pos(with_options(game, rules, pharaoh_blocks_each=False), [{TAX: 1, 1: 6}, {PHARAOH: 1, 5: 6}, {6: 7}],
             display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    s.apply_action(F.TAX_ACT)
-    s.apply_action(F.BLOCK_ACT)
-    assert s.phase != F.C_TAX and s.hand_n == [7, 6, 7], "one Pharaoh stops the whole tax"
+    go_to(s, ATTACK)
+    s.apply_action(TAX_ACT)
+    s.apply_action(BLOCK_ACT)
+    assert s.phase != C_TAX and s.hand_n == [7, 6, 7], "one Pharaoh stops the whole tax"
 
 
 def test_assumed_one_thief_or_tax_collector_a_turn(game, rules, gd3):
     s = pos(gd3, [{TAX: 1, THIEF: 1, 1: 5}, {5: 7}, {6: 7}], [[], [(5, [1])]], display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    for a in (F.TAX_ACT, F.ALLOW, 5, F.ALLOW, 6):
+    go_to(s, ATTACK)
+    for a in (TAX_ACT, ALLOW, 5, ALLOW, 6):
         s.apply_action(a)
-    assert s.phase == F.END_DISCARD
+    assert s.phase == END_DISCARD
     s = pos(with_options(game, rules, one_attack_per_turn=False), [{TAX: 1, THIEF: 1, 1: 5}, {5: 7}, {6: 7}],
             [[], [(5, [1])]], display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
-    for a in (F.TAX_ACT, F.ALLOW, 5, F.ALLOW, 6):
+    go_to(s, ATTACK)
+    for a in (TAX_ACT, ALLOW, 5, ALLOW, 6):
         s.apply_action(a)
-    assert s.phase == F.ATTACK and F.THIEF_ACT + 2 in s.legal_actions()
+    assert s.phase == ATTACK and THIEF_ACT + 2 in s.legal_actions()
 
 
 def test_choice_thief_takes_random_is_a_chance_step(game, rules):
     gd = with_options(game, rules, thief_takes="random")
     s = thief_at(gd, (2, [3, 2, 1]), 6)
-    assert s.phase == F.C_STEAL
-    assert s.chance_outcomes() == [(F.STEAL_ACT, 0.5), (F.STEAL_ACT + 2, 1 / 3), (F.STEAL_ACT + 4, 1 / 6)]
+    assert s.phase == C_STEAL
+    assert s.chance_outcomes() == [(STEAL_ACT, 0.5), (STEAL_ACT + 2, 1 / 3), (STEAL_ACT + 4, 1 / 6)]
 
 
 # --------------------------------------------------------------------------- step 6: back to seven
 def test_rule_the_hand_is_refilled_to_seven_at_the_end_of_the_turn(gd3):
     s = pos(gd3, [{3: 3, 4: 2, 5: 1}, {5: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    s.apply_action(F.build_action(F.NEW, 3, 3))  # no trades: build
-    for a in (F.build_action(0, 4, 2), F.build_action(0, 5, 1)):
+    s.apply_action(build_action(NEW, 3, 3))  # no trades: build
+    for a in (build_action(0, 4, 2), build_action(0, 5, 1)):
         s.apply_action(a)
-    assert s.hand_n[0] == 1 and s.phase == F.C_DRAW and s.draw_left == 6 and s.draw_to == 0
+    assert s.hand_n[0] == 1 and s.phase == C_DRAW and s.draw_left == 6 and s.draw_to == 0
     s.apply_chance_run(random.Random(1))
     assert s.hand_n[0] == 7 and s.active == 1 and s.turn == 1
 
@@ -492,16 +500,16 @@ def test_rule_the_hand_is_refilled_to_seven_at_the_end_of_the_turn(gd3):
 def test_rule_extra_cards_are_discarded_down_to_seven(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[1, 1, 1])
     draw_pile(s, 9)
-    go_to(s, F.END_DISCARD)
-    assert s.legal_actions() == [F.DISCARD + 1, F.DISCARD + 9]
-    s.apply_action(F.DISCARD + 9)
+    go_to(s, END_DISCARD)
+    assert s.legal_actions() == [DISCARD + 1, DISCARD + 9]
+    s.apply_action(DISCARD + 9)
     assert s.hand_n[0] == 7 and s.active == 1 and s.discard[9] == 1
 
 
 def test_choice_a_turn_with_nothing_to_do_is_one_pass(gd3):
     s = pos(gd3, [{}, {1: 1}, {}], [[], [], [(9, [1])]], pile={}, discard={}, active=0)
-    assert s.phase == F.IDLE and s.legal_actions() == [F.PASS]
-    s.apply_action(F.PASS)
+    assert s.phase == IDLE and s.legal_actions() == [PASS]
+    s.apply_action(PASS)
     assert s.turn == 1 and s.active == 1
 
 
@@ -521,7 +529,7 @@ def test_greedy_choices_depend_only_on_what_the_player_sees(gd3):
     the order of the pile): the greedy player chooses alike at every decision."""
     a = pos(gd3, [{3: 3, 4: 2, 5: 1, 9: 1}, {5: 7}, {6: 7}], display=[1, 1, 1])
     b = pos(gd3, [{3: 3, 4: 2, 5: 1, 9: 1}, {PHARAOH: 3, 7: 4}, {THIEF: 2, 2: 5}], display=[1, 1, 1])
-    ga, gb = F.GreedyAgent(gd3, 0), F.GreedyAgent(gd3, 0)
+    ga, gb = GreedyAgent(gd3, 0), GreedyAgent(gd3, 0)
     ra, rb = random.Random(3), random.Random(3)
     while a.active == 0 and b.active == 0:
         if a.current_player() == CHANCE:
@@ -540,7 +548,7 @@ def test_greedy_choices_depend_only_on_what_the_player_sees(gd3):
 
 def test_chance_draws_are_uniform_over_the_pile(gd3):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[4, 4, 4])
-    s.apply_action(F.PILE)
+    s.apply_action(PILE)
     out = dict(s.chance_outcomes())
     assert abs(sum(out.values()) - 1) < 1e-9
     assert out[9] == pytest.approx(3 / s.pile_n) and out[2] == pytest.approx(12 / s.pile_n) and END not in out
@@ -559,8 +567,8 @@ def test_clone_is_independent(gd3):
     s = pos(gd3, [{3: 3, 4: 2}, {5: 7}, {6: 7}], display=[1, 1, 1])
     c = s.clone()
     draw_pile(c, 9)
-    c.apply_action(F.build_action(F.NEW, 3, 3))  # no trades: build
-    assert s.pyr[0] == [] and s.hands[0][3] == 3 and s.phase == F.DRAW
+    c.apply_action(build_action(NEW, 3, 3))  # no trades: build
+    assert s.pyr[0] == [] and s.hands[0][3] == 3 and s.phase == DRAW
     assert c.pyr[0] == [(3, (24,))]
 
 
@@ -670,9 +678,9 @@ def test_checker_notices_a_wrong_score(gd3, monkeypatch):
     s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=4)
     chk = gd3.checker()
     chk.plateau = 4
-    chk.before(s, 0, F.CASH_ACT)
-    monkeypatch.setattr(F, "pyramid_value", lambda pyr: 26)
-    s.apply_action(F.CASH_ACT)
+    chk.before(s, 0, CASH_ACT)
+    monkeypatch.setattr("cardgen.rules.farao.state.pyramid_value", lambda pyr: 26)  # the engine scores wrong
+    s.apply_action(CASH_ACT)
     with pytest.raises(RuleViolation, match="scored 26 for a pyramid worth 27"):
         chk.after(s, False)
 
@@ -682,13 +690,13 @@ def test_an_injected_rule_bug_is_reported_with_its_seed(gd3, monkeypatch):
         q, slot = self.target
         self.target = None
         base, rows = self.pyr[q][slot]
-        row = (action - F.STEAL_ACT) // 2
+        row = (action - STEAL_ACT) // 2
         self.pyr[q][slot] = (base, rows[:row] + (rows[row] - 8,) + rows[row + 1:])
         self._gain(self.active, base + row)
         self._to_attack()
 
-    monkeypatch.setattr(F.FaraoState, "_steal", no_collapse)
-    bad = [out for seed in range(1, 40) if (out := play_game(gd3, F.GreedyAgent, seed, check_every=1)).status
+    monkeypatch.setattr(FaraoState, "_steal", no_collapse)
+    bad = [out for seed in range(1, 40) if (out := play_game(gd3, GreedyAgent, seed, check_every=1)).status
            != "ok"]
     assert bad and bad[0].status == "failure", bad
     assert "breaks the rules" in bad[0].message or "pyramid" in bad[0].message, bad[0].message
@@ -705,9 +713,9 @@ def test_seeded_whole_games_pass_every_check(game, rules, players, kind):
 
 
 @pytest.mark.parametrize("options", [
-    F.FaraoOptions(cash_optional=False, min_rows_to_cash=2, thief_takes="random"),
-    F.FaraoOptions(trade="none", one_attack_per_turn=False, pharaoh_blocks_each=False, final_cash="eligible"),
-    F.FaraoOptions(jokers=True, trade_offers=1),
+    FaraoOptions(cash_optional=False, min_rows_to_cash=2, thief_takes="random"),
+    FaraoOptions(trade="none", one_attack_per_turn=False, pharaoh_blocks_each=False, final_cash="eligible"),
+    FaraoOptions(jokers=True, trade_offers=1),
 ])
 def test_every_option_plays_through_every_check(game, rules, options):
     gd = rules.load(game, 3, options=options)
@@ -722,10 +730,10 @@ def test_jokers_are_played_as_wild_cards_of_their_row(game, rules):
     assert gd.total == 90 and gd.counts[JOKER] == 3
     s = pos(gd, [{3: 2, JOKER: 2}, {5: 7}, {6: 7}], display=[1, 1, 1])
     b = builds_of_after_draw(s)
-    assert (F.NEW, 3, 2, 2) in b and (F.NEW, 3, 1, 1) in b
+    assert (NEW, 3, 2, 2) in b and (NEW, 3, 1, 1) in b
     assert not any(v == 4 for _, v, _, _ in b), "a Joker never stands alone in a row"
-    s.apply_action(F.build_action(F.NEW, 3, 2, 1))
-    assert s.pyr[0] == [(3, ((3 << 3) + 1,))] and F.pyramid_value(s.pyr[0][0]) == 3
+    s.apply_action(build_action(NEW, 3, 2, 1))
+    assert s.pyr[0] == [(3, ((3 << 3) + 1,))] and pyramid_value(s.pyr[0][0]) == 3
 
 
 def test_a_game_loaded_with_the_joker_variant_plays_its_jokers(game, rules):
@@ -742,15 +750,15 @@ def builds_of_after_draw(s):
 
 
 def test_a_seed_replays_the_same_game(gd4):
-    a = play_game(gd4, F.GreedyAgent, 42)
-    b = play_game(gd4, F.GreedyAgent, 42)
+    a = play_game(gd4, GreedyAgent, 42)
+    b = play_game(gd4, GreedyAgent, 42)
     assert a.status == b.status == "ok" and (a.steps, a.length, a.winners) == (b.steps, b.length, b.winners)
 
 
 def test_figures_report_scores_and_every_cashed_pyramid(gd3):
     rng = random.Random(7)
     s = gd3.new_initial_state()
-    agents = [F.GreedyAgent(gd3, q) for q in range(3)]
+    agents = [GreedyAgent(gd3, q) for q in range(3)]
     while not s.is_terminal():
         p = s.current_player()
         if p == CHANCE:
@@ -766,7 +774,7 @@ def test_figures_report_scores_and_every_cashed_pyramid(gd3):
 
 def test_greedy_beats_random(gd3):
     def mixed(gd, seat):
-        return F.GreedyAgent(gd, seat) if seat == 0 else F.RandomAgent(gd, seat)
+        return GreedyAgent(gd, seat) if seat == 0 else RandomAgent(gd, seat)
 
     res = run_config(gd3, mixed, "mixed", True, 100, 1)
     assert res.failure_count == 0
@@ -775,9 +783,9 @@ def test_greedy_beats_random(gd3):
 
 def test_greedy_builds_the_tallest_pyramid_its_hand_allows(gd3):
     s = pos(gd3, [{2: 3, 3: 2, 4: 1, 9: 1}, {5: 7}, {6: 7}], display=[1, 1, 1])
-    g = F.GreedyAgent(gd3, 0)
+    g = GreedyAgent(gd3, 0)
     rng = random.Random(1)
-    while s.active == 0 and s.phase != F.ATTACK:
+    while s.active == 0 and s.phase != ATTACK:
         if s.current_player() == CHANCE:
             s.apply_action(1)
         else:
@@ -788,14 +796,14 @@ def test_greedy_builds_the_tallest_pyramid_its_hand_allows(gd3):
 def test_greedy_steals_from_the_most_valuable_pyramid_it_can_and_collapses_it(gd3):
     s = pos(gd3, [{THIEF: 1, 1: 6}, {5: 4}, {6: 4}], [[], [(2, [3, 2, 1]), (1, [1])], [(3, [4, 3, 2, 1])]],
             plateau=3, display=[1, 1, 1])
-    g = F.GreedyAgent(gd3, 0)
+    g = GreedyAgent(gd3, 0)
     rng = random.Random(1)
     draw_pile(s, 9)
-    go_to(s, F.ATTACK)
+    go_to(s, ATTACK)
     a = g.act(s.observation(0), s.legal_actions(), rng)
-    assert a == F.THIEF_ACT + 2 * 2, "seat 3's pyramid, worth 72, is the most valuable one a 5 or 6 robs"
+    assert a == THIEF_ACT + 2 * 2, "seat 3's pyramid, worth 72, is the most valuable one a 5 or 6 robs"
     s.apply_action(a)
-    s.apply_action(F.ALLOW)
+    s.apply_action(ALLOW)
     s.apply_action(6)
     a = g.act(s.observation(0), s.legal_actions(), rng)
     s.apply_action(a)
