@@ -23,7 +23,7 @@ goes), and the table also shows the speed without the checker, for comparison.
 
 Then, unless ``--no-figures``, it prints what the generic report does not show:
 the tribute scored, how often control changes hands, ties (from
-``cardgen.rules.egypt.play_statistics``, the same seeded games without the checks).
+``cardgen.rules.egypt.figures.play_statistics``, the same seeded games without the checks).
 
 The last line times ``sum(range(100))`` to compare machines: it takes about
 0.5 µs on a recent desktop CPU, and names the Python that ran
@@ -38,7 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.rules import egypt as E  # noqa: E402
+from cardgen.rules.egypt.figures import play_statistics  # noqa: E402
+from cardgen.rules.egypt.spec import TURNS  # noqa: E402
 from _speed import bench_args, bench_configs, print_speed, time_configs  # noqa: E402
 from cardgen.validate.simulate import play_game, run_config  # noqa: E402
 
@@ -50,7 +51,7 @@ def main() -> None:
           f" {args.check_every} steps; options {rules.options(game)}")
 
     def ten_turns(res) -> None:
-        assert statistics.median(res.lengths) == E.TURNS
+        assert statistics.median(res.lengths) == TURNS
 
     # warm-up: fill the caches of moves and greedy choices
     print_speed(time_configs(configs, rules, args.games, args.repeat, args.check_every, run_config, play_game,
@@ -64,7 +65,7 @@ def main() -> None:
           f" {'control changes':>16} {'turns ruled':>12} {'1st ruled':>10} {'melds':>6} {'special':>8}"
           f" {'reshuffles':>10}")
     for n, kind, gamedef in configs:
-        f = E.play_statistics(gamedef, rules.agents[kind], 2000, 1)
+        f = play_statistics(gamedef, rules.agents[kind], 2000, 1)
         print(f"{n:>7}  {kind:<7} {f['tribute_per_seat']['mean']:>6.1f} (p95 {f['tribute_per_seat']['p95']:>2})"
               f" {f['winning_tribute']['median']:>7} {f['winning_margin']['median']:>7}"
               f" {100 * f['ties_at_the_top'] / f['games']:>5.1f}%"

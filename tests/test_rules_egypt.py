@@ -15,13 +15,23 @@ import yaml
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules import egypt as E
+from cardgen.rules.api import RandomAgent
+from cardgen.rules.egypt.agents import GreedyAgent
+from cardgen.rules.egypt.bits import CBIT, CSIG, counts_tuple, mask_cards
+from cardgen.rules.egypt.checker import EgyptChecker
+from cardgen.rules.egypt.codec import (COMBO, DISCARD_BASE, PASS, VICTIM_BASE, combo_action, decode_discard,
+                                       decode_meld, discard_action, meld_action)
+from cardgen.rules.egypt.figures import play_statistics
+from cardgen.rules.egypt.game import EgyptGame
+from cardgen.rules.egypt.spec import (CONTROL, COPIES, DISCARD, DRAW, DYNASTY, EV_MELD, EV_RESHUFFLE, EV_STEAL, EV_TURN,
+                                      NTYPES, N_CARDS, OVER, STEAL, TURNS, TYPE_IDS, VICTIM, EgyptOptions)
+from cardgen.rules.egypt.state import EgyptObservation, EgyptState
 from cardgen.validate.simulate import play_game, run_config
 from cardgen.validate.static import DataLocator, check_static
 
 from conftest import edit_file, problems_of
 
-T = {tid: k for k, tid in enumerate(E.TYPE_IDS)}
+T = {tid: k for k, tid in enumerate(TYPE_IDS)}
 HIE, SLA, NIL, TEM, CHA, PHA, PYR, GOD, ANK = range(9)
 
 
@@ -49,37 +59,37 @@ class Cards:
     """Hands out distinct copies of each type for constructed positions."""
 
     def __init__(self):
-        self.next = [0] * E.NTYPES
+        self.next = [0] * NTYPES
 
     def __call__(self, *types: int) -> list[int]:
         out = []
         for t in types:
-            assert self.next[t] < E.COPIES, f"more than 7 cards of type {t}"
-            out.append(t * E.COPIES + self.next[t])
+            assert self.next[t] < COPIES, f"more than 7 cards of type {t}"
+            out.append(t * COPIES + self.next[t])
             self.next[t] += 1
         return out
 
 
 def meld(t: int, nat: int, ank: int = 0) -> int:
-    return E.meld_action(t, nat, ank)
+    return meld_action(t, nat, ank)
 
 
-def reveal_all(s: E.EgyptState, *actions: int) -> None:
+def reveal_all(s: EgyptState, *actions: int) -> None:
     """Apply each seat's reveal in turn (seats without any meld are skipped by the engine)."""
     for a in actions:
-        if s.phase != E.CONTROL:
+        if s.phase != CONTROL:
             break
-        assert a in s.legal_actions(), (s.player, E.EgyptGame.describe(s.g, a), s.legal_actions())
+        assert a in s.legal_actions(), (s.player, EgyptGame.describe(s.g, a), s.legal_actions())
         s.apply_action(a)
 
 
-def drain_chance(s: E.EgyptState, seed: int = 1) -> None:
+def drain_chance(s: EgyptState, seed: int = 1) -> None:
     rng = random.Random(seed)
     while s.current_player() == CHANCE:
         s.apply_action(s.sample_chance(rng))
 
 
-def dealt(gd) -> tuple[E.EgyptState, E.EgyptChecker]:
+def dealt(gd) -> tuple[EgyptState, EgyptChecker]:
     """A state after the first deal and a checker that has checked it in full once."""
     s = gd.new_initial_state()
     drain_chance(s)
@@ -113,12 +123,12 @@ def test_rule_draw_fills_every_hand_to_seven(gd3):
     s = gd3.new_initial_state()
     assert s.current_player() == CHANCE
     drain_chance(s)
-    assert s.phase == E.CONTROL and s.hand_n == [7, 7, 7] and len(s.deck) == 63 - 21
+    assert s.phase == CONTROL and s.hand_n == [7, 7, 7] and len(s.deck) == 63 - 21
 
 
 def test_rule_draw_refills_only_what_is_missing(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(GOD, GOD), c(HIE, SLA, NIL, TEM, CHA)], phase=E.DRAW,
+    s = EgyptState.from_position(gd2, [c(GOD, GOD), c(HIE, SLA, NIL, TEM, CHA)], phase=DRAW,
                                    discard=c(PHA, PHA), turn=3)
     drain_chance(s)
     assert s.hand_n == [7, 7] and len(s.deck) == 63 - 14 - 2
@@ -129,29 +139,29 @@ def test_rule_when_the_deck_runs_out_the_discard_is_shuffled_into_a_new_deck(gd2
     hands = [c(GOD, GOD), c(HIE, SLA, NIL, TEM, CHA)]
     deck = c(PYR, PYR)
     discard = [x for x in range(63) if x not in {*hands[0], *hands[1], *deck}]
-    s = E.EgyptState.from_position(gd2, hands, phase=E.DRAW, deck=deck, discard=discard, turn=4)
+    s = EgyptState.from_position(gd2, hands, phase=DRAW, deck=deck, discard=discard, turn=4)
     drain_chance(s)
     assert s.hand_n == [7, 7]
-    assert (E.EV_RESHUFFLE, len(discard)) in s.events
+    assert (EV_RESHUFFLE, len(discard)) in s.events
     assert s.discard == 0 and len(s.deck) == 63 - 14 and s.reshuffles == 1
-    assert set(E.mask_cards(s.hand[0])) >= set(deck)  # the old deck went first
+    assert set(mask_cards(s.hand[0])) >= set(deck)  # the old deck went first
 
 
 # --------------------------------------------------------------------------- control
 def test_rule_a_meld_is_two_or_more_cards_of_one_type_with_ankhs_wild(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(GOD, GOD, HIE, ANK, SLA, NIL, TEM), c(CHA, CHA)])
+    s = EgyptState.from_position(gd2, [c(GOD, GOD, HIE, ANK, SLA, NIL, TEM), c(CHA, CHA)])
     legal = s.legal_actions()
-    assert E.PASS in legal  # revealing nothing is allowed
+    assert PASS in legal  # revealing nothing is allowed
     assert {meld(GOD, 2), meld(GOD, 1, 1), meld(GOD, 2, 1), meld(HIE, 1, 1), meld(SLA, 1, 1)} <= set(legal)
     assert meld(GOD, 1) not in legal and meld(HIE, 2) not in legal  # one card is no meld
-    assert all(E.decode_meld(a)[1] + E.decode_meld(a)[2] >= 2 for a in legal if a != E.PASS)
+    assert all(decode_meld(a)[1] + decode_meld(a)[2] >= 2 for a in legal if a != PASS)
 
 
 def test_rule_control_the_meld_with_most_cards_wins(gd2):
     """The rulebook's second example: three Hieroglyphs (0) beat two Gods (7)."""
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
+    s = EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
     reveal_all(s, meld(HIE, 3), meld(GOD, 2))
     assert s.controller == 0
 
@@ -159,7 +169,7 @@ def test_rule_control_the_meld_with_most_cards_wins(gd2):
 def test_rule_control_equal_sizes_the_higher_value_wins(gd2):
     """The rulebook's first example: two Gods (7) beat two Hieroglyphs (0)."""
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, SLA, NIL, TEM, CHA, PHA), c(GOD, GOD, SLA, NIL, TEM, CHA, PYR)])
+    s = EgyptState.from_position(gd2, [c(HIE, HIE, SLA, NIL, TEM, CHA, PHA), c(GOD, GOD, SLA, NIL, TEM, CHA, PYR)])
     reveal_all(s, meld(HIE, 2), meld(GOD, 2))
     assert s.controller == 1
 
@@ -167,20 +177,20 @@ def test_rule_control_equal_sizes_the_higher_value_wins(gd2):
 def test_control_compares_points_of_any_size_after_the_cards():
     """The control ranking holds whatever an all-Ankh meld is worth: more cards first, then
     points, a tie at the top for nobody."""
-    g = E.EgyptGame(3, E.EgyptOptions(all_ankh_meld=500))
+    g = EgyptGame(3, EgyptOptions(all_ankh_meld=500))
     ankhs, niles, pharaohs = meld(ANK, 0, 3), meld(NIL, 3), meld(PHA, 2, 1)
-    assert g.control_winner((ankhs, niles, E.PASS)) == 0  # 1,500 points against 6
+    assert g.control_winner((ankhs, niles, PASS)) == 0  # 1,500 points against 6
     assert g.control_winner((niles, niles, pharaohs)) == 2  # 15 points against 6 and 6
-    assert g.control_winner((niles, niles, E.PASS)) == -1
-    assert g.control_winner((E.PASS,) * 3) == -1
-    assert g.control_winner((meld(NIL, 4), ankhs, E.PASS)) == 0  # 4 cards beat 3 of any value
+    assert g.control_winner((niles, niles, PASS)) == -1
+    assert g.control_winner((PASS,) * 3) == -1
+    assert g.control_winner((meld(NIL, 4), ankhs, PASS)) == 0  # 4 cards beat 3 of any value
 
 
 def test_rule_control_a_full_tie_means_nobody_wins_and_the_last_controller_stays(gd3):
     c = Cards()
     hands = [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(TEM, TEM, SLA, NIL, CHA, PHA, PYR),
              c(SLA, SLA, HIE, NIL, CHA, GOD, PYR)]
-    s = E.EgyptState.from_position(gd3, hands, controller=2)
+    s = EgyptState.from_position(gd3, hands, controller=2)
     reveal_all(s, meld(TEM, 2), meld(TEM, 2), meld(SLA, 2))
     assert s.controller == 2, "a tie at the top beats nobody, even though a lower meld was shown"
     assert s.changes == 0
@@ -190,27 +200,27 @@ def test_rule_control_nobody_reveals_the_last_controller_stays(gd3):
     c = Cards()
     hands = [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, CHA, PHA, PYR),
              c(SLA, SLA, HIE, NIL, CHA, GOD, PYR)]
-    s = E.EgyptState.from_position(gd3, hands, controller=1)
-    reveal_all(s, E.PASS, E.PASS, E.PASS)
-    assert s.controller == 1 and s.phase in (E.VICTIM, E.STEAL)
+    s = EgyptState.from_position(gd3, hands, controller=1)
+    reveal_all(s, PASS, PASS, PASS)
+    assert s.controller == 1 and s.phase in (VICTIM, STEAL)
 
 
 def test_rule_control_with_no_controller_yet_the_turn_skips_the_dynasty_phase(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, CHA, PHA, PYR)])
-    reveal_all(s, E.PASS, E.PASS)
+    s = EgyptState.from_position(gd2, [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, CHA, PHA, PYR)])
+    reveal_all(s, PASS, PASS)
     assert s.controller == -1
-    assert s.phase == E.DISCARD, "no Dynasty phase; on to the End phase (our reading of 'the turn ends')"
-    assert not any(ev[0] in (E.EV_STEAL, E.EV_MELD) for ev in s.events)
+    assert s.phase == DISCARD, "no Dynasty phase; on to the End phase (our reading of 'the turn ends')"
+    assert not any(ev[0] in (EV_STEAL, EV_MELD) for ev in s.events)
     assert s.score == [0, 0]
 
 
 def test_choice_no_controller_next_turn_skips_the_end_phase_too(game, rules):
-    gd = rules.load(game, 2, options=E.EgyptOptions(no_controller="next_turn"))
+    gd = rules.load(game, 2, options=EgyptOptions(no_controller="next_turn"))
     c = Cards()
-    s = E.EgyptState.from_position(gd, [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(TEM, TEM, SLA, NIL, CHA, PHA, PYR)])
+    s = EgyptState.from_position(gd, [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(TEM, TEM, SLA, NIL, CHA, PHA, PYR)])
     reveal_all(s, meld(TEM, 2), meld(TEM, 2))
-    assert s.controller == -1 and s.turn == 1 and s.phase == E.DRAW
+    assert s.controller == -1 and s.turn == 1 and s.phase == DRAW
     assert s.discard.bit_count() == 4, "the revealed melds were cleared"
 
 
@@ -218,37 +228,37 @@ def test_rule_reveals_are_simultaneous_a_choice_stays_hidden_until_all_have_chos
     c = Cards()
     hands = [c(TEM, TEM, SLA, NIL, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, CHA, PHA, PYR),
              c(SLA, SLA, HIE, NIL, CHA, GOD, PYR)]
-    a = E.EgyptState.from_position(gd3, hands)
+    a = EgyptState.from_position(gd3, hands)
     b = a.clone()
     a.apply_action(meld(TEM, 2))
-    b.apply_action(E.PASS)
+    b.apply_action(PASS)
     assert a.player == b.player == 1
     seen_a, seen_b = a.observation(1).public(), b.observation(1).public()
     assert seen_a == seen_b, "seat 2 cannot tell what seat 1 chose"
     assert seen_a["revealed"] == () and a.observation(0).my_reveal == meld(TEM, 2)
-    reveal_all(a, E.PASS, E.PASS)
-    assert a.observation(2).revealed == (meld(TEM, 2), E.PASS, E.PASS)
+    reveal_all(a, PASS, PASS)
+    assert a.observation(2).revealed == (meld(TEM, 2), PASS, PASS)
 
 
 def test_choice_a_revealed_meld_is_played_it_scores_nothing_and_goes_to_the_discard(gd2):
     c = Cards()
     hands = [c(GOD, GOD, GOD, SLA, NIL, TEM, CHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR)]
-    s = E.EgyptState.from_position(gd2, hands)
+    s = EgyptState.from_position(gd2, hands)
     reveal_all(s, meld(GOD, 3), meld(HIE, 2))
     assert s.controller == 0 and s.score == [0, 0]
     assert s.hand_n == [4, 5] and s.table.bit_count() == 5, "both revealed melds lie on the table"
     drain_chance(s)  # the steal
-    while s.phase == E.DYNASTY:
-        s.apply_action(E.PASS)
+    while s.phase == DYNASTY:
+        s.apply_action(PASS)
     assert s.table == 0 and s.discard.bit_count() == 5, "the End phase put them in the discard"
     assert s.score == [0, 0]
 
 
 def test_choice_returned_reveals_go_back_to_the_hand_and_may_be_played(game, rules):
-    gd = rules.load(game, 2, options=E.EgyptOptions(control_meld="returned"))
+    gd = rules.load(game, 2, options=EgyptOptions(control_meld="returned"))
     c = Cards()
     hands = [c(GOD, GOD, GOD, SLA, NIL, TEM, CHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR)]
-    s = E.EgyptState.from_position(gd, hands)
+    s = EgyptState.from_position(gd, hands)
     reveal_all(s, meld(GOD, 3), meld(HIE, 2))
     assert s.controller == 0 and s.hand_n == [7, 7] and s.table == 0
     drain_chance(s)
@@ -260,88 +270,88 @@ def test_choice_returned_reveals_go_back_to_the_hand_and_may_be_played(game, rul
 def test_rule_the_controller_takes_one_random_card_from_another_players_hand(gd2):
     c = Cards()
     hands = [c(GOD, GOD, SLA, NIL, TEM, CHA, PHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR)]
-    s = E.EgyptState.from_position(gd2, hands)
+    s = EgyptState.from_position(gd2, hands)
     reveal_all(s, meld(GOD, 2), meld(HIE, 2))
-    assert s.phase == E.STEAL and s.victim == 1, "with two players the other hand is the only choice"
+    assert s.phase == STEAL and s.victim == 1, "with two players the other hand is the only choice"
     outcomes = s.chance_outcomes()
-    assert sorted(card for card, _ in outcomes) == sorted(E.mask_cards(s.hand[1]))
+    assert sorted(card for card, _ in outcomes) == sorted(mask_cards(s.hand[1]))
     assert all(abs(p - 1 / 5) < 1e-12 for _, p in outcomes), "uniform over the victim's 5 cards left"
     card = outcomes[2][0]
     s.apply_action(card)
-    assert s.hand[0] & E.CBIT[card] and not s.hand[1] & E.CBIT[card]
-    assert s.hand_n == [6, 4] and s.phase == E.DYNASTY
+    assert s.hand[0] & CBIT[card] and not s.hand[1] & CBIT[card]
+    assert s.hand_n == [6, 4] and s.phase == DYNASTY
 
 
 def test_rule_the_controller_chooses_which_player_to_take_from(gd3):
     c = Cards()
     hands = [c(GOD, GOD, SLA, NIL, TEM, CHA, PHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR),
              c(SLA, SLA, HIE, NIL, CHA, GOD, PYR)]
-    s = E.EgyptState.from_position(gd3, hands)
-    reveal_all(s, meld(GOD, 2), E.PASS, E.PASS)
-    assert s.phase == E.VICTIM and s.current_player() == 0
-    assert s.legal_actions() == [E.VICTIM_BASE + 1, E.VICTIM_BASE + 2]
-    s.apply_action(E.VICTIM_BASE + 2)
-    assert s.phase == E.STEAL and s.victim == 2
+    s = EgyptState.from_position(gd3, hands)
+    reveal_all(s, meld(GOD, 2), PASS, PASS)
+    assert s.phase == VICTIM and s.current_player() == 0
+    assert s.legal_actions() == [VICTIM_BASE + 1, VICTIM_BASE + 2]
+    s.apply_action(VICTIM_BASE + 2)
+    assert s.phase == STEAL and s.victim == 2
 
 
 def test_rule_a_meld_earns_the_sum_of_its_cards_values(gd2):
     """The rulebook's example: 4 Chariots score 16 and 3 Pharaohs 15."""
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, CHA, CHA, PHA, PHA, PHA), c(HIE)], phase=E.DYNASTY,
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, CHA, CHA, PHA, PHA, PHA), c(HIE)], phase=DYNASTY,
                                    controller=0)
     s.apply_action(meld(CHA, 4))
     s.apply_action(meld(PHA, 3))
     assert s.score == [31, 0]
-    assert s.phase == E.DISCARD, "nothing left to play: the End phase follows"
+    assert s.phase == DISCARD, "nothing left to play: the End phase follows"
 
 
 def test_rule_the_controller_may_play_several_melds_or_none(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(HIE)], phase=E.DYNASTY, controller=0)
-    assert E.PASS in s.legal_actions()
-    s.apply_action(E.PASS)
-    assert s.score == [0, 0] and s.phase == E.DISCARD and s.hand_n[0] == 5
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(HIE)], phase=DYNASTY, controller=0)
+    assert PASS in s.legal_actions()
+    s.apply_action(PASS)
+    assert s.score == [0, 0] and s.phase == DISCARD and s.hand_n[0] == 5
 
 
 def test_rule_only_the_controller_plays_melds(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(GOD, GOD)], phase=E.DYNASTY, controller=0)
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(GOD, GOD)], phase=DYNASTY, controller=0)
     with pytest.raises(RuleViolation, match="without controlling Egypt"):
         gd2.checker().before(s, 1, meld(GOD, 2))
 
 
 def test_rule_special_meld_pyramid_builders_is_worth_12(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(PHA, SLA, PYR), c(HIE)], phase=E.DYNASTY, controller=0)
-    assert E.combo_action(0) in s.legal_actions()
-    s.apply_action(E.combo_action(0))
+    s = EgyptState.from_position(gd2, [c(PHA, SLA, PYR), c(HIE)], phase=DYNASTY, controller=0)
+    assert combo_action(0) in s.legal_actions()
+    s.apply_action(combo_action(0))
     assert s.score[0] == 12 and s.hand_n[0] == 0
 
 
 def test_rule_special_meld_priests_is_worth_10(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(TEM, HIE, GOD, GOD), c(SLA)], phase=E.DYNASTY, controller=0)
-    assert E.combo_action(1) in s.legal_actions()
-    s.apply_action(E.combo_action(1))
-    assert s.score[0] == 10 and E.counts_tuple(s.sig[0])[GOD] == 1
+    s = EgyptState.from_position(gd2, [c(TEM, HIE, GOD, GOD), c(SLA)], phase=DYNASTY, controller=0)
+    assert combo_action(1) in s.legal_actions()
+    s.apply_action(combo_action(1))
+    assert s.score[0] == 10 and counts_tuple(s.sig[0])[GOD] == 1
 
 
 def test_rule_a_special_meld_needs_all_three_types(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(PHA, PHA, SLA, SLA, TEM, GOD), c(HIE)], phase=E.DYNASTY, controller=0)
+    s = EgyptState.from_position(gd2, [c(PHA, PHA, SLA, SLA, TEM, GOD), c(HIE)], phase=DYNASTY, controller=0)
     legal = s.legal_actions()
-    assert not any(E.COMBO <= a < E.VICTIM_BASE for a in legal)
+    assert not any(COMBO <= a < VICTIM_BASE for a in legal)
 
 
 # --------------------------------------------------------------------------- our choices (ASSUMED)
 def test_assumed_an_ankh_takes_the_type_and_value_of_its_meld(gd2, game, rules):
     c = Cards()
     hands = [c(GOD, GOD, ANK), c(HIE)]
-    s = E.EgyptState.from_position(gd2, hands, phase=E.DYNASTY, controller=0)
+    s = EgyptState.from_position(gd2, hands, phase=DYNASTY, controller=0)
     s.apply_action(meld(GOD, 2, 1))
     assert s.score[0] == 21
-    zero = rules.load(game, 2, options=E.EgyptOptions(ankh_value="zero"))
-    s = E.EgyptState.from_position(zero, hands, phase=E.DYNASTY, controller=0)
+    zero = rules.load(game, 2, options=EgyptOptions(ankh_value="zero"))
+    s = EgyptState.from_position(zero, hands, phase=DYNASTY, controller=0)
     s.apply_action(meld(GOD, 2, 1))
     assert s.score[0] == 14
 
@@ -349,7 +359,7 @@ def test_assumed_an_ankh_takes_the_type_and_value_of_its_meld(gd2, game, rules):
 def test_assumed_an_ankh_raises_a_meld_for_control(gd2):
     c = Cards()
     hands = [c(HIE, HIE, ANK, SLA, NIL, TEM, CHA), c(GOD, GOD, GOD, SLA, NIL, TEM, PYR)]
-    s = E.EgyptState.from_position(gd2, hands)
+    s = EgyptState.from_position(gd2, hands)
     reveal_all(s, meld(HIE, 2, 1), meld(GOD, 2))
     assert s.controller == 0, "three cards (one an Ankh) beat two"
 
@@ -357,50 +367,50 @@ def test_assumed_an_ankh_raises_a_meld_for_control(gd2):
 def test_assumed_an_all_ankh_meld_is_allowed_and_worth_zero(gd2, game, rules):
     c = Cards()
     hands = [c(ANK, ANK, ANK, SLA, NIL, TEM, CHA), c(HIE, HIE, HIE, SLA, NIL, TEM, PYR)]
-    s = E.EgyptState.from_position(gd2, hands)
+    s = EgyptState.from_position(gd2, hands)
     assert meld(ANK, 0, 3) in s.legal_actions()
     reveal_all(s, meld(ANK, 0, 3), meld(HIE, 3))
     assert s.controller == -1, "three Ankhs (0) tie three Hieroglyphs (0): nobody wins"
-    d = E.EgyptState.from_position(gd2, [c(ANK, ANK), c(GOD)], phase=E.DYNASTY, controller=0)
+    d = EgyptState.from_position(gd2, [c(ANK, ANK), c(GOD)], phase=DYNASTY, controller=0)
     d.apply_action(meld(ANK, 0, 2))
     assert d.score[0] == 0
-    forbidden = rules.load(game, 2, options=E.EgyptOptions(all_ankh_meld=None))
-    s = E.EgyptState.from_position(forbidden, hands)
-    assert not any(E.decode_meld(a)[0] == ANK for a in s.legal_actions() if a != E.PASS)
+    forbidden = rules.load(game, 2, options=EgyptOptions(all_ankh_meld=None))
+    s = EgyptState.from_position(forbidden, hands)
+    assert not any(decode_meld(a)[0] == ANK for a in s.legal_actions() if a != PASS)
 
 
 def test_assumed_an_ankh_may_fill_one_slot_of_a_special_meld(gd2, game, rules):
     c = Cards()
     hands = [c(PHA, SLA, ANK, ANK), c(HIE)]
-    s = E.EgyptState.from_position(gd2, hands, phase=E.DYNASTY, controller=0)
-    combos = [a for a in s.legal_actions() if a >= E.COMBO]
-    assert combos == [E.combo_action(0, 0b100)], "the Ankh stands in for the Pyramid (slot 3)"
+    s = EgyptState.from_position(gd2, hands, phase=DYNASTY, controller=0)
+    combos = [a for a in s.legal_actions() if a >= COMBO]
+    assert combos == [combo_action(0, 0b100)], "the Ankh stands in for the Pyramid (slot 3)"
     s.apply_action(combos[0])
-    assert s.score[0] == 12 and E.counts_tuple(s.sig[0])[ANK] == 1
-    two = E.EgyptState.from_position(gd2, [c(PHA, ANK, ANK), c(GOD)], phase=E.DYNASTY, controller=0)
-    assert not any(a >= E.COMBO for a in two.legal_actions()), "two Ankhs may not fill two slots"
-    none = rules.load(game, 2, options=E.EgyptOptions(ankhs_in_combo=0))
-    s = E.EgyptState.from_position(none, hands, phase=E.DYNASTY, controller=0)
-    assert not any(a >= E.COMBO for a in s.legal_actions())
+    assert s.score[0] == 12 and counts_tuple(s.sig[0])[ANK] == 1
+    two = EgyptState.from_position(gd2, [c(PHA, ANK, ANK), c(GOD)], phase=DYNASTY, controller=0)
+    assert not any(a >= COMBO for a in two.legal_actions()), "two Ankhs may not fill two slots"
+    none = rules.load(game, 2, options=EgyptOptions(ankhs_in_combo=0))
+    s = EgyptState.from_position(none, hands, phase=DYNASTY, controller=0)
+    assert not any(a >= COMBO for a in s.legal_actions())
 
 
 # --------------------------------------------------------------------------- end phase
 def test_rule_end_phase_melds_go_to_the_discard(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(SLA, NIL)], phase=E.DYNASTY, controller=0)
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, PHA, PHA, HIE), c(SLA, NIL)], phase=DYNASTY, controller=0)
     s.apply_action(meld(CHA, 2))
-    assert s.table.bit_count() == 2 and s.phase == E.DYNASTY
-    s.apply_action(E.PASS)
-    assert s.table == 0 and s.discard.bit_count() == 2 and s.phase == E.DISCARD
+    assert s.table.bit_count() == 2 and s.phase == DYNASTY
+    s.apply_action(PASS)
+    assert s.table == 0 and s.discard.bit_count() == 2 and s.phase == DISCARD
 
 
 def test_rule_end_phase_discard_up_to_three_and_down_to_five(gd3):
     def discards(n_cards: int) -> set[int]:
         c = Cards()
         types = [HIE, SLA, NIL, TEM, CHA, PHA, PYR, GOD][:n_cards]
-        s = E.EgyptState.from_position(gd3, [c(*types), c(SLA), c(NIL)], phase=E.DISCARD)
+        s = EgyptState.from_position(gd3, [c(*types), c(SLA), c(NIL)], phase=DISCARD)
         assert s.player == 0
-        return {len(E.decode_discard(a)) for a in s.legal_actions()}
+        return {len(decode_discard(a)) for a in s.legal_actions()}
 
     assert discards(8) == {3}, "8 cards: down to 5 means exactly 3"
     assert discards(7) == {2, 3}
@@ -410,30 +420,30 @@ def test_rule_end_phase_discard_up_to_three_and_down_to_five(gd3):
 
 def test_rule_end_phase_every_player_discards_then_the_next_turn_draws(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, TEM, CHA)],
-                                   phase=E.DISCARD, turn=2)
-    s.apply_action(E.discard_action([HIE, SLA]))
+    s = EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, TEM, CHA)],
+                                   phase=DISCARD, turn=2)
+    s.apply_action(discard_action([HIE, SLA]))
     assert s.player == 1 and s.hand_n[0] == 5
-    s.apply_action(E.discard_action([]))
-    assert s.hand_n == [5, 6] and s.turn == 3 and s.phase == E.DRAW
+    s.apply_action(discard_action([]))
+    assert s.hand_n == [5, 6] and s.turn == 3 and s.phase == DRAW
 
 
 def test_checker_rejects_a_fourth_discard_and_a_hand_of_six(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD)], phase=E.DISCARD)
+    s = EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD)], phase=DISCARD)
     chk = gd2.checker()
     with pytest.raises(RuleViolation, match="at most 3 may go"):
-        chk.before(s, 0, E.discard_action([HIE, SLA, NIL, TEM]))
+        chk.before(s, 0, discard_action([HIE, SLA, NIL, TEM]))
     with pytest.raises(RuleViolation, match="at most 5 may stay"):
-        chk.before(s, 0, E.discard_action([HIE]))
-    chk.before(s, 0, E.discard_action([HIE, SLA]))
+        chk.before(s, 0, discard_action([HIE]))
+    chk.before(s, 0, discard_action([HIE, SLA]))
 
 
 # --------------------------------------------------------------------------- end of game
 def test_rule_the_game_lasts_exactly_ten_turns_and_the_most_tribute_wins(gd2):
     s = gd2.new_initial_state()
     rng = random.Random(5)
-    agents = [E.GreedyAgent(gd2, 0), E.RandomAgent(gd2, 1)]
+    agents = [GreedyAgent(gd2, 0), RandomAgent(gd2, 1)]
     while not s.is_terminal():
         if s.current_player() == CHANCE:
             s.apply_chance_run(rng)
@@ -441,21 +451,21 @@ def test_rule_the_game_lasts_exactly_ten_turns_and_the_most_tribute_wins(gd2):
             p = s.current_player()
             s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), rng))
     assert s.turn == 10 and s.current_player() == TERMINAL
-    assert sum(1 for ev in s.events if ev[0] == E.EV_TURN) == 10
+    assert sum(1 for ev in s.events if ev[0] == EV_TURN) == 10
     best = max(s.score)
     assert s.returns() == [1.0 if x == best else 0.0 for x in s.score]
 
 
 def test_rule_players_tied_for_the_most_tribute_share_the_victory(gd3):
     c = Cards()
-    s = E.EgyptState.from_position(gd3, [c(HIE), c(SLA), c(NIL)], phase=E.DISCARD, scores=[40, 40, 12], turn=9)
+    s = EgyptState.from_position(gd3, [c(HIE), c(SLA), c(NIL)], phase=DISCARD, scores=[40, 40, 12], turn=9)
     for _ in range(3):
-        s.apply_action(E.discard_action([]))
+        s.apply_action(discard_action([]))
     assert s.is_terminal() and s.returns() == [1.0, 1.0, 0.0] and s.winners() == (0, 1)
 
 
 def test_a_shared_victory_is_reported_as_a_draw(gd2):
-    res = run_config(gd2, E.RandomAgent, "random", True, 60, 1)
+    res = run_config(gd2, RandomAgent, "random", True, 60, 1)
     assert res.completed == 60 and sum(res.wins) + res.draws == 60
     assert res.draws > 0, "random players end level now and then"
 
@@ -465,7 +475,7 @@ def test_the_fast_chance_path_draws_exactly_like_the_step_by_step_path(gd3):
     for seed in range(5):
         a, b = gd3.new_initial_state(), gd3.new_initial_state()
         ra, rb = random.Random(seed), random.Random(seed)
-        agents = [E.RandomAgent(gd3, q) for q in range(3)]
+        agents = [RandomAgent(gd3, q) for q in range(3)]
         for _ in range(400):
             if a.is_terminal():
                 break
@@ -494,13 +504,13 @@ def test_clone_is_independent(gd2):
     p, hands = s.player, list(s.hand)
     t = s.clone()
     t.apply_action(t.legal_actions()[-1])
-    assert s.phase == E.CONTROL and s.player == p and s.pending == [E.PASS, E.PASS] and s.hand == hands
+    assert s.phase == CONTROL and s.player == p and s.pending == [PASS, PASS] and s.hand == hands
     assert (t.phase, t.player, t.pending, t.shown) != (s.phase, s.player, s.pending, s.shown)
 
 
 def test_a_seat_without_any_meld_reveals_nothing_without_a_decision(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, TEM, CHA, PHA)])
+    s = EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD, SLA, NIL, TEM, CHA, PHA)])
     assert s.player == 1, "seat 1 holds seven different types and no Ankh: nothing to choose"
 
 
@@ -510,22 +520,22 @@ def test_checker_follows_a_run_of_chance_steps_through_a_control_phase_without_d
     recomputed from after the steal) instead of taking the 8 cards for a bad draw."""
     c = Cards()
     hands = [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(SLA, NIL, TEM, CHA, PHA, PYR, GOD)]
-    s = E.EgyptState.from_position(gd2, hands, phase=E.DRAW, controller=0)
-    assert s.phase == E.STEAL and s.shown == (E.PASS, E.PASS)
+    s = EgyptState.from_position(gd2, hands, phase=DRAW, controller=0)
+    assert s.phase == STEAL and s.shown == (PASS, PASS)
     chk = gd2.checker()
     chk.last_controller = 0
     s.apply_chance_run(random.Random(3))
-    assert s.hand_n == [8, 6] and s.phase in (E.DYNASTY, E.DISCARD)
+    assert s.hand_n == [8, 6] and s.phase in (DYNASTY, DISCARD)
     chk.after(s, True)
     # the same run with one card too many taken is caught
-    s = E.EgyptState.from_position(gd2, hands, phase=E.DRAW, controller=0)
+    s = EgyptState.from_position(gd2, hands, phase=DRAW, controller=0)
     s.apply_chance_run(random.Random(3))
-    card = E.mask_cards(s.hand[1])[0]
-    s.hand[1] ^= E.CBIT[card]
-    s.sig[1] -= E.CSIG[card]
+    card = mask_cards(s.hand[1])[0]
+    s.hand[1] ^= CBIT[card]
+    s.sig[1] -= CSIG[card]
     s.hand_n[1] -= 1
-    s.hand[0] |= E.CBIT[card]
-    s.sig[0] += E.CSIG[card]
+    s.hand[0] |= CBIT[card]
+    s.sig[0] += CSIG[card]
     s.hand_n[0] += 1
     chk = gd2.checker()
     chk.last_controller = 0
@@ -536,11 +546,11 @@ def test_checker_follows_a_run_of_chance_steps_through_a_control_phase_without_d
 def test_checker_accepts_idle_turns_under_next_turn(game, rules):
     """With ``no_controller: next_turn``, nobody in control and nobody able to reveal a meld,
     the full hands never change: the rest of the game passes in one run of chance steps."""
-    gd = rules.load(game, 2, options=E.EgyptOptions(no_controller="next_turn"))
+    gd = rules.load(game, 2, options=EgyptOptions(no_controller="next_turn"))
     c = Cards()
     hands = [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(SLA, NIL, TEM, CHA, PHA, PYR, GOD)]
-    s = E.EgyptState.from_position(gd, hands, phase=E.DRAW)
-    assert s.phase == E.OVER and s.turn == E.TURNS
+    s = EgyptState.from_position(gd, hands, phase=DRAW)
+    assert s.phase == OVER and s.turn == TURNS
     chk = gd.checker()
     chk.after(s, True)
     chk.at_end(s)
@@ -568,8 +578,8 @@ def test_checker_notices_a_card_in_two_places(gd2):
     s = gd2.new_initial_state()
     drain_chance(s)
     chk = gd2.checker()
-    card = E.mask_cards(s.hand[0])[0]
-    s.hand[1] |= E.CBIT[card]
+    card = mask_cards(s.hand[0])[0]
+    s.hand[1] |= CBIT[card]
     s.hand_n[1] += 1
     s.deck.remove(s.deck[0])
     with pytest.raises(RuleViolation, match="two places at once|lost"):
@@ -583,23 +593,23 @@ def test_checker_notices_a_card_twice_in_the_deck_and_a_card_outside_the_deck(gd
     with pytest.raises(RuleViolation, match="twice in the deck"):
         chk.conservation(twice)
     foreign = s.clone()
-    foreign.deck[0] = E.N_CARDS  # no such card
+    foreign.deck[0] = N_CARDS  # no such card
     with pytest.raises(RuleViolation, match="twice in the deck"):
         chk.conservation(foreign)
 
 
 def test_checker_notices_counts_per_type_that_disagree_with_the_cards(gd3):
     s, chk = dealt(gd3)
-    t = next(t for t in range(E.NTYPES) if E.counts_tuple(s.sig[2])[t])
-    s.sig[2] += (1 << (8 * ((t + 1) % E.NTYPES))) - (1 << (8 * t))  # a card counted under the next type
+    t = next(t for t in range(NTYPES) if counts_tuple(s.sig[2])[t])
+    s.sig[2] += (1 << (8 * ((t + 1) % NTYPES))) - (1 << (8 * t))  # a card counted under the next type
     with pytest.raises(RuleViolation, match="seat 3's counts per type"):
         chk.conservation(s)
 
 
 def test_checker_notices_reveals_shown_before_every_seat_has_chosen(gd3, monkeypatch):
     s, chk = dealt(gd3)
-    assert s.phase == E.CONTROL
-    monkeypatch.setattr(E.EgyptObservation, "revealed", property(lambda self: tuple(self._s.pending)))
+    assert s.phase == CONTROL
+    monkeypatch.setattr(EgyptObservation, "revealed", property(lambda self: tuple(self._s.pending)))
     with pytest.raises(RuleViolation, match="sees the reveals before every seat has chosen"):
         chk.conservation(s)
 
@@ -608,9 +618,9 @@ def three_hieroglyphs_against_two_gods(gd2):
     """Two seats right after the reveal (seat 1: three Hieroglyphs, seat 2: two Gods),
     with a checker that saw the Control phase start at 7 cards each."""
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
+    s = EgyptState.from_position(gd2, [c(HIE, HIE, HIE, SLA, NIL, TEM, CHA), c(GOD, GOD, PHA, PYR, ANK, SLA, NIL)])
     chk = gd2.checker()
-    chk.phase, chk.start_sizes = E.CONTROL, [7, 7]
+    chk.phase, chk.start_sizes = CONTROL, [7, 7]
     reveal_all(s, meld(HIE, 3), meld(GOD, 2))
     return s, chk
 
@@ -627,11 +637,11 @@ def test_checker_notices_a_revealed_meld_left_in_the_hand(gd2):
 
 def test_checker_notices_four_cards_discarded_from_a_hand_of_seven(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD)], phase=E.DISCARD, turn=2)
+    s = EgyptState.from_position(gd2, [c(HIE, SLA, NIL, TEM, CHA, PHA, PYR), c(GOD, GOD)], phase=DISCARD, turn=2)
     chk = gd2.checker()
-    chk.phase, chk.turn, chk.end_sizes = E.DISCARD, 2, [7, 2]
-    s.apply_action(E.discard_action([HIE, SLA, NIL, TEM]))  # 4 cards, down to 3: the rules allow 3
-    s.apply_action(E.discard_action([]))
+    chk.phase, chk.turn, chk.end_sizes = DISCARD, 2, [7, 2]
+    s.apply_action(discard_action([HIE, SLA, NIL, TEM]))  # 4 cards, down to 3: the rules allow 3
+    s.apply_action(discard_action([]))
     with pytest.raises(RuleViolation, match="seat 1 discarded 4 cards in the End phase"):
         chk.after(s, False)
 
@@ -645,7 +655,7 @@ def test_checker_notices_a_wrong_controller(gd2):
 
 def test_checker_rejects_a_meld_the_player_does_not_hold(gd2):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(GOD, GOD, SLA, NIL, TEM, CHA, PHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR)])
+    s = EgyptState.from_position(gd2, [c(GOD, GOD, SLA, NIL, TEM, CHA, PHA), c(HIE, HIE, SLA, NIL, TEM, CHA, PYR)])
     with pytest.raises(RuleViolation, match="without holding them"):
         gd2.checker().before(s, 0, meld(GOD, 3))
     with pytest.raises(RuleViolation, match="a meld is 2 or more"):
@@ -654,9 +664,9 @@ def test_checker_rejects_a_meld_the_player_does_not_hold(gd2):
 
 def test_checker_notices_tribute_that_does_not_match_the_meld(gd2, monkeypatch):
     c = Cards()
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, CHA), c(HIE)], phase=E.DYNASTY, controller=0)
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, CHA), c(HIE)], phase=DYNASTY, controller=0)
     chk = gd2.checker()
-    chk.phase = E.DYNASTY
+    chk.phase = DYNASTY
     monkeypatch.setitem(gd2._points, meld(CHA, 3), 13)  # a scoring bug
     try:
         chk.before(s, 0, meld(CHA, 3))
@@ -668,13 +678,13 @@ def test_checker_notices_tribute_that_does_not_match_the_meld(gd2, monkeypatch):
 
 
 def test_an_injected_rule_bug_is_reported_with_its_seed(gd2, monkeypatch):
-    original = E.EgyptState._discard
+    original = EgyptState._discard
 
     def keep_everything(self, action):  # a broken End phase: nobody discards
-        return original(self, E.DISCARD_BASE)
+        return original(self, DISCARD_BASE)
 
-    monkeypatch.setattr(E.EgyptState, "_discard", keep_everything)
-    out = play_game(gd2, E.GreedyAgent, 3)
+    monkeypatch.setattr(EgyptState, "_discard", keep_everything)
+    out = play_game(gd2, GreedyAgent, 3)
     assert out.status == "failure" and out.seed == 3, out
     assert "cards after the End phase" in out.message, out.message
 
@@ -689,9 +699,9 @@ def test_seeded_whole_games_pass_every_check(game, rules, players, kind):
     assert res.completed == 25 and set(res.lengths) == {10}
 
 
-@pytest.mark.parametrize("options", [E.EgyptOptions(control_meld="returned"), E.EgyptOptions(ankh_value="zero"),
-                                     E.EgyptOptions(all_ankh_meld=None, ankhs_in_combo=3),
-                                     E.EgyptOptions(no_controller="next_turn", ankhs_in_combo=0)])
+@pytest.mark.parametrize("options", [EgyptOptions(control_meld="returned"), EgyptOptions(ankh_value="zero"),
+                                     EgyptOptions(all_ankh_meld=None, ankhs_in_combo=3),
+                                     EgyptOptions(no_controller="next_turn", ankhs_in_combo=0)])
 def test_every_option_plays_through_every_check(game, rules, options):
     for n in (2, 4):
         gd = rules.load(game, n, options=options)
@@ -701,14 +711,14 @@ def test_every_option_plays_through_every_check(game, rules, options):
 
 
 def test_a_seed_replays_the_same_game(gd3):
-    a = play_game(gd3, E.GreedyAgent, 42)
-    b = play_game(gd3, E.GreedyAgent, 42)
+    a = play_game(gd3, GreedyAgent, 42)
+    b = play_game(gd3, GreedyAgent, 42)
     assert (a.steps, a.winners) == (b.steps, b.winners)
 
 
 def test_greedy_beats_random(gd2):
     def mixed(gd, seat):
-        return E.GreedyAgent(gd, seat) if seat == 0 else E.RandomAgent(gd, seat)
+        return GreedyAgent(gd, seat) if seat == 0 else RandomAgent(gd, seat)
 
     res = run_config(gd2, mixed, "mixed", True, 200, 1)
     assert res.wins[0] > 0.7 * 200, res.wins
@@ -716,18 +726,18 @@ def test_greedy_beats_random(gd2):
 
 def test_greedy_plays_its_best_tribute_and_reveals_cheap_melds(gd2):
     c = Cards()
-    g = E.GreedyAgent(gd2, 0)
-    s = E.EgyptState.from_position(gd2, [c(CHA, CHA, CHA, CHA, PHA, PHA, PHA), c(HIE)], phase=E.DYNASTY, controller=0)
-    while s.phase == E.DYNASTY:
+    g = GreedyAgent(gd2, 0)
+    s = EgyptState.from_position(gd2, [c(CHA, CHA, CHA, CHA, PHA, PHA, PHA), c(HIE)], phase=DYNASTY, controller=0)
+    while s.phase == DYNASTY:
         s.apply_action(g.act(s.observation(0), s.legal_actions(), random.Random(1)))
     assert s.score[0] == 31, "all four Chariots and all three Pharaohs"
-    s = E.EgyptState.from_position(gd2, [c(HIE, HIE, HIE, GOD, GOD, GOD, SLA), c(TEM, TEM, NIL, NIL, PYR, PYR, SLA)])
+    s = EgyptState.from_position(gd2, [c(HIE, HIE, HIE, GOD, GOD, GOD, SLA), c(TEM, TEM, NIL, NIL, PYR, PYR, SLA)])
     a = g.act(s.observation(0), s.legal_actions(), random.Random(1))
     assert a == meld(HIE, 3), "under 'discarded' it spends its three Hieroglyphs, not its Gods"
 
 
 def test_play_statistics_report_scores_and_control_changes(gd3):
-    f = E.play_statistics(gd3, E.GreedyAgent, 30, 1)
+    f = play_statistics(gd3, GreedyAgent, 30, 1)
     assert f["games"] == 30 and f["players"] == 3
     assert 0 <= f["control_changes_per_game"]["mean"] <= 9
     assert f["winning_tribute"]["min"] >= f["tribute_per_seat"]["min"]
@@ -789,7 +799,7 @@ def test_mutation_a_card_printed_twice_is_named(egypt_copy):
 def test_mutation_an_eighth_copy_is_named(egypt_copy):
     edit_file(egypt_copy / "game.yaml", "copy: {range: [1, 7]}", "copy: {range: [1, 8]}")
     problems = problems_of(egypt_copy)
-    assert sorted(re.findall(r"card '(\w+-8)'", "\n".join(problems))) == sorted(f"{t}-8" for t in E.TYPE_IDS)
+    assert sorted(re.findall(r"card '(\w+-8)'", "\n".join(problems))) == sorted(f"{t}-8" for t in TYPE_IDS)
 
 
 def test_mutation_a_wrong_value_is_named_at_its_line(egypt_copy):
