@@ -17,7 +17,7 @@ import timeit
 from dataclasses import dataclass
 from typing import Any, Callable
 
-DEFAULT_CHECK_EVERY = 16  # as cardgen.validate.simulate (cardgen is imported lazily: bench/validate.py
+DEFAULT_CHECK_EVERY = 16  # as cardgen.validation.simulate (cardgen is imported lazily: bench/validate.py
 # imports each copy of the package it times itself)
 
 
@@ -128,7 +128,7 @@ def bench_configs(game_id: str, args: argparse.Namespace) -> tuple[Any, Any, lis
 def pooled_figures(gamedef: Any, rules: Any, kind: str, games: int, seed: int = 1) -> dict[str, list[float]]:
     """The engine's per-game figures over the same seeded games as ``cardgen validate``
     (game i with seed + i; the checker does not change the play, so it is left out)."""
-    from cardgen.validate.simulate import run_config
+    from cardgen.validation.simulate import run_config
 
     return run_config(unchecked(gamedef), rules.agents[kind], kind, True, games, seed).samples
 

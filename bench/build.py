@@ -20,7 +20,7 @@ from pathlib import Path
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from cardgen.build import BuildOptions, build_game
+from cardgen.pipeline import BuildOptions, build_game
 from cardgen.load.game import load_game
 t1 = time.perf_counter()
 game = load_game(sys.argv[1])

@@ -34,7 +34,7 @@ def play(tree: Path, warm: int, games: int) -> None:
     sys.path.insert(0, str(tree))
     from cardgen.load.game import load_game
     from cardgen.rules import rules_for
-    from cardgen.validate import simulate
+    from cardgen.validation import simulate
 
     game, rules = load_game("egypt"), rules_for("egypt")
     configs = []

@@ -60,7 +60,7 @@ def load_tree(root: Path, game_id: str) -> tuple:
     try:
         loader = importlib.import_module("cardgen.load.game")
         rules = importlib.import_module("cardgen.rules")
-        simulate = importlib.import_module("cardgen.validate.simulate")
+        simulate = importlib.import_module("cardgen.validation.simulate")
         for info in pkgutil.iter_modules(rules.__path__):
             importlib.import_module(f"cardgen.rules.{info.name}")
         game = loader.load_game(game_id)
@@ -109,7 +109,7 @@ def main() -> None:
         sys.path.insert(0, str(ROOT))
         try:
             api = importlib.import_module("cardgen.rules.api")
-            simulate = importlib.import_module("cardgen.validate.simulate")
+            simulate = importlib.import_module("cardgen.validation.simulate")
             args.floor = runner_floor(simulate.play_game, api.RandomAgent, api.TERMINAL)
         finally:
             sys.path.remove(str(ROOT))
@@ -199,7 +199,7 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
 
 def _decisions(gamedef, agent, games: int) -> list[int]:
     """Decision steps (chance steps left out) of the row's seeded games, as the bench plays them."""
-    from cardgen.validate.simulate import play_game
+    from cardgen.validation.simulate import play_game
 
     counts = []
     for i in range(games):

@@ -29,9 +29,9 @@ GAMES = ("hapy", "egypt", "farao", "horus")
 def main() -> None:
     from cardgen.load.game import load_game
     from cardgen.rules import rules_for
-    from cardgen.validate.parallel import usable_cores
-    from cardgen.validate.report import without_timings
-    from cardgen.validate.runner import DEFAULT_GAMES, Options, validate
+    from cardgen.validation.parallel import usable_cores
+    from cardgen.validation.report import without_timings
+    from cardgen.validation.runner import DEFAULT_GAMES, ValidateOptions, validate
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="all", choices=("all", *GAMES))
@@ -52,7 +52,7 @@ def main() -> None:
         for _ in range(args.repeat):
             for j in (1, jobs):
                 start = time.perf_counter()
-                reports[j] = validate(game, Options(games=games, jobs=j))
+                reports[j] = validate(game, ValidateOptions(games=games, jobs=j))
                 best[j] = min(best[j], time.perf_counter() - start)
         total = reports[1]["simulation"]["games"]
         same = without_timings(reports[1]) == without_timings(reports[jobs])

@@ -1,3 +1,73 @@
-"""cardgen: turn a game folder (YAML data + Jinja layouts) into print-ready PDFs."""
+"""cardgen: turn a game folder (YAML data + Jinja layouts) into print-ready PDFs.
 
-__version__ = "0.1.0"
+The public API, the same one the command line uses::
+
+    import cardgen
+
+    game = cardgen.load_game("hapy")                    # a shipped game id or a folder
+    folder, files = cardgen.build(game, cardgen.BuildOptions(langs=("en",), papers=("a4",)))
+    report = cardgen.validate(game, cardgen.ValidateOptions(games=200))
+    print(report["ok"])
+
+Every user mistake is a :class:`CardgenError` (an :class:`ErrorList` when there are
+several), whose ``lines()`` name the file, line and what is wrong. Heavy modules
+(ReportLab, the rules engines) load on first use, so ``import cardgen`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import CardgenError, ErrorList, Where
+from .version import __version__
+
+if TYPE_CHECKING:
+    from .model.game import Game
+    from .output.kit import WrittenFile
+    from .pipeline import BuildOptions
+    from .validation.runner import ValidateOptions
+
+__all__ = ["BuildOptions", "CardgenError", "ErrorList", "Game", "ValidateOptions", "Where", "__version__",
+           "build", "load_game", "validate"]
+
+_LAZY = {  # public name -> the module that defines it
+    "BuildOptions": "pipeline",
+    "ValidateOptions": "validation.runner",
+    "Game": "model.game",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'cardgen' has no attribute {name!r}")
+
+
+def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False) -> Game:
+    """Load and check a game folder (or a shipped game id); raises CardgenError with
+    every problem found. Cards of an optional variant are kept only if named."""
+    from .load.game import load_game as load
+
+    return load(game, variants, every_variant=every_variant)
+
+
+def build(game: Game, options: BuildOptions | None = None,
+          progress: Callable[[str], None] | None = None) -> tuple[Path, list[WrittenFile]]:
+    """Build a loaded game's kit into ``options.out_dir/<game id>/``: every face rendered
+    and checked first, the files made current only if every language succeeded.
+    Returns the kit folder and the files written."""
+    from .pipeline import BuildOptions, build_game
+
+    return build_game(game, options or BuildOptions(), progress)
+
+
+def validate(game: Game, options: ValidateOptions | None = None,
+             progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """Check a loaded game: its deck against its rules, seeded plays, and (with
+    ``options.kit``) a built kit. Returns the report as a plain dict (``report["ok"]``)."""
+    from .validation.runner import ValidateOptions, validate as run
+
+    return run(game, options or ValidateOptions(), progress)

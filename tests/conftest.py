@@ -90,7 +90,7 @@ def static_of(folder: Path):
     """The deck check of a game folder against its registered rules."""
     from cardgen.load.game import load_game
     from cardgen.rules import rules_for
-    from cardgen.validate.static import DataLocator, check_static
+    from cardgen.validation.static import DataLocator, check_static
 
     game = load_game(folder)
     locate = DataLocator(game)

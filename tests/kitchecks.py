@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from cardgen.build import BuildOptions, KitBuilder
+from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.cli import main
 from cardgen.errors import Collector
 

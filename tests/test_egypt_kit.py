@@ -291,7 +291,7 @@ def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
     """The codes ("A9", "A35") were 7 pt light gold on pale gold: in the ink-saver and the
     full-colour cards alike, each code has a contrast of at least 4.5:1 (WCAG AA for small
     text) against the stela it is printed on, and is set in the bold face."""
-    from cardgen.build import BuildOptions, KitBuilder
+    from cardgen.pipeline import BuildOptions, KitBuilder
     from cardgen.errors import Collector
 
     codes = {v["gardiner"] for ty in game.data["types"] for v in ty.get("variants", []) if v.get("gardiner")}

@@ -17,7 +17,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from cardgen.output.images import TTS_CARD_PX, face_images
+from cardgen.export import TTS_CARD_PX, face_images
 from cardgen.load.game import load_game
 
 from conftest import assert_user_error

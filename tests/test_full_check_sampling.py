@@ -7,7 +7,7 @@ import pytest
 
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
-from cardgen.validate.simulate import play_game
+from cardgen.validation.simulate import play_game
 
 
 class Counting:

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from kitchecks import build_kit
-from cardgen.build import BuildOptions, KitBuilder
+from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.errors import Collector
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir

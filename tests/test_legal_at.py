@@ -12,8 +12,8 @@ from cardgen.rules import rules_for
 from cardgen.rules.api import RandomAgent, uniform_index
 from cardgen.rules.hapy.spec import REQUEST
 from cardgen.rules.hapy.state import HapyState
-from cardgen.validate.report import without_timings
-from cardgen.validate.simulate import play_game, run_config
+from cardgen.validation.report import without_timings
+from cardgen.validation.simulate import play_game, run_config
 
 
 @pytest.fixture(scope="module")

@@ -191,7 +191,7 @@ def test_q_of_numbers_and_booleans():
 
 def test_astral_glyph_from_game_data_reaches_layout():
     """The real god template: the falcon from game.yaml arrives whole in the glyph op."""
-    from cardgen.build import BuildOptions, KitBuilder
+    from cardgen.pipeline import BuildOptions, KitBuilder
     from cardgen.errors import Collector
     from cardgen.load.game import load_game
 

@@ -180,7 +180,7 @@ def test_round_pieces_with_backs_build_in_duplex_and_gutterfold(game_copy, cli):
 def test_images_of_round_pieces_are_round_and_the_preview_packs_mixed_sizes(game_copy, tmp_path):
     from PIL import Image
 
-    from cardgen.output.images import face_images, preview
+    from cardgen.export import face_images, preview
 
     game = load_game(with_tokens(game_copy))
     faces = face_images(game, "en", 100, trim_only=True, component="tokens")

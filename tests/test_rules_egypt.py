@@ -26,8 +26,8 @@ from cardgen.rules.egypt.game import EgyptGame
 from cardgen.rules.egypt.spec import (CONTROL, COPIES, DISCARD, DRAW, DYNASTY, EV_MELD, EV_RESHUFFLE, EV_STEAL, EV_TURN,
                                       NTYPES, N_CARDS, OVER, STEAL, TURNS, TYPE_IDS, VICTIM, EgyptOptions)
 from cardgen.rules.egypt.state import EgyptObservation, EgyptState
-from cardgen.validate.simulate import play_game, run_config
-from cardgen.validate.static import DataLocator, check_static
+from cardgen.validation.simulate import play_game, run_config
+from cardgen.validation.static import DataLocator, check_static
 
 from conftest import edit_file, problems_of
 

@@ -24,8 +24,8 @@ from cardgen.rules.farao.spec import (ATTACK, BLOCK, BUILD, CASH, C_DIE, C_DRAW,
                                       TAX_BLOCK, THIEF, TRADE, TRADE_PICK, TRADE_REPLY, FaraoOptions, key_name,
                                       pyramid_value)
 from cardgen.rules.farao.state import FaraoState
-from cardgen.validate.simulate import play_game, run_config
-from cardgen.validate.static import DataLocator, check_static
+from cardgen.validation.simulate import play_game, run_config
+from cardgen.validation.static import DataLocator, check_static
 
 from conftest import edit_file, problems_of
 

@@ -15,7 +15,7 @@ from cardgen.rules.hapy.codec import EV_REQUEST, EV_REVEAL, EV_SKIP, EV_TAKE, KE
 from cardgen.rules.hapy.masks import mask_cards
 from cardgen.rules.hapy.spec import HIDDEN, KEEP, N_CARDS, REQUEST, SETUPS, TAKE
 from cardgen.rules.hapy.state import HapyState
-from cardgen.validate.simulate import play_game
+from cardgen.validation.simulate import play_game
 
 
 @pytest.fixture(scope="module")

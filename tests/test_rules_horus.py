@@ -16,7 +16,7 @@ from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import horus as H
 from cardgen.rules.horus import code, xy
-from cardgen.validate.simulate import play_game, run_config
+from cardgen.validation.simulate import play_game, run_config
 
 from conftest import copy_shipped, edit_file, problems_of
 

@@ -13,7 +13,7 @@ from cardgen.rules import RuleViolation, rules_for
 from cardgen.rules import horus as H
 from cardgen.rules import horus_islands as HI
 from cardgen.rules.horus import code
-from cardgen.validate.simulate import play_game
+from cardgen.validation.simulate import play_game
 
 D, HL = 0, 1
 LETTERS = {"D": D, "H": HL, "~": H.RIVER, "B": H.BOAT, "P": H.PYRAMID, "N": H.NECRO}

@@ -17,9 +17,9 @@ from cardgen.rules import rules_for
 from cardgen.rules.hapy.checker import HapyChecker
 from cardgen.rules.hapy.spec import SETUPS
 from cardgen.rules.hapy.state import HapyState
-from cardgen.validate.kit import check_kit
-from cardgen.validate.runner import Options, validate
-from cardgen.validate.simulate import distribution, percentile, run_config, wilson
+from cardgen.validation.kit import check_kit
+from cardgen.validation.runner import ValidateOptions, validate
+from cardgen.validation.simulate import distribution, percentile, run_config, wilson
 
 from conftest import edit_file, problems_of, static_of
 
@@ -177,7 +177,7 @@ def test_wilson_interval_and_percentiles():
 
 def test_report_figures_per_setup_players_and_kind():
     game = load_game("hapy")
-    report = validate(game, Options(games=20, setups=("pyramid", "giza"), players=(2, 4)))
+    report = validate(game, ValidateOptions(games=20, setups=("pyramid", "giza"), players=(2, 4)))
     assert report["ok"] and report["static"]["ok"] and report["simulation"]["ok"]
     configs = report["simulation"]["configs"]
     assert [(c["setup"], c["players"], c["agents"]) for c in configs] == [
@@ -238,7 +238,7 @@ def test_an_injected_rule_bug_is_reported_with_seed_and_step(monkeypatch):
     first = res.failures[0]
     assert "card count is 35, not 36" in first.message and first.steps > 36
     # the same seed fails at the same step, every time
-    from cardgen.validate.simulate import play_game
+    from cardgen.validation.simulate import play_game
 
     again = play_game(gd, rules.agents["greedy"], first.seed)
     assert (again.status, again.steps, again.message) == ("failure", first.steps, first.message)
@@ -457,7 +457,7 @@ def test_a_wrong_next_player_from_apply_action_is_caught(monkeypatch):
     rules = rules_for("hapy")
     gd = rules.load(load_game("hapy"), 3, "pyramid")
     monkeypatch.setattr(gd, "new_initial_state", lambda: WrongNextPlayer(gd))
-    from cardgen.validate.simulate import play_game
+    from cardgen.validation.simulate import play_game
 
     out = play_game(gd, rules.agents["random"], 1)
     assert out.status == "failure" and out.steps < 36 + 16, "found by the checker or at the next full step"
@@ -480,7 +480,7 @@ def test_the_quick_pass_is_sized_by_the_game(cli):
 
 # --------------------------------------------------------------------------- seat balance
 def _config(wins: list[int], completed: int, draws: int = 0) -> dict:
-    from cardgen.validate.simulate import ConfigResult
+    from cardgen.validation.simulate import ConfigResult
 
     res = ConfigResult("standard", len(wins), "greedy", True, games=completed, completed=completed,
                        wins=list(wins), draws=draws)
@@ -488,7 +488,7 @@ def _config(wins: list[int], completed: int, draws: int = 0) -> dict:
 
 
 def test_a_seat_that_wins_too_often_is_marked_beyond_doubt():
-    from cardgen.validate.simulate import mark_seat_balance
+    from cardgen.validation.simulate import mark_seat_balance
 
     c = _config([400, 200, 200, 200], 1000)
     assert c["fair_share"] == 0.25
@@ -504,7 +504,7 @@ def test_a_seat_that_wins_too_often_is_marked_beyond_doubt():
 def test_seat_balance_allows_for_the_number_of_seats_judged():
     """28 % against a fair 25 % over 1,000 games stands out at 95 % for one seat alone,
     not once four seats are judged together; 60 fair seats are all judged fair."""
-    from cardgen.validate.simulate import mark_seat_balance, wilson
+    from cardgen.validation.simulate import mark_seat_balance, wilson
 
     one = _config([280, 240, 240, 240], 1000)
     assert wilson(280, 1000)[0] > 0.25  # at 95 % on its own: "above"
@@ -516,9 +516,9 @@ def test_seat_balance_allows_for_the_number_of_seats_judged():
 
 
 def test_the_report_names_unbalanced_seats():
-    from cardgen.validate.report import render
+    from cardgen.validation.report import render
 
-    report = validate(load_game("horus"), Options(games=400, players=(4,)))
+    report = validate(load_game("horus"), ValidateOptions(games=400, players=(4,)))
     marked = [(c["agents"], s["seat"]) for c in report["simulation"]["configs"] for s in c["seats"]
               if s["vs_fair_share"] == "above"]
     assert ("random", 1) in marked  # the game ends mid-round: the first seat has had one more turn
@@ -526,6 +526,6 @@ def test_the_report_names_unbalanced_seats():
     text = render(report)
     assert "so that all 8 together are wrong at most 5 % of the time" in text
     assert "standard, 4 players, random: seat 1 wins" in text
-    fair = validate(load_game("hapy"), Options(games=30, setups=("pyramid",), players=(2,)))
+    fair = validate(load_game("hapy"), ValidateOptions(games=30, setups=("pyramid",), players=(2,)))
     assert all(s["vs_fair_share"] == "fair" for c in fair["simulation"]["configs"] for s in c["seats"])
     assert "Seat balance" not in render(fair)

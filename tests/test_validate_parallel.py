@@ -13,11 +13,11 @@ import pytest
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.rules.hapy.state import HapyState
-from cardgen.validate import parallel
-from cardgen.validate.parallel import CHUNK_GAMES, chunk_size, merge, worker_count
-from cardgen.validate.report import without_timings
-from cardgen.validate.runner import Options, validate
-from cardgen.validate.simulate import run_config
+from cardgen.validation import parallel
+from cardgen.validation.parallel import CHUNK_GAMES, chunk_size, merge, worker_count
+from cardgen.validation.report import without_timings
+from cardgen.validation.runner import ValidateOptions, validate
+from cardgen.validation.simulate import run_config
 
 from test_validate import LosesSixes  # a rule bug, patched in before the workers fork
 
@@ -27,8 +27,8 @@ pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="worker processe
 def test_the_report_is_the_same_on_one_core_and_on_two():
     game = load_game("egypt")
     opts = dict(games=CHUNK_GAMES + 7, players=(2, 4))  # two chunks a configuration, the second short
-    one = validate(game, Options(jobs=1, **opts))
-    two = validate(game, Options(jobs=2, **opts))
+    one = validate(game, ValidateOptions(jobs=1, **opts))
+    two = validate(game, ValidateOptions(jobs=2, **opts))
     assert one["simulation"]["jobs"] == 1 and two["simulation"]["jobs"] == 2
     assert without_timings(one) == without_timings(two)
     assert two["simulation"]["games"] == 4 * (CHUNK_GAMES + 7)
@@ -94,8 +94,8 @@ def test_small_chunks_give_the_same_report(monkeypatch):
     """Horus's quick pass on two workers: chunks of 13 and 12 games, merged in seed order."""
     game = load_game("horus")
     opts = dict(games=25, players=(2,), agents=("random",))
-    one = validate(game, Options(jobs=1, **opts))
-    two = validate(game, Options(jobs=2, **opts))
+    one = validate(game, ValidateOptions(jobs=1, **opts))
+    two = validate(game, ValidateOptions(jobs=2, **opts))
     assert two["simulation"]["jobs"] == 2 and without_timings(one) == without_timings(two)
 
 
@@ -120,8 +120,8 @@ def test_spawned_workers_give_the_report_of_one_core(monkeypatch):
     for game_id, opts in (("hapy", dict(games=12, players=(4,), setups=("temple",))),
                           ("egypt", dict(games=12, players=(3,)))):
         game = load_game(game_id)
-        one = validate(game, Options(jobs=1, **opts))
-        two = validate(game, Options(jobs=2, **opts))
+        one = validate(game, ValidateOptions(jobs=1, **opts))
+        two = validate(game, ValidateOptions(jobs=2, **opts))
         assert two["simulation"]["jobs"] == 2 and one["simulation"]["games"] == 24
         assert without_timings(one) == without_timings(two)
 

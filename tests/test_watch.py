@@ -16,7 +16,7 @@ from typing import Callable
 import pypdf
 import pytest
 
-from cardgen.build import BuildOptions, build_game
+from cardgen.pipeline import BuildOptions, build_game
 from cardgen.cli.build import _build_once
 from cardgen.load.game import load_game
 from cardgen.cli.watch import WATCHED_SUFFIXES, snapshot, watch

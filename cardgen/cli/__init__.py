@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from .build import build
 from .calibrate import calibrate
 from .config import config_cmd

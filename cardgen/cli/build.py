@@ -58,7 +58,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --back-offset 0.5,-1
       cardgen build farao --variant jokers
     """
-    from ..build import BuildOptions
+    from .. import BuildOptions
     from ..settings import load_settings, parse_offset
 
     try:  # the user's saved settings fill in what the command line leaves out
@@ -81,12 +81,11 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
 
 def _build_once(game: str, options) -> bool:
     """Build and report; False (errors printed) on a user error."""
-    from ..build import build_game
-    from ..load.game import load_game
+    from .. import build, load_game
 
     try:
         model = load_game(game, options.variants)
-        folder, written = build_game(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
+        folder, written = build(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
         report(exc)
         return False

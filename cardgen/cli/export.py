@@ -29,9 +29,8 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
       cardgen export hapy --png --dpi 300      # for online print services
       cardgen export hapy --tts --lang en      # for Tabletop Simulator
     """
-    from ..build import BuildOptions
-    from ..output.images import export_png, export_tts
-    from ..load.game import load_game
+    from .. import BuildOptions, load_game
+    from ..export import export_png, export_tts
 
     if not (png or tts):
         raise click.UsageError("say what to export: --png and/or --tts")
@@ -68,8 +67,8 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
     Example:
       cardgen preview hapy --lang fr
     """
-    from ..output.images import preview as make_preview
-    from ..load.game import load_game
+    from .. import load_game
+    from ..export import preview as make_preview
 
     try:
         model = load_game(game, variants)

@@ -24,7 +24,8 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
     Example:
       cardgen list --data ~/my-games
     """
-    from ..load.game import GAME_FILE, load_game, shipped_game_ids
+    from .. import load_game
+    from ..load.game import GAME_FILE, shipped_game_ids
 
     targets: list[str] = list(shipped_game_ids())
     for d in data_dirs:

@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 from ..errors import CardgenError, Where
-from ..validate.runner import DEFAULT_GAMES, DEFAULT_SEED, Options, validate as run_validation
-from ..validate.simulate import DEFAULT_CHECK_EVERY
+from .. import ValidateOptions, load_game, validate as run_validation
+from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
+from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
 
 
@@ -85,7 +86,6 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
     """
     from ..errors import display_path
-    from ..load.game import load_game
     from ..rules import rules_for
     try:
         model = load_game(game, variants)
@@ -135,7 +135,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
 
     if games is None:  # the quick pass: a few seconds, however slow the game's simulation
         games = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
-    opts = Options(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
+    opts = ValidateOptions(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
     try:
@@ -159,7 +159,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
                 fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
                                       Where(display_path(json_path))))
                 return
-        from ..validate.report import render
+        from ..validation.report import render
 
         click.echo(render(report))
     sys.exit(0 if report["ok"] else 1)
@@ -170,7 +170,7 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
     from ..errors import display_path
 
-    from ..validate.simulate import play_game
+    from ..validation.simulate import play_game
 
     if rules is None:
         fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))

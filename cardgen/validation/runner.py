@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import __version__
+from ..version import __version__
 from ..errors import CardgenError
 from ..model.game import Game
 from ..rules import rules_for
@@ -25,7 +25,7 @@ DEFAULT_SEED = 1
 
 
 @dataclass
-class Options:
+class ValidateOptions:
     games: int = DEFAULT_GAMES  # per setup × player count × player kind
     seed: int = DEFAULT_SEED
     players: tuple[int, ...] = ()  # empty: every count the rules support
@@ -42,7 +42,7 @@ class Options:
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
 
 
-def plan(game: Game, rules, static_setups: list[str], opts: Options) -> tuple[list[str], list[int], list[str]]:
+def plan(game: Game, rules, static_setups: list[str], opts: ValidateOptions) -> tuple[list[str], list[int], list[str]]:
     """The setups, player counts and player kinds to play, after the options' filters."""
     setups = [s for s in static_setups if not opts.setups or s in opts.setups]
     players = list(opts.players or rules.player_counts(game))
@@ -50,13 +50,13 @@ def plan(game: Game, rules, static_setups: list[str], opts: Options) -> tuple[li
     return setups, players, kinds
 
 
-def replay_command(opts: Options, seed: int, setup: str, players: int, kind: str) -> str:
+def replay_command(opts: ValidateOptions, seed: int, setup: str, players: int, kind: str) -> str:
     extra = f" --check-every {opts.check_every}" if opts.check_every != DEFAULT_CHECK_EVERY else ""
     return (f"cardgen validate {opts.game_arg} --seed {seed} --games 1 --players {players} --setup {setup}"
             f" --agents {kind}{extra} --trace")
 
 
-def validate(game: Game, opts: Options, progress: Progress | None = None) -> dict[str, Any]:
+def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     rules = rules_for(game.id)
     report: dict[str, Any] = {

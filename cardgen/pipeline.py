@@ -51,7 +51,7 @@ def rules_data_problems(game: Game) -> list:
     the kit would print (house rules): refused by the build at their line, not later as
     a template error."""
     from .rules import rules_for
-    from .validate.static import DataLocator
+    from .validation.static import DataLocator
 
     rules = rules_for(game.id)
     check = getattr(rules, "data_problems", None)
