@@ -14,14 +14,21 @@ from PIL import Image
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules import horus as H
-from cardgen.rules.horus import code, xy
+from cardgen.rules.horus.checker import HorusChecker
+from cardgen.rules.horus.codec import (BOAT_BASE, CARD_BASE, DRAW_TILE_BASE, FROM_BASE, KIND_MASK, NECRO_BASE,
+                                       NILE_ACTION, P_BAG, P_BOATCHOICE, P_BOATPLACE, P_CARD, P_DRAW, P_FROM, P_PLACE,
+                                       P_RIVERPLACE, P_RN, P_STACK, P_STONE, RIVER_BASE, STONE_BASE, TO_BASE,
+                                       parse_board)
+from cardgen.rules.horus.geometry import code, xy
+from cardgen.rules.horus.scratch import NBR_XY, scratch_frontier, scratch_islands, scratch_regions, scratch_scores
+from cardgen.rules.horus.spec import BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
+from cardgen.rules.horus.state import HorusState
 from cardgen.validation.simulate import play_game, run_config
 
 from conftest import copy_shipped, edit_file, problems_of
 
 D, HL, F, S = 0, 1, 2, 3
-LETTERS = {"D": D, "H": HL, "F": F, "S": S, "~": H.RIVER, "B": H.BOAT, "P": H.PYRAMID, "N": H.NECRO, "T": H.TEMPLE, "X": H.NECRO}
+LETTERS = {"D": D, "H": HL, "F": F, "S": S, "~": RIVER, "B": BOAT, "P": PYRAMID, "N": NECRO, "T": TEMPLE, "X": NECRO}
 
 
 @pytest.fixture(scope="module")
@@ -49,11 +56,11 @@ def g4(game, rules):
     return rules.load(game, 4)
 
 
-def board(g, picture: str, stones=(), turn=None) -> H.HorusState:
-    return H.HorusState.from_position(g, H.parse_board(picture, LETTERS), stones, turn=turn)
+def board(g, picture: str, stones=(), turn=None) -> HorusState:
+    return HorusState.from_position(g, parse_board(picture, LETTERS), stones, turn=turn)
 
 
-def region_sizes(s: H.HorusState) -> list[int]:
+def region_sizes(s: HorusState) -> list[int]:
     return sorted(len(m) for m in s.reg_members.values())
 
 
@@ -89,7 +96,7 @@ def test_a_tile_may_touch_by_a_full_or_a_half_edge_never_by_a_corner_alone(g2):
 def test_placing_a_tile_updates_the_free_places_incrementally(g2):
     s = board(g2, "DD\nDD")
     s._put(-1, HL, code(2, 1))
-    assert {xy(c) for c in s.frontier} == H.scratch_frontier(scratch(s)[0])
+    assert {xy(c) for c in s.frontier} == scratch_frontier(scratch(s)[0])
 
 
 # --------------------------------------------------------------------------- regions
@@ -115,7 +122,7 @@ def test_example_3_regions_are_touching_tiles_of_one_type(g2):
         assert s.reg[s.at[code(x, y)]] == -1
     assert set(map(frozenset, s.reg_members.values())) != set()
     assert {frozenset(xy(s.pos[m]) for m in ms) for ms in s.reg_members.values()} == \
-        set(H.scratch_regions(scratch(s)[0], 4))
+        set(scratch_regions(scratch(s)[0], 4))
 
 
 def test_regions_join_through_half_edges_and_merge_when_a_tile_links_them(g2):
@@ -127,8 +134,8 @@ def test_regions_join_through_half_edges_and_merge_when_a_tile_links_them(g2):
     assert region_sizes(s) == [1, 1]
     s._put(-1, HL, code(2, 1))  # half an edge against each
     assert region_sizes(s) == [3]
-    s._put(-1, H.NECRO, code(0, 3))
-    s._put(-1, H.NECRO, code(2, 3))
+    s._put(-1, NECRO, code(0, 3))
+    s._put(-1, NECRO, code(2, 3))
     assert region_sizes(s) == [3]  # Necropolis tiles never form a region
 
 
@@ -154,7 +161,7 @@ def test_a_tile_enclosed_by_water_is_an_island_and_scores_double(g2):
     s = board(g2, RING, stones=[(2, 2, 0)])
     assert len(s.islands()) == 1
     assert s.scores() == [2, 0]
-    assert set(H.scratch_islands(scratch(s)[0])) == {frozenset({(2, 2)})}
+    assert set(scratch_islands(scratch(s)[0])) == {frozenset({(2, 2)})}
 
 
 def test_an_edge_facing_empty_table_is_no_island(g2):
@@ -167,7 +174,7 @@ def test_an_edge_facing_empty_table_is_no_island(g2):
         ...~~.
     """, stones=[(2, 2, 0)])  # the lower River tile is half a tile aside: half an edge faces the table
     assert s.islands() == [] and s.scores() == [1, 0]
-    s._put(-1, H.RIVER, code(1, 4))  # closes the gap under the Desert's left half
+    s._put(-1, RIVER, code(1, 4))  # closes the gap under the Desert's left half
     assert len(s.islands()) == 1 and s.scores() == [2, 0]
 
 
@@ -214,8 +221,8 @@ def test_the_temple_goes_next_to_the_river_away_from_region_and_necropolis_tiles
         ..DD....
         ..DD....
     """)
-    legal = places(s.place_options(H.TEMPLE))
-    assert legal and all(any(kind_at(s, x + dx, y + dy) in H.WATER for dx, dy in H.NBR_XY
+    legal = places(s.place_options(TEMPLE))
+    assert legal and all(any(kind_at(s, x + dx, y + dy) in WATER for dx, dy in NBR_XY
                              if code(x + dx, y + dy) in s.at) for x, y in legal)
     assert (0, 4) not in legal and (4, 4) not in legal and (6, 4) in legal  # the first two touch the Desert
     assert (4, 0) not in legal and (-2, 2) in legal and (6, 0) in legal  # (4, 0) touches the Necropolis
@@ -230,10 +237,10 @@ def test_a_temple_without_a_legal_place_is_removed(g2):
         DDDDDD
         DDDDDD
     """)
-    assert s.place_options(H.TEMPLE) == []
-    temple = next(t for t, k in enumerate(g2.tile_kind) if k == H.TEMPLE)
+    assert s.place_options(TEMPLE) == []
+    temple = next(t for t, k in enumerate(g2.tile_kind) if k == TEMPLE)
     s.queue = [("place",)]
-    s.tile, s.face = temple, H.TEMPLE
+    s.tile, s.face = temple, TEMPLE
     s._advance()
     assert s.removed == [temple] and s.temple_removed
 
@@ -247,11 +254,11 @@ def test_example_7_majorities_ties_score_in_full(g4):
     tiles += [(x, 2, S) for x in range(6, 16, 2)]                  # d: Swamp 5
     tiles += [(x, 4, D) for x in range(0, 8, 2)]                   # b: Desert 4
     tiles += [(20, 8, S), (24, 8, S)]                              # h1, h2: Swamp 1 each
-    tiles += [(30, 0, H.TEMPLE)]
+    tiles += [(30, 0, TEMPLE)]
     tiles += [(x, 0, F) for x in range(32, 40, 2)]                 # e: Field 4 by the Temple
     tiles += [(x, 2, HL) for x in range(30, 42, 2)]                # g: Hills 6 by the Temple
-    tiles += [(50, 0, D), (48, 0, H.RIVER), (52, 0, H.RIVER), (50, -2, H.RIVER), (50, 2, H.RIVER)]  # f: island
-    tiles += [(60, 0, H.BOAT), (62, 0, H.PYRAMID), (64, 0, H.BOAT)]
+    tiles += [(50, 0, D), (48, 0, RIVER), (52, 0, RIVER), (50, -2, RIVER), (50, 2, RIVER)]  # f: island
+    tiles += [(60, 0, BOAT), (62, 0, PYRAMID), (64, 0, BOAT)]
     stones = [(0, 0, B), (2, 0, K), (4, 0, P),                   # a: 6 each to B, K, P
               (0, 4, B), (2, 4, Dm),                             # b: 4 to B, D
               (0, 2, B), (2, 2, K), (4, 2, P),                   # c: 3 to B, K, P
@@ -260,10 +267,10 @@ def test_example_7_majorities_ties_score_in_full(g4):
               (50, 0, K),                                        # f: 2 to K
               (30, 2, K), (32, 2, Dm),                           # g: 10 to K, D
               (20, 8, K), (24, 8, P)]                            # h1 to K, h2 to P
-    s = H.HorusState.from_position(g4, tiles, stones)
+    s = HorusState.from_position(g4, tiles, stones)
     assert s.scores() == [26, 22, 19, 18]  # Barbara, Kathrin, Dominique, Peter
     t, st = scratch(s)
-    assert H.scratch_scores(t, st, 4, 4, 10)[0] == [26, 22, 19, 18]
+    assert scratch_scores(t, st, 4, 4, 10)[0] == [26, 22, 19, 18]
     assert s.returns() == [26.0, 22.0, 19.0, 18.0]
 
 
@@ -280,7 +287,7 @@ def test_the_cap_of_ten_holds_for_island_and_temple_together(g2):
     assert s.scores() == [4, 0]  # 1 × 2 (Temple) × 2 (island)
     big = board(g2, "DDDDDD\nDDDDDD", stones=[(0, 0, 1)])  # 3 tiles: no doubling
     assert big.scores() == [0, 3]
-    many = H.HorusState.from_position(g2, [(x, 0, D) for x in range(0, 24, 2)], [(0, 0, 0)])
+    many = HorusState.from_position(g2, [(x, 0, D) for x in range(0, 24, 2)], [(0, 0, 0)])
     assert many.scores() == [10, 0]  # twelve tiles, ten points at most
 
 
@@ -303,10 +310,10 @@ def hand_with(g, s, seat, *card_ids):
 def play_card_and_place(s, card_id, at):
     g = s.g
     k = next(k for k, (cid, _, _) in enumerate(g.card_kinds) if cid == card_id)
-    s.apply_action(H.CARD_BASE + k)
-    if s.phase == H.P_STACK:
+    s.apply_action(CARD_BASE + k)
+    if s.phase == P_STACK:
         s.apply_action(s.legal_actions()[0])
-    assert s.phase == H.P_PLACE
+    assert s.phase == P_PLACE
     s.apply_action(code(*at))
 
 
@@ -319,32 +326,32 @@ STONES = """
 
 
 def test_a_stone_goes_on_an_empty_tile_of_a_region_of_exactly_the_cards_size(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS), [(4, 0, 1)])
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS), [(4, 0, 1)])
     hand_with(g2, s, 0, "swamp-2")
     play_card_and_place(s, "swamp-2", (22, 0))
-    assert s.phase == H.P_STONE
-    legal = places(s.legal_actions(), H.STONE_BASE)
+    assert s.phase == P_STONE
+    legal = places(s.legal_actions(), STONE_BASE)
     assert legal == {(6, 0)}  # the Hills: two tiles, one already taken
     # a size the table lacks: the stone is skipped
-    s2 = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS))
+    s2 = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
     hand_with(g2, s2, 0, "hill-4")
     play_card_and_place(s2, "hill-4", (22, 0))
-    assert s2.phase != H.P_STONE and s2.stone_at == {}
+    assert s2.phase != P_STONE and s2.stone_at == {}
 
 
 def test_in_the_first_round_every_card_counts_as_one(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS), turn=1)
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS), turn=1)
     assert s.round_one
     hand_with(g2, s, 0, "hill-2")
     play_card_and_place(s, "hill-2", (22, 0))
-    assert places(s.legal_actions(), H.STONE_BASE) == {(0, 0), (22, 0)}  # the two single tiles
+    assert places(s.legal_actions(), STONE_BASE) == {(0, 0), (22, 0)}  # the two single tiles
 
 
 def test_regions_of_six_or_more_are_closed_even_to_question_mark_cards(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS))
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
     hand_with(g2, s, 0, "desert-any")
     play_card_and_place(s, "desert-any", (0, 2))  # the Desert grows to two
-    legal = places(s.legal_actions(), H.STONE_BASE)
+    legal = places(s.legal_actions(), STONE_BASE)
     assert legal == {(0, 0), (0, 2), (4, 0), (6, 0)}  # sizes 1–5; the six Fields are closed
     assert not any(x >= 10 for x, _ in legal)
 
@@ -359,43 +366,43 @@ START = """
 
 
 def bag_river(s):
-    river = next(t for t, k in enumerate(s.g.tile_kind) if k == H.RIVER and not s.g.tile_double[t])
+    river = next(t for t, k in enumerate(s.g.tile_kind) if k == RIVER and not s.g.tile_double[t])
     s.queue = [("card",)]
     s.bag = [river]
-    s.phase = H.P_BAG
-    s.apply_action(H.DRAW_TILE_BASE + river)
+    s.phase = P_BAG
+    s.apply_action(DRAW_TILE_BASE + river)
     return river
 
 
 def test_a_river_tile_from_the_bag_replaces_a_boat_which_moves_next_to_it_then_the_stack_tile(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    s = HorusState.from_position(g2, parse_board(START, LETTERS))
     river = bag_river(s)
-    assert s.phase == H.P_BOATCHOICE and s.legal_actions() == [H.BOAT_BASE, H.BOAT_BASE + 1]
-    s.apply_action(H.BOAT_BASE + 1)
-    assert kind_at(s, 8, 1) == H.RIVER and s.phys[s.at[code(8, 1)]] == river
-    assert s.phase == H.P_BOATPLACE
+    assert s.phase == P_BOATCHOICE and s.legal_actions() == [BOAT_BASE, BOAT_BASE + 1]
+    s.apply_action(BOAT_BASE + 1)
+    assert kind_at(s, 8, 1) == RIVER and s.phys[s.at[code(8, 1)]] == river
+    assert s.phase == P_BOATPLACE
     legal = places(s.legal_actions())
-    assert legal and all(any((x - 8, y - 1) == d for d in H.NBR_XY) for x, y in legal)
+    assert legal and all(any((x - 8, y - 1) == d for d in NBR_XY) for x, y in legal)
     s.apply_action(code(10, 1))
-    assert kind_at(s, 10, 1) == H.BOAT and s.boats[1] == s.at[code(10, 1)]
+    assert kind_at(s, 10, 1) == BOAT and s.boats[1] == s.at[code(10, 1)]
     # then one River / Necropolis tile from the stack, either side up or replacing a Boat
-    assert s.phase == H.P_RN and len(s.stacks[g2.river_stack]) == 15
+    assert s.phase == P_RN and len(s.stacks[g2.river_stack]) == 15
     acts = s.legal_actions()
-    assert any(a >> 20 == H.RIVER_BASE >> 20 for a in acts) and any(a >> 20 == H.NECRO_BASE >> 20 for a in acts)
-    assert H.BOAT_BASE in acts and H.BOAT_BASE + 1 in acts
-    rivers = places([a for a in acts if a & ~H.KIND_MASK == H.RIVER_BASE], H.RIVER_BASE)
+    assert any(a >> 20 == RIVER_BASE >> 20 for a in acts) and any(a >> 20 == NECRO_BASE >> 20 for a in acts)
+    assert BOAT_BASE in acts and BOAT_BASE + 1 in acts
+    rivers = places([a for a in acts if a & ~KIND_MASK == RIVER_BASE], RIVER_BASE)
     assert all(code(x, y) in s.adj_water for x, y in rivers)  # next to the River
-    necros = places([a for a in acts if a & ~H.KIND_MASK == H.NECRO_BASE], H.NECRO_BASE)
+    necros = places([a for a in acts if a & ~KIND_MASK == NECRO_BASE], NECRO_BASE)
     assert necros >= rivers  # a Necropolis goes anywhere a tile may go (here: every place touches water)
 
 
 def test_a_stack_river_tile_replacing_a_boat_lets_the_boat_go_next_to_any_river_tile(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    s = HorusState.from_position(g2, parse_board(START, LETTERS))
     s.tile = s.stacks[g2.river_stack].pop()
-    s.face = H.RIVER
+    s.face = RIVER
     s.queue = [("rnchoice",)]
     s._advance()
-    s.apply_action(H.BOAT_BASE + 0)
+    s.apply_action(BOAT_BASE + 0)
     legal = places(s.legal_actions())
     assert (2, -1) in legal and (6, 3) in legal  # next to the River far from the Boat's old place
 
@@ -413,15 +420,15 @@ BLOCK = """
 
 
 def test_no_tile_may_block_the_rivers_way_on_from_a_boat(g2):
-    shut = H.HorusState.from_position(g2, H.parse_board(BLOCK.replace("X", "D"), LETTERS))
+    shut = HorusState.from_position(g2, parse_board(BLOCK.replace("X", "D"), LETTERS))
     assert shut.escape(code(2, 2)) is None  # an enclosed Boat has no way on (a position, not a game)
-    s = H.HorusState.from_position(g2, H.parse_board(BLOCK.replace("X", "."), LETTERS) + [(20, 0, H.BOAT)])
+    s = HorusState.from_position(g2, parse_board(BLOCK.replace("X", "."), LETTERS) + [(20, 0, BOAT)])
     assert s.escape(code(2, 2)) is not None  # down through the gap at (4, 6)
     legal = places(s.place_options(HL))
     assert (4, 6) not in legal and (3, 4) not in legal and (4, 4) not in legal  # each closes the way
     assert (2, 4) in legal and (10, 0) in legal  # these leave it open
     # a River tile in the way is the River's own continuation: it blocks nothing here
-    assert (3, 4) in places(s.place_options(H.RIVER))
+    assert (3, 4) in places(s.place_options(RIVER))
 
 
 def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_way(g2):
@@ -430,7 +437,7 @@ def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_
     without touching the Boat's way itself."""
     ring = [(x, 0, D) for x in range(0, 12, 2)] + [(x, 10, D) for x in range(0, 12, 2)]
     ring += [(0, y, D) for y in range(2, 10, 2)] + [(10, y, D) for y in range(2, 10, 2)]
-    s = H.HorusState.from_position(g2, ring + [(2, 2, H.BOAT)])
+    s = HorusState.from_position(g2, ring + [(2, 2, BOAT)])
     assert s.escape(code(2, 2)) is not None
     legal = places(s.place_options(HL))
     assert (4, 2) in legal  # open places remain, e.g. (6, 6)
@@ -438,9 +445,9 @@ def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_
     assert (4, 3) not in legal  # the same, though it lies on no place of the Boat's shortest way
     assert s.escape(code(2, 2), code(4, 3)) is None
     assert not any(abs(xy(q)[0] - 4) <= 1 and abs(xy(q)[1] - 3) <= 1 for q in s.escape(code(2, 2)))
-    chk = H.HorusChecker(g2)
+    chk = HorusChecker(g2)
     chk._init(s)
-    s.tile, s.face, s.phase = next(t for t, k in enumerate(g2.tile_kind) if k == HL), HL, H.P_PLACE
+    s.tile, s.face, s.phase = next(t for t, k in enumerate(g2.tile_kind) if k == HL), HL, P_PLACE
     for p in ((3, 4), (4, 3)):
         with pytest.raises(RuleViolation, match="blocks the River"):
             chk.before(s, 0, code(*p))
@@ -458,12 +465,12 @@ def test_a_bag_river_tile_with_no_boat_able_to_move_goes_next_to_the_river(g2):
         DDDDDD..DDDD
         DDDDDD..DDDD
     """
-    s = H.HorusState.from_position(g2, H.parse_board(picture, LETTERS))
+    s = HorusState.from_position(g2, parse_board(picture, LETTERS))
     assert s.escape(code(2, 2)) is not None  # the River has its way on, past the Step Pyramid
     assert s.movable_boats(True) == []  # but neither Boat has a free place next to it
     bag_river(s)
-    assert s.phase == H.P_RIVERPLACE
-    assert (4, 4) in places(s.legal_actions(), H.RIVER_BASE)
+    assert s.phase == P_RIVERPLACE
+    assert (4, 4) in places(s.legal_actions(), RIVER_BASE)
 
 
 # --------------------------------------------------------------------------- the Nile card
@@ -478,23 +485,23 @@ NILE = """
 
 
 def test_the_nile_card_places_two_tiles_then_moves_a_stone_between_regions_by_the_river(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(NILE.replace("BB", "~~"), LETTERS) +
-                                   [(-2, 3, H.BOAT), (10, 3, H.BOAT)],
+    s = HorusState.from_position(g2, parse_board(NILE.replace("BB", "~~"), LETTERS) +
+                                   [(-2, 3, BOAT), (10, 3, BOAT)],
                                    stones=[(0, 0, 0), (2, 0, 0), (6, 0, 1)])
     hand_with(g2, s, 0, "desert-1")
-    assert H.NILE_ACTION in s.legal_actions()
+    assert NILE_ACTION in s.legal_actions()
     left = len(s.stacks[g2.river_stack])
-    s.apply_action(H.NILE_ACTION)
+    s.apply_action(NILE_ACTION)
     for _ in range(2):
-        assert s.phase == H.P_RN
-        s.apply_action(next(a for a in s.legal_actions() if a & ~H.KIND_MASK == H.NECRO_BASE))
+        assert s.phase == P_RN
+        s.apply_action(next(a for a in s.legal_actions() if a & ~KIND_MASK == NECRO_BASE))
     assert len(s.stacks[g2.river_stack]) == left - 2
-    assert s.phase == H.P_FROM
-    assert places(s.legal_actions(), H.FROM_BASE) == {(0, 0), (2, 0)}  # own stones only
-    s.apply_action(H.FROM_BASE + code(0, 0))
-    targets = places(s.legal_actions(), H.TO_BASE)
+    assert s.phase == P_FROM
+    assert places(s.legal_actions(), FROM_BASE) == {(0, 0), (2, 0)}  # own stones only
+    s.apply_action(FROM_BASE + code(0, 0))
+    targets = places(s.legal_actions(), TO_BASE)
     assert targets == {(4, 4)}  # the Field by the River; not the Hill's taken tile, not the same Desert
-    s.apply_action(H.TO_BASE + code(4, 4))
+    s.apply_action(TO_BASE + code(4, 4))
     assert {xy(s.pos[k]): v for k, v in s.stone_at.items()} == {(2, 0): 0, (4, 4): 0, (6, 0): 1}
     assert not s.nile[0] and s.hands[0]  # played once; the Horus card stays in hand
     assert s.current_player() in (CHANCE, 1)
@@ -509,9 +516,9 @@ def test_an_empty_stack_makes_every_hand_drop_its_cards_and_draw_again(g2):
     s.stacks[hill] = [s.stacks[hill][0]]
     hand_with(g2, s, 0, "hill-1", "hill-2", "desert-1")
     hand_with(g2, s, 1, "hill-3", "field-1")
-    s.phase = H.P_CARD
+    s.phase = P_CARD
     s.queue = []
-    s.apply_action(H.CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("hill-1"))
+    s.apply_action(CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("hill-1"))
     assert s.stacks[hill] == []
     assert not any(g2.card_kinds[g2.card_of[c]][1] == hill for h in s.hands for c in h)
     s.apply_action(s.legal_actions()[0])  # place the last Hill tile
@@ -522,7 +529,7 @@ def test_an_empty_stack_makes_every_hand_drop_its_cards_and_draw_again(g2):
 
 
 def test_an_empty_draw_pile_takes_the_discards_without_cards_of_empty_stacks(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    s = HorusState.from_position(g2, parse_board(START, LETTERS))
     hill = g2.stack_ids.index("hill")
     s.stacks[hill] = []
     names = [cid for cid, _, _ in g2.card_kinds]
@@ -533,27 +540,27 @@ def test_an_empty_draw_pile_takes_the_discards_without_cards_of_empty_stacks(g2)
     s.hands[0] = []
     s.draw_seats = [0]
     s.queue = []
-    assert s._refill_ready() and s.phase == H.P_DRAW
+    assert s._refill_ready() and s.phase == P_DRAW
     assert sorted(s.deck) == sorted(other[:6]) and s.discard == hill_cards[:3]
     rng = random.Random(1)
-    while s.phase == H.P_DRAW:
+    while s.phase == P_DRAW:
         s.apply_action(s.sample_chance(rng))
     assert len(s.hands[0]) == 5 and not set(s.hands[0]) & set(hill_cards)
     assert "hill-1" in names
 
 
 def test_the_temple_from_the_bag_goes_next_to_the_river(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
-    temple = next(t for t, k in enumerate(g2.tile_kind) if k == H.TEMPLE)
+    s = HorusState.from_position(g2, parse_board(START, LETTERS))
+    temple = next(t for t, k in enumerate(g2.tile_kind) if k == TEMPLE)
     s.queue = [("card",)]
     s.bag = [temple]
-    s.phase = H.P_BAG
-    s.apply_action(H.DRAW_TILE_BASE + temple)
-    assert s.phase == H.P_PLACE and s.face == H.TEMPLE
+    s.phase = P_BAG
+    s.apply_action(DRAW_TILE_BASE + temple)
+    assert s.phase == P_PLACE and s.face == TEMPLE
     legal = places(s.legal_actions())
-    assert legal == places(s.place_options(H.TEMPLE)) and (4, 3) in legal
+    assert legal == places(s.place_options(TEMPLE)) and (4, 3) in legal
     s.apply_action(code(4, 3))
-    assert kind_at(s, 4, 3) == H.TEMPLE and s.phase == H.P_CARD
+    assert kind_at(s, 4, 3) == TEMPLE and s.phase == P_CARD
 
 
 def test_the_game_ends_when_a_second_stack_runs_out_after_that_players_turn(g2):
@@ -565,9 +572,9 @@ def test_the_game_ends_when_a_second_stack_runs_out_after_that_players_turn(g2):
     s.stacks[hill] = [s.stacks[hill][0]]
     # the tiles taken away go to the "removed" pile so that the count stays 120
     hand_with(g2, s, 0, "hill-1")
-    s.phase = H.P_CARD
+    s.phase = P_CARD
     s.queue = []
-    s.apply_action(H.CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("hill-1"))
+    s.apply_action(CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("hill-1"))
     assert not s.is_terminal()  # the player finishes the turn
     s.apply_action(s.legal_actions()[0])
     while not s.is_terminal() and s.current_player() == 0:
@@ -577,16 +584,16 @@ def test_the_game_ends_when_a_second_stack_runs_out_after_that_players_turn(g2):
 
 # --------------------------------------------------------------------------- checker
 def test_the_checker_rejects_an_illegal_stone_and_a_corrupted_region(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS))
-    chk = H.HorusChecker(g2)
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
+    chk = HorusChecker(g2)
     hand_with(g2, s, 0, "field-3")
-    s.apply_action(H.CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("field-3"))
+    s.apply_action(CARD_BASE + [cid for cid, _, _ in g2.card_kinds].index("field-3"))
     s.apply_action(code(22, 0))
-    s.phase = H.P_STONE
+    s.phase = P_STONE
     with pytest.raises(RuleViolation, match="region of 2 tiles with a card of size 3"):
-        chk.before(s, 0, H.STONE_BASE + code(4, 0))
-    chk2 = H.HorusChecker(g2)
-    t = H.HorusState.from_position(g2, H.parse_board(STONES.replace("BB", "~~"), LETTERS))
+        chk.before(s, 0, STONE_BASE + code(4, 0))
+    chk2 = HorusChecker(g2)
+    t = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
     chk2._init(t)
     chk2.groups(t)  # as built: the same
     rid = t.reg[t.at[code(4, 0)]]
@@ -596,11 +603,11 @@ def test_the_checker_rejects_an_illegal_stone_and_a_corrupted_region(g2):
 
 
 def test_the_checker_rejects_a_tile_that_touches_nothing_or_blocks_a_boat(g2):
-    s = H.HorusState.from_position(g2, H.parse_board(START, LETTERS))
+    s = HorusState.from_position(g2, parse_board(START, LETTERS))
     s.tile = next(t for t, k in enumerate(g2.tile_kind) if k == D)
     s.face = D
-    s.phase = H.P_PLACE
-    chk = H.HorusChecker(g2)
+    s.phase = P_PLACE
+    chk = HorusChecker(g2)
     chk._init(s)
     with pytest.raises(RuleViolation, match="shares no edge"):
         chk.before(s, 0, code(14, 1))  # four half-cells from the last Boat
@@ -647,10 +654,10 @@ def test_a_clone_plays_on_exactly_like_its_original(game, rules):
 def test_every_step_cross_checked_from_scratch(game, rules, monkeypatch):
     """With the from-scratch recomputation at every step, the incremental regions,
     islands and free places still agree with it all game long."""
-    monkeypatch.setattr(H.HorusChecker, "SCRATCH_EVERY", 1)
+    monkeypatch.setattr(HorusChecker, "SCRATCH_EVERY", 1)
     calls = []
-    groups = H.HorusChecker.groups
-    monkeypatch.setattr(H.HorusChecker, "groups", lambda self, s, final=False: calls.append(1) or groups(self, s, final))
+    groups = HorusChecker.groups
+    monkeypatch.setattr(HorusChecker, "groups", lambda self, s, final=False: calls.append(1) or groups(self, s, final))
     for n, kind, seed in ((2, "greedy", 3), (4, "random", 8)):
         calls.clear()
         out = play_game(rules.load(game, n), rules.agents[kind], seed, check_every=1)
@@ -675,7 +682,7 @@ def test_the_final_state_conserves_tiles_and_stones_and_gives_figures(g4, rules)
     assert len(fig["score"]) == 4 and fig["score"] == [float(x) for x in s.scores()]
     terrain_tiles = sum(1 for k in s.kind if k < 4)
     assert sum(fig["region_size"]) == terrain_tiles
-    assert fig["islands"] == len(H.scratch_islands(scratch(s)[0]))
+    assert fig["islands"] == len(scratch_islands(scratch(s)[0]))
     assert sum(1 for st in s.stacks if not st) >= 2
 
 

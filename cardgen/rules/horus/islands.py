@@ -38,7 +38,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .horus import CELLS, COVER_COUNT, KIND_MASK, NBR, OUTSIDE, WATER
+from .codec import KIND_MASK
+from .geometry import CELLS, COVER_COUNT, NBR, OUTSIDE
+from .spec import WATER
 
 OPPONENT_SHARE = 0.5  # an opponent's doubling counts half against this seat
 UNCLAIMED_SHARE = 0.5  # the part of an unheld region's doubling this seat may hope for, if it can take it now
@@ -55,7 +57,7 @@ def closeness(open_edges: int) -> float:
 
 class IslandOutlook:
     """The island stakes of the land groups near closing, for ``seat``, on the table
-    ``b`` (a :class:`~cardgen.rules.horus._PublicBoard`)."""
+    ``b`` (a :class:`~cardgen.rules.horus.state._PublicBoard`)."""
 
     __slots__ = ("b", "seat", "cap", "closed", "nterr", "near_slots", "own_slots", "_near", "_group_stake",
                  "_region_stake", "kept", "claimable")

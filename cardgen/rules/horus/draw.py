@@ -16,8 +16,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..paths import shipped_fonts_dir
-from .horus import BOAT, NBR, NECRO, PYRAMID, RIVER, TEMPLE, WATER, xy
+from ...paths import shipped_fonts_dir
+from .geometry import NBR, xy
+from .spec import BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
 
 CELL = 18  # pixels per half-cell: a tile is 36 px
 MARGIN = 2 * CELL

@@ -1,0 +1,451 @@
+"""The independent checker of every Horus step (:class:`HorusChecker`): the rules
+judged on its own copy of the table, then the engine compared with it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from ..api import RuleViolation
+from .codec import (BOAT_BASE, CARD_BASE, KIND_MASK, NECRO_BASE, NILE_ACTION, P_BOATCHOICE, P_BOATPLACE, P_CARD,
+                    P_FROM, P_PLACE, P_RIVERPLACE, P_RN, P_STACK, P_STONE, P_TO, PHASE_NAMES, RIVER_BASE)
+from .geometry import OFF, W, code
+from .scratch import (K_AROUND, K_CROWD, K_CROWDSET, K_NBR, K_NBRSET, K_OFF, K_OVERSET, K_W, cells_of, frontier_of,
+                      islands_of, k_around, key_of_code, key_xy, regions_of, scores_of)
+from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER, HorusSpec
+from .state import HorusState
+
+
+class HorusChecker:
+    """Judges every action by the rules on its own copy of the table (places as ints
+    of its own coding, see :func:`.scratch.key`; groups by breadth-first search), never with
+    the engine's move lists or incremental groups; then checks the engine against it.
+
+    Every step: the action's rule (a tile on free table, touching a tile by at least
+    half an edge, River side next to water, the Temple next to water and away from
+    region and Necropolis tiles, no Boat left without its way on; a stone on an
+    empty region tile of the card's size, first round 1, never in a closed region;
+    a Nile move between regions touching the River; a card from the hand) and the
+    counts (120 tiles, 80 stones). Every ``full`` step: each physical tile and card
+    exactly once, the stones and the Boats where the rules put them. Every
+    ``SCRATCH_EVERY``-th full step and at the end (the expensive part, sampled): the
+    whole table, no overlap, the free places next to the table, and every region
+    and island recomputed from scratch and compared with the engine's incremental
+    ones. At the end: two stacks empty (or nothing left to do), each Boat's way on
+    searched afresh, the scores recomputed from scratch."""
+
+    def __init__(self, game: HorusSpec):
+        self.g = game
+        self.tiles: dict[int, int] | None = None
+        # the places a tile would overlap one at, kept as tiles are added (never taken away),
+        # so that the way-on search asks one set instead of four half-cells
+        self.overlapped: set[int] = set()
+        # places found to have a tile's place within three half-cells (never open table again)
+        self.crowded: set[int] = set()
+        self.stones: dict[int, int] = {}
+        self.boats: list[int | None] = [None, None]
+        self.expect: tuple | None = None
+        self.removed = 0
+        self.total_stones = sum(game.stones_each)
+        self.lifted: tuple = (-1, None)
+        self.ways: dict[int, tuple[list, int]] = {}  # Boat -> (free places, end) of its way
+        self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
+        self.every_card = list(range(game.ncards))
+        self.fulls = 0  # full checks so far
+        self.scratches = 0  # of which with every group recomputed from scratch
+        self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
+        self.move_from: int | None = None
+
+    # -- the checker's own table ---------------------------------------------------
+    def _init(self, s: HorusState) -> None:
+        self.tiles = {}
+        for slot, c in enumerate(s.pos):
+            self._add(key_of_code(c), s.kind[slot])
+        for slot, p in s.stone_at.items():
+            self.stones[key_of_code(s.pos[slot])] = p
+        self.boats = [key_of_code(s.pos[b]) if b is not None else None for b in s.boats]
+        self.removed = len(s.removed)
+
+    def _add(self, q: int, kind: int) -> None:
+        self.tiles[q] = kind
+        self.overlapped.update(range(q - K_W - 1, q - K_W + 2), range(q - 1, q + 2), range(q + K_W - 1, q + K_W + 2))
+        qx = q // K_W
+        qy = q - qx * K_W
+        x0, x1, y0, y1 = self.bbox
+        self.bbox = (min(x0, qx), max(x1, qx + 1), min(y0, qy), max(y1, qy + 1))
+
+    def _is_free(self, q: int) -> bool:
+        """No tile overlaps place ``q``: two tiles overlap when their places are within
+        one half-cell along both axes."""
+        return q not in self.overlapped
+
+    def _touching(self, q: int) -> list[int]:
+        """The kinds of the tiles touching place ``q``."""
+        return [k for k in map(self.tiles.get, K_AROUND.get(q) or k_around(q)) if k is not None]
+
+    def _crowded(self, q: int) -> bool:
+        """Has place ``q`` a tile's place within three half-cells? A yes is remembered:
+        tiles are never taken away, and the search asks about the same places again
+        and again."""
+        if q in self.crowded:
+            return True
+        if self.tiles.keys().isdisjoint(map(q.__add__, K_CROWD)):
+            return False
+        self.crowded.add(q)
+        return True
+
+    def _boat_open(self, b: int, extra: int | None, water: bool = False, placed: bool = False) -> bool:
+        """Can the River go on from a Boat at ``b``: a chain of places, each touching the
+        one before, each free table or a water tile, from ``b`` to an open place (free,
+        no tile within a tile's width)? ``extra``: a tile about to be placed there
+        (a water tile if ``water``). Searched outwards first; the way found is kept,
+        and a later tile that lands neither on its free places nor near its end
+        leaves it open without a new search. ``placed``: ``extra`` is the tile being
+        placed (so a way found with it stays true on the table)."""
+        keep = extra is None or placed
+        known = self.ways.get(b)
+        over = K_OVERSET
+        if known is not None and extra is not None:
+            free, end = known
+            if end - extra not in K_CROWDSET:
+                # untouched, or a water tile exactly on one of its places: the way goes through it
+                if all(f - extra not in over or (water and f == extra) for f in free):
+                    return True
+        x0, x1, y0, y1 = self.bbox
+        tiles = self.tiles
+        overlapped = self.overlapped
+        crowded = self.crowded
+        crowd = K_CROWDSET
+        ex = extra if extra is not None else -(1 << 40)  # far from everything
+        parent = {b: None}
+        heap = [(0, b)]
+        pop = heapq.heappop
+        push = heapq.heappush
+        around = K_AROUND
+        while heap:
+            q = pop(heap)[1]
+            for r in around.get(q) or k_around(q):
+                if r in parent:
+                    continue
+                parent[r] = q
+                if r == extra:
+                    if not water:
+                        continue
+                elif r in tiles:
+                    if tiles[r] not in WATER:
+                        continue
+                # free, then open
+                elif r in overlapped or r - ex in over:
+                    continue
+                elif r - ex not in crowd and r not in crowded and not self._crowded(r):
+                    free = []
+                    end = r
+                    while r is not None and r != b:
+                        if r not in tiles and r != extra:
+                            free.append(r)
+                        r = parent[r]
+                    if keep:
+                        self.ways[b] = (free, end)
+                    return True
+                rx = r // K_W
+                ry = r - rx * K_W
+                push(heap, (min(rx - x0, x1 - rx, ry - y0, y1 - ry), r))
+        if keep:
+            self.ways.pop(b, None)
+        return False
+
+    def _region(self, q: int) -> set[int]:
+        kind = self.tiles[q]
+        get = self.tiles.get
+        seen = {q}
+        todo = [q]
+        while todo:
+            for r in k_around(todo.pop()):
+                if r not in seen and get(r) == kind:
+                    seen.add(r)
+                    todo.append(r)
+        return seen
+
+    def _region_touches_water(self, reg: set[int]) -> bool:
+        return any(k in WATER for q in reg for k in self._touching(q))
+
+    # -- per action ---------------------------------------------------------------
+    def before(self, s: HorusState, player: int, action: int) -> None:
+        if self.tiles is None:
+            self._init(s)
+        g = self.g
+        if player != s.player:
+            raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
+        ph = s.phase
+        base = action & ~KIND_MASK
+        arg = action & KIND_MASK
+        self.expect = None
+        if ph in (P_PLACE, P_RIVERPLACE, P_BOATPLACE) or (ph == P_RN and base in (RIVER_BASE, NECRO_BASE)):
+            if s.tile < 0:
+                raise RuleViolation("a tile is placed, but none is in hand")
+            front = g.tile_kind[s.tile]
+            if ph == P_PLACE:
+                kind = front
+                if kind in WATER or kind == NECRO:
+                    raise RuleViolation(f"a {g.kind_name(kind)} tile placed as an ordinary tile")
+            elif ph == P_BOATPLACE:
+                kind = BOAT
+                if front != BOAT:
+                    raise RuleViolation("a Boat is put down, but the tile in hand is not a Boat")
+            elif ph == P_RIVERPLACE:
+                kind = RIVER
+                if front != RIVER:
+                    raise RuleViolation("a River place for a tile that is not River")
+            else:
+                kind = RIVER if base == RIVER_BASE else NECRO
+                if not g.tile_double[s.tile]:
+                    raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
+            if ph == P_RIVERPLACE and self._a_boat_can_move():
+                raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
+            q = key_of_code(arg)
+            self._check_place(s, q, kind)
+            self.expect = ("tile", q, kind)
+        elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
+            b = arg
+            if b not in (0, 1) or self.boats[b] is None:
+                raise RuleViolation(f"Boat {b + 1} is not on the table")
+            if ph == P_BOATCHOICE and g.tile_kind[s.tile] != RIVER:
+                raise RuleViolation("only a River tile replaces a Boat")
+            q = self.boats[b]
+            self.tiles[q] = RIVER
+            self.boats[b] = None
+            self.ways.pop(q, None)
+            self.lifted = (b, q if ph == P_BOATCHOICE else None)
+        elif ph == P_CARD:
+            if action == NILE_ACTION:
+                if not s.nile[player]:
+                    raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has")
+                if not s.stacks[g.river_stack]:
+                    raise RuleViolation("the Nile card is played with the River / Necropolis stack empty")
+            else:
+                k = action - CARD_BASE
+                if k not in [g.card_of[c] for c in s.hands[player]]:
+                    raise RuleViolation(f"seat {player + 1} plays card {k}, which is not in its hand")
+        elif ph == P_STACK:
+            if s.card < 0 or g.card_kinds[s.card][1] != ANY:
+                raise RuleViolation("a stack is chosen without a '?' card")
+            if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
+                raise RuleViolation(f"stack {arg} is empty")
+        elif ph == P_STONE:
+            q = key_of_code(arg)
+            kind = self.tiles.get(q)
+            if kind is None or kind >= g.nterr:
+                raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
+            if q in self.stones:
+                raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
+            if s.stones_left[player] <= 0:
+                raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
+            size = len(self._region(q))
+            want = 1 if s.round_one else g.card_kinds[s.card][2]
+            if size >= g.closed:
+                raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
+            if want != ANY and size != want:
+                raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
+            self.stones[q] = player
+        elif ph == P_FROM:
+            q = key_of_code(arg)
+            if self.stones.get(q) != player:
+                raise RuleViolation(f"seat {player + 1} moves a stone at {key_xy(q)} that is not its own")
+            if not self._region_touches_water(self._region(q)):
+                raise RuleViolation("the Nile card moves a stone from a region away from the River")
+            self.move_from = q
+        elif ph == P_TO:
+            q = key_of_code(arg)
+            kind = self.tiles.get(q)
+            if kind is None or kind >= g.nterr or q in self.stones:
+                raise RuleViolation(f"the Nile card moves a stone to {key_xy(q)}, not an empty region tile")
+            reg = self._region(q)
+            if self.move_from in reg:
+                raise RuleViolation("the Nile card moves a stone within one region")
+            if not self._region_touches_water(reg):
+                raise RuleViolation("the Nile card moves a stone to a region away from the River")
+            self.stones[q] = self.stones.pop(self.move_from)
+        else:
+            raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
+
+    def _check_place(self, s: HorusState, q: int, kind: int) -> None:
+        g = self.g
+        if not self._is_free(q):
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} overlaps a tile")
+        near = self._touching(q)
+        if not near:
+            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} shares no edge (full or half) with"
+                                " a tile")
+        if kind == RIVER and s.phase != P_BOATPLACE and not any(k in WATER for k in near):
+            raise RuleViolation(f"a River tile at {key_xy(q)} is not next to the River")
+        if kind == TEMPLE:
+            if not any(k in WATER for k in near):
+                raise RuleViolation(f"the Temple at {key_xy(q)} is not next to the River")
+            if any(k < g.nterr or k == NECRO for k in near):
+                raise RuleViolation(f"the Temple at {key_xy(q)} touches a region or Necropolis tile")
+        if kind == BOAT:
+            b, old = self.lifted
+            if old is not None and q - old not in K_NBRSET:
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} does not touch the River tile that replaced it")
+            if old is None and not any(k in WATER for k in near):
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} is not next to the River")
+            self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
+            if not self._boat_open(q, q, True, placed=True):
+                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} has no way out to open table: the River is"
+                                    " blocked")
+        for b, bq in enumerate(self.boats):
+            if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
+                raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} blocks the River: Boat {b + 1} at"
+                                    f" {key_xy(bq)} has no way out to open table")
+
+    def after(self, s: HorusState, full: bool) -> None:
+        g = self.g
+        if self.tiles is None:
+            self._init(s)
+            self._check_start(s)
+        if self.expect is not None:
+            _, q, kind = self.expect
+            self._add(q, kind)
+            if kind == BOAT:
+                b = self.lifted[0]
+                self.boats[b] = q
+            slot = s.at.get(code(*key_xy(q)))
+            if slot is None or s.kind[slot] != kind:
+                raise RuleViolation(f"the engine did not put the {g.kind_name(kind)} tile at {key_xy(q)}")
+            self.expect = None
+        if len(s.removed) != self.removed:
+            if self._temple_places():
+                raise RuleViolation("the Temple was removed although it had a legal place")
+            self.removed = len(s.removed)
+        held = 1 if s.tile >= 0 else 0
+        total = len(s.bag) + sum(map(len, s.stacks)) + len(s.kind) + len(s.removed) + held
+        if total != g.total_tiles:
+            raise RuleViolation(f"{total} tiles in bag, stacks, table and hand; the game has {g.total_tiles}")
+        if len(s.kind) != len(self.tiles):
+            raise RuleViolation(f"the engine has {len(s.kind)} tiles on the table, the rules {len(self.tiles)}")
+        if len(s.stone_at) + sum(s.stones_left) != self.total_stones or len(s.stone_at) != len(self.stones):
+            raise RuleViolation(f"{len(s.stone_at)} stones on the table and {sum(s.stones_left)} in supply;"
+                                f" the players have {self.total_stones}")
+        for p, hand in enumerate(s.hands):
+            if len(hand) > g.hand_size:
+                raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards")
+        if full:
+            self.full(s)
+
+    def _a_boat_can_move(self) -> bool:
+        """Could a Boat be replaced and put down next to its old place without blocking?"""
+        for b, bq in enumerate(self.boats):
+            if bq is None:
+                continue
+            other = self.boats[1 - b]
+            for r in map(bq.__add__, K_NBR):
+                if self._is_free(r) and self._boat_open(r, r, True) and \
+                        (other is None or self._boat_open(other, r, True)):
+                    return True
+        return False
+
+    def _check_start(self, s: HorusState) -> None:
+        kinds = sorted(self.tiles.values())
+        if kinds != sorted([BOAT, BOAT, PYRAMID]) and len(s.kind) == 3:
+            raise RuleViolation(f"the game starts with {kinds}, not two Boats and the Step Pyramid")
+
+    def _temple_places(self) -> list[int]:
+        out = []
+        for q in frontier_of(self.tiles):
+            near = self._touching(q)
+            if any(k in WATER for k in near) and not any(k < self.g.nterr or k == NECRO for k in near) \
+                    and all(bq is None or self._boat_open(bq, q) for bq in self.boats):
+                out.append(q)
+        return out
+
+    SCRATCH_EVERY = 32  # full checks between two recomputations of every group from scratch
+
+    def full(self, s: HorusState, scratch: bool | None = None, final: bool = False) -> tuple | None:
+        """Everything but the groups every time; the groups (regions, islands, free
+        places) recomputed from scratch and compared every ``SCRATCH_EVERY``-th time
+        (``scratch``: force it on or off)."""
+        g = self.g
+        self.fulls += 1
+        if scratch is None:
+            scratch = (self.fulls - 1) % self.SCRATCH_EVERY == 0
+
+        # each physical tile once
+        where = [*s.bag, *itertools.chain.from_iterable(s.stacks), *s.phys, *s.removed]
+        if s.tile >= 0:
+            where.append(s.tile)
+        where.sort()
+        if where != self.every_tile:
+            raise RuleViolation("the physical tiles are not each exactly once in bag, stacks, table and hand")
+        cards = [*s.deck, *s.discard, *itertools.chain.from_iterable(s.hands)]
+        cards.sort()
+        if cards != self.every_card:
+            raise RuleViolation(f"{len(cards)} Horus cards in deck, discard and hands, not each of {g.ncards} once")
+        pos = s.pos
+        shift = K_OFF - OFF  # key_of_code, inline
+        stones = {(pos[slot] // W + shift) * K_W + pos[slot] % W + shift: p for slot, p in s.stone_at.items()}
+        if stones != self.stones:
+            raise RuleViolation("the engine's Kingdom Stones differ from the rules' stones")
+        for b, bq in enumerate(self.boats):
+            slot = s.boats[b]
+            if (slot is None) != (bq is None) or (slot is not None and key_of_code(s.pos[slot]) != bq):
+                raise RuleViolation(f"Boat {b + 1} is not where the rules put it")
+        if scratch:
+            return self.groups(s, final)
+        return None
+
+    def groups(self, s: HorusState, final: bool = False) -> tuple[list, list]:
+        """The engine's incremental groups against groups recomputed from scratch: no
+        overlap, the free places next to the table, every region (and its stones),
+        every island; at the end (``final``) each Boat's way on, searched afresh.
+        Returns the regions and islands."""
+        g = self.g
+        self.scratches += 1
+        shift = K_OFF - OFF  # key_of_code, inline: thousands a game
+        where = [(c // W + shift) * K_W + c % W + shift for c in s.pos]  # slot -> the checker's int for its place
+        if len(set(where)) != len(where) or dict(zip(where, s.kind)) != self.tiles:
+            raise RuleViolation("the engine's table differs from the rules' table")
+        cells = cells_of(self.tiles)  # raises on overlap
+        if len(cells) != 4 * len(self.tiles) or len(s.cells) != len(cells):
+            raise RuleViolation("tiles overlap")
+        front = frontier_of(self.tiles)
+        if {(c // W + shift) * K_W + c % W + shift for c in s.frontier} != front:
+            raise RuleViolation("the engine's free places next to the table are wrong")
+        region_list = regions_of(self.tiles, g.nterr)
+        regions = set(region_list)
+        engine = {frozenset([where[m] for m in members]) for members in s.reg_members.values()}
+        if regions != engine:
+            raise RuleViolation(f"the engine's regions differ from the regions recomputed from scratch"
+                                f" ({len(engine)} against {len(regions)})")
+        for rid, st in s.reg_stones.items():
+            count = [0] * g.num_players
+            for m in s.reg_members[rid]:
+                if m in s.stone_at:
+                    count[s.stone_at[m]] += 1
+            if count != st:
+                raise RuleViolation(f"the engine counts stones {st} in a region that has {count}")
+        island_list = islands_of(self.tiles, cells)
+        islands = set(island_list)
+        engine_islands = {frozenset([where[m] for m in s.land_members[lid]]) for lid in s.islands()}
+        if islands != engine_islands:
+            raise RuleViolation(f"the engine's islands differ from the islands recomputed from scratch"
+                                f" ({len(engine_islands)} against {len(islands)})")
+        if final:
+            self.ways.clear()  # no way kept: search each afresh
+            for b, bq in enumerate(self.boats):
+                if bq is not None and not self._boat_open(bq, None):
+                    raise RuleViolation(f"Boat {b + 1} at {key_xy(bq)} is blocked")
+        return region_list, island_list
+
+    def at_end(self, s: HorusState) -> None:
+        regions, islands = self.full(s, scratch=True, final=True)
+        empty = sum(1 for st in s.stacks if not st)
+        if empty < 2 and s.acted:
+            raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")
+        last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
+        if empty >= 2 and last is not None and last != s.turn - 1:
+            raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
+        scores, _ = scores_of(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+                              regions, islands)
+        if scores != s.scores():
+            raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")

@@ -1,0 +1,582 @@
+"""A Horus game in progress: the supply, the hands and the turn on the table of
+:mod:`.table`, and what one seat may see of it (:class:`HorusView`).
+
+**Turn** (five actions, RULES): draw a tile from the bag and place it (a chance
+step, then a decision); play a Horus card (or the Nile card); place the card's tile
+(a "?" card first chooses a stack); place a Kingdom Stone; draw back to five
+(chance). Every decision is one int action (see :mod:`.codec`). The automatic steps
+between decisions run from a queue (:meth:`HorusState._advance`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from ..api import CHANCE, TERMINAL, RuleViolation
+from .codec import (BOAT_BASE, CARD_BASE, DRAW_CARD_BASE, DRAW_TILE_BASE, FROM_BASE, KIND_MASK, NECRO_BASE, NILE_ACTION,
+                    P_BAG, P_BOATCHOICE, P_BOATPLACE, P_CARD, P_DRAW, P_FROM, P_OVER, P_PLACE, P_RIVERPLACE, P_RN,
+                    P_STACK, P_STONE, P_TO, P_WORK, RIVER_BASE, STACK_BASE, TO_BASE, action_text, render_text)
+from .geometry import CELLS, code
+from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
+from .table import HorusTable
+
+
+class HorusView:
+    """What one seat may know, as a live read-only view: the whole table (tiles,
+    stones, stacks' sizes, the bag's size), its own hand and Nile card, and the other
+    hands' sizes only."""
+
+    __slots__ = ("player", "_s", "board")
+
+    def __init__(self, state: "HorusState", player: int):
+        self.player = player
+        self._s = state
+        self.board = _PublicBoard(state)
+
+    hand = property(lambda self: tuple(self._s.hands[self.player]))
+    has_nile = property(lambda self: self._s.nile[self.player])
+    hand_sizes = property(lambda self: tuple(len(h) for h in self._s.hands))
+    phase = property(lambda self: self._s.phase)
+
+
+class _PublicBoard:
+    """The public part of a state (no hands, no order of the bag or the draw pile)."""
+
+    # the state's tables, never replaced by another object during a game: held here
+    # directly, since the greedy agent reads them thousands of times a game
+    _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
+               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left", "touch")
+    __slots__ = ("_s",) + _TABLES
+    _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
+                                   "round_one", "move_from", "near"))
+
+    def __init__(self, s: "HorusState"):
+        self._s = s
+        for name in self._TABLES:
+            setattr(self, name, getattr(s, name))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _PublicBoard._PUBLIC:
+            return getattr(self._s, name)
+        if name == "bag_size":
+            return len(self._s.bag)
+        raise AttributeError(f"{name} is not public")
+
+    def stack_size(self, s: int) -> int:
+        return len(self._s.stacks[s])
+
+
+class HorusState(HorusTable):
+    """One game in progress: the table (:class:`~.table.HorusTable`: tiles, stones,
+    groups, legal places, scores) with the supply, the hands and the turn."""
+
+    live_observations = True
+
+    def __init__(self, game: HorusSpec, deal: bool = True):
+        HorusTable.__init__(self, game)
+        g = game
+        n = g.num_players
+        self.bag = list(g.bag0)
+        self.stacks = [list(s) for s in g.stacks0]
+        self.removed: list[int] = []  # tiles out of the game (a Temple without a place)
+        self.deck = list(range(g.ncards))
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.nile = [g.nile] * n
+        self.stones_left = list(g.stones_each)
+        self.player = 0
+        self.turn = 0
+        self.phase = P_DRAW
+        self.tile = -1  # the physical tile in hand
+        self.face = -1  # its kind as it will be placed
+        self.card = -1  # the Horus card kind played this turn (-1: none; NILE: the Nile card)
+        self.card_stack = -1
+        self.lifted = -1  # the Boat being moved (0/1)
+        self.near = -1  # the place the moved Boat must touch (bag River tile) or -1 (stack: any water)
+        self.queue: list[tuple] = []
+        self.move_from = -1
+        self.round_one = True
+        self.nile_left = 0
+        self.draw_seats: list[int] = []  # seats to refill, in order
+        self.steps = 0
+        self.depleted_at_turn: list[int] = []
+        self.acted = False
+        self.temple_removed = False
+        self.last_stone = -1
+        self._legal: tuple | None = None  # (steps, phase, legal actions) worked out by _advance (see _ready)
+        if deal:
+            self._setup()
+
+    # -- setup --------------------------------------------------------------
+    def _setup(self) -> None:
+        g = self.g
+        boats = [t for t in g.start_tiles if g.tile_kind[t] == BOAT]
+        others = [t for t in g.start_tiles if g.tile_kind[t] != BOAT]
+        layout = [(boats[0], -2)] + [(t, 2 * i) for i, t in enumerate(others)] + \
+                 [(b, 2 * len(others) + 2 * i) for i, b in enumerate(boats[1:])]
+        for t, x in layout:
+            slot = self._put(t, g.tile_kind[t], code(x, 0))
+            if g.tile_kind[t] == BOAT and None in self.boats:
+                self.boats[self.boats.index(None)] = slot
+        # deal the hands: a chance run of card draws, then seat 1's turn
+        self.draw_seats = list(range(g.num_players))
+        self.queue = [("bag",), ("card",)]
+        self._refill_ready()
+
+    # -- queries ------------------------------------------------------------
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == P_DRAW or ph == P_BAG:
+            return CHANCE
+        if ph == P_OVER:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == P_OVER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == P_BAG:
+            p = 1.0 / len(self.bag)
+            return [(DRAW_TILE_BASE + t, p) for t in sorted(self.bag)]
+        if self.phase == P_DRAW:
+            p = 1.0 / len(self.deck)
+            return [(DRAW_CARD_BASE + c, p) for c in sorted(self.deck)]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        if self.phase == P_BAG:
+            return DRAW_TILE_BASE + self.bag[int(rng.random() * len(self.bag))]
+        return DRAW_CARD_BASE + self.deck[int(rng.random() * len(self.deck))]
+
+    def apply_chance_run(self, rng: random.Random) -> list[int]:
+        out = []
+        rand = rng.random
+        while self.phase == P_BAG or self.phase == P_DRAW:
+            if self.phase == P_BAG:
+                a = DRAW_TILE_BASE + self.bag[int(rand() * len(self.bag))]
+            else:
+                a = DRAW_CARD_BASE + self.deck[int(rand() * len(self.deck))]
+            self.apply_action(a)
+            out.append(a)
+        return out
+
+    def observation(self, player: int) -> HorusView:
+        return HorusView(self, player)
+
+    def length(self) -> int:
+        return self.turn
+
+    def clone(self) -> "HorusState":
+        s = HorusState.__new__(HorusState)
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                v = [x[:] if isinstance(x, list) else x for x in v]
+            elif isinstance(v, dict):
+                v = type(v)({a: (b[:] if isinstance(b, list) else b) for a, b in v.items()})
+            elif isinstance(v, set):
+                v = set(v)
+            setattr(s, k, v)
+        s._legal = None
+        return s
+
+    # -- legal actions (where tiles, Boats and stones may go: HorusTable) --------
+    def nile_sources(self) -> list[int]:
+        p = self.player
+        river_regions = {rid for rid in self.reg_members if self.touches_water(rid)}
+        has_target = {rid: any(m not in self.stone_at for m in self.reg_members[rid]) for rid in river_regions}
+        out = []
+        for slot, owner in self.stone_at.items():
+            rid = self.reg[slot]
+            if owner == p and rid in river_regions and any(has_target[r] for r in river_regions if r != rid):
+                out.append(FROM_BASE + self.pos[slot])
+        return sorted(out)
+
+    def nile_targets(self, from_slot: int) -> list[int]:
+        src = self.reg[from_slot]
+        out = []
+        for rid, members in self.reg_members.items():
+            if rid != src and self.touches_water(rid):
+                out.extend(TO_BASE + self.pos[m] for m in members if m not in self.stone_at)
+        return sorted(out)
+
+    def card_size(self) -> int:
+        if self.card < 0:
+            return ANY
+        return 1 if self.round_one else self.g.card_kinds[self.card][2]
+
+    def _ready(self, phase: int, legal: list[int]) -> None:
+        """Enter ``phase``, whose legal actions ``_advance`` has just worked out to see
+        whether the phase is due: :meth:`legal_actions` hands them out once instead of
+        working them out again."""
+        self.phase = phase
+        self._legal = (self.steps, phase, legal)
+
+    def legal_actions(self) -> list[int]:
+        ph = self.phase
+        known = self._legal
+        if known is not None:
+            self._legal = None
+            if known[0] == self.steps and known[1] == ph:
+                return known[2]
+        if ph == P_PLACE:
+            return self.place_options(self.face)
+        if ph == P_RIVERPLACE:
+            return [RIVER_BASE + q for q in self.place_options(RIVER)]
+        if ph == P_RN:
+            opts = self.place_options(RIVER)
+            out = [RIVER_BASE + q for q in opts]
+            out += [NECRO_BASE + q for q in self.place_options(NECRO)]
+            out += [BOAT_BASE + b for b in self.movable_boats(False)]
+            return out
+        if ph == P_BOATCHOICE:
+            return [BOAT_BASE + b for b in self.movable_boats(True)]
+        if ph == P_BOATPLACE:
+            return self.boat_options(self.lifted, self.near)
+        if ph == P_CARD:
+            kinds = sorted(set(self.g.card_of[c] for c in self.hands[self.player]))
+            out = [CARD_BASE + k for k in kinds]
+            if self.nile[self.player] and self.stacks[self.g.river_stack]:
+                out.append(NILE_ACTION)
+            return out
+        if ph == P_STACK:
+            return [STACK_BASE + s for s, st in enumerate(self.stacks) if st]
+        if ph == P_STONE:
+            return self.stone_options(self.card_size())
+        if ph == P_FROM:
+            return self.nile_sources()
+        if ph == P_TO:
+            return self.nile_targets(self.move_from)
+        if ph == P_BAG or ph == P_DRAW:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
+
+    # -- moves ------------------------------------------------------------------
+    def apply_action(self, action: int) -> int:
+        ph = self.phase
+        base = action & ~KIND_MASK
+        arg = action & KIND_MASK
+        self.steps += 1
+        if ph == P_BAG:
+            t = arg
+            self.bag.remove(t)
+            self.acted = True
+            self._took_tile(t)
+        elif ph == P_DRAW:
+            c = arg
+            self.deck.remove(c)
+            self._drew(c)
+        elif ph == P_PLACE:
+            self._put(self.tile, self.face, action)
+            if self.face == BOAT:  # never: boats are placed in P_BOATPLACE
+                raise RuleViolation("a Boat was placed as an ordinary tile")
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RIVERPLACE or (ph == P_RN and base == RIVER_BASE):
+            self._put(self.tile, RIVER, arg)
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RN and base == NECRO_BASE:
+            self._put(self.tile, NECRO, arg)
+            self.tile = -1
+            self.acted = True
+        elif ph == P_RN or ph == P_BOATCHOICE:
+            b = arg
+            slot = self.boats[b]
+            boat_tile = self.phys[slot]
+            self.phys[slot] = self.tile
+            self.kind[slot] = RIVER
+            self.boats[b] = None
+            self.lifted = b
+            self.near = self.pos[slot] if ph == P_BOATCHOICE else -1
+            self.tile = boat_tile
+            self.face = BOAT
+            self.queue.insert(0, ("boatplace",))
+            self.acted = True
+        elif ph == P_BOATPLACE:
+            slot = self._put(self.tile, BOAT, action)
+            self.boats[self.lifted] = slot
+            self.lifted = -1
+            self.near = -1
+            self.tile = -1
+        elif ph == P_CARD:
+            self._play_card(action)
+        elif ph == P_STACK:
+            self._take_from_stack(arg)
+        elif ph == P_STONE:
+            slot = self.at[arg]
+            p = self.player
+            self.stone_at[slot] = p
+            self.reg_stones[self.reg[slot]][p] += 1
+            self.stones_left[p] -= 1
+            self.last_stone = slot
+        elif ph == P_FROM:
+            self.move_from = self.at[arg]
+            self.queue.insert(0, ("to",))
+        elif ph == P_TO:
+            src = self.move_from
+            dst = self.at[arg]
+            p = self.stone_at.pop(src)
+            self.reg_stones[self.reg[src]][p] -= 1
+            self.stone_at[dst] = p
+            self.reg_stones[self.reg[dst]][p] += 1
+            self.move_from = -1
+        else:
+            raise RuleViolation("an action was applied after the end of the game")
+        self._advance()
+        return self.current_player()
+
+    def _took_tile(self, t: int) -> None:
+        """A tile drawn from the bag: what happens to it depends on its face."""
+        kind = self.g.tile_kind[t]
+        self.tile = t
+        self.face = kind
+        if kind == RIVER:
+            if self.movable_boats(True):
+                self.queue[:0] = [("boatchoice",), ("rn",)]
+            else:
+                self.queue[:0] = [("riverplace",), ("rn",)]
+        elif kind == TEMPLE:
+            self.queue.insert(0, ("place",))
+        else:
+            self.queue.insert(0, ("place",))
+
+    def _take_from_stack(self, s: int) -> None:
+        st = self.stacks[s]
+        if not st:
+            raise RuleViolation(f"stack {self.g.stack_ids[s]} is empty")
+        t = st.pop()
+        if not st:
+            self._depleted(s)
+        if s == self.g.river_stack:
+            self.tile = t
+            self.face = RIVER
+            self.queue.insert(0, ("rnchoice",))
+        else:
+            self.tile = t
+            self.face = self.g.tile_kind[t]
+            self.queue.insert(0, ("place",))
+
+    def _depleted(self, s: int) -> None:
+        """A stack ran out: every hand drops the cards naming it (and draws back to five
+        right after the current action, unless the game is about to end)."""
+        self.depleted_at_turn.append(self.turn)
+        card_kinds = self.g.card_kinds
+        card_of = self.g.card_of
+        for p, hand in enumerate(self.hands):
+            keep = [c for c in hand if card_kinds[card_of[c]][1] != s]
+            if len(keep) != len(hand):
+                self.discard.extend(c for c in hand if card_kinds[card_of[c]][1] == s)
+                self.hands[p] = keep
+        if sum(1 for st in self.stacks if not st) < 2:
+            order = [(self.player + i) % self.g.num_players for i in range(self.g.num_players)]
+            self.queue.insert(0, ("refill", tuple(order)))
+
+    def _play_card(self, action: int) -> None:
+        p = self.player
+        self.acted = True
+        if action == NILE_ACTION:
+            self.nile[p] = False
+            self.card = -2
+            self.queue[:0] = [("nilestack",), ("nilestack",), ("from",)]
+            return
+        k = action - CARD_BASE
+        hand = self.hands[p]
+        for i, c in enumerate(hand):
+            if self.g.card_of[c] == k:
+                hand.pop(i)
+                self.discard.append(c)
+                break
+        else:
+            raise RuleViolation(f"card {self.g.card_name(k)} is not in the hand")
+        self.card = k
+        stack = self.g.card_kinds[k][1]
+        self.queue[:0] = [("stack", stack), ("stone",), ("refill", (p,))]
+
+    def _drew(self, c: int) -> None:
+        """A card drawn for the first seat of ``draw_seats``; a card naming an empty
+        stack is discarded at once (and another drawn)."""
+        p = self.draw_seats[0]
+        if self._usable(c):
+            self.hands[p].append(c)
+        else:
+            self.discard.append(c)
+
+    def _usable(self, c: int) -> bool:
+        s = self.g.card_kinds[self.g.card_of[c]][1]
+        return s == ANY or bool(self.stacks[s])
+
+    def _advance(self) -> None:
+        """Run automatic steps until a decision or a chance step is due."""
+        g = self.g
+        while True:
+            if self.phase == P_DRAW:
+                if self._refill_ready():
+                    return
+                self.phase = P_WORK
+            if not self.queue:
+                self._end_turn()
+                if self.phase == P_OVER:
+                    return
+                continue
+            step = self.queue.pop(0)
+            what = step[0]
+            if what == "bag":
+                self.acted = False
+                if self.bag:
+                    self.phase = P_BAG
+                    return
+            elif what == "place":
+                if self.face == TEMPLE:
+                    legal = self.place_options(TEMPLE)
+                    if not legal:
+                        self.removed.append(self.tile)
+                        self.temple_removed = True
+                        self.tile = -1
+                        continue
+                    self._ready(P_PLACE, legal)
+                    return
+                self.phase = P_PLACE
+                return
+            elif what == "riverplace":
+                legal = self.place_options(RIVER)
+                if not legal:  # nowhere at all: set aside, like the Temple
+                    self.removed.append(self.tile)
+                    self.tile = -1
+                    continue
+                self._ready(P_RIVERPLACE, [RIVER_BASE + q for q in legal])
+                return
+            elif what == "boatchoice":
+                self.phase = P_BOATCHOICE
+                return
+            elif what == "boatplace":
+                self.phase = P_BOATPLACE
+                return
+            elif what == "rn" or what == "nilestack":  # one tile from the River / Necropolis stack, if it has any
+                if self.stacks[g.river_stack]:
+                    self._take_from_stack(g.river_stack)
+            elif what == "rnchoice":
+                self.phase = P_RN
+                return
+            elif what == "card":
+                if self.hands[self.player] or (self.nile[self.player] and self.stacks[g.river_stack]):
+                    self.phase = P_CARD
+                    return
+            elif what == "stack":
+                s = step[1]
+                if s == ANY:
+                    if any(self.stacks):
+                        self.phase = P_STACK
+                        return
+                elif self.stacks[s]:
+                    self._take_from_stack(s)
+            elif what == "stone":
+                if self.stones_left[self.player] > 0:
+                    legal = self.stone_options(self.card_size())
+                    if legal:
+                        self._ready(P_STONE, legal)
+                        return
+            elif what == "from":
+                legal = self.nile_sources()
+                if legal:
+                    self._ready(P_FROM, legal)
+                    return
+            elif what == "to":
+                self.phase = P_TO
+                return
+            elif what == "refill":
+                if self._ending():
+                    continue
+                self.draw_seats = [p for p in step[1] if len(self.hands[p]) < g.hand_size]
+                if self._refill_ready():
+                    return
+            else:
+                raise RuleViolation(f"unknown step {what}")
+
+    def _refill_ready(self) -> bool:
+        """Set up the draw for the first seat that can draw; False when nobody can."""
+        g = self.g
+        while self.draw_seats:
+            p = self.draw_seats[0]
+            if len(self.hands[p]) < g.hand_size:
+                if not self.deck:
+                    self.deck = sorted(c for c in self.discard if self._usable(c))
+                    self.discard = [c for c in self.discard if not self._usable(c)]
+                if self.deck:
+                    self.phase = P_DRAW
+                    return True
+            self.draw_seats.pop(0)
+        return False
+
+    def _ending(self) -> bool:
+        return sum(1 for st in self.stacks if not st) >= 2
+
+    def _end_turn(self) -> None:
+        g = self.g
+        self.turn += 1
+        self.card = -1
+        if self.turn >= g.num_players:
+            self.round_one = False
+        if self._ending() or not self.acted:
+            self.phase = P_OVER
+            return
+        self.player = (self.player + 1) % g.num_players
+        self.queue = [("bag",), ("card",)]
+
+    # -- scores (the table's: HorusTable.scores) --------------------------------
+    def returns(self) -> list[float]:
+        return [float(x) for x in self.scores()]
+
+    def figures(self) -> dict[str, Any]:
+        """Per-game figures for the validator's summary (pooled lists, plain numbers)."""
+        return {
+            "score": [float(x) for x in self.scores()],
+            "islands": float(len(self.islands())),
+            "island_tiles": float(sum(len(self.land_members[lid]) for lid in self.islands())),
+            "region_size": [float(len(m)) for m in self.reg_members.values()],
+            "stones_placed": float(len(self.stone_at)),
+            "tiles_on_table": float(len(self.kind)),
+            "turns": float(self.turn),
+        }
+
+    # -- text -------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        return action_text(self, action)
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+    # -- drawing ----------------------------------------------------------------
+    def draw(self, path) -> None:
+        from .draw import draw_board
+
+        draw_board(self, path)
+
+    # -- constructed positions (tests) -------------------------------------------
+    @classmethod
+    def from_position(cls, game: HorusSpec, tiles: Sequence[tuple[int, int, int]],
+                      stones: Sequence[tuple[int, int, int]] = (), boats: Sequence[tuple[int, int]] | None = None,
+                      turn: int | None = None) -> "HorusState":
+        """A state with the given tiles ``(x, y, kind)`` on the table (in that order)
+        and stones ``(x, y, seat)``, at the start of seat 1's turn after the bag draw
+        (no physical tile bookkeeping: the supply is not adjusted)."""
+        s = cls(game, deal=False)
+        for x, y, kind in tiles:
+            c = code(x, y)
+            for d in CELLS:
+                if c + d in s.cells:
+                    raise ValueError(f"tile at {(x, y)} overlaps another")
+            slot = s._put(-1, kind, c)
+            if kind == BOAT and None in s.boats:
+                s.boats[s.boats.index(None)] = slot
+        for x, y, p in stones:
+            slot = s.at[code(x, y)]
+            s.stone_at[slot] = p
+            s.reg_stones[s.reg[slot]][p] += 1
+            s.stones_left[p] -= 1
+        s.turn = game.num_players if turn is None else turn
+        s.round_one = s.turn < game.num_players
+        s.queue = []
+        s.phase = P_CARD
+        return s
