@@ -14,8 +14,9 @@ import statistics
 import sys
 import time
 import timeit
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 DEFAULT_CHECK_EVERY = 16  # as cardgen.validation.simulate (cardgen is imported lazily: bench/validate.py
 # imports each copy of the package it times itself)
@@ -57,7 +58,7 @@ def time_configs(configs: list[tuple[int, str, Any]], rules: Any, games: int, re
     that a busy spell of the machine hits every row alike. ``check`` looks at each checked
     result (e.g. that no game failed); ``warm_up`` games fill caches first."""
     if warm_up:
-        for n, kind, gamedef in configs:
+        for _n, kind, gamedef in configs:
             run_config(gamedef, rules.agents[kind], kind, True, warm_up, 10_000, check_every)
     best = {(n, kind): float("inf") for n, kind, _ in configs}
     bare = dict(best)

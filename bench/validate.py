@@ -142,7 +142,7 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
           f"full checks every {check_every} steps; target {TARGET[game_id]:,} games/s")
     rows = [(n, kind) for n in counts for kind in rules.agents]
     configs = {(t, n, kind): tree[1].load(tree[0], n, setup) for t, tree in trees.items() for n, kind in rows}
-    for (t, n, kind), gamedef in configs.items():  # warm up: tables built on first use
+    for (t, _n, kind), gamedef in configs.items():  # warm up: tables built on first use
         use_tree(trees[t])
         trees[t][2](gamedef, trees[t][1].agents[kind], kind, True, 2, 10_000, check_every)
     best = {key: float("inf") for key in configs}
@@ -204,7 +204,7 @@ def _decisions(gamedef, agent, games: int) -> list[int]:
     counts = []
     for i in range(games):
         seats = []
-        play_game(gamedef, agent, 1 + i, trace=lambda step, p, text: seats.append(p) if p >= 0 else None)
+        play_game(gamedef, agent, 1 + i, trace=lambda step, p, text: seats.append(p) if p >= 0 else None)  # noqa: B023 (called within this iteration)
         counts.append(len(seats))
     return counts
 

@@ -38,9 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _speed import bench_args, bench_configs, print_speed, time_configs  # noqa: E402
+
 from cardgen.rules.egypt.figures import play_statistics  # noqa: E402
 from cardgen.rules.egypt.spec import TURNS  # noqa: E402
-from _speed import bench_args, bench_configs, print_speed, time_configs  # noqa: E402
 from cardgen.validation.simulate import play_game, run_config  # noqa: E402
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _speed import bench_args, bench_configs, pooled_figures, print_speed, time_configs  # noqa: E402
+
 from cardgen.validation.simulate import play_game, run_config  # noqa: E402
 
 

@@ -68,6 +68,7 @@ def validate(game: Game, options: ValidateOptions | None = None,
              progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
     """Check a loaded game: its deck against its rules, seeded plays, and (with
     ``options.kit``) a built kit. Returns the report as a plain dict (``report["ok"]``)."""
-    from .validation.runner import ValidateOptions, validate as run
+    from .validation.runner import ValidateOptions
+    from .validation.runner import validate as run
 
     return run(game, options or ValidateOptions(), progress)

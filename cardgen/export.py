@@ -16,10 +16,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .pipeline import BuildOptions, Face, KitBuilder
 from .errors import CardgenError, Collector
 from .model.game import Component, Game
 from .paths import shipped_fonts_dir
+from .pipeline import BuildOptions, Face, KitBuilder
 
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot is left for the hidden card

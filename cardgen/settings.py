@@ -32,7 +32,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Collector, CardgenError, Where, display_path
+from .errors import CardgenError, Collector, Where, display_path
 from .units import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"

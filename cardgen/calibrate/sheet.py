@@ -34,13 +34,13 @@ from pathlib import Path
 from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
-from ..output import canvas as pdfout
-from .text import TEXT
 from ..errors import CardgenError, Where, display_path
-from ..layout.textfit import wrap
 from ..layout.fonts import FontBook
+from ..layout.textfit import wrap
+from ..output import canvas as pdfout
 from ..paths import shipped_fonts_dir
 from ..units import PAPERS_MM, PT_PER_MM
+from .text import TEXT
 
 REGULAR = "NotoSans-Regular"
 BOLD = "NotoSans-Bold"

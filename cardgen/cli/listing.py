@@ -10,7 +10,6 @@ import click
 from ..errors import CardgenError
 from ..units import PAPERS_MM
 
-
 LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
+from .. import ValidateOptions, load_game
+from .. import validate as run_validation
 from ..errors import CardgenError, Where
-from .. import ValidateOptions, load_game, validate as run_validation
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
@@ -169,7 +170,6 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
               check_every: int, path: Path) -> None:
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
     from ..errors import display_path
-
     from ..validation.simulate import play_game
 
     if rules is None:

@@ -4,9 +4,9 @@ works on every platform and on network drives)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from threading import Event
-from typing import Callable, Iterable
 
 WATCHED_SUFFIXES = {".yaml", ".yml", ".j2", ".jinja", ".ttf", ".png", ".jpg", ".jpeg"}
 

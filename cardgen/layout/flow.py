@@ -9,8 +9,8 @@ French puts before ``: ; ! ?``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..units import PT_PER_MM
 

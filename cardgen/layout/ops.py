@@ -94,7 +94,7 @@ class Op:
 
     kind: str
     args: dict[str, Any]
-    children: tuple["Op", ...] = ()
+    children: tuple[Op, ...] = ()
 
 
 def _is_num(v: Any) -> bool:

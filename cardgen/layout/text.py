@@ -9,13 +9,13 @@ card, face and language — never an invisible glyph or a clipped line.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from ..errors import CardgenError, Collector
+from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .fonts import FontBook, describe_chars
 from .ops import Op
-from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .textfit import FittedText, fit_text
 
 DEFAULT_ROLE = "text"

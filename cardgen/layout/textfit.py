@@ -16,8 +16,8 @@ monospace measure; the real one is
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..units import pt_to_mm
 

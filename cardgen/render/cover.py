@@ -9,7 +9,8 @@ rectangles, split into cells at their edges, covers it).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 _EPS = 1e-9
 

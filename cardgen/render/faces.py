@@ -7,15 +7,16 @@ template bug that breaks every card is reported once, with a count.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import CardgenError, Collector, ErrorList
 from ..layout.ops import Op, parse_layout
-from ..model.game import Card, Component, Game
-from .sandbox import renderer_for, translator
 from ..layout.text import TextEngine
+from ..model.game import Card, Component, Game
 from ..units import PAPERS_MM
+from .sandbox import renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
 

@@ -12,15 +12,16 @@ import math
 import operator
 import re
 import traceback
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from .cover import covered
 from ..errors import CardgenError, Where, display_path
 from ..load.yamlsrc import fast_load
+from .cover import covered
 
 
 def quote(value: Any) -> str:
@@ -84,10 +85,10 @@ class LimitedSandbox(SandboxedEnvironment):
         return {"*": operator.mul, "**": operator.pow, "%": operator.mod}[op](left, right)
 
 
-_RENDERERS: dict[tuple, "TemplateRenderer"] = {}
+_RENDERERS: dict[tuple, TemplateRenderer] = {}
 
 
-def renderer_for(template_dirs: tuple[Path, ...], palette: Mapping[str, str]) -> "TemplateRenderer":
+def renderer_for(template_dirs: tuple[Path, ...], palette: Mapping[str, str]) -> TemplateRenderer:
     """A renderer shared within this process, so templates compile once per build
     (and, warmed before worker processes fork, once in all)."""
     key = (template_dirs, tuple(sorted(palette.items())))

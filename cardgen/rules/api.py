@@ -22,8 +22,9 @@ source), or :data:`TERMINAL`. Actions are plain ints.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from ..errors import Where
 
@@ -120,7 +121,7 @@ class StaticSpec:
     quantities: Mapping[tuple, int] = field(default_factory=dict)
     key_of: Callable[[Mapping[str, Any]], tuple | None] | None = None
     where_of: Callable[[tuple], Where | None] | None = None  # where to point for a key's count (e.g. its data line)
-    also: tuple["StaticSpec", ...] = ()
+    also: tuple[StaticSpec, ...] = ()
 
     def wanted(self, key: tuple) -> int:
         """How many copies of the card ``key`` the rules need."""
@@ -145,7 +146,7 @@ class State(Protocol):
     def legal_actions(self) -> list[int]: ...
     def chance_outcomes(self) -> list[tuple[int, float]]: ...
     def apply_action(self, action: int) -> int | None: ...  # may return current_player()
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
     def observation(self, player: int) -> Observation: ...
     def returns(self) -> list[float]: ...
     def length(self) -> int: ...  # the game's own measure of length (e.g. turns)

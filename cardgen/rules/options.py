@@ -9,8 +9,9 @@ inclusive range). Anything else is judged by the ``special`` callback.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import fields
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import Where
 from .api import Problem

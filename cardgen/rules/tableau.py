@@ -10,8 +10,9 @@ cards overlap when they are less than one unit apart on both axes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import Where
 from .api import Problem

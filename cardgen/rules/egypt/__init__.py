@@ -65,15 +65,15 @@ The package, one module per job (each importing at run time only those listed be
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register
 from ..api import Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import EgyptGame
-from .spec import (GAME_ID, MAX_PLAYERS, SETUP, TURNS, EgyptOptions, build_static_spec, card_names_of,
-                   type_names_of)
+from .spec import GAME_ID, MAX_PLAYERS, SETUP, TURNS, EgyptOptions, build_static_spec, card_names_of, type_names_of
 
 
 class EgyptRules:

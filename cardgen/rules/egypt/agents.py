@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .bits import counts_tuple, swar_total
 from .codec import PASS, VICTIM_BASE, decode_meld

@@ -11,9 +11,9 @@ cached by counts.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import accumulate, chain
 from operator import getitem
-from typing import Sequence
 
 from .spec import ANKH, COPIES, N_CARDS, NTYPES
 

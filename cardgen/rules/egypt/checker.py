@@ -5,15 +5,34 @@ hands' bits, never from the engine's move lists or counts).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from operator import attrgetter, or_, sub
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ..api import RuleViolation
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
-from .spec import (ANKH, COMBO_IDS, COMBOS, CONTROL, DISCARD, DRAW, DYNASTY, HAND, KEEP, MAX_DISCARD, N_CARDS, NTYPES,
-                   OVER, PHASE_NAMES, RULE_VALUES, STEAL, VICTIM)
+from .spec import (
+    ANKH,
+    COMBO_IDS,
+    COMBOS,
+    CONTROL,
+    DISCARD,
+    DRAW,
+    DYNASTY,
+    HAND,
+    KEEP,
+    MAX_DISCARD,
+    N_CARDS,
+    NTYPES,
+    OVER,
+    PHASE_NAMES,
+    RULE_VALUES,
+    STEAL,
+    VICTIM,
+)
+
 if TYPE_CHECKING:
     from .game import EgyptGame
     from .state import EgyptObservation, EgyptState

@@ -10,7 +10,8 @@ nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .spec import ANKH, COMBO_IDS, COMBOS, CONTROL, DISCARD, DRAW, DYNASTY, STEAL, VICTIM
 
@@ -83,7 +84,7 @@ def describe_action(action: int, type_names: Sequence[str]) -> str:
     return f"action {action}"
 
 
-def action_text(state: "EgyptState", action: int) -> str:
+def action_text(state: EgyptState, action: int) -> str:
     """An action of the state's current player (or of chance), as the trace shows it."""
     g = state.g
     phase = state.phase

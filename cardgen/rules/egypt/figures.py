@@ -4,7 +4,8 @@ from seeded games played without the checks."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..api import CHANCE, TERMINAL
 

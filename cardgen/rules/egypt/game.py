@@ -5,15 +5,26 @@ control, the best tribute a hand can score), cached as hands are met.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...errors import CardgenError
 from .bits import counts_tuple
 from .checker import EgyptChecker
 from .codec import COMBO, MELD, PASS, combo_action, decode_meld, describe_action, meld_action
 from .moves import DELTA, learn_action
-from .spec import (ANKH, COMBOS, COPIES, MAX_PLAYERS, N_CARDS, RULE_VALUES, SETUP, TURNS, TYPE_IDS, TYPE_NAMES,
-                   EgyptOptions)
+from .spec import (
+    ANKH,
+    COMBOS,
+    COPIES,
+    MAX_PLAYERS,
+    N_CARDS,
+    RULE_VALUES,
+    SETUP,
+    TURNS,
+    TYPE_IDS,
+    TYPE_NAMES,
+    EgyptOptions,
+)
 from .state import EgyptState
 
 # Move lists and searches depend only on the options and a hand's counts: shared by
@@ -55,7 +66,7 @@ class EgyptGame:
         self.checker_tables: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 
     # OpenSpiel-style
-    def new_initial_state(self) -> "EgyptState":
+    def new_initial_state(self) -> EgyptState:
         return EgyptState(self)
 
     def max_game_length(self) -> int:
@@ -63,7 +74,7 @@ class EgyptGame:
         # discard per seat, a victim, a steal and at most 8 melds and a pass: generous
         return self.turns * (2 * N_CARDS + 3 * self.num_players + 12)
 
-    def checker(self) -> "EgyptChecker":
+    def checker(self) -> EgyptChecker:
         return EgyptChecker(self)
 
     def card_index(self, name: str) -> int:

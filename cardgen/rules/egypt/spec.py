@@ -9,8 +9,9 @@ runs before any game is played.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
@@ -60,7 +61,7 @@ class EgyptOptions:
                "no_controller": ("end_phase", "next_turn")}
 
     @classmethod
-    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple["EgyptOptions", list[Problem]]:
+    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple[EgyptOptions, list[Problem]]:
         """Options from ``data.house_rules`` (missing keys keep their default), and
         the problems found in it."""
         return read_house_rules(cls, data, locate, _special_option)

@@ -10,16 +10,36 @@ own legal moves; :mod:`.checker` judges every step apart from it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from math import floor
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
 from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
-from .spec import (CONTROL, DISCARD, DRAW, DYNASTY, EV_COMBO, EV_CONTROL, EV_DISCARD, EV_MELD, EV_PASS, EV_RESHUFFLE,
-                   EV_REVEAL, EV_STEAL, EV_TURN, HAND, N_CARDS, OVER, PHASE_NAMES, STEAL, VICTIM)
+from .spec import (
+    CONTROL,
+    DISCARD,
+    DRAW,
+    DYNASTY,
+    EV_COMBO,
+    EV_CONTROL,
+    EV_DISCARD,
+    EV_MELD,
+    EV_PASS,
+    EV_RESHUFFLE,
+    EV_REVEAL,
+    EV_STEAL,
+    EV_TURN,
+    HAND,
+    N_CARDS,
+    OVER,
+    PHASE_NAMES,
+    STEAL,
+    VICTIM,
+)
 
 if TYPE_CHECKING:
     from .game import EgyptGame
@@ -41,7 +61,7 @@ class EgyptObservation:
 
     __slots__ = ("player", "_s")
 
-    def __init__(self, state: "EgyptState", player: int):
+    def __init__(self, state: EgyptState, player: int):
         self.player = player
         self._s = state
 
@@ -240,7 +260,7 @@ class EgyptState:
         """Turns played."""
         return self.turn
 
-    def clone(self) -> "EgyptState":
+    def clone(self) -> EgyptState:
         s = EgyptState.__new__(EgyptState)
         for name in self.__slots__:
             v = getattr(self, name)
@@ -505,7 +525,7 @@ class EgyptState:
     def from_position(cls, game: EgyptGame, hands: Sequence[Sequence[int]], phase: int = CONTROL,
                       controller: int = -1, scores: Sequence[int] = (), turn: int = 0,
                       discard: Sequence[int] = (), table: Sequence[int] = (), player: int = 0,
-                      victim: int = -1, deck: Sequence[int] | None = None) -> "EgyptState":
+                      victim: int = -1, deck: Sequence[int] | None = None) -> EgyptState:
         """A position at the start of ``phase`` (``CONTROL``, ``DYNASTY``, ``DISCARD`` or
         ``DRAW``); every card not placed lies in the deck unless ``deck`` is given."""
         s = cls.__new__(cls)

@@ -108,7 +108,8 @@ rules object the validator finds through the registry.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register

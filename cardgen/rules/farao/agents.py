@@ -5,13 +5,49 @@ of the rules API; the greedy player here plays sensibly from what its seat may s
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .codec import (ACCEPT, ALLOW, BLOCK_ACT, CASH_ACT, DECLINE, DISCARD, NEW, PASS, PILE, STEAL_ACT, TAKE,
-                    TAX_ACT, THIEF_ACT, YES, build_action, trade_action)
+from .codec import (
+    ACCEPT,
+    ALLOW,
+    BLOCK_ACT,
+    CASH_ACT,
+    DECLINE,
+    DISCARD,
+    NEW,
+    PASS,
+    PILE,
+    STEAL_ACT,
+    TAKE,
+    TAX_ACT,
+    THIEF_ACT,
+    YES,
+    build_action,
+    trade_action,
+)
 from .observation import FaraoObservation
-from .spec import (ATTACK, BLOCK, BUILD, CASH, DRAW, END_DISCARD, JOKER, LOSS_DISCARD, MAX_VALUE, NK, PHARAOH,
-                   STEAL, TAX, TAX_BLOCK, THIEF, TRADE, TRADE_PICK, TRADE_REPLY, pyramid_value)
+from .spec import (
+    ATTACK,
+    BLOCK,
+    BUILD,
+    CASH,
+    DRAW,
+    END_DISCARD,
+    JOKER,
+    LOSS_DISCARD,
+    MAX_VALUE,
+    NK,
+    PHARAOH,
+    STEAL,
+    TAX,
+    TAX_BLOCK,
+    THIEF,
+    TRADE,
+    TRADE_PICK,
+    TRADE_REPLY,
+    pyramid_value,
+)
 
 if TYPE_CHECKING:
     from .game import FaraoGame

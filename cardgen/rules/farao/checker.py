@@ -8,11 +8,49 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..api import RuleViolation
-from .codec import (ACCEPT, BLOCK_ACT, BUILD_ACT, CASH_ACT, DISCARD, NEW, PASS, PILE, STEAL_ACT, TAKE, TAX_ACT,
-                    THIEF_ACT, YES, decode_build, decode_trade, pyramid_text)
-from .spec import (ATTACK, BLOCK, BUILD, CASH, DRAW, END, END_DISCARD, IDLE, JOKER, KIND_NAMES, LOSS_DISCARD,
-                   MAX_VALUE, NK, OVER, PHARAOH, PHASE_NAMES, STEAL, TAX, TAX_BLOCK, THIEF, TRADE, TRADE_PICK,
-                   TRADE_REPLY)
+from .codec import (
+    ACCEPT,
+    BLOCK_ACT,
+    BUILD_ACT,
+    CASH_ACT,
+    DISCARD,
+    NEW,
+    PASS,
+    PILE,
+    STEAL_ACT,
+    TAKE,
+    TAX_ACT,
+    THIEF_ACT,
+    YES,
+    decode_build,
+    decode_trade,
+    pyramid_text,
+)
+from .spec import (
+    ATTACK,
+    BLOCK,
+    BUILD,
+    CASH,
+    DRAW,
+    END,
+    END_DISCARD,
+    IDLE,
+    JOKER,
+    KIND_NAMES,
+    LOSS_DISCARD,
+    MAX_VALUE,
+    NK,
+    OVER,
+    PHARAOH,
+    PHASE_NAMES,
+    STEAL,
+    TAX,
+    TAX_BLOCK,
+    THIEF,
+    TRADE,
+    TRADE_PICK,
+    TRADE_REPLY,
+)
 
 if TYPE_CHECKING:
     from .game import FaraoGame

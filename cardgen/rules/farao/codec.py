@@ -8,9 +8,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .spec import (ATTACK, BLOCK, BUILD, C_DIE, C_DRAW, C_STEAL, C_TAX, CASH, DISPLAY_TARGET, DRAW,
-                   END_DISCARD, KIND_NAMES, LOSS_DISCARD, PHASE_NAMES, STEAL, TAX_BLOCK, TRADE, TRADE_PICK,
-                   TRADE_REPLY, pyramid_value)
+from .spec import (
+    ATTACK,
+    BLOCK,
+    BUILD,
+    C_DIE,
+    C_DRAW,
+    C_STEAL,
+    C_TAX,
+    CASH,
+    DISPLAY_TARGET,
+    DRAW,
+    END_DISCARD,
+    KIND_NAMES,
+    LOSS_DISCARD,
+    PHASE_NAMES,
+    STEAL,
+    TAX_BLOCK,
+    TRADE,
+    TRADE_PICK,
+    TRADE_REPLY,
+    pyramid_value,
+)
 
 if TYPE_CHECKING:
     from .state import FaraoState

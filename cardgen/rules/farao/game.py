@@ -4,15 +4,26 @@ and the deck (OpenSpiel's ``Game``) — with the move tables prepared once for a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain, islice
 from operator import getitem
-from typing import Sequence
 
 from ...errors import CardgenError
 from .checker import KIND_WEIGHT, FaraoChecker, PyramidCount
 from .codec import NEW, PASS, TRADE_ACT, build_action
-from .spec import (END, JOKER, MAX_VALUE, NK, RULE_BUILDING, RULE_JOKERS, RULE_SPECIALS, SETUP, SPECIAL_IDS, Board,
-                   FaraoOptions)
+from .spec import (
+    END,
+    JOKER,
+    MAX_VALUE,
+    NK,
+    RULE_BUILDING,
+    RULE_JOKERS,
+    RULE_SPECIALS,
+    SETUP,
+    SPECIAL_IDS,
+    Board,
+    FaraoOptions,
+)
 from .state import FaraoState
 
 
@@ -65,14 +76,14 @@ class FaraoGame:
         self.pyramid_caps = tuple(self.pyramid_cap(t) for t in range(board.plateaus + 1))
         self.trade_offers = options.trade_offers if options.trade != "none" else 0  # offers a turn
 
-    def new_initial_state(self) -> "FaraoState":
+    def new_initial_state(self) -> FaraoState:
         return FaraoState(self)
 
     def max_game_length(self) -> int:
         """The generous limit, in steps: 500 turns of 80 steps (real games last tens of turns)."""
         return 500 * 80
 
-    def checker(self) -> "FaraoChecker":
+    def checker(self) -> FaraoChecker:
         return FaraoChecker(self)
 
     def cash_rows(self, plateau: int) -> int:

@@ -18,7 +18,7 @@ class FaraoObservation:
 
     __slots__ = ("player", "_s")
 
-    def __init__(self, state: "FaraoState", player: int):
+    def __init__(self, state: FaraoState, player: int):
         self.player = player
         self._s = state
 

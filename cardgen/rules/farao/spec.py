@@ -5,8 +5,9 @@ the data against. Everything else in the package builds on these; nothing here p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, Problem, StaticSpec
@@ -73,7 +74,7 @@ class FaraoOptions:
     INTS = {"min_rows_to_cash": (1, MAX_VALUE), "trade_offers": (0, 20)}
 
     @classmethod
-    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple["FaraoOptions", list[Problem]]:
+    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple[FaraoOptions, list[Problem]]:
         """Options from ``data.house_rules`` (missing keys keep their default) and the problems found in it."""
         return read_house_rules(cls, data, locate)
 

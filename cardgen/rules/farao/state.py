@@ -6,16 +6,61 @@ shuffle) and the moves, as plain ints and short lists because this is the hot lo
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from itertools import compress, islice
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..api import CHANCE, TERMINAL, RuleViolation, draw_outcome, most_points_win
-from .codec import (ACCEPT, ALLOW, BLOCK_ACT, CASH_ACT, DECLINE, DISCARD, NEW, PASS, PILE, STEAL_ACT, TAKE,
-                    TAX_ACT, THIEF_ACT, YES, action_text, decode_build, decode_trade, state_text)
+from .codec import (
+    ACCEPT,
+    ALLOW,
+    BLOCK_ACT,
+    CASH_ACT,
+    DECLINE,
+    DISCARD,
+    NEW,
+    PASS,
+    PILE,
+    STEAL_ACT,
+    TAKE,
+    TAX_ACT,
+    THIEF_ACT,
+    YES,
+    action_text,
+    decode_build,
+    decode_trade,
+    state_text,
+)
 from .observation import FaraoObservation
-from .spec import (ATTACK, BLOCK, BUILD, C_DIE, C_DRAW, C_STEAL, C_TAX, CASH, DISPLAY_TARGET, DRAW, END,
-                   END_DISCARD, IDLE, JOKER, KIND_NAMES, LOSS_DISCARD, NK, OVER, PHARAOH, STEAL, TAX,
-                   TAX_BLOCK, THIEF, TRADE, TRADE_PICK, TRADE_REPLY, pyramid_value)
+from .spec import (
+    ATTACK,
+    BLOCK,
+    BUILD,
+    C_DIE,
+    C_DRAW,
+    C_STEAL,
+    C_TAX,
+    CASH,
+    DISPLAY_TARGET,
+    DRAW,
+    END,
+    END_DISCARD,
+    IDLE,
+    JOKER,
+    KIND_NAMES,
+    LOSS_DISCARD,
+    NK,
+    OVER,
+    PHARAOH,
+    STEAL,
+    TAX,
+    TAX_BLOCK,
+    THIEF,
+    TRADE,
+    TRADE_PICK,
+    TRADE_REPLY,
+    pyramid_value,
+)
 
 if TYPE_CHECKING:
     from .game import FaraoGame
@@ -228,7 +273,7 @@ class FaraoState:
             "reshuffles": float(self.reshuffles),
         }
 
-    def clone(self) -> "FaraoState":
+    def clone(self) -> FaraoState:
         s = FaraoState.__new__(FaraoState)
         for name in self.__slots__:
             v = getattr(self, name)
@@ -634,7 +679,7 @@ class FaraoState:
     def from_position(cls, game: FaraoGame, hands: Sequence[Mapping[int, int]], pyramids: Sequence[Sequence] = (),
                       display: Sequence[int] = (), discard: Mapping[int, int] | None = None, plateau: int = 1,
                       active: int = 0, scores: Sequence[int] = (), final: bool = False,
-                      pile: Mapping[int, int] | None = None) -> "FaraoState":
+                      pile: Mapping[int, int] | None = None) -> FaraoState:
         """A position at the start of ``active``'s turn. ``hands``: per seat ``{kind: count}``;
         ``pyramids``: per seat a list of ``(base, [(cards, jokers) or cards, …])``. Every card not
         placed lies in the pile (the End card too when ``final``) unless ``pile`` is given."""

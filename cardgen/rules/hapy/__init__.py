@@ -36,7 +36,8 @@ trace text), :mod:`.state` (the engine and the observation), :mod:`.checker`
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import Where
 from .. import register

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import weakref
+from collections.abc import Sequence
 from operator import itemgetter
-from typing import Sequence
 
 from .codec import EV_REQUEST, EV_REVEAL, EV_TAKE, KEEP_BASE, PASS, REQUEST_BASE
 from .game import HapyGame
@@ -34,10 +34,10 @@ class _PublicMemory:
 
     __slots__ = ("events", "seen", "holder", "known", "lacks", "interest", "lost", "table", "mummy_taken",
                  "__weakref__")
-    _by_log: "weakref.WeakValueDictionary[int, _PublicMemory]" = weakref.WeakValueDictionary()
+    _by_log: weakref.WeakValueDictionary[int, _PublicMemory] = weakref.WeakValueDictionary()
 
     @classmethod
-    def of(cls, events: list, n: int, faces: Sequence[int]) -> "_PublicMemory":
+    def of(cls, events: list, n: int, faces: Sequence[int]) -> _PublicMemory:
         """The memory of the game whose log is ``events`` (made from these faces if there is none yet)."""
         mem = cls._by_log.get(id(events))
         if mem is None or mem.events is not events:
@@ -259,7 +259,7 @@ class GreedyAgent:
                         if len(ranked) > 1:
                             ranked.sort(reverse=True)
                     bit = BIT[c]
-                    for chance, target in ranked:
+                    for chance, target in ranked:  # noqa: B007 (chance is read after the break)
                         if not lacks[target] & bit:
                             break
                     else:

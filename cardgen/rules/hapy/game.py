@@ -7,7 +7,8 @@ request tables), and the factory of its states and checkers."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...errors import CardgenError, Where
 from ..tableau import Layout, parse_layout

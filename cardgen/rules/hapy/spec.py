@@ -8,7 +8,8 @@ binding the rules to a game)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec

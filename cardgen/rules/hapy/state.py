@@ -10,15 +10,42 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from operator import mul, or_
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..api import CHANCE, TERMINAL, RuleViolation, uniform_index
-from .codec import (EV_PASS, EV_REQUEST, EV_REVEAL, EV_SKIP, EV_TAKE, EV_WIN, KEEP_BASE, PASS, REQ_CARD, REQ_TARGET,
-                    REQUEST_BASE, action_text, state_text)
-from .masks import (ALL, BIT, BIT_OR_0, BITS6, FAMILY_MASK, FAMILY_OF, PLACES_HI, PLACES_LO, PLACES_MID, POP6, SHIFT,
-                    mask_cards, sets_and_whole)
+from .codec import (
+    EV_PASS,
+    EV_REQUEST,
+    EV_REVEAL,
+    EV_SKIP,
+    EV_TAKE,
+    EV_WIN,
+    KEEP_BASE,
+    PASS,
+    REQ_CARD,
+    REQ_TARGET,
+    REQUEST_BASE,
+    action_text,
+    state_text,
+)
+from .masks import (
+    ALL,
+    BIT,
+    BIT_OR_0,
+    BITS6,
+    FAMILY_MASK,
+    FAMILY_OF,
+    PLACES_HI,
+    PLACES_LO,
+    PLACES_MID,
+    POP6,
+    SHIFT,
+    mask_cards,
+    sets_and_whole,
+)
 from .spec import DEAL, EMPTY, HIDDEN, KEEP, N_CARDS, OVER, PHASE_NAMES, REQUEST, TAKE
 
 if TYPE_CHECKING:  # for annotations only: the game definition imports this module
@@ -42,7 +69,7 @@ class HapyObservation:
 
     __slots__ = ("player", "_s")
 
-    def __init__(self, state: "HapyState", player: int):
+    def __init__(self, state: HapyState, player: int):
         self.player = player
         self._s = state
 
@@ -271,7 +298,7 @@ class HapyState:
                 "passes": passes, "won_by_whole_family_%": 100.0 if whole else 0.0,
                 "sets_revealed": [r.bit_count() // 3 for r in self.rev], "left_in_layout": self.pyr}
 
-    def clone(self) -> "HapyState":
+    def clone(self) -> HapyState:
         s = HapyState.__new__(HapyState)
         for name in self.__slots__:
             v = getattr(self, name)
@@ -447,7 +474,7 @@ class HapyState:
     @classmethod
     def from_position(cls, game: HapyGame, layout: Mapping[int, int] | Sequence[int | None],
                       hands: Sequence[Sequence[int]],
-                      revealed: Sequence[Sequence[int]] = (), player: int = 0, last_request: int = -1) -> "HapyState":
+                      revealed: Sequence[Sequence[int]] = (), player: int = 0, last_request: int = -1) -> HapyState:
         """A position after the deal: ``layout`` maps places to cards (others empty)."""
         s = cls(game)
         n = game.num_players

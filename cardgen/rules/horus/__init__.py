@@ -53,7 +53,8 @@ only registers the rules (:func:`cardgen.rules.rules_for` imports it).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register

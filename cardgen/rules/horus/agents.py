@@ -5,10 +5,30 @@ and this game's greedy one (:class:`GreedyAgent`), which reads the public table 
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from .codec import (BOAT_BASE, CARD_BASE, FROM_BASE, KIND_MASK, NILE_ACTION, P_BOATPLACE, P_CARD, P_FROM, P_PLACE,
-                    P_RIVERPLACE, P_RN, P_STACK, P_STONE, P_TO, PLACE_BASE, RIVER_BASE, STACK_BASE, STONE_BASE, TO_BASE)
+from .codec import (
+    BOAT_BASE,
+    CARD_BASE,
+    FROM_BASE,
+    KIND_MASK,
+    NILE_ACTION,
+    P_BOATPLACE,
+    P_CARD,
+    P_FROM,
+    P_PLACE,
+    P_RIVERPLACE,
+    P_RN,
+    P_STACK,
+    P_STONE,
+    P_TO,
+    PLACE_BASE,
+    RIVER_BASE,
+    STACK_BASE,
+    STONE_BASE,
+    TO_BASE,
+)
 from .geometry import NO_TILES
 from .islands import NEAR_OPEN, IslandOutlook
 from .spec import ANY, NECRO, RIVER, WATER, HorusSpec

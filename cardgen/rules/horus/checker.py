@@ -8,11 +8,44 @@ import heapq
 import itertools
 
 from ..api import RuleViolation
-from .codec import (BOAT_BASE, CARD_BASE, KIND_MASK, NECRO_BASE, NILE_ACTION, P_BOATCHOICE, P_BOATPLACE, P_CARD,
-                    P_FROM, P_PLACE, P_RIVERPLACE, P_RN, P_STACK, P_STONE, P_TO, PHASE_NAMES, RIVER_BASE)
+from .codec import (
+    BOAT_BASE,
+    CARD_BASE,
+    KIND_MASK,
+    NECRO_BASE,
+    NILE_ACTION,
+    P_BOATCHOICE,
+    P_BOATPLACE,
+    P_CARD,
+    P_FROM,
+    P_PLACE,
+    P_RIVERPLACE,
+    P_RN,
+    P_STACK,
+    P_STONE,
+    P_TO,
+    PHASE_NAMES,
+    RIVER_BASE,
+)
 from .geometry import OFF, W, code
-from .scratch import (K_AROUND, K_CROWD, K_CROWDSET, K_NBR, K_NBRSET, K_OFF, K_OVERSET, K_W, cells_of, frontier_of,
-                      islands_of, k_around, key_of_code, key_xy, regions_of, scores_of)
+from .scratch import (
+    K_AROUND,
+    K_CROWD,
+    K_CROWDSET,
+    K_NBR,
+    K_NBRSET,
+    K_OFF,
+    K_OVERSET,
+    K_W,
+    cells_of,
+    frontier_of,
+    islands_of,
+    k_around,
+    key_of_code,
+    key_xy,
+    regions_of,
+    scores_of,
+)
 from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER, HorusSpec
 from .state import HorusState
 

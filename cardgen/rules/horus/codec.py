@@ -10,7 +10,7 @@ from such a picture (:func:`parse_board`).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from .geometry import code, xy
 from .spec import KIND_LETTER

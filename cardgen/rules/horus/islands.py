@@ -36,7 +36,8 @@ costs one pass over the groups near closing and a few look-ups per place.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .codec import KIND_MASK
 from .geometry import CELLS, COVER_COUNT, NBR, OUTSIDE

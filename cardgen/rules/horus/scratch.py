@@ -6,7 +6,8 @@ from the (x, y) offsets and not from the engine's tables or codes.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..api import RuleViolation
 from .geometry import OFF, W, code

@@ -8,7 +8,8 @@ data and kit against them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 GAME_ID = "horus"
 SETUP = "standard"

@@ -11,12 +11,39 @@ between decisions run from a queue (:meth:`HorusState._advance`).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..api import CHANCE, TERMINAL, RuleViolation
-from .codec import (BOAT_BASE, CARD_BASE, DRAW_CARD_BASE, DRAW_TILE_BASE, FROM_BASE, KIND_MASK, NECRO_BASE, NILE_ACTION,
-                    P_BAG, P_BOATCHOICE, P_BOATPLACE, P_CARD, P_DRAW, P_FROM, P_OVER, P_PLACE, P_RIVERPLACE, P_RN,
-                    P_STACK, P_STONE, P_TO, P_WORK, RIVER_BASE, STACK_BASE, TO_BASE, action_text, render_text)
+from .codec import (
+    BOAT_BASE,
+    CARD_BASE,
+    DRAW_CARD_BASE,
+    DRAW_TILE_BASE,
+    FROM_BASE,
+    KIND_MASK,
+    NECRO_BASE,
+    NILE_ACTION,
+    P_BAG,
+    P_BOATCHOICE,
+    P_BOATPLACE,
+    P_CARD,
+    P_DRAW,
+    P_FROM,
+    P_OVER,
+    P_PLACE,
+    P_RIVERPLACE,
+    P_RN,
+    P_STACK,
+    P_STONE,
+    P_TO,
+    P_WORK,
+    RIVER_BASE,
+    STACK_BASE,
+    TO_BASE,
+    action_text,
+    render_text,
+)
 from .geometry import CELLS, code
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
@@ -29,7 +56,7 @@ class HorusView:
 
     __slots__ = ("player", "_s", "board")
 
-    def __init__(self, state: "HorusState", player: int):
+    def __init__(self, state: HorusState, player: int):
         self.player = player
         self._s = state
         self.board = _PublicBoard(state)
@@ -51,7 +78,7 @@ class _PublicBoard:
     _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
                                    "round_one", "move_from", "near"))
 
-    def __init__(self, s: "HorusState"):
+    def __init__(self, s: HorusState):
         self._s = s
         for name in self._TABLES:
             setattr(self, name, getattr(s, name))
@@ -168,7 +195,7 @@ class HorusState(HorusTable):
     def length(self) -> int:
         return self.turn
 
-    def clone(self) -> "HorusState":
+    def clone(self) -> HorusState:
         s = HorusState.__new__(HorusState)
         for k, v in self.__dict__.items():
             if isinstance(v, list):
@@ -557,7 +584,7 @@ class HorusState(HorusTable):
     @classmethod
     def from_position(cls, game: HorusSpec, tiles: Sequence[tuple[int, int, int]],
                       stones: Sequence[tuple[int, int, int]] = (), boats: Sequence[tuple[int, int]] | None = None,
-                      turn: int | None = None) -> "HorusState":
+                      turn: int | None = None) -> HorusState:
         """A state with the given tiles ``(x, y, kind)`` on the table (in that order)
         and stones ``(x, y, seat)``, at the start of seat 1's turn after the bag draw
         (no physical tile bookkeeping: the supply is not adjusted)."""

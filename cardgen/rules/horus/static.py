@@ -13,12 +13,27 @@ Two sides, both named with the file and line to fix:
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, Problem, StaticSpec
-from .spec import (CLOSED_SIZE, COLOURS, HAND_SIZE, HORUS_CARDS, MAX_SIZE, NILE_CARDS, RIVER_BAG, RIVER_STACK,
-                   SETUP, STONES_EACH, TEMPLE_CAP, TERRAIN_STACK, TERRAIN_TILES, TOTAL_TILES)
+from .spec import (
+    CLOSED_SIZE,
+    COLOURS,
+    HAND_SIZE,
+    HORUS_CARDS,
+    MAX_SIZE,
+    NILE_CARDS,
+    RIVER_BAG,
+    RIVER_STACK,
+    SETUP,
+    STONES_EACH,
+    TEMPLE_CAP,
+    TERRAIN_STACK,
+    TERRAIN_TILES,
+    TOTAL_TILES,
+)
 
 TILES, CARDS, NILE, STONES = "tiles", "horus-cards", "nile-cards", "stones"
 SPECIAL = ("river", "temple", "step_pyramid", "boat")
