@@ -253,11 +253,18 @@ def op_markdown(kind: str, heading: str = "###") -> str:
     return "\n".join(lines) + "\n"
 
 
+def summary(kind: str) -> str:
+    """An op's first sentence, up to a colon outside code: the line of the index."""
+    first = OPS_TEXT.get(kind, "").split(". ")[0]
+    head, colon, _ = first.partition(": ")
+    if colon and head.count("`") % 2 == 0:
+        first = head
+    return first.rstrip(".") + "."
+
+
 def reference_markdown(heading: str = "###") -> str:
     """The whole op reference: an index of the ops, then one section per op, in table order."""
     index = ["| op | what it draws |", "| --- | --- |"]
-    for kind in SPECS:
-        first = OPS_TEXT.get(kind, "").split(". ")[0].split(": ")[0].rstrip(".")
-        index.append(f"| [`{kind}`](#{kind}) | {_cell(first)}. |")
+    index += [f"| [`{kind}`](#{kind}) | {_cell(summary(kind))} |" for kind in SPECS]
     sections = [op_markdown(kind, heading) for kind in SPECS]
     return "\n".join(index) + "\n\n" + "\n".join(sections)

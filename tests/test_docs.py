@@ -134,6 +134,8 @@ def test_the_reference_lists_every_op_key_block_and_choice():
     for block in opdocs.BLOCK_KINDS:
         assert f"| `{block}` |" in sections["flow"]
     assert "| `size` | number | optional | 9 |" in sections["text"]  # a default reaches the table
+    odd = [line for line in md.splitlines() if line.startswith("|") and line.count("`") % 2]  # a cut code span
+    assert not odd, odd
     headings = {slug(h) for h in re.findall(r"^###\s+(.+)$", md, re.M)}
     assert set(re.findall(r"\]\(#([a-z-]+)\)", md)) == headings
 
