@@ -1,0 +1,459 @@
+"""The documentation stays true to the code.
+
+The layout-op and command-line references are generated from the code, so what these
+tests guard is that the code carries what they are generated from (a description of
+every op and key, help text for every option), that the generating directives cover
+everything, that every example game folder the pages show builds, and that every page,
+link and included file exists. None of it needs MkDocs installed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+from click.testing import CliRunner
+
+import cardgen.rules
+from cardgen import loader, opdocs
+from cardgen.cli import main
+from cardgen.errors import Collector
+from cardgen.layout import parse_ops
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+EXAMPLES = DOCS / "examples"
+NOT_PAGES = ("examples", "hooks")  # mkdocs.yml's exclude_docs
+EXAMPLE_GAMES = sorted(p.parent for p in EXAMPLES.glob("*/game.yaml"))
+PAPERS = ("a4", "letter")
+
+FENCE = re.compile(r"^(?P<ticks>```+)(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=ticks)[ \t]*$", re.M | re.S)
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+SNIPPET = re.compile(r"^\s*--8<--\s+\"(?P<path>[^\"]+)\"\s*$", re.M)
+BACKTICKED = re.compile(r"`([a-z_][a-z0-9_]*)`")
+
+
+def pages() -> list[Path]:
+    return sorted(p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in NOT_PAGES)
+
+
+def without_code(text: str) -> str:
+    """The page with its fenced blocks and inline code taken out (links inside code are text)."""
+    text = FENCE.sub("", text)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def slug(heading: str) -> str:
+    """Python-Markdown's default heading id."""
+    import unicodedata
+
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(path: Path) -> set[str]:
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    return {slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.M)}
+
+
+# -- the layout-op reference --------------------------------------------------------
+def test_every_op_and_op_key_has_a_description():
+    missing = [kind for kind in opdocs.SPECS if not opdocs.OPS_TEXT.get(kind, "").strip()]
+    for kind, (required, optional) in opdocs.SPECS.items():
+        missing += [f"{kind}.{key}" for key in (*required, *optional)
+                    if opdocs.describe(kind, key) is None or not opdocs.describe(kind, key).text.strip()]
+    missing += [f"flow block {b}" for b in opdocs.BLOCK_KINDS if not opdocs.BLOCKS_TEXT.get(b, "").strip()]
+    missing += [f"value kind {want}" for required, optional in opdocs.SPECS.values()
+                for want in {**required, **optional}.values() if want not in opdocs.VALUE_KINDS]
+    missing += [f"example of {kind}" for kind in opdocs.SPECS if kind not in opdocs.EXAMPLES]
+    assert not missing, "undocumented in cardgen/opdocs.py: " + ", ".join(missing)
+
+
+def test_descriptions_name_only_ops_and_keys_that_exist():
+    every_key = {key for required, optional in opdocs.SPECS.values() for key in (*required, *optional)}
+    wrong = [f"op {kind}" for kind in {*opdocs.OPS_TEXT, *opdocs.KEYS, *opdocs.EXAMPLES} if kind not in opdocs.SPECS]
+    for kind, keys in opdocs.KEYS.items():
+        required, optional = opdocs.SPECS.get(kind, ({}, {}))
+        wrong += [f"{kind}.{key}" for key in keys if key not in required and key not in optional]
+    # a shared description must be shown somewhere: some op takes the key and has no text of its own
+    for key in opdocs.SHARED_KEYS:
+        users = [kind for kind, (req, opt) in opdocs.SPECS.items() if key in {**req, **opt}
+                 and key not in opdocs.KEYS.get(kind, {})]
+        if not users:
+            wrong.append(f"shared key {key} (no op shows it)")
+    wrong += [f"block {b}" for b in opdocs.BLOCKS_TEXT if b not in opdocs.BLOCK_KINDS]
+    # an op's texts may name (in backticks) its own keys, ops and blocks, never another op's key
+    for kind, (required, optional) in opdocs.SPECS.items():
+        texts = [opdocs.OPS_TEXT.get(kind, "")]
+        texts += [opdocs.describe(kind, key).text for key in (*required, *optional) if opdocs.describe(kind, key)]
+        for text in texts:
+            for word in BACKTICKED.findall(text):
+                if word in every_key and word not in required and word not in optional \
+                        and word not in opdocs.SPECS and word not in opdocs.BLOCK_KINDS:
+                    wrong.append(f"{kind} mentions `{word}`, which {kind} does not take")
+    for kind, (required, _) in opdocs.SPECS.items():
+        wrong += [f"{kind}.{key} is required but has a default" for key in required
+                  if opdocs.describe(kind, key) and opdocs.describe(kind, key).default]
+    texts = [*opdocs.OPS_TEXT.values(), *opdocs.BLOCKS_TEXT.values(),
+             *(k.text + (k.default or "") for k in opdocs.SHARED_KEYS.values()),
+             *(k.text + (k.default or "") for keys in opdocs.KEYS.values() for k in keys.values())]
+    wrong += [f"a '|' in {text[:40]!r} (it breaks the table)" for text in texts if "|" in text]
+    assert not wrong, "; ".join(wrong)
+
+
+@pytest.mark.parametrize("kind", sorted(opdocs.SPECS))
+def test_each_op_example_passes_the_layout_checker(kind):
+    doc = yaml.safe_load(opdocs.EXAMPLES[kind])
+    errors = Collector()
+    ops = parse_ops(doc, f"example of {kind}", errors)
+    assert not errors.errors, [str(e) for e in errors.errors]
+    assert ops and {op.kind for op in ops} == {kind}
+
+
+def test_the_reference_lists_every_op_key_block_and_choice():
+    md = opdocs.reference_markdown()
+    sections = dict(zip(opdocs.SPECS, re.split(r"^### `[a-z]+`$", md, flags=re.M)[1:]))
+    assert list(sections) == list(opdocs.SPECS) and len(re.findall(r"^### `", md, re.M)) == len(opdocs.SPECS)
+    for kind, (required, optional) in opdocs.SPECS.items():
+        section = sections[kind]
+        for key in required:
+            assert re.search(rf"^\| `{key}` \| [^|]+ \| required \|", section, re.M), f"{kind}.{key}"
+        for key in optional:
+            assert re.search(rf"^\| `{key}` \| [^|]+ \| optional \|", section, re.M), f"{kind}.{key}"
+            if key in opdocs.CHOICES:
+                assert "one of " + ", ".join(f"`{c}`" for c in opdocs.CHOICES[key]) in section, f"{kind}.{key}"
+    for block in opdocs.BLOCK_KINDS:
+        assert f"| `{block}` |" in sections["flow"]
+    assert "| `size` | number | optional | 9 |" in sections["text"]  # a default reaches the table
+    odd = [line for line in md.splitlines() if line.startswith("|") and line.count("`") % 2]  # a cut code span
+    assert not odd, odd
+    headings = {slug(h) for h in re.findall(r"^###\s+(.+)$", md, re.M)}
+    assert set(re.findall(r"\]\(#([a-z-]+)\)", md)) == headings
+
+
+def load_hook():
+    path = DOCS / "hooks" / "layout_ops.py"
+    spec = importlib.util.spec_from_file_location("layout_ops_hook", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hook_puts_the_generated_reference_into_the_layout_page():
+    hook = load_hook()
+    page = (DOCS / "design" / "layout.md").read_text(encoding="utf-8")
+    assert page.count(hook.MARKER) == 1
+    out = hook.on_page_markdown(page, None, None, None)
+    assert hook.MARKER not in out and opdocs.reference_markdown() in out
+    assert hook.on_page_markdown("no marker here", None, None, None) == "no marker here"
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert "docs/hooks/layout_ops.py" in config["hooks"]
+
+
+def test_the_hook_imports_cardgen_on_one_line():
+    """cardgen's modules are moving; the hook names them in one import, easy to fix."""
+    tree = ast.parse((DOCS / "hooks" / "layout_ops.py").read_text(encoding="utf-8"))
+    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+               and "cardgen" in ast.unparse(node)]
+    assert len(imports) == 1, [ast.unparse(node) for node in imports]
+
+
+# -- the command-line reference -----------------------------------------------------
+def walk(command: click.Command, path: tuple[str, ...] = ("cardgen",)):
+    """Every command under ``command``, with its path of names."""
+    yield path, command
+    if isinstance(command, click.Group):
+        for name, sub in sorted(command.commands.items()):
+            yield from walk(sub, (*path, name))
+
+
+def test_every_command_and_option_has_help_text():
+    missing = []
+    for path, command in walk(main):
+        if not (command.help or command.short_help or "").strip():
+            missing.append(" ".join(path))
+        if command.hidden:
+            missing.append(f"{' '.join(path)} (hidden: the reference would leave it out)")
+        for param in command.params:
+            if isinstance(param, click.Option) and not (param.help or "").strip():
+                missing.append(f"{' '.join(path)} {param.opts[0]}")
+            if isinstance(param, click.Option) and param.hidden:
+                missing.append(f"{' '.join(path)} {param.opts[0]} (hidden)")
+    assert not missing, "no help text: " + ", ".join(missing)
+
+
+def click_directives(text: str) -> list[dict[str, str]]:
+    blocks = []
+    for m in re.finditer(r"^::: mkdocs-click\n((?:[ \t]+:[a-z_]+:.*\n?)+)", text, re.M):
+        blocks.append(dict(re.findall(r"^[ \t]+:([a-z_]+):[ \t]*(.*?)[ \t]*$", m.group(1), re.M)))
+    return blocks
+
+
+def test_the_cli_reference_directive_covers_every_command():
+    page = DOCS / "reference" / "cli.md"
+    directives = click_directives(page.read_text(encoding="utf-8"))
+    assert len(directives) == 1, directives
+    (options,) = directives
+    documented = getattr(importlib.import_module(options["module"]), options["command"])
+    assert documented is main
+    assert options.get("prog_name") == "cardgen"
+    assert options.get("show_hidden") in (None, "false", "False")
+    names = {" ".join(path[1:]) for path, _ in walk(documented)}
+    assert names == {" ".join(path[1:]) for path, _ in walk(main)} and len(names) > 5
+    assert "reference/cli.md" in nav_pages()
+
+
+def test_the_directive_check_notices_a_narrower_directive():
+    """The check above can fail: a directive naming one command misses the others."""
+    narrow = click_directives("::: mkdocs-click\n    :module: cardgen.cli\n    :command: build\n")
+    documented = getattr(importlib.import_module(narrow[0]["module"]), narrow[0]["command"])
+    assert {path[1:] for path, _ in walk(documented)} != {path[1:] for path, _ in walk(main)}
+
+
+# -- game.yaml ----------------------------------------------------------------------
+GAME_KEYS = {
+    "the game": (*loader.GAME_KEYS_REQUIRED, *loader.GAME_KEYS_OPTIONAL),
+    "deck": (*loader.DECK_KEYS_REQUIRED, *loader.DECK_KEYS_OPTIONAL),
+    "sheet": (*loader.SHEET_KEYS_REQUIRED, *loader.SHEET_KEYS_OPTIONAL),
+    "board": (*loader.BOARD_KEYS_REQUIRED, *loader.BOARD_KEYS_OPTIONAL),
+    "card entry": (*loader.CARD_KEYS_REQUIRED, *loader.CARD_KEYS_OPTIONAL),
+}
+
+
+def test_every_game_yaml_key_is_described():
+    text = (DOCS / "design" / "game-folder.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z_]+)` \| (?:required|optional) \|", text, re.M))
+    missing = [f"{what}: {key}" for what, keys in GAME_KEYS.items() for key in keys if key not in rows]
+    assert not missing, "not described in docs/design/game-folder.md: " + ", ".join(missing)
+
+
+def test_the_every_key_example_uses_every_key():
+    doc = yaml.safe_load((EXAMPLES / "every-key" / "game.yaml").read_text(encoding="utf-8"))
+    used = {"the game": set(doc), "deck": set(), "sheet": set(), "board": set(), "card entry": set()}
+    for comp in doc["components"]:
+        used[comp["kind"]] |= set(comp)
+        for entry in comp.get("cards", []):
+            used["card entry"] |= set(entry)
+    unused = [f"{what}: {key}" for what, keys in GAME_KEYS.items() for key in keys if key not in used[what]]
+    assert not unused, "docs/examples/every-key/game.yaml does not use " + ", ".join(unused)
+
+
+# -- the example game folders -------------------------------------------------------
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, tuple[Path, str]]:
+    """Each example folder built with the command line: folder name → (its kit, stdout)."""
+    out: dict[str, tuple[Path, str]] = {}
+    here = os.getcwd()
+    for folder in EXAMPLE_GAMES:
+        work = tmp_path_factory.mktemp(folder.name)
+        os.chdir(work)  # so that the listing names output/<id>/, as in the docs
+        try:
+            result = CliRunner().invoke(main, ["build", str(folder), "--out", "output", "--jobs", "1"])
+        finally:
+            os.chdir(here)
+        assert result.exit_code == 0, result.output
+        game_id = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))["id"]
+        out[folder.name] = (work / "output" / game_id, result.stdout)
+    return out
+
+
+def test_there_are_example_folders():
+    assert {"first-game", "every-key"} <= {f.name for f in EXAMPLE_GAMES}
+
+
+@pytest.mark.parametrize("folder", EXAMPLE_GAMES, ids=lambda f: f.name)
+def test_each_example_folder_builds_its_pdfs(folder, built):
+    kit, _ = built[folder.name]
+    doc = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    expected = [f"{doc['id']}-{lang}-{paper}-{what}.pdf" for lang in doc["languages"] for paper in PAPERS
+                for what in ("cards", "sheets")]
+    expected += [f"{doc['id']}-{lang}-printshop.pdf" for lang in doc["languages"]]
+    expected += [f"{doc['id']}-{lang}-{c['id']}-fullsize.pdf" for lang in doc["languages"]
+                 for c in doc["components"] if c["kind"] == "board"]
+    for name in expected:
+        assert (kit / name).is_file(), f"{name} not built"
+        assert (kit / name).read_bytes()[:5] == b"%PDF-"
+    assert (kit / "manifest.json").is_file()
+
+
+def test_the_first_game_listing_is_the_real_build_output(built):
+    _, stdout = built["first-game"]
+    page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    assert stdout.startswith("Built night-sky into output/night-sky/\n") and stdout.count("pages") >= 6
+    assert f"```text\n{stdout}```" in page, "docs/getting-started.md shows another build output:\n" + stdout
+
+
+def test_the_every_key_example_builds_with_its_variant(tmp_path):
+    folder = EXAMPLES / "every-key"
+    result = CliRunner().invoke(main, ["build", str(folder), "--out", str(tmp_path), "--jobs", "1",
+                                       "--variant", "pests", "--lang", "nl", "--paper", "a4"])
+    assert result.exit_code == 0, result.output
+    manifest = (tmp_path / "garden" / "manifest.json").read_text(encoding="utf-8")
+    assert '"pests"' in manifest and "slug" in manifest
+
+
+@pytest.fixture
+def night_sky_rules(monkeypatch):
+    """The rules module of docs/examples/rules/, registered for this test only."""
+    monkeypatch.setattr(cardgen.rules, "_REGISTRY", dict(cardgen.rules._REGISTRY))
+    path = EXAMPLES / "rules" / "night_sky.py"
+    spec = importlib.util.spec_from_file_location("night_sky_example", path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    spec.loader.exec_module(module)
+    monkeypatch.chdir(ROOT)
+    return module
+
+
+def test_the_night_sky_rules_play_the_first_game(night_sky_rules):
+    result = CliRunner().invoke(main, ["validate", "docs/examples/first-game", "--games", "40", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Play: OK" in result.output and "0 unfinished game(s)" in result.output
+    page = (DOCS / "validator" / "writing-rules.md").read_text(encoding="utf-8")
+    shown = [line for line in page.splitlines() if line.lstrip().startswith("✓")]
+    assert len(shown) == 2 and all(line in result.output for line in shown), result.output
+
+
+def test_the_night_sky_checker_catches_a_broken_engine(night_sky_rules):
+    ns = night_sky_rules
+    ns.NightSkyState._plays = lambda self, c: [ns.play_action(c, 1 if self.game.cards[c].suit is None else 0)]
+    result = CliRunner().invoke(main, ["validate", "docs/examples/first-game", "--games", "5", "--players", "3",
+                                       "--jobs", "1"])
+    assert result.exit_code == 1
+    assert "which follows neither its suit nor its number" in result.output
+    assert "cardgen validate docs/examples/first-game --seed 1 --games 1 --players 3 --setup standard" \
+           in result.output
+
+
+# -- pages, links and included files ------------------------------------------------
+def nav_pages() -> list[str]:
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    found: list[str] = []
+
+    def visit(node):
+        if isinstance(node, str):
+            found.append(node)
+        elif isinstance(node, list):
+            for item in node:
+                visit(item)
+        elif isinstance(node, dict):
+            for value in node.values():
+                visit(value)
+
+    visit(config["nav"])
+    return found
+
+
+def test_every_nav_page_exists_and_every_page_is_in_the_nav():
+    nav = nav_pages()
+    assert len(nav) == len(set(nav)) and nav
+    missing = [p for p in nav if not (DOCS / p).is_file()]
+    assert not missing, f"in mkdocs.yml's nav but not in docs/: {missing}"
+    left_out = [str(p.relative_to(DOCS)) for p in pages() if str(p.relative_to(DOCS)) not in nav]
+    assert not left_out, f"pages not in mkdocs.yml's nav: {left_out}"
+
+
+def broken_links(path: Path, root: Path) -> list[str]:
+    """Relative links of a Markdown file that point to no file (or no heading)."""
+    broken = []
+    for m in LINK.finditer(without_code(path.read_text(encoding="utf-8"))):
+        target = m.group("target")
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+            continue
+        file, _, anchor = target.partition("#")
+        resolved = (path.parent / file).resolve()
+        if not resolved.is_file() or not resolved.is_relative_to(root.resolve()):
+            broken.append(target)
+        elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+            broken.append(target)
+    return broken
+
+
+def test_every_relative_link_of_the_pages_points_to_a_file():
+    broken = {str(p.relative_to(DOCS)): b for p in pages() if (b := broken_links(p, DOCS))}
+    assert not broken, broken
+
+
+def test_the_link_check_finds_a_broken_link(tmp_path):
+    page = tmp_path / "page.md"
+    (tmp_path / "there.md").write_text("# A heading\n", encoding="utf-8")
+    page.write_text("[a](there.md) [b](gone.md) [c](there.md#a-heading) [d](there.md#nowhere) "
+                    "[e](https://example.org) `[f](code.md)`\n", encoding="utf-8")
+    assert broken_links(page, tmp_path) == ["gone.md", "there.md#nowhere"]
+
+
+def test_every_included_file_and_section_exists():
+    missing = []
+    for page in pages():
+        for m in SNIPPET.finditer(page.read_text(encoding="utf-8")):
+            file, _, section = m.group("path").partition(":")
+            path = ROOT / file
+            if not path.is_file():
+                missing.append(f"{page.name}: {file}")
+            elif section and not all(f"--8<-- [{edge}:{section}]" in path.read_text(encoding="utf-8")
+                                     for edge in ("start", "end")):
+                missing.append(f"{page.name}: section {section} of {file}")
+    assert not missing, missing
+
+
+def yaml_blocks_that_claim_to_build(text: str) -> list[str]:
+    """YAML blocks neither titled as a fragment nor made only of files of a built example folder."""
+    wrong = []
+    for m in FENCE.finditer(text):
+        info, body = m.group("info").strip(), m.group("body")
+        if not info.startswith("yaml"):
+            continue
+        if re.search(rf'title="{opdocs.FRAGMENT_TITLE}', info):
+            continue
+        included = SNIPPET.findall(body)
+        if included and not SNIPPET.sub("", body).strip():
+            for ref in included:
+                parts = Path(ref.partition(":")[0]).parts
+                built = parts[:2] == ("docs", "examples") and len(parts) > 3 and \
+                    (ROOT / parts[0] / parts[1] / parts[2] / "game.yaml").is_file()
+                if not built:
+                    wrong.append(f"includes {ref}, which is no built example folder's file")
+            continue
+        wrong.append(f"```{info}: {body[:60]!r}…")
+    return wrong
+
+
+def test_every_yaml_block_is_a_built_example_or_marked_as_a_fragment():
+    wrong = {p.name: w for p in pages() if (w := yaml_blocks_that_claim_to_build(p.read_text(encoding="utf-8")))}
+    generated = yaml_blocks_that_claim_to_build(opdocs.reference_markdown())
+    assert not wrong and not generated, (wrong, generated)
+
+
+def test_the_yaml_block_check_finds_an_unmarked_block():
+    text = ('```yaml\nid: x\n```\n\n```yaml title="Fragment of a template"\n- {rect: {}}\n```\n\n'
+            '```yaml\n--8<-- "docs/examples/first-game/game.yaml"\n```\n\n'
+            '```yaml\n--8<-- "card_data/hapy/layouts.yaml"\n```\n')
+    wrong = yaml_blocks_that_claim_to_build(text)
+    assert len(wrong) == 2 and "id: x" in wrong[0] and "card_data/hapy/layouts.yaml" in wrong[1]
+
+
+# -- the README ---------------------------------------------------------------------
+def test_readme_starts_with_the_two_set_up_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = FENCE.search(text).group("body").splitlines()
+    assert first[:2] == ["python3 -m pip install . && cardgen build hapy",
+                         "python3 -m pip install '.[test]' && python3 -m pytest -q"]
+
+
+def test_readme_links_point_to_real_pages():
+    readme = ROOT / "README.md"
+    assert not broken_links(readme, ROOT), broken_links(readme, ROOT)
+    nav = set(nav_pages())
+    linked = [m.group("target") for m in LINK.finditer(without_code(readme.read_text(encoding="utf-8")))]
+    pages_linked = [t.partition("#")[0] for t in linked if t.startswith("docs/") and t.endswith(".md")]
+    assert pages_linked and all(p.removeprefix("docs/") in nav for p in pages_linked), pages_linked
+    assert "docs/reference/cli.md" in pages_linked and "docs/getting-started.md" in pages_linked
