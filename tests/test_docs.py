@@ -22,10 +22,11 @@ import yaml
 from click.testing import CliRunner
 
 import cardgen.rules
-from cardgen import loader, opdocs
+from cardgen.layout import reference as opdocs
+from cardgen.load import game as loader
 from cardgen.cli import main
 from cardgen.errors import Collector
-from cardgen.layout import parse_ops
+from cardgen.layout.ops import parse_ops
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

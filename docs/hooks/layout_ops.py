@@ -1,13 +1,13 @@
 """MkDocs hook: the layout page's op reference, generated from cardgen's op table.
 
 The page holds a marker; this hook replaces it with the tables that
-``cardgen.opdocs`` renders from the ops and keys the layout checker accepts, so the
+``cardgen.layout.reference`` renders from the ops and keys the layout checker accepts, so the
 reference cannot drift from the code.
 """
 
 from __future__ import annotations
 
-from cardgen.opdocs import reference_markdown  # the one line that names cardgen's modules
+from cardgen.layout.reference import reference_markdown  # the one line that names cardgen's modules
 
 MARKER = "<!-- layout-op-reference -->"
 
