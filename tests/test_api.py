@@ -68,3 +68,19 @@ def test_the_cli_is_built_on_the_api():
     assert "from .. import build, load_game" in text["build.py"]
     assert "validate as run_validation" in text["validate.py"] and "from .. import ValidateOptions" in text["validate.py"]
     assert not any("build_game" in t for t in text.values())
+
+
+def test_the_python_api_page_example_runs(tmp_path, monkeypatch):
+    """The example on docs/reference/python-api.md runs as written (output redirected)."""
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "reference" / "python-api.md").read_text(encoding="utf-8")
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
+    assert 'Path("output")' in code
+    monkeypatch.chdir(root)
+    printed: list[str] = []
+    exec(compile(code.replace('Path("output")', f"Path({str(tmp_path)!r})"), "python-api.md", "exec"),
+         {"print": lambda *a: printed.append(" ".join(map(str, a)))})
+    game_id = cardgen.load_game(root / "docs" / "examples" / "first-game").id
+    built = sorted(p.name for p in (tmp_path / game_id).glob("*.pdf"))
+    assert printed[-1] == "OK"
+    assert sorted(line.split()[0] for line in printed[:-1]) == built and built
