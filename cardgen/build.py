@@ -24,7 +24,7 @@ from .output.kit import KitWriter, WrittenFile
 from .model.game import Component, Game
 from .paths import shipped_fonts_dir
 from .layout.text import TextEngine
-from .units import PAPERS_MM
+from .impose.papers import PAPERS_MM
 
 Progress = Callable[[str], None]
 

@@ -15,7 +15,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from cardgen.errors import CardgenError
-from cardgen.impose.grid import TICK_GAP, circle_guides, plan_sheet
+from cardgen.impose.grid import plan_sheet
+from cardgen.impose.marks import TICK_GAP, circle_guides
 from cardgen.load.game import load_game
 from tests.conftest import edit_file, game_label
 

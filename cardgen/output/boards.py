@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import canvas as pdfout
 from .painter import Painter
 from ..layout.fonts import FontBook
-from ..impose.grid import _crop_marks
+from ..impose.marks import crop_marks
 from ..render.faces import Face
 from ..model.game import Component
 from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
@@ -50,7 +50,7 @@ def draw_board_page(c: Canvas, forms: pdfout.FormCache, painter: Painter, book: 
     for d in alignment_marks(plan, tile):
         _half_diamond(c, d.x, d.y, d.point)
     xs, ys = cut_lines(plan, tile)
-    pdfout.draw_marks(c, _crop_marks((fw, fh), (ox, oy, ox + pw, oy + ph), xs, ys, 0.0, 6.0, 1.0))
+    pdfout.draw_marks(c, crop_marks((fw, fh), (ox, oy, ox + pw, oy + ph), xs, ys, 0.0, 6.0, 1.0))
     _map(c, book, bold, plan, tile, fw / 2, oy)
     _label(c, book, font, label, fw, fh, oy + ph)
 

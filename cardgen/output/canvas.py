@@ -18,7 +18,7 @@ from reportlab.lib.colors import PCMYKColorSep, white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName, PDFResourceDictionary, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
-from ..impose.grid import CircleGuide, Mark
+from ..impose.marks import CircleGuide, Mark
 from ..units import PT_PER_MM, mm_to_pt
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a

@@ -15,15 +15,17 @@ from . import canvas as pdfout
 from .painter import Painter
 from ..errors import CardgenError, Collector
 from ..layout.fonts import FontBook
-from ..impose.grid import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
-                     plan_gutterfold, plan_sheet)
+from ..impose.duplex import back_slots, plan_gutterfold
+from ..impose.grid import SheetPlan, Slot, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
+from ..impose.marks import bleed_ticks, circle_guides
 from .boards import draw_board_page, write_board_fullsize
 from ..impose.tiling import TilePlan, plan_tiles
 from ..render.faces import Face, LangKit
 from ..model.game import Card, Component, Game
 from ..impose.labels import sheet_words, shifted
 from ..layout.text import TextEngine
-from ..units import PAPERS_MM, PT_PER_MM, mm_to_pt
+from ..impose.papers import PAPERS_MM
+from ..units import PT_PER_MM, mm_to_pt
 
 
 _LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
@@ -204,7 +206,7 @@ class KitWriter:
         """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
         be; round pieces are cut along their circular guides instead."""
         if comp.shape != "circle":
-            pdfout.draw_ticks(c, bleed_ticks(plan, slots))
+            pdfout.draw_ticks(c, bleed_ticks(slots, plan.item, plan.bleed))
 
     def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
         """Round pieces get circular cut guides besides the straight crop marks."""

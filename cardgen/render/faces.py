@@ -15,7 +15,7 @@ from ..layout.ops import Op, parse_layout
 from ..model.game import Card, Component, Game
 from .sandbox import renderer_for, translator
 from ..layout.text import TextEngine
-from ..units import PAPERS_MM
+from ..impose.papers import PAPERS_MM
 
 SHEET_MARGIN_MM = 12.0
 
