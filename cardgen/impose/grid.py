@@ -204,6 +204,17 @@ def block_of(plan: SheetPlan, slots: Sequence[Slot]) -> tuple[float, float, floa
             max(s.x + w for s in slots), max(s.y + h for s in slots))
 
 
+def bleed_sides(plan: SheetPlan, slot: Slot, occupied: set[tuple[int, int]]) -> tuple[float, float, float, float]:
+    """How much bleed the piece in ``slot`` may show on its left, top, right and bottom:
+    all of it when pieces stand apart (a gutter); in a butted grid, none across a cut
+    line it shares with a piece in an ``occupied`` (col, row), whose own art is there."""
+    b = plan.bleed
+    if plan.gutter > 0:
+        return (b, b, b, b)
+    return (0 if (slot.col - 1, slot.row) in occupied else b, 0 if (slot.col, slot.row - 1) in occupied else b,
+            0 if (slot.col + 1, slot.row) in occupied else b, 0 if (slot.col, slot.row + 1) in occupied else b)
+
+
 def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0,
               mark_gap: float = 1.0) -> tuple[Mark, ...]:
     """Crop marks for a partly filled sheet: only the cut lines of the occupied

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
+from .outlines import CircleOutline, Outline
+
 EDGE_CLEARANCE = 0.5
 """Crop marks stop this far from the paper edge (mm)."""
 
@@ -149,21 +151,20 @@ TICK_LENGTH = 2.5
 
 
 @dataclass(frozen=True)
-class CircleGuide:
-    """The cut guide of one round piece: the trim circle and four ticks pointing at
-    its centre from the corners of its cell (outside the bleed ring, so never over the
-    art), for a circle punch or for checking a scissors cut."""
+class CutGuide:
+    """A piece's trim line drawn to be cut along (with a circle punch, or checked after
+    a scissors cut), and ticks pointing at it from outside its bleed, so never over the
+    art: what a piece whose outline no straight cut line follows gets instead."""
 
-    cx: float
-    cy: float
-    r: float  # the trim circle
+    outline: Outline
     ticks: tuple[Mark, ...]  # (x1, y1) is the end nearer the piece
 
 
 def circle_guides(slots: Sequence[TrimCorner], item: tuple[float, float], bleed: float
-                  ) -> tuple[CircleGuide, ...]:
+                  ) -> tuple[CutGuide, ...]:
     """Cut guides for round pieces placed in ``slots``: the trim circle (diameter
-    ``item[0]``) and four diagonal ticks in the corners of each piece's cell.
+    ``item[0]``) and four diagonal ticks in the corners of each piece's cell, pointing
+    at its centre.
 
     Diagonals, because along the axes the bleed rings of gutter-laid neighbours
     touch: the corners of a piece's own bleed square are the only room it has alone.
@@ -183,5 +184,5 @@ def circle_guides(slots: Sequence[TrimCorner], item: tuple[float, float], bleed:
             d = math.sqrt(0.5)
             ticks = tuple(Mark(cx + sx * start * d, cy + sy * start * d, cx + sx * end * d, cy + sy * end * d)
                           for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
-        out.append(CircleGuide(cx, cy, r, ticks))
+        out.append(CutGuide(CircleOutline(cx, cy, r), ticks))
     return tuple(out)

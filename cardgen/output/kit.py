@@ -16,8 +16,10 @@ from .painter import Painter
 from ..errors import CardgenError, Collector
 from ..layout.fonts import FontBook
 from ..impose.duplex import back_slots, plan_gutterfold
-from ..impose.grid import SheetPlan, Slot, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
-from ..impose.marks import bleed_ticks, circle_guides
+from ..impose.grid import (SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows,
+                           plan_sheet)
+from ..impose.outlines import RectOutline
+from ..impose.shapes import shape_of
 from .boards import draw_board_page, write_board_fullsize
 from ..impose.tiling import TilePlan, plan_tiles
 from ..render.faces import Face, LangKit
@@ -63,15 +65,6 @@ def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, fl
     return out
 
 
-def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
-    """How much bleed a round piece shows around its trim circle on this plan (None
-    for rectangular pieces): its own bleed when pieces stand apart, none when they
-    touch (a butted grid), where a ring of bleed would paint over the neighbour."""
-    if comp.shape != "circle":
-        return None
-    return comp.bleed if plan.gutter > 0 else 0.0
-
-
 def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
     """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
     slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
@@ -111,7 +104,7 @@ class KitWriter:
                 try:
                     plans[paper][comp.id] = plan_sheet(
                         PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper,
-                        own_bleed=comp.shape == "circle",
+                        own_bleed=shape_of(comp.shape).own_bleed,
                     )
                 except CardgenError as exc:
                     errors.add(exc.message, comp.where)
@@ -168,24 +161,14 @@ class KitWriter:
         returns the manifest records (positions as printed, offset included)."""
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
         w, h = comp.size
-        b = comp.bleed
-        round_clip = _round_bleed(plan, comp)
-        round_clip = None if round_clip is None else w / 2 + round_clip
+        shape = shape_of(comp.shape)
         placed = []
         for (card, copy), slot in zip(items, slots):
             name = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
-            if plan.gutter > 0:
-                clip = (slot.x - b, slot.y - b, slot.x + w + b, slot.y + h + b)
-            else:  # butted: bleed only where no neighbour shares the cut line
-                clip = (
-                    slot.x - (0 if (slot.col - 1, slot.row) in occupied else b),
-                    slot.y - (0 if (slot.col, slot.row - 1) in occupied else b),
-                    slot.x + w + (0 if (slot.col + 1, slot.row) in occupied else b),
-                    slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
-                )
-            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip, round_clip)
+            clip = shape.clip(slot.x, slot.y, w, h, bleed_sides(plan, slot, occupied), plan.gutter > 0)
+            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip)
             if self.opt.proof:
-                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe, comp.shape)
+                pdfout.draw_proof(c, shape.proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe))
             placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
                            "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
                            "w": w, "h": h, "rotation": slot.rotation})
@@ -197,22 +180,16 @@ class KitWriter:
         """One imposed page of one side: faces, crop marks, manifest record."""
         placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
         pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
-        self._ticks(c, plan, comp, slots[: len(items)])
-        self._circle_guides(c, plan, comp, slots[: len(items)])
+        self._cut_guides(c, plan, comp, slots[: len(items)])
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
 
-    def _ticks(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
-        """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
-        be; round pieces are cut along their circular guides instead."""
-        if comp.shape != "circle":
-            pdfout.draw_ticks(c, bleed_ticks(slots, plan.item, plan.bleed))
-
-    def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
-        """Round pieces get circular cut guides besides the straight crop marks."""
-        ring = _round_bleed(plan, comp)
-        if ring is not None:
-            pdfout.draw_circle_guides(c, circle_guides(slots, comp.size, ring))
+    def _cut_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
+        """The pieces' own cut guides besides the margin's crop marks: ticks in their outer
+        bleed (printable where the margin marks may not be), or their traced outlines."""
+        guides = shape_of(comp.shape).cut_guides(slots, comp.size, plan.bleed, plan.gutter > 0)
+        pdfout.draw_ticks(c, guides.ticks)
+        pdfout.draw_cut_guides(c, guides.traced)
 
     def _label(self, c, plan: SheetPlan, text: str) -> None:
         """A small grey line saying what the page is, placed where no crop mark runs:
@@ -335,8 +312,7 @@ class KitWriter:
                     placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, fronts, "front")
                     placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, backs, "back")
                     pdfout.draw_marks(c, marks_for(plan, fronts + backs))
-                    self._ticks(c, plan, comp, fronts + backs)
-                    self._circle_guides(c, plan, comp, fronts + backs)
+                    self._cut_guides(c, plan, comp, fronts + backs)
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                          f"{n}/{len(chunks)} · {paper.upper()} · 100% · {words['fold_here']}")
@@ -454,9 +430,9 @@ class KitWriter:
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
                 form = self._draw_face_form(forms, painter, face, comp)
-                pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
-                if self.opt.proof:
-                    pdfout.draw_proof(c, b, b, w, h, b, comp.safe)
+                pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
+                if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
+                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
             entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
                 {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
                  "rotation": 0}]})
