@@ -3,7 +3,8 @@
 Reproducible (ReportLab's invariant mode, fixed metadata), no stray unembedded
 Helvetica (the canvas gets a registered initial font), millimetre y-down drawing
 helpers, faces drawn once as form XObjects and reused wherever they are placed,
-and crop marks in the registration colour.
+and crop marks in the registration colour. What reaches into ReportLab's internals
+is in ``reportlab_compat``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Callable
 
 from reportlab import rl_config
 from reportlab.lib.colors import PCMYKColorSep, white as WHITE
-from reportlab.pdfbase.pdfdoc import PDFName, PDFResourceDictionary, xObjectName
+from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
 from ..impose.marks import CutGuide, Mark
 from ..impose.outlines import Outline
 from ..impose.shapes import ProofLines
 from ..units import PT_PER_MM, mm_to_pt
+from .reportlab_compat import give_form_its_graphics_states, prepare_reportlab
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
 # third of the writing time, for 7-bit transports nobody uses any more.
@@ -33,6 +35,7 @@ HAIRLINE_MM = 0.25 / PT_PER_MM  # 0.25 pt
 
 def new_canvas(path: Path, page_mm: tuple[float, float], initial_font: str, title: str, duplex: str | None) -> Canvas:
     """A canvas with fixed metadata; ``duplex`` asks viewers for the right flip."""
+    prepare_reportlab()
     c = Canvas(
         str(path),
         pagesize=(mm_to_pt(page_mm[0]), mm_to_pt(page_mm[1])),
@@ -84,28 +87,9 @@ class FormCache:
             self.c.beginForm(name, *bbox)
             draw()
             self.c.endForm()
-            _give_form_its_graphics_states(self.c, name)
+            give_form_its_graphics_states(self.c, name)
             self.names[key] = name
         return name
-
-
-def _give_form_its_graphics_states(c: Canvas, name: str) -> None:
-    """ReportLab writes a form's resources without its graphics states (ExtGState) and
-    colour spaces, so an opacity drawn inside a form names a state the form does not
-    have, and viewers and printers draw it fully opaque. Write the form's resources
-    here, as ReportLab writes a page's."""
-    form = c._doc.idToObject[xObjectName(name)]
-    if not form.ExtGState and not getattr(form, "_colorsUsed", None):
-        return
-    resources = PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    if form.ExtGState:
-        resources.ExtGState = form.ExtGState
-    resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
-    form.Resources = resources
 
 
 def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int, clip: Outline) -> None:
