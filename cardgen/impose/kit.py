@@ -126,14 +126,15 @@ def impose_paper(game: Game, options: ImposeOptions, kit: RenderedKit, paper: st
                  plans: Mapping[str, SheetPlan], measure: Measure) -> Sheets:
     """Per paper: the cards file of the two-sided decks (duplex pairs, or gutterfold
     sheets) and the sheets file (sheets, boards and one-sided decks), if the game has them."""
+    ctx = _Context(game, options, kit, paper, measure)
     files = []
     two_sided = tuple(d for d in game.decks if d.back)
     if two_sided and options.layout == "gutterfold":
-        files.append(_gutterfold_file(_Context(game, options, kit, paper, measure), two_sided))
+        files.append(_gutterfold_file(ctx, two_sided))
     elif two_sided:
-        files.append(_duplex_file(_Context(game, options, kit, paper, measure), two_sided, plans))
+        files.append(_duplex_file(ctx, two_sided, plans))
     if any(c.kind == "sheet" or not c.back for c in game.components):
-        files.append(_sheets_file(_Context(game, options, kit, paper, measure), plans))
+        files.append(_sheets_file(ctx, plans))
     return Sheets(kit.lang, paper, tuple(files))
 
 
