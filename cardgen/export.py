@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
+from .impose.shapes import shape_of
 from .model.game import Component, Game
 from .paths import shipped_fonts_dir
 from .pipeline import BuildOptions, Face, KitBuilder
@@ -33,6 +34,19 @@ class FaceImage:
     index: int  # position of the card in its component (1-based)
     side: str
     image: Image.Image
+
+
+class _MaskPen:
+    """Traces an outline (pixel coordinates, ends inclusive) as the opaque part of a mask."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw):
+        self.draw = draw
+
+    def rect(self, x: float, y: float, w: float, h: float) -> None:
+        self.draw.rectangle((x, y, x + w, y + h), fill=255)
+
+    def circle(self, cx: float, cy: float, r: float) -> None:
+        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
 
 
 def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, object]:
@@ -76,9 +90,10 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
                 if trim_only:
                     b = comp.bleed / 25.4 * dpi
                     img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
-                    if comp.shape == "circle":  # a round piece, as cut: paper outside its trim circle
+                    shape = shape_of(comp.shape)
+                    if not shape.fills_trim_box:  # the piece as cut: paper outside its trim outline
                         mask = Image.new("L", img.size, 0)
-                        ImageDraw.Draw(mask).ellipse((0, 0, img.width - 1, img.height - 1), fill=255)
+                        shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
                         img = Image.composite(img, Image.new("RGB", img.size, "white"), mask)
                 out.append(FaceImage(comp, card_id, meta[n], side, img))
         finally:

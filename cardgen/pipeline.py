@@ -24,7 +24,8 @@ from .output.kit import KitWriter, WrittenFile
 from .model.game import Component, Game
 from .paths import shipped_fonts_dir
 from .layout.text import TextEngine
-from .units import PAPERS_MM
+from .impose.kit import impose_kit, plan_decks
+from .impose.papers import PAPERS_MM
 
 Progress = Callable[[str], None]
 
@@ -80,7 +81,7 @@ class KitBuilder:
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
-        self.renderer = KitRenderer(game, options, self.text, self.writer.deck_blocks)
+        self.renderer = KitRenderer(game, options, self.text)
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
@@ -102,7 +103,7 @@ class KitBuilder:
         for problem in rules_data_problems(self.game):
             errors.add(problem.message, problem.where)
         errors.raise_if_any()
-        self.writer.plans()  # a component too big for a paper fails before any work
+        plan_decks(self.game, self.opt.papers)  # a component too big for a paper fails before any work
 
         final_dir = self.opt.out_dir / self.game.id
         self.opt.out_dir.mkdir(parents=True, exist_ok=True)
@@ -144,11 +145,10 @@ class KitBuilder:
             errors.add(f"(the same template errors recur on {repeats} more face(s) in [{lang}], not listed)")
         if errors.errors:
             return LangOutcome([str(e) for e in errors.errors], [], [])
-        plans = self.writer.plans()
         written: list[WrittenFile] = []
         manifest: list[dict] = []
-        for paper in self.opt.papers:
-            written += self.writer.write_paper_files(tmp, kit, paper, plans[paper], manifest)
+        for sheets in impose_kit(self.game, self.opt, kit, self.writer.label_width):
+            written += self.writer.write_sheets(tmp, kit, sheets, manifest)
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest)

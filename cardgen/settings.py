@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import CardgenError, Collector, Where, display_path
-from .units import PAPERS_MM
+from .impose.papers import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"
 ENV_VAR = "CARDGEN_CONFIG"

@@ -14,7 +14,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.units import PAPERS_MM
+from cardgen.impose.papers import PAPERS_MM
 
 from conftest import assert_user_error
 

@@ -23,8 +23,9 @@ from cardgen.calibrate.sheet import (
     calibration_pdf,
 )
 from cardgen.calibrate.text import TEXT as CALIBRATION_TEXT
-from cardgen.impose.grid import back_slots, plan_sheet
-from cardgen.units import PAPERS_MM
+from cardgen.impose.duplex import back_slots
+from cardgen.impose.grid import plan_sheet
+from cardgen.impose.papers import PAPERS_MM
 
 PX_PER_MM = 6
 DPI = PX_PER_MM * 25.4

@@ -26,7 +26,7 @@ from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
 from cardgen.impose.labels import sheet_words
 from cardgen.impose.tiling import plan_tiles
-from cardgen.units import PAPERS_MM
+from cardgen.impose.papers import PAPERS_MM
 
 LANGS = ("nl", "en", "fr")
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}

@@ -16,7 +16,7 @@ from pypdf.generic import ContentStream
 
 from cardgen.load.game import load_game
 from cardgen.impose.tiling import plan_tiles
-from cardgen.units import PAPERS_MM
+from cardgen.impose.papers import PAPERS_MM
 
 from kitchecks import build_kit, read_manifest, render_kits
 

@@ -6,7 +6,8 @@ import pytest
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from cardgen.errors import CardgenError, Where
-from cardgen.layout.fonts import FontBook, install_tounicode_fix
+from cardgen.layout.fonts import FontBook
+from cardgen.output.reportlab_compat import install_tounicode_fix
 from cardgen.paths import shipped_fonts_dir
 from cardgen.layout.textfit import fit_text
 
@@ -129,6 +130,7 @@ def test_astral_text_extracts_from_pdf(tmp_path, book):
     pypdf = pytest.importorskip("pypdf")
     from reportlab.pdfgen.canvas import Canvas
 
+    install_tounicode_fix()  # as every cardgen canvas does (output.canvas.new_canvas)
     sans, glyphs = book.register(SANS), book.register(GLYPHS)
     out = tmp_path / "t.pdf"
     c = Canvas(str(out), invariant=1, initialFontName=sans)

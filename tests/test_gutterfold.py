@@ -20,8 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError
-from cardgen.impose.grid import EDGE_CLEARANCE, MIN_MARK, FoldPlan, Mark, plan_gutterfold
-from cardgen.units import PAPERS_MM, PT_PER_MM
+from cardgen.impose.duplex import FoldPlan, plan_gutterfold
+from cardgen.impose.marks import EDGE_CLEARANCE, MIN_MARK, Mark
+from cardgen.impose.papers import PAPERS_MM
+from cardgen.units import PT_PER_MM
 
 DATA = Path(__file__).resolve().parent / "data"
 TOL = 1e-6

@@ -17,6 +17,7 @@ import yaml
 from kitchecks import build_kit
 from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.errors import Collector
+from cardgen.impose.kit import deck_blocks, plan_decks
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
 
@@ -45,7 +46,7 @@ def sheets(game):
         for (comp, paper), faces in kit.headers.items():
             out.setdefault((lang, paper), {})[comp + " header"] = [face.ops for face in faces]
             deck = next(c for c in game.components if c.id == comp)
-            out[(lang, paper)][comp + " blocks"] = builder.writer.deck_blocks(deck, paper)
+            out[(lang, paper)][comp + " blocks"] = deck_blocks(deck, plan_decks(game, PAPERS)[paper][comp])
     return out
 
 

@@ -9,20 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError
-from cardgen.impose.grid import (
-    EDGE_CLEARANCE,
-    MIN_MARK,
-    TICK_CLEAR,
-    TICK_INSET,
-    Mark,
-    SheetPlan,
-    Slot,
-    back_slots,
-    bleed_ticks,
-    paginate,
-    plan_sheet,
-)
-from cardgen.units import PAPERS_MM
+from cardgen.impose.duplex import back_slots
+from cardgen.impose.grid import SheetPlan, Slot, paginate, plan_sheet
+from cardgen.impose.marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, TICK_INSET, Mark, bleed_ticks
+from cardgen.impose.papers import PAPERS_MM
 
 TOL = 1e-9
 PAPERS = sorted(PAPERS_MM)
@@ -404,7 +394,7 @@ def _inside(m: Mark, box: tuple[float, float, float, float]) -> bool:
 def test_bleed_ticks_lie_in_the_outer_bleed_on_every_cut_line_and_clear_of_the_printers_edge(paper, item, bleed,
                                                                                              gutter):
     plan = plan_sheet(paper, item, bleed, own_bleed=gutter)
-    ticks = bleed_ticks(plan, plan.slots)
+    ticks = bleed_ticks(plan.slots, plan.item, plan.bleed)
     w, h = item
     left = min(s.x for s in plan.slots)
     top = min(s.y for s in plan.slots)
@@ -432,14 +422,14 @@ def test_bleed_ticks_lie_in_the_outer_bleed_on_every_cut_line_and_clear_of_the_p
 
 def test_no_bleed_ticks_where_the_bleed_is_too_narrow_to_hold_one():
     plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 1.5)
-    assert bleed_ticks(plan, plan.slots) == ()
+    assert bleed_ticks(plan.slots, plan.item, plan.bleed) == ()
 
 
 def test_bleed_ticks_follow_the_block_a_partly_filled_sheet_forms():
     plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 3.0)
     first_row = tuple(s for s in plan.slots if s.row == 0)
     bottom = first_row[0].y + 88.0
-    ticks = bleed_ticks(plan, first_row)
+    ticks = bleed_ticks(first_row, plan.item, plan.bleed)
     assert max(max(m.y1, m.y2) for m in ticks) <= bottom + 3.0
     assert not any(m.y1 == m.y2 and m.y1 > bottom + 1e-9 for m in ticks)  # no cut line below the row
 
@@ -448,7 +438,7 @@ def test_bleed_ticks_follow_the_block_a_partly_filled_sheet_forms():
 def test_a_partly_filled_sheet_gets_ticks_along_its_pieces_outline_not_on_blank_paper(gutter):
     plan = plan_sheet(PAPERS_MM["a4"], (63.0, 88.0), 3.0, own_bleed=gutter)
     taken = tuple(s for s in plan.slots if s.row == 0 or (s.row == 1 and s.col == 0))  # an L: 3 + 1
-    ticks = bleed_ticks(plan, taken)
+    ticks = bleed_ticks(taken, plan.item, plan.bleed)
     assert ticks
     for m in ticks:
         # in the bleed of a piece on the sheet: never where no piece is
@@ -466,10 +456,10 @@ def test_a_partly_filled_sheet_gets_ticks_along_its_pieces_outline_not_on_blank_
 
 
 def test_gutterfold_ticks_leave_the_fold_alone():
-    from cardgen.impose.grid import plan_gutterfold
+    from cardgen.impose.duplex import plan_gutterfold
 
     fold = plan_gutterfold(PAPERS_MM["a4"], (63.0, 88.0), 3.0)
-    ticks = bleed_ticks(fold.plan, fold.plan.slots + fold.backs)
+    ticks = bleed_ticks(fold.plan.slots + fold.backs, fold.plan.item, fold.plan.bleed)
     assert ticks
     # the fold lies in the shared bleed of a front and its back (one bleed each side): no
     # tick in it, though the trim edges on either side of it get theirs above and below

@@ -21,7 +21,8 @@ from pypdf.generic import IndirectObject
 
 from cardgen.impose.grid import plan_sheet
 from cardgen.paths import shipped_games_dir
-from cardgen.units import PAPERS_MM, PT_PER_MM
+from cardgen.impose.papers import PAPERS_MM
+from cardgen.units import PT_PER_MM
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")

@@ -15,7 +15,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from cardgen.errors import CardgenError
-from cardgen.impose.grid import TICK_GAP, circle_guides, plan_sheet
+from cardgen.impose.grid import plan_sheet
+from cardgen.impose.marks import TICK_GAP, circle_guides
+from cardgen.impose.outlines import CircleOutline
 from cardgen.load.game import load_game
 from tests.conftest import edit_file, game_label
 
@@ -94,20 +96,22 @@ def test_round_pieces_always_keep_their_own_bleed():
 def test_circle_guides_ring_the_trim_and_tick_the_corners_outside_the_bleed():
     plan = plan_sheet(A4, (16, 16), 3, own_bleed=True)
     guides = circle_guides(plan.slots[:2], (16, 16), 3)
-    g = guides[0]
+    g, circle = guides[0], guides[0].outline
     s = plan.slots[0]
-    assert (g.cx, g.cy, g.r) == pytest.approx((s.x + 8, s.y + 8, 8))
+    assert isinstance(circle, CircleOutline)
+    assert (circle.cx, circle.cy, circle.r) == pytest.approx((s.x + 8, s.y + 8, 8))
     assert len(g.ticks) == 4
     for t in g.ticks:
-        near = math.hypot(t.x1 - g.cx, t.y1 - g.cy)
-        far = math.hypot(t.x2 - g.cx, t.y2 - g.cy)
+        near = math.hypot(t.x1 - circle.cx, t.y1 - circle.cy)
+        far = math.hypot(t.x2 - circle.cx, t.y2 - circle.cy)
         assert near == pytest.approx(8 + 3 + TICK_GAP)          # outside the bleed ring
         assert far > near + 1                                   # long enough to use
         # inside the piece's own bleed square: never on a neighbour's art
         assert s.x - 3 < t.x2 < s.x + 19 and s.y - 3 < t.y2 < s.y + 19
         # on a diagonal, pointing at the centre
-        assert abs(abs(t.x2 - g.cx) - abs(t.y2 - g.cy)) < 1e-9
-    assert guides[1].cx - guides[0].cx == pytest.approx(16 + 6)
+        assert abs(abs(t.x2 - circle.cx) - abs(t.y2 - circle.cy)) < 1e-9
+    right = guides[1].outline
+    assert (right.cx, right.cy, right.r) == pytest.approx((circle.cx + 16 + 6, circle.cy, 8))
 
 
 # --------------------------------------------------------------------------- the print

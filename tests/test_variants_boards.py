@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from cardgen.errors import CardgenError
 from cardgen.load.game import load_game
 from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
-from cardgen.units import PAPERS_MM
+from cardgen.impose.papers import PAPERS_MM
 
 from conftest import DATA, edit_file
 

@@ -17,7 +17,7 @@ the PDF shows it (page 2, origin top-left, y down — the mm space of
 point behind the front's reference line.
 
 The back page is mirrored for the flip exactly as cardgen mirrors card backs
-(:func:`cardgen.impose.grid.back_slots`): for a long-edge flip the back point behind front
+(:func:`cardgen.impose.duplex.back_slots`): for a long-edge flip the back point behind front
 ``(x, y)`` is ``(paper_w − x, y)``; for a short-edge flip it is ``(x, paper_h − y)``,
 and the back's drawing is turned 180° (it is the long-edge back page, rotated about
 the page centre — just as short-edge card backs are the long-edge ones turned), so
@@ -39,7 +39,8 @@ from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
 from ..output import canvas as pdfout
 from ..paths import shipped_fonts_dir
-from ..units import PAPERS_MM, PT_PER_MM
+from ..impose.papers import PAPERS_MM
+from ..units import PT_PER_MM
 from .text import TEXT
 
 REGULAR = "NotoSans-Regular"

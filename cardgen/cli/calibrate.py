@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import CardgenError
-from ..units import PAPERS_MM
+from ..impose.papers import PAPERS_MM
 from .exits import fail
 
 

@@ -1,10 +1,11 @@
-"""Imposition geometry: where each card goes on a sheet, where to cut, where backs go.
+"""Sheet plans: where each piece's trim box goes on a sheet, where the cut lines run,
+and which pieces go on which sheet.
 
 Pure arithmetic, no drawing and no I/O, so it can be tested exhaustively. Every value
 is in millimetres with the origin at the TOP-LEFT of the paper and y growing downward;
 the drawing module converts to PDF points (origin bottom-left) later. Portrait paper
-only, because the duplex rules below (long edge mirrors columns, short edge mirrors
-rows) are stated for portrait sheets.
+only, because the duplex rules (``duplex``: long edge mirrors columns, short edge
+mirrors rows) are stated for portrait sheets.
 
 Two layouts are considered:
 
@@ -22,13 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from cardgen.errors import CardgenError
-
-EDGE_CLEARANCE = 0.5
-"""Crop marks stop this far from the paper edge (mm)."""
-
-MIN_MARK = 1.0
-"""A crop mark shorter than this (mm) is useless to a cutter, so it is omitted."""
+from ..errors import CardgenError
+from .marks import Mark, crop_marks
 
 _EPS = 1e-9
 """Tolerance for 'fits exactly' so that float noise never drops a row."""
@@ -48,16 +44,6 @@ class Slot:
     x: float  # trim box top-left on the page
     y: float
     rotation: int = 0  # 0 or 180: how the face is turned inside its trim box
-
-
-@dataclass(frozen=True)
-class Mark:
-    """One crop-mark hairline segment; (x1, y1) is the end nearer the block."""
-
-    x1: float
-    y1: float
-    x2: float
-    y2: float
 
 
 @dataclass(frozen=True)
@@ -81,12 +67,12 @@ class SheetPlan:
         return len(self.slots)
 
 
-def _fmt(v: float) -> str:
+def fmt_mm(v: float) -> str:
     """Millimetres as a user would write them: 63, 63.5, 3.175."""
     return f"{v:g}"
 
 
-def _count(avail: float, item: float, bleed: float, gutter: float) -> int:
+def fitting(avail: float, item: float, bleed: float, gutter: float) -> int:
     """How many items fit in one dimension of ``avail`` printable millimetres.
 
     The printed extent of n items is n*item + (n-1)*gutter + 2*bleed.
@@ -130,18 +116,18 @@ def plan_sheet(
     pw, ph = (float(v) for v in paper)
     w, h = (float(v) for v in item)
     bleed = float(bleed)
-    what = f"{name} {_fmt(w)}×{_fmt(h)} mm (+{_fmt(bleed)} mm bleed)"
+    what = f"{name} {fmt_mm(w)}×{fmt_mm(h)} mm (+{fmt_mm(bleed)} mm bleed)"
     if not (pw > 0 and ph > 0):
-        raise CardgenError(f"{paper_name} size {_fmt(pw)}×{_fmt(ph)} mm must be positive")
+        raise CardgenError(f"{paper_name} size {fmt_mm(pw)}×{fmt_mm(ph)} mm must be positive")
     if pw > ph:
         raise CardgenError(
-            f"{paper_name} {_fmt(pw)}×{_fmt(ph)} mm is landscape; only portrait paper "
+            f"{paper_name} {fmt_mm(pw)}×{fmt_mm(ph)} mm is landscape; only portrait paper "
             "is supported"
         )
     if not (w > 0 and h > 0):
-        raise CardgenError(f"{name} size {_fmt(w)}×{_fmt(h)} mm must be positive")
+        raise CardgenError(f"{name} size {fmt_mm(w)}×{fmt_mm(h)} mm must be positive")
     if not bleed >= 0:
-        raise CardgenError(f"{name} bleed {_fmt(bleed)} mm must not be negative")
+        raise CardgenError(f"{name} bleed {fmt_mm(bleed)} mm must not be negative")
     if min_margin < 0 or mark_length < 0 or mark_gap < 0:
         raise ValueError("min_margin, mark_length and mark_gap must not be negative")
 
@@ -149,15 +135,15 @@ def plan_sheet(
     avail_h = ph - 2 * min_margin
 
     gutter = 2 * bleed
-    g_cols, g_rows = _count(avail_w, w, bleed, gutter), _count(avail_h, h, bleed, gutter)
-    b_cols, b_rows = _count(avail_w, w, bleed, 0.0), _count(avail_h, h, bleed, 0.0)
+    g_cols, g_rows = fitting(avail_w, w, bleed, gutter), fitting(avail_h, h, bleed, gutter)
+    b_cols, b_rows = fitting(avail_w, w, bleed, 0.0), fitting(avail_h, h, bleed, 0.0)
     if (own_bleed or g_cols * g_rows >= b_cols * b_rows) and gutter >= _MIN_GUTTER:
         cols, rows = g_cols, g_rows
     else:
         cols, rows, gutter = b_cols, b_rows, 0.0
     if cols * rows == 0:
         raise CardgenError(
-            f"{what} does not fit on {paper_name} with {_fmt(min_margin)} mm margins"
+            f"{what} does not fit on {paper_name} with {fmt_mm(min_margin)} mm margins"
         )
 
     pitch_x, pitch_y = w + gutter, h + gutter
@@ -180,7 +166,7 @@ def plan_sheet(
         cut_xs = tuple(sorted(x0 + c * pitch_x + d for c in range(cols) for d in (0, w)))
         cut_ys = tuple(sorted(y0 + r * pitch_y + d for r in range(rows) for d in (0, h)))
 
-    marks = _crop_marks(
+    marks = crop_marks(
         (pw, ph), (x0, y0, x0 + block_w, y0 + block_h), cut_xs, cut_ys,
         bleed, mark_length, mark_gap,
     )
@@ -188,48 +174,6 @@ def plan_sheet(
         paper=(pw, ph), item=(w, h), bleed=bleed, gutter=gutter, cols=cols, rows=rows,
         slots=slots, cut_xs=cut_xs, cut_ys=cut_ys, marks=marks,
     )
-
-
-def _crop_marks(
-    paper: tuple[float, float],
-    block: tuple[float, float, float, float],
-    cut_xs: tuple[float, ...],
-    cut_ys: tuple[float, ...],
-    bleed: float,
-    length: float,
-    gap: float,
-) -> tuple[Mark, ...]:
-    """Marks above/below each vertical cut and left/right of each horizontal cut.
-
-    They stay in the margin outside the block's bleed so they can never print over
-    art, and stop short of the paper edge where home printers clip.
-    """
-    pw, ph = paper
-    left, top, right, bottom = block
-    off = bleed + gap
-    shortest = min(MIN_MARK, length)
-
-    def seg(start: float, toward_edge: float, edge: float) -> tuple[float, float] | None:
-        # toward_edge is -1 (toward 0) or +1 (toward `edge`); returns (start, end).
-        end = start + toward_edge * length
-        limit = EDGE_CLEARANCE if toward_edge < 0 else edge - EDGE_CLEARANCE
-        end = max(end, limit) if toward_edge < 0 else min(end, limit)
-        if (end - start) * toward_edge + _EPS < shortest or length == 0:
-            return None
-        return start, end
-
-    marks: list[Mark] = []
-    for x in cut_xs:
-        for start, sign in ((top - off, -1), (bottom + off, 1)):
-            s = seg(start, sign, ph)
-            if s:
-                marks.append(Mark(x, s[0], x, s[1]))
-    for y in cut_ys:
-        for start, sign in ((left - off, -1), (right + off, 1)):
-            s = seg(start, sign, pw)
-            if s:
-                marks.append(Mark(s[0], y, s[1], y))
-    return tuple(marks)
 
 
 def compact(plan: SheetPlan, n_items: int) -> SheetPlan:
@@ -247,7 +191,7 @@ def compact(plan: SheetPlan, n_items: int) -> SheetPlan:
     slots = tuple(Slot(s.index, s.col, s.row, s.x, s.y + dy, s.rotation) for s in plan.slots if s.row < rows)
     cut_ys = tuple(y + dy for y in plan.cut_ys if y <= old_top + (rows - 1) * pitch_y + h + _EPS)
     left, right = min(s.x for s in slots), max(s.x for s in slots) + w
-    marks = _crop_marks(plan.paper, (left, new_top, right, new_top + rows * pitch_y - plan.gutter), plan.cut_xs,
+    marks = crop_marks(plan.paper, (left, new_top, right, new_top + rows * pitch_y - plan.gutter), plan.cut_xs,
                         cut_ys, plan.bleed, 6.0, 1.0)
     return SheetPlan(paper=plan.paper, item=plan.item, bleed=plan.bleed, gutter=plan.gutter, cols=plan.cols,
                      rows=rows, slots=slots, cut_xs=plan.cut_xs, cut_ys=cut_ys, marks=marks)
@@ -260,6 +204,17 @@ def block_of(plan: SheetPlan, slots: Sequence[Slot]) -> tuple[float, float, floa
             max(s.x + w for s in slots), max(s.y + h for s in slots))
 
 
+def bleed_sides(plan: SheetPlan, slot: Slot, occupied: set[tuple[int, int]]) -> tuple[float, float, float, float]:
+    """How much bleed the piece in ``slot`` may show on its left, top, right and bottom:
+    all of it when pieces stand apart (a gutter); in a butted grid, none across a cut
+    line it shares with a piece in an ``occupied`` (col, row), whose own art is there."""
+    b = plan.bleed
+    if plan.gutter > 0:
+        return (b, b, b, b)
+    return (0 if (slot.col - 1, slot.row) in occupied else b, 0 if (slot.col, slot.row - 1) in occupied else b,
+            0 if (slot.col + 1, slot.row) in occupied else b, 0 if (slot.col, slot.row + 1) in occupied else b)
+
+
 def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0,
               mark_gap: float = 1.0) -> tuple[Mark, ...]:
     """Crop marks for a partly filled sheet: only the cut lines of the occupied
@@ -269,139 +224,7 @@ def marks_for(plan: SheetPlan, slots: tuple[Slot, ...], mark_length: float = 6.0
     left, top, right, bottom = block_of(plan, slots)
     xs = tuple(x for x in plan.cut_xs if left - _EPS <= x <= right + _EPS)
     ys = tuple(y for y in plan.cut_ys if top - _EPS <= y <= bottom + _EPS)
-    return _crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)
-
-
-TICK_INSET = 0.4
-"""A bleed tick stops this far inside the bleed's outer edge (mm)."""
-
-TICK_CLEAR = 0.75
-"""... and this far from the trim (mm), so that a cut that far off still shows none of it."""
-
-
-def bleed_ticks(plan: SheetPlan, slots: tuple[Slot, ...]) -> tuple[Mark, ...]:
-    """Short marks on the cut lines, inside the outer bleed of the pieces on a sheet.
-
-    The crop marks in the paper margin may fall where a home printer cannot print: the
-    block comes as close as 4 mm to the edge (3×3 poker cards on Letter), and most
-    printers leave 3–5 mm blank. The bleed around the pieces is printed and then cut
-    away, so a tick there on each cut line's extension shows where to cut without ever
-    reaching a finished piece. A piece gets ticks in the bleed of each side that has no
-    piece beside it (across a shared cut line, a gutter or a fold), at both ends of that
-    side, so a partly filled sheet's pieces get them along their own outline, not on
-    blank paper; a tick that would come within ``TICK_CLEAR`` of a piece is left out."""
-    b = plan.bleed
-    if not slots or b - TICK_INSET - TICK_CLEAR < MIN_MARK:
-        return ()
-    w, h = plan.item
-    reach = 2 * b + _EPS  # a piece this close (butted, across a gutter or a fold) is a neighbour
-
-    def beside(s: Slot, dx: int, dy: int) -> bool:
-        for t in slots:
-            if dx and abs(t.y - s.y) < _EPS and 0 <= (t.x - s.x - w if dx > 0 else s.x - t.x - w) <= reach:
-                return True
-            if dy and abs(t.x - s.x) < _EPS and 0 <= (t.y - s.y - h if dy > 0 else s.y - t.y - h) <= reach:
-                return True
-        return False
-
-    found: dict[tuple[float, ...], tuple[float, float, float, float]] = {}
-
-    def add(*ticks: tuple[float, float, float, float]) -> None:
-        for t in ticks:  # keyed rounded, so the tick two butted pieces share is drawn once
-            found.setdefault(tuple(round(v, 6) for v in t), t)
-
-    for s in slots:
-        x0, y0, x1, y1 = s.x, s.y, s.x + w, s.y + h
-        if not beside(s, 0, -1):
-            add(*((x, y0 - TICK_CLEAR, x, y0 - b + TICK_INSET) for x in (x0, x1)))
-        if not beside(s, 0, 1):
-            add(*((x, y1 + TICK_CLEAR, x, y1 + b - TICK_INSET) for x in (x0, x1)))
-        if not beside(s, -1, 0):
-            add(*((x0 - TICK_CLEAR, y, x0 - b + TICK_INSET, y) for y in (y0, y1)))
-        if not beside(s, 1, 0):
-            add(*((x1 + TICK_CLEAR, y, x1 + b - TICK_INSET, y) for y in (y0, y1)))
-
-    def clear(t: tuple[float, float, float, float]) -> bool:
-        return not any(s.x - TICK_CLEAR + _EPS < x < s.x + w + TICK_CLEAR - _EPS
-                       and s.y - TICK_CLEAR + _EPS < y < s.y + h + TICK_CLEAR - _EPS
-                       for s in slots for x, y in ((t[0], t[1]), (t[2], t[3])))
-
-    return tuple(Mark(*found[k]) for k in sorted(found) if clear(found[k]))
-
-
-def back_slots(plan: SheetPlan, duplex: str) -> tuple[Slot, ...]:
-    """Where each front's back goes on the back page, for a duplex printer.
-
-    ``back_slots(plan, d)[i]`` belongs to front slot ``i`` (same index). Long-edge
-    flip on portrait paper mirrors columns. Short-edge flip mirrors rows and turns
-    each back 180° so it is upright when the cut card is turned over left-to-right.
-    """
-    pw, ph = plan.paper
-    w, h = plan.item
-    if duplex == "long":
-        return tuple(
-            Slot(s.index, plan.cols - 1 - s.col, s.row, pw - s.x - w, s.y, 0)
-            for s in plan.slots
-        )
-    if duplex == "short":
-        return tuple(
-            Slot(s.index, s.col, plan.rows - 1 - s.row, s.x, ph - s.y - h, 180)
-            for s in plan.slots
-        )
-    raise ValueError(f"duplex must be 'long' or 'short', not {duplex!r}")
-
-
-@dataclass(frozen=True)
-class FoldPlan:
-    """A gutterfold sheet: landscape paper, fronts left of a vertical fold line and
-    their backs mirrored to the right of it, so folding the sheet puts each back behind
-    its front with no duplex printer involved."""
-
-    plan: SheetPlan  # landscape paper; slots are the fronts
-    backs: tuple[Slot, ...]  # backs[i] belongs to plan.slots[i]
-    fold_x: float
-    fold_marks: tuple[Mark, ...]
-
-
-def plan_gutterfold(paper: tuple[float, float], item: tuple[float, float], bleed: float, *,
-                    min_margin: float = 4.0, mark_length: float = 6.0, mark_gap: float = 1.0,
-                    name: str = "item", paper_name: str = "paper") -> FoldPlan:
-    """Fronts and mirrored backs on one side of a landscape sheet, folded down the middle.
-
-    Each half holds a butted grid flush against the fold, with one bleed on each side of
-    the fold line so the fronts' and backs' bleeds meet exactly at the fold."""
-    pw, ph = max(paper), min(paper)
-    w, h = float(item[0]), float(item[1])
-    fold = pw / 2
-    cols = max(0, math.floor((fold - bleed - min_margin - bleed + _EPS) / w))
-    rows = _count(ph - 2 * min_margin, h, bleed, 0.0)
-    if cols * rows == 0:
-        raise CardgenError(
-            f"{name} {_fmt(w)}×{_fmt(h)} mm (+{_fmt(bleed)} mm bleed) does not fit half a {paper_name} sheet "
-            f"for gutterfold with {_fmt(min_margin)} mm margins"
-        )
-    y0 = (ph - rows * h) / 2
-    right = fold - bleed  # the fronts' block ends one bleed before the fold
-    fronts = tuple(
-        Slot(index=r * cols + c, col=c, row=r, x=right - (cols - c) * w, y=y0 + r * h)
-        for r in range(rows)
-        for c in range(cols)
-    )
-    backs = tuple(Slot(s.index, cols - 1 - s.col, s.row, pw - s.x - w, s.y, 0) for s in fronts)
-    left = right - cols * w
-    cut_xs = tuple(left + k * w for k in range(cols + 1)) + tuple(pw - (left + k * w) for k in range(cols, -1, -1))
-    cut_ys = tuple(y0 + k * h for k in range(rows + 1))
-    block = (left, y0, pw - left, y0 + rows * h)
-    marks = _crop_marks((pw, ph), block, cut_xs, cut_ys, bleed, mark_length, mark_gap)
-    fold_marks = tuple(
-        Mark(fold, y1, fold, y2)
-        for y1, y2 in ((max(EDGE_CLEARANCE, y0 - bleed - mark_gap - mark_length), y0 - bleed - mark_gap),
-                       (y0 + rows * h + bleed + mark_gap, min(ph - EDGE_CLEARANCE, y0 + rows * h + bleed + mark_gap + mark_length)))
-        if y2 - y1 >= MIN_MARK
-    )
-    plan = SheetPlan(paper=(pw, ph), item=(w, h), bleed=bleed, gutter=0.0, cols=cols, rows=rows, slots=fronts,
-                     cut_xs=cut_xs, cut_ys=cut_ys, marks=marks)
-    return FoldPlan(plan=plan, backs=backs, fold_x=fold, fold_marks=fold_marks)
+    return crop_marks(plan.paper, (left, top, right, bottom), xs, ys, plan.bleed, mark_length, mark_gap)
 
 
 def paginate(n_items: int, per_sheet: int) -> list[range]:
@@ -448,48 +271,3 @@ def paginate_rows(groups: list[int], cols: int, rows: int) -> list[list[tuple[in
             item += 1
         row += 1
     return sheets
-
-
-TICK_GAP = 0.5
-"""Circle-guide ticks start this far (mm) outside a round piece's bleed ring."""
-
-TICK_LENGTH = 2.5
-"""How long (mm) a circle-guide tick is, at most."""
-
-
-@dataclass(frozen=True)
-class CircleGuide:
-    """The cut guide of one round piece: the trim circle and four ticks pointing at
-    its centre from the corners of its cell (outside the bleed ring, so never over the
-    art), for a circle punch or for checking a scissors cut."""
-
-    cx: float
-    cy: float
-    r: float  # the trim circle
-    ticks: tuple[Mark, ...]  # (x1, y1) is the end nearer the piece
-
-
-def circle_guides(slots: tuple[Slot, ...], item: tuple[float, float], bleed: float) -> tuple[CircleGuide, ...]:
-    """Cut guides for round pieces placed in ``slots``: the trim circle (diameter
-    ``item[0]``) and four diagonal ticks in the corners of each piece's cell.
-
-    Diagonals, because along the axes the bleed rings of gutter-laid neighbours
-    touch: the corners of a piece's own bleed square are the only room it has alone.
-    Each tick runs from ``TICK_GAP`` outside the bleed ring toward the corner of the
-    bleed square, at most ``TICK_LENGTH`` long, and is omitted when shorter than
-    ``MIN_MARK`` (a piece with no bleed has no room and gets the circle only)."""
-    w, h = item
-    r = min(w, h) / 2
-    start = r + bleed + TICK_GAP
-    corner = math.hypot(w / 2 + bleed, h / 2 + bleed) - 0.2  # stay inside the bleed square
-    end = min(start + TICK_LENGTH, corner)
-    out = []
-    for s in slots:
-        cx, cy = s.x + w / 2, s.y + h / 2
-        ticks = ()
-        if end - start + _EPS >= MIN_MARK:
-            d = math.sqrt(0.5)
-            ticks = tuple(Mark(cx + sx * start * d, cy + sy * start * d, cx + sx * end * d, cy + sy * end * d)
-                          for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
-        out.append(CircleGuide(cx, cy, r, ticks))
-    return tuple(out)

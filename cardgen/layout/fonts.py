@@ -22,63 +22,6 @@ from ..units import pt_to_mm
 _IGNORED = frozenset("\n\t\r")
 
 
-# --- ReportLab ToUnicode fix -------------------------------------------------
-
-def _to_utf16_hex(code: int) -> str:
-    """A code point as the UTF-16BE hex a ToUnicode CMap expects."""
-    if code > 0xFFFF:
-        code -= 0x10000
-        return "%04X%04X" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
-    return "%04X" % code
-
-
-def _make_to_unicode_cmap(fontname, subset):
-    """ReportLab's makeToUnicodeCMap, but astral code points become surrogate pairs.
-
-    ReportLab 5 writes e.g. <13143> for the falcon, which is not UTF-16, so
-    pdftotext and pypdf cannot extract hieroglyphs. Same output otherwise.
-    """
-    cmap = [
-        "/CIDInit /ProcSet findresource begin",
-        "12 dict begin",
-        "begincmap",
-        "/CIDSystemInfo",
-        "<< /Registry (%s)" % fontname,
-        "/Ordering (%s)" % fontname,
-        "/Supplement 0",
-        ">> def",
-        "/CMapName /%s def" % fontname,
-        "/CMapType 2 def",
-        "1 begincodespacerange",
-        "<00> <%02X>" % (len(subset) - 1),
-        "endcodespacerange",
-        "%d beginbfchar" % len(subset),
-    ] + ["<%02X> <%s>" % (i, _to_utf16_hex(v)) for i, v in enumerate(subset)] + [
-        "endbfchar",
-        "endcmap",
-        "CMapName currentdict /CMap defineresource pop",
-        "end",
-        "end",
-    ]
-    return "\n".join(cmap)
-
-
-_make_to_unicode_cmap._cardgen_fix = True  # type: ignore[attr-defined]
-
-
-def install_tounicode_fix() -> None:
-    """Patch reportlab.pdfbase.ttfonts so hieroglyphs survive text extraction.
-
-    ttfonts looks the function up as a module global at write time, so replacing
-    the attribute is enough. Idempotent.
-    """
-    if not getattr(ttfonts.makeToUnicodeCMap, "_cardgen_fix", False):
-        ttfonts.makeToUnicodeCMap = _make_to_unicode_cmap
-
-
-install_tounicode_fix()
-
-
 # --- Font book ----------------------------------------------------------------
 
 def describe_chars(chars) -> str:

@@ -13,7 +13,8 @@ from reportlab.pdfgen.canvas import Canvas
 from . import canvas as pdfout
 from .painter import Painter
 from ..layout.fonts import FontBook
-from ..impose.grid import _crop_marks
+from ..impose.marks import crop_marks
+from ..impose.outlines import RectOutline
 from ..render.faces import Face
 from ..model.game import Component
 from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
@@ -45,12 +46,13 @@ def draw_board_page(c: Canvas, forms: pdfout.FormCache, painter: Painter, book: 
     ox, oy = to_frame(plan, tile, tile.x0, tile.y0)
     pw, ph = tile.size
     form = _board_form(forms, painter, comp, face)
-    pdfout.place(c, form, ox - tile.x0, oy - tile.y0, comp.size[0], comp.size[1], 0, (ox, oy, ox + pw, oy + ph))
+    pdfout.place(c, form, ox - tile.x0, oy - tile.y0, comp.size[0], comp.size[1], 0,
+                 RectOutline.spanning(ox, oy, ox + pw, oy + ph))
     _glue_strips(c, book, bold, plan, tile)
     for d in alignment_marks(plan, tile):
         _half_diamond(c, d.x, d.y, d.point)
     xs, ys = cut_lines(plan, tile)
-    pdfout.draw_marks(c, _crop_marks((fw, fh), (ox, oy, ox + pw, oy + ph), xs, ys, 0.0, 6.0, 1.0))
+    pdfout.draw_marks(c, crop_marks((fw, fh), (ox, oy, ox + pw, oy + ph), xs, ys, 0.0, 6.0, 1.0))
     _map(c, book, bold, plan, tile, fw / 2, oy)
     _label(c, book, font, label, fw, fh, oy + ph)
 

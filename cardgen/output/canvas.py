@@ -3,7 +3,8 @@
 Reproducible (ReportLab's invariant mode, fixed metadata), no stray unembedded
 Helvetica (the canvas gets a registered initial font), millimetre y-down drawing
 helpers, faces drawn once as form XObjects and reused wherever they are placed,
-and crop marks in the registration colour.
+and crop marks in the registration colour. What reaches into ReportLab's internals
+is in ``reportlab_compat``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from typing import Callable
 
 from reportlab import rl_config
 from reportlab.lib.colors import PCMYKColorSep, white as WHITE
-from reportlab.pdfbase.pdfdoc import PDFName, PDFResourceDictionary, xObjectName
+from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
-from ..impose.grid import CircleGuide, Mark
+from ..impose.marks import CutGuide, Mark
+from ..impose.outlines import Outline
+from ..impose.shapes import ProofLines
 from ..units import PT_PER_MM, mm_to_pt
+from .reportlab_compat import give_form_its_graphics_states, prepare_reportlab
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
 # third of the writing time, for 7-bit transports nobody uses any more.
@@ -31,6 +35,7 @@ HAIRLINE_MM = 0.25 / PT_PER_MM  # 0.25 pt
 
 def new_canvas(path: Path, page_mm: tuple[float, float], initial_font: str, title: str, duplex: str | None) -> Canvas:
     """A canvas with fixed metadata; ``duplex`` asks viewers for the right flip."""
+    prepare_reportlab()
     c = Canvas(
         str(path),
         pagesize=(mm_to_pt(page_mm[0]), mm_to_pt(page_mm[1])),
@@ -82,40 +87,16 @@ class FormCache:
             self.c.beginForm(name, *bbox)
             draw()
             self.c.endForm()
-            _give_form_its_graphics_states(self.c, name)
+            give_form_its_graphics_states(self.c, name)
             self.names[key] = name
         return name
 
 
-def _give_form_its_graphics_states(c: Canvas, name: str) -> None:
-    """ReportLab writes a form's resources without its graphics states (ExtGState) and
-    colour spaces, so an opacity drawn inside a form names a state the form does not
-    have, and viewers and printers draw it fully opaque. Write the form's resources
-    here, as ReportLab writes a page's."""
-    form = c._doc.idToObject[xObjectName(name)]
-    if not form.ExtGState and not getattr(form, "_colorsUsed", None):
-        return
-    resources = PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    if form.ExtGState:
-        resources.ExtGState = form.ExtGState
-    resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
-    form.Resources = resources
-
-
-def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int,
-          clip: tuple[float, float, float, float], round_clip: float | None = None) -> None:
-    """Show a face form with its trim top-left at (x, y) mm, clipped to ``clip`` (x0, y0, x1, y1, page mm),
-    or, for a round piece, to the circle of radius ``round_clip`` mm about its centre (trim plus bleed)."""
+def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation: int, clip: Outline) -> None:
+    """Show a face form with its trim top-left at (x, y) mm, clipped to ``clip`` (page mm)."""
     c.saveState()
     p = c.beginPath()
-    if round_clip is not None:
-        p.circle(x + w / 2, y + h / 2, round_clip)
-    else:
-        p.rect(clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1])
+    clip.trace(p)
     c.clipPath(p, stroke=0, fill=0)
     c.translate(x, y)
     if rotation == 180:
@@ -151,40 +132,34 @@ def draw_fold_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     c.restoreState()
 
 
-def draw_proof(c: Canvas, x: float, y: float, w: float, h: float, bleed: float, safe: float,
-               shape: str = "rect") -> None:
+def draw_proof(c: Canvas, lines: ProofLines) -> None:
     """Designer's proof overlay: trim (red), bleed (dashed red) and safe zone (dashed blue),
-    as circles for round pieces."""
+    each in the piece's own outline (a canvas strokes what is traced on it)."""
     c.saveState()
     c.setLineWidth(HAIRLINE_MM)
     c.setStrokeColorRGB(0.9, 0.1, 0.2)
-
-    def outline(inset: float) -> None:
-        if shape == "circle":
-            c.circle(x + w / 2, y + h / 2, w / 2 - inset, stroke=1, fill=0)
-        else:
-            c.rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, stroke=1, fill=0)
-
-    outline(0)
+    lines.trim.trace(c)
     c.setDash([1.0, 0.7])
-    outline(-bleed)
+    lines.bleed.trace(c)
     c.setStrokeColorRGB(0.1, 0.4, 0.9)
-    outline(safe)
+    lines.safe.trace(c)
     c.restoreState()
 
 
-def draw_circle_guides(c: Canvas, guides: tuple[CircleGuide, ...]) -> None:
-    """Round pieces' cut guides: the trim circle as a registration hairline over a thin
-    white halo (so it shows on dark art as on light), and the corner ticks."""
+def draw_cut_guides(c: Canvas, guides: tuple[CutGuide, ...]) -> None:
+    """Traced cut guides (round pieces' trim circles): each outline as a registration
+    hairline over a thin white halo (so it shows on dark art as on light), and its ticks."""
+    if not guides:
+        return
     c.saveState()
     c.setStrokeColorRGB(1, 1, 1)
     c.setLineWidth(HAIRLINE_MM * 3)
     for g in guides:
-        c.circle(g.cx, g.cy, g.r, stroke=1, fill=0)
+        g.outline.trace(c)
     c.setStrokeColor(REGISTRATION)
     c.setLineWidth(HAIRLINE_MM)
     for g in guides:
-        c.circle(g.cx, g.cy, g.r, stroke=1, fill=0)
+        g.outline.trace(c)
         for m in g.ticks:
             c.line(m.x1, m.y1, m.x2, m.y2)
     c.restoreState()

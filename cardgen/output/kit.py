@@ -1,8 +1,11 @@
-"""Writing one language's rendered kit: imposed cards (duplex or gutterfold), one-sided
-sheets, and one-face-per-page files for print shops and image exports.
+"""Writing one language's rendered kit: the imposed files (cards in duplex pairs or
+on gutterfold sheets, one-sided sheets) as the imposition stage laid them out, and
+one-face-per-page files for print shops and image exports.
 
 Every face is drawn once per file as a form and placed where it is needed; every
-page records what it holds in the manifest entry it returns.
+page records what it holds in the manifest entry it returns. Where things go is
+decided by ``cardgen.impose``: this module draws a :class:`~cardgen.impose.sheets.Sheets`
+value in the order its pages and their parts come.
 """
 
 from __future__ import annotations
@@ -11,75 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import canvas as pdfout
-from .painter import Painter
-from ..errors import CardgenError, Collector
+from ..impose.labels import LabelLine
+from ..impose.outlines import RectOutline
+from ..impose.shapes import shape_of
+from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
-from ..impose.grid import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, circle_guides, compact, marks_for, paginate, paginate_rows,
-                     plan_gutterfold, plan_sheet)
-from .boards import draw_board_page, write_board_fullsize
-from ..impose.tiling import TilePlan, plan_tiles
-from ..render.faces import Face, LangKit
-from ..model.game import Card, Component, Game
-from ..impose.labels import sheet_words, shifted
 from ..layout.text import TextEngine
-from ..units import PAPERS_MM, PT_PER_MM, mm_to_pt
-
-
-_LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
-_LABEL_CENTRE_MM = 6.1  # a side label's centre from the paper edge: its 6 pt line then clears 5 mm
-
-
-def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, float]],
-            margin: float) -> list[tuple[str, tuple[float, float]]]:
-    """A sheet label's lines, each with the row gap ``(top, bottom)`` it goes in.
-
-    The whole label in the tallest gap when it fits there (less ``margin``); else its
-    words packed in order over the gaps from the top down (a line breaks at a space,
-    which it drops, or at a " · " separator, whose dot ends the line so that the pieces
-    read as one label), the last gap taking whatever is left (to be shortened)."""
-    tallest = max(gaps, key=lambda g: g[1] - g[0])
-    if len(gaps) == 1 or width(text) <= tallest[1] - tallest[0] - margin:
-        return [(text, tallest)]
-    words = [(" · " if k and not i else " ", word) for k, part in enumerate(text.split(" · "))
-             for i, word in enumerate(part.split(" "))]
-    out: list[tuple[str, tuple[float, float]]] = []
-    line = ""
-    for sep, word in words:
-        joined = line + sep + word if line else word
-        gap = gaps[len(out)]
-        ends = line + " ·" if sep == " · " else line
-        if not line or width(joined) <= gap[1] - gap[0] - margin or len(out) == len(gaps) - 1:
-            line = joined
-        elif width(ends) <= gap[1] - gap[0] - margin:
-            out.append((ends, gap))
-            line = word
-        else:
-            out.append((line, gap))
-            line = word
-    out.append((line, gaps[len(out)]))
-    return out
-
-
-def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
-    """How much bleed a round piece shows around its trim circle on this plan (None
-    for rectangular pieces): its own bleed when pieces stand apart, none when they
-    touch (a butted grid), where a ring of bleed would paint over the neighbour."""
-    if comp.shape != "circle":
-        return None
-    return comp.bleed if plan.gutter > 0 else 0.0
-
-
-def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
-    """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
-    slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
-    entry starts a row of its own (see :func:`~cardgen.impose.grid.paginate_rows`)."""
-    items = [(card, k) for card in comp.cards for k in range(card.quantity)]
-    if comp.new_row_per == "card":
-        sheets = paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)
-    else:
-        sheets = [[(i, j) for j, i in enumerate(rng)] for rng in paginate(len(items), plan.per_sheet)]
-    return [([items[i] for i, _ in sheet], [j for _, j in sheet]) for sheet in sheets]
+from ..model.game import Component, Game
+from ..render.faces import Face, LangKit
+from ..units import PT_PER_MM, mm_to_pt
+from . import canvas as pdfout
+from .boards import draw_board_page, write_board_fullsize
+from .painter import Painter
 
 
 @dataclass(frozen=True)
@@ -98,51 +44,11 @@ class KitWriter:
         self.book = book
         self.text = text
         self.progress = progress
-        self._plans: dict[str, dict[str, SheetPlan]] | None = None
 
-    def plans(self) -> dict[str, dict[str, SheetPlan]]:
-        errors = Collector()
-        plans: dict[str, dict[str, SheetPlan]] = {}
-        for paper in self.opt.papers:
-            plans[paper] = {}
-            for comp in self.game.decks:
-                try:
-                    plans[paper][comp.id] = plan_sheet(
-                        PAPERS_MM[paper], comp.size, comp.bleed, name=f"{self.game.id} {comp.id}", paper_name=paper,
-                        own_bleed=comp.shape == "circle",
-                    )
-                except CardgenError as exc:
-                    errors.add(exc.message, comp.where)
-        errors.raise_if_any()
-        self._plans = plans
-        return plans
-
-    def one_sided_pages(self, comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int],
-                                                                             SheetPlan]]:
-        """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
-        plan trimmed to the rows it uses, centred on the paper."""
-        out = []
-        for chunk, where in sheet_layout(comp, plan):
-            out.append((chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols)))
-        return out
-
-    def deck_blocks(self, comp: Component, paper: str) -> list[tuple[float, float, float, float]]:
-        """Per sheet of a one-sided deck, the box (x, y, w, h, mm from the paper's top
-        left) its pieces cover, bleed included: what the deck's header must keep clear
-        of (crop marks and the page label run up to about 12 mm outside it)."""
-        plan = (self._plans or self.plans())[paper][comp.id]
-        b = plan.bleed
-        blocks = []
-        for _, where, page_plan in self.one_sided_pages(comp, plan):
-            x0, y0, x1, y1 = block_of(page_plan, [page_plan.slots[j] for j in where])
-            blocks.append((x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b))
-        return blocks
-
-    def tile_plans(self, paper: str) -> dict[str, TilePlan]:
-        """How each board of the game spreads over pages of ``paper``."""
-        return {comp.id: plan_tiles(PAPERS_MM[paper], comp.size, comp.bleed, comp.overlap,
-                                    name=f"{self.game.id} {comp.id}", paper_name=paper)
-                for comp in self.game.boards}
+    def label_width(self, text: str, size_pt: float) -> float:
+        """How wide (mm) a sheet label's text is in the font it is drawn in: the measure
+        the imposition stage places labels with."""
+        return self.book.string_width_mm(self.text.font(None), text, size_pt)
 
     def _suffix(self) -> str:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
@@ -150,254 +56,115 @@ class KitWriter:
     def _painter(self, c) -> Painter:
         return Painter(c, self.text, self.game.palette, self.game.root / "assets")
 
-    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Component) -> str:
-        w, h = comp.size
-        b = comp.bleed
+    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, size: tuple[float, float],
+                        bleed: float) -> str:
+        w, h = size
+        b = bleed
         def draw() -> None:
             painter.reset()
             painter.draw(face.ops)
 
         return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 
-    def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
-                     faces: dict, slots: tuple[Slot, ...], side: str, offset: tuple[float, float] = (0.0, 0.0)
-                     ) -> list[dict]:
-        """Place each item's face form in its slot, clipped to the bleed it may show;
-        returns the manifest records (positions as printed, offset included)."""
-        occupied = {(s.col, s.row) for s in slots[: len(items)]}
-        w, h = comp.size
-        b = comp.bleed
-        round_clip = _round_bleed(plan, comp)
-        round_clip = None if round_clip is None else w / 2 + round_clip
-        placed = []
-        for (card, copy), slot in zip(items, slots):
-            name = self._draw_face_form(forms, painter, faces[(comp.id, card.id)], comp)
-            if plan.gutter > 0:
-                clip = (slot.x - b, slot.y - b, slot.x + w + b, slot.y + h + b)
-            else:  # butted: bleed only where no neighbour shares the cut line
-                clip = (
-                    slot.x - (0 if (slot.col - 1, slot.row) in occupied else b),
-                    slot.y - (0 if (slot.col, slot.row - 1) in occupied else b),
-                    slot.x + w + (0 if (slot.col + 1, slot.row) in occupied else b),
-                    slot.y + h + (0 if (slot.col, slot.row + 1) in occupied else b),
-                )
-            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip, round_clip)
-            if self.opt.proof:
-                pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe, comp.shape)
-            placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
-                           "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
-                           "w": w, "h": h, "rotation": slot.rotation})
-        return placed
+    def write_sheets(self, tmp: Path, kit: LangKit, sheets: Sheets, manifest: list) -> list[WrittenFile]:
+        """The imposed files of one paper."""
+        return [self._write_file(tmp, kit, sheets.paper, file, manifest) for file in sheets.files]
 
-    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
-                         faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
-                         entry: dict, offset: tuple[float, float] = (0.0, 0.0)) -> None:
-        """One imposed page of one side: faces, crop marks, manifest record."""
-        placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
-        pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
-        self._ticks(c, plan, comp, slots[: len(items)])
-        self._circle_guides(c, plan, comp, slots[: len(items)])
-        entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
-                               "items": placed})
-
-    def _ticks(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
-        """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
-        be; round pieces are cut along their circular guides instead."""
-        if comp.shape != "circle":
-            pdfout.draw_ticks(c, bleed_ticks(plan, slots))
-
-    def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
-        """Round pieces get circular cut guides besides the straight crop marks."""
-        ring = _round_bleed(plan, comp)
-        if ring is not None:
-            pdfout.draw_circle_guides(c, circle_guides(slots, comp.size, ring))
-
-    def _label(self, c, plan: SheetPlan, text: str) -> None:
-        """A small grey line saying what the page is, placed where no crop mark runs:
-        vertically in the left margin between two horizontal cut lines when a row is
-        tall enough, else above the block's top marks.
-
-        When rows are short (tokens), a label too long for one row is split at its
-        " · " separators over the rows from the top down, so it still says everything;
-        only a part longer than any row is shortened with "…"."""
-        font = self.text.font(None)
-        size = 6.0
-        ys = plan.cut_ys
-        gaps = [(top, bottom) for top, bottom in zip(ys, ys[1:]) if bottom - top >= _LABEL_GAP_MM]
-        top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
-        block_top = min(s.y for s in plan.slots) - plan.bleed
-        if bottom - top >= 50 or block_top < 14:
-            # as far from the paper's edge as the printers' blank band (up to 5 mm) asks, where
-            # the margin allows, and never closer than 1.2 mm to the bleed
-            room = min(s.x for s in plan.slots) - plan.bleed
-            x = max(2.5, min(_LABEL_CENTRE_MM, room - 2.3))
-            width = lambda t: self.book.string_width_mm(font, t, size)  # noqa: E731
-            for line, (t, b) in _spread(text, width, gaps or [(top, bottom)], 4.0):
-                self._label_line(c, font, size, text=line, room=b - t - 4.0, x=x, y=(t + b) / 2, upright=False)
-        else:
-            self._label_line(c, font, size, text=text, room=plan.paper[0] - 20.0, x=plan.paper[0] / 2,
-                             y=block_top - 9.0, upright=True)
-
-    def _label_line(self, c, font: str, size: float, *, text: str, room: float, x: float, y: float,
-                    upright: bool) -> None:
-        """One line of a sheet label centred on (x, y), shortened with "…" to ``room`` mm."""
-        c.saveState()
-        c.setFillColorRGB(0.35, 0.35, 0.35)
-        c.translate(x, y)
-        if not upright:
-            c.rotate(-90)
-        while len(text) > 1 and self.book.string_width_mm(font, text, size) > room:
-            text = text[:-2].rstrip() + "…"
-        Painter(c, self.text, {}, None).draw_line(font, size / PT_PER_MM, 0, 0.0 if upright else 0.8, text,
-                                                  "center")
-        c.restoreState()
-
-    def write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                           manifest: list) -> list[WrittenFile]:
-        """Per paper: the duplex cards file (two-sided decks) and the one-sided sheets file."""
-        out = []
+    def _write_file(self, tmp: Path, kit: LangKit, paper: str, file: SheetFile, manifest: list) -> WrittenFile:
+        """One imposed file, page by page, and its manifest entry."""
         game = self.game
         base = f"{game.id}-{kit.lang}-{paper}"
-        if any(c.back for c in game.decks) and self.opt.layout == "gutterfold":
-            out.append(self._write_gutterfold_file(tmp / f"{base}-cards-gutterfold{self._suffix()}.pdf", kit, paper,
-                                                   manifest))
-        elif any(c.back for c in game.decks):
-            dup = "" if self.opt.duplex == "long" else "-short-edge"
-            out.append(self._write_cards_file(tmp / f"{base}-cards{dup}{self._suffix()}.pdf", kit, paper, plans,
-                                              manifest))
-        if any(c.kind == "sheet" or not c.back for c in game.components):
-            out.append(self._write_sheets_file(tmp / f"{base}-sheets{self._suffix()}.pdf", kit, paper, plans,
-                                               manifest))
-        return out
+        if file.kind == "cards" and file.layout == "gutterfold":
+            name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", "cards, gutterfold"
+            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
+                     "duplex": None, "pages": []}
+        elif file.kind == "cards":
+            dup = "" if file.duplex == "long" else "-short-edge"
+            name, what = f"{base}-cards{dup}{self._suffix()}.pdf", "cards"
+            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
+                     "back_offset": list(self.opt.back_offset), "pages": []}
+        else:
+            name, what = f"{base}-sheets{self._suffix()}.pdf", "sheets"
+            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+        self.progress(f"writing {name}")
+        c = pdfout.new_canvas(tmp / name, file.size, self.book.register(self.text.font(None)),
+                              f"{game.name(kit.lang)} — {what} ({paper})", file.duplex)
+        forms, painter = pdfout.FormCache(c), self._painter(c)
+        for n, page in enumerate(file.pages, start=1):
+            with pdfout.page(c, file.size[1]):
+                record = self._draw_page(c, forms, painter, kit, paper, page)
+            entry["pages"].append({"page": n, **record})
+        c.save()
+        manifest.append(entry)
+        return WrittenFile(name, len(file.pages))
+
+    def _draw_page(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str, page: Page) -> dict:
+        """Draw one page; returns its manifest record (without its number)."""
+        if isinstance(page, PiecesPage):
+            return self._draw_pieces(c, forms, painter, kit, paper, page)
+        if isinstance(page, BoardPage):
+            comp = self.game.component(page.component)
+            label_font = self.text.font(None)
+            label_bold = self.text.font("bold" if "bold" in self.game.fonts else None)
+            draw_board_page(c, forms, painter, self.book, label_font, label_bold,
+                            comp, kit.boards[comp.id], page.plan, page.tile, page.label)
+            tile, plan = page.tile, page.plan
+            return {"component": comp.id, "side": "sheet", "items": [],
+                    "tile": tile.label, "col": tile.col, "row": tile.row,
+                    "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
+                    "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
+                    "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]}
+        assert isinstance(page, SheetPage)
+        painter.reset()
+        painter.draw(kit.sheets[(page.component, paper)][page.index].ops)
+        return {"component": page.component, "side": "sheet", "items": []}
+
+    def _draw_pieces(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str,
+                     page: PiecesPage) -> dict:
+        """A page of pieces: the deck's header, each face in its slot, crop marks, cut
+        guides, fold marks, label."""
+        if page.offset is not None:
+            c.translate(*page.offset)  # the printer's measured misregistration, undone
+        if page.header:  # the deck's title and instructions, around the pieces
+            painter.reset()
+            painter.draw(kit.headers[(page.component, paper)][page.sheet - 1].ops)
+        dx, dy = page.offset or (0.0, 0.0)
+        placed = []
+        for face in page.faces:
+            faces = kit.fronts if face.side == "front" else kit.backs
+            slot, (w, h) = face.slot, face.size
+            name = self._draw_face_form(forms, painter, faces[(face.component, face.card)], face.size, face.bleed)
+            pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, face.clip)
+            if face.proof is not None:
+                pdfout.draw_proof(c, face.proof)
+            placed.append({"card": face.card, "copy": face.copy, "side": face.side, "slot": slot.index,
+                           "col": slot.col, "row": slot.row, "x": round(slot.x + dx, 3), "y": round(slot.y + dy, 3),
+                           "w": w, "h": h, "rotation": slot.rotation})
+        pdfout.draw_marks(c, page.marks)
+        pdfout.draw_ticks(c, page.cuts.ticks)
+        pdfout.draw_cut_guides(c, page.cuts.traced)
+        if page.fold is not None:
+            pdfout.draw_fold_marks(c, page.fold.marks)
+        for line in page.label:
+            self._label_line(c, line)
+        record = {"component": page.component, "side": page.side, "sheet": page.sheet, "items": placed}
+        if page.fold is not None:
+            record["fold_x"] = page.fold.x
+        return record
+
+    def _label_line(self, c, line: LabelLine) -> None:
+        """One line of a sheet label, small and grey, centred where the imposition put it."""
+        c.saveState()
+        c.setFillColorRGB(0.35, 0.35, 0.35)
+        c.translate(line.x, line.y)
+        if not line.upright:
+            c.rotate(-90)
+        Painter(c, self.text, {}, None).draw_line(self.text.font(None), line.size_pt / PT_PER_MM, 0,
+                                                  0.0 if line.upright else 0.8, line.text, "center")
+        c.restoreState()
 
     def _component_name(self, comp: Component, lang: str) -> str:
         return self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
-
-    def _write_cards_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                          manifest: list) -> WrittenFile:
-        """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
-        game, paper_mm = self.game, PAPERS_MM[paper]
-        words = sheet_words(kit.lang, game.strings[kit.lang])
-        self.progress(f"writing {path.name}")
-        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
-                              f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
-        forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
-                 "back_offset": list(self.opt.back_offset), "pages": []}
-        n_pages = 0
-        for comp in (d for d in game.decks if d.back):
-            plan = plans[comp.id]
-            chunks = sheet_layout(comp, plan)
-            backs = back_slots(plan, self.opt.duplex)
-            for n, (chunk, where) in enumerate(chunks, start=1):
-                fronts = tuple(plan.slots[j] for j in where)
-                for side, faces, slots in (("front", kit.fronts, fronts),
-                                           ("back", kit.backs, tuple(backs[j] for j in where))):
-                    n_pages += 1
-                    offset = self.opt.back_offset if side == "back" else (0.0, 0.0)
-                    with pdfout.page(c, paper_mm[1]):
-                        c.translate(*offset)  # the printer's measured misregistration, undone
-                        self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
-                                              entry, offset)
-                        moved = f" · {shifted(words, *offset)}" if any(offset) else ""
-                        self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
-                                             f"{words[side]} {n}/{len(chunks)} · {paper.upper()} · 100% · "
-                                             f"{words['duplex_' + self.opt.duplex]}{moved}")
-        c.save()
-        manifest.append(entry)
-        return WrittenFile(path.name, n_pages)
-
-    def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list) -> WrittenFile:
-        """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
-        game = self.game
-        words = sheet_words(kit.lang, game.strings[kit.lang])
-        self.progress(f"writing {path.name}")
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
-                 "duplex": None, "pages": []}
-        c = None
-        n_pages = 0
-        for comp in (d for d in game.decks if d.back):
-            fold = plan_gutterfold(PAPERS_MM[paper], comp.size, comp.bleed, name=f"{game.id} {comp.id}",
-                                   paper_name=paper)
-            plan = fold.plan
-            if c is None:
-                c = pdfout.new_canvas(path, plan.paper, self.book.register(self.text.font(None)),
-                                      f"{game.name(kit.lang)} — cards, gutterfold ({paper})", None)
-                forms, painter = pdfout.FormCache(c), self._painter(c)
-            chunks = sheet_layout(comp, plan)
-            for n, (chunk, where) in enumerate(chunks, start=1):
-                fronts = tuple(plan.slots[j] for j in where)
-                backs = tuple(fold.backs[j] for j in where)
-                n_pages += 1
-                with pdfout.page(c, plan.paper[1]):
-                    placed = self._place_items(c, forms, painter, plan, comp, chunk, kit.fronts, fronts, "front")
-                    placed += self._place_items(c, forms, painter, plan, comp, chunk, kit.backs, backs, "back")
-                    pdfout.draw_marks(c, marks_for(plan, fronts + backs))
-                    self._ticks(c, plan, comp, fronts + backs)
-                    self._circle_guides(c, plan, comp, fronts + backs)
-                    pdfout.draw_fold_marks(c, fold.fold_marks)
-                    self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
-                                         f"{n}/{len(chunks)} · {paper.upper()} · 100% · {words['fold_here']}")
-                entry["pages"].append({"page": n_pages, "component": comp.id, "side": "gutterfold", "sheet": n,
-                                       "fold_x": fold.fold_x, "items": placed})
-        c.save()
-        manifest.append(entry)
-        return WrittenFile(path.name, n_pages)
-
-    def _write_sheets_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                           manifest: list) -> WrittenFile:
-        """Sheet components (rules, setup…) and one-sided decks (stickers, tokens), in game order."""
-        game, paper_mm = self.game, PAPERS_MM[paper]
-        words = sheet_words(kit.lang, game.strings[kit.lang])
-        self.progress(f"writing {path.name}")
-        c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
-                              f"{game.name(kit.lang)} — sheets ({paper})", None)
-        forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
-        n_pages = 0
-        tiles = self.tile_plans(paper)
-        for comp in game.components:
-            if comp.kind == "board":
-                plan = tiles[comp.id]
-                name = self._component_name(comp, kit.lang)
-                for tile in plan.tiles:
-                    n_pages += 1
-                    label = (f"{game.name(kit.lang)} · {name} · {plan.tile_label(tile, words['of'])} · "
-                             f"{words['page']} {tile.index + 1}/{plan.pages} · {paper.upper()} · 100%")
-                    label_font = self.text.font(None)
-                    label_bold = self.text.font("bold" if "bold" in game.fonts else None)
-                    with pdfout.page(c, paper_mm[1]):
-                        draw_board_page(c, forms, painter, self.book, label_font, label_bold,
-                                        comp, kit.boards[comp.id], plan, tile, label)
-                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": [],
-                                           "tile": tile.label, "col": tile.col, "row": tile.row,
-                                           "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
-                                           "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
-                                           "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]})
-            elif comp.kind == "sheet":
-                for face in kit.sheets[(comp.id, paper)]:
-                    n_pages += 1
-                    with pdfout.page(c, paper_mm[1]):
-                        painter.reset()
-                        painter.draw(face.ops)
-                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
-            elif not comp.back:
-                plan = plans[comp.id]
-                chunks = self.one_sided_pages(comp, plan)
-                headers = kit.headers.get((comp.id, paper), [])
-                for n, (chunk, where, page_plan) in enumerate(chunks, start=1):
-                    n_pages += 1
-                    with pdfout.page(c, paper_mm[1]):
-                        if n <= len(headers):  # the deck's title and instructions, around the pieces
-                            painter.reset()
-                            painter.draw(headers[n - 1].ops)
-                        self._place_deck_page(c, forms, painter, page_plan, comp, chunk, kit.fronts,
-                                              tuple(page_plan.slots[j] for j in where), "front", n_pages, n, entry)
-                        self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
-                                                  f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
-        c.save()
-        manifest.append(entry)
-        return WrittenFile(path.name, n_pages)
 
     def write_boards(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
         """Each board at full size on one page (trim + bleed, TrimBox and BleedBox set), for
@@ -451,10 +218,10 @@ class KitWriter:
             c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
-                form = self._draw_face_form(forms, painter, face, comp)
-                pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
-                if self.opt.proof:
-                    pdfout.draw_proof(c, b, b, w, h, b, comp.safe)
+                form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
+                pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
+                if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
+                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
             entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
                 {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
                  "rotation": 0}]})

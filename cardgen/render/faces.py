@@ -7,15 +7,16 @@ template bug that breaks every card is reported once, with a count.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CardgenError, Collector, ErrorList
 from ..layout.ops import Op, parse_layout
 from ..layout.text import TextEngine
+from ..impose.grid import SheetPlan
+from ..impose.kit import deck_blocks, plan_decks
+from ..impose.papers import PAPERS_MM
 from ..model.game import Card, Component, Game
-from ..units import PAPERS_MM
 from .sandbox import renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
@@ -48,12 +49,11 @@ def _card_context(card: Card) -> dict[str, Any]:
 class KitRenderer:
     """Renders and checks the faces and sheets of one game, language by language."""
 
-    def __init__(self, game: Game, options, text: TextEngine,
-                 deck_blocks: Callable[[Component, str], list[tuple[float, float, float, float]]] | None = None):
+    def __init__(self, game: Game, options, text: TextEngine):
         self.game = game
         self.opt = options
         self.text = text
-        self.deck_blocks = deck_blocks  # where a one-sided deck's pieces lie on each sheet (for its header)
+        self._plans: dict[str, dict[str, SheetPlan]] | None = None  # the decks' sheet plans, once asked for
         self.renderer = renderer_for(game.template_dirs, game.palette)
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
@@ -109,10 +109,13 @@ class KitRenderer:
     def _render_headers(self, comp: Component, base: dict[str, Any], lang: str, kit: LangKit,
                         errors: Collector) -> None:
         """A one-sided deck's header, once per sheet and paper: the template gets the
-        page, the sheet's number and the box its pieces cover (``block``)."""
+        page, the sheet's number and the box its pieces cover (``block``), from the
+        imposition of the deck's pieces."""
+        if self._plans is None:
+            self._plans = plan_decks(self.game, self.opt.papers)
         for paper in self.opt.papers:
             pw, ph = PAPERS_MM[paper]
-            blocks = self.deck_blocks(comp, paper)
+            blocks = deck_blocks(comp, self._plans[paper][comp.id])
             pages = kit.headers[(comp.id, paper)] = []
             for n, (x, y, w, h) in enumerate(blocks, start=1):
                 ctx = {**base, "component": {"id": comp.id}, "paper": paper,
@@ -140,7 +143,7 @@ class KitRenderer:
                         faces = self._face(template, ctx, label, errors)
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
-                if comp.header and self.deck_blocks is not None:
+                if comp.header:
                     self._render_headers(comp, base, lang, kit, errors)
             elif comp.kind == "board":
                 w, h = comp.size

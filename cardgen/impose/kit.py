@@ -1,0 +1,242 @@
+"""The imposition stage's entry point: a game and one rendered language in, the
+:class:`~cardgen.impose.sheets.Sheets` of each paper out, for the writers to draw.
+
+It decides which files a kit has (two-sided decks in duplex pairs or on gutterfold
+sheets; sheets, boards and one-sided decks in a sheets file), which piece goes in which
+slot of which page, what each shows of its bleed, its cut marks and guides, and the
+label of every page. It needs nothing of the rendered faces but how many pages each
+sheet component and deck header rendered (``RenderedKit``), and text widths for the
+labels (``measure``).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Protocol, Sequence
+
+from ..errors import CardgenError, Collector
+from ..model.game import Card, Component, Game
+from .duplex import back_slots, plan_gutterfold
+from .grid import SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
+from .labels import Measure, label_text, place_label, sheet_words, shifted
+from .papers import PAPERS_MM
+from .shapes import shape_of
+from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
+from .tiling import TilePlan, plan_tiles
+
+Items = list[tuple[Card, int]]  # (card, copy), in the order they are laid out
+
+
+class ImposeOptions(Protocol):
+    """The build options imposition reads (``cardgen.pipeline.BuildOptions`` has them)."""
+
+    @property
+    def papers(self) -> tuple[str, ...]: ...
+
+    @property
+    def duplex(self) -> str: ...
+
+    @property
+    def layout(self) -> str: ...
+
+    @property
+    def back_offset(self) -> tuple[float, float]: ...
+
+    @property
+    def proof(self) -> bool: ...
+
+
+class RenderedKit(Protocol):
+    """What imposition needs of a rendered language (``render.faces.LangKit``): its
+    language, and the pages each sheet component and deck header rendered per paper."""
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def sheets(self) -> Mapping[tuple[str, str], Sequence[object]]: ...
+
+    @property
+    def headers(self) -> Mapping[tuple[str, str], Sequence[object]]: ...
+
+
+def plan_decks(game: Game, papers: Sequence[str]) -> dict[str, dict[str, SheetPlan]]:
+    """Each deck's sheet plan on each paper; every deck too big for a paper is reported
+    at its line, all at once."""
+    errors = Collector()
+    plans: dict[str, dict[str, SheetPlan]] = {}
+    for paper in papers:
+        plans[paper] = {}
+        for comp in game.decks:
+            try:
+                plans[paper][comp.id] = plan_sheet(
+                    PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}", paper_name=paper,
+                    own_bleed=shape_of(comp.shape).own_bleed,
+                )
+            except CardgenError as exc:
+                errors.add(exc.message, comp.where)
+    errors.raise_if_any()
+    return plans
+
+
+def tile_boards(game: Game, paper: str) -> dict[str, TilePlan]:
+    """How each board of the game spreads over pages of ``paper``."""
+    return {comp.id: plan_tiles(PAPERS_MM[paper], _size(comp), comp.bleed, comp.overlap,
+                                name=f"{game.id} {comp.id}", paper_name=paper)
+            for comp in game.boards}
+
+
+def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[Items, list[int]]]:
+    """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
+    slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
+    entry starts a row of its own (see :func:`~cardgen.impose.grid.paginate_rows`)."""
+    items = [(card, k) for card in comp.cards for k in range(card.quantity)]
+    if comp.new_row_per == "card":
+        sheets = paginate_rows([card.quantity for card in comp.cards], plan.cols, plan.rows)
+    else:
+        sheets = [[(i, j) for j, i in enumerate(rng)] for rng in paginate(len(items), plan.per_sheet)]
+    return [([items[i] for i, _ in sheet], [j for _, j in sheet]) for sheet in sheets]
+
+
+def one_sided_pages(comp: Component, plan: SheetPlan) -> list[tuple[Items, list[int], SheetPlan]]:
+    """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
+    plan trimmed to the rows it uses, centred on the paper."""
+    return [(chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols))
+            for chunk, where in sheet_layout(comp, plan)]
+
+
+def deck_blocks(comp: Component, plan: SheetPlan) -> list[tuple[float, float, float, float]]:
+    """Per sheet of a one-sided deck, the box (x, y, w, h, mm from the paper's top
+    left) its pieces cover, bleed included: what the deck's header must keep clear
+    of (crop marks and the page label run up to about 12 mm outside it)."""
+    b = plan.bleed
+    blocks = []
+    for _, where, page_plan in one_sided_pages(comp, plan):
+        x0, y0, x1, y1 = block_of(page_plan, [page_plan.slots[j] for j in where])
+        blocks.append((x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b))
+    return blocks
+
+
+def impose_kit(game: Game, options: ImposeOptions, kit: RenderedKit, measure: Measure) -> tuple[Sheets, ...]:
+    """Every printed file of a rendered language, paper by paper, ready to draw."""
+    plans = plan_decks(game, options.papers)
+    return tuple(impose_paper(game, options, kit, paper, plans[paper], measure) for paper in options.papers)
+
+
+def impose_paper(game: Game, options: ImposeOptions, kit: RenderedKit, paper: str,
+                 plans: Mapping[str, SheetPlan], measure: Measure) -> Sheets:
+    """Per paper: the cards file of the two-sided decks (duplex pairs, or gutterfold
+    sheets) and the sheets file (sheets, boards and one-sided decks), if the game has them."""
+    ctx = _Context(game, options, kit, paper, measure)
+    files = []
+    two_sided = tuple(d for d in game.decks if d.back)
+    if two_sided and options.layout == "gutterfold":
+        files.append(_gutterfold_file(ctx, two_sided))
+    elif two_sided:
+        files.append(_duplex_file(ctx, two_sided, plans))
+    if any(c.kind == "sheet" or not c.back for c in game.components):
+        files.append(_sheets_file(ctx, plans))
+    return Sheets(kit.lang, paper, tuple(files))
+
+
+class _Context:
+    """What every page of one paper's files needs: the game, options, language, words."""
+
+    def __init__(self, game: Game, options: ImposeOptions, kit: RenderedKit, paper: str, measure: Measure):
+        self.game, self.options, self.kit, self.paper, self.measure = game, options, kit, paper, measure
+        self.words = sheet_words(kit.lang, game.strings[kit.lang])
+
+    def label(self, comp: Component, what: Sequence[str], how: Sequence[str] = ()) -> str:
+        """A page label: the game, the component, ``what`` page it is, the paper, the scale
+        to print at, and ``how`` to print it."""
+        lang = self.kit.lang
+        name = self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
+        return label_text(self.game.name(lang), name, *what, self.paper.upper(), "100%", *how)
+
+    def place(self, comp: Component, plan: SheetPlan, items: Items, side: str, slots: tuple[Slot, ...]
+              ) -> tuple[PlacedFace, ...]:
+        """Each item's face in its slot, clipped to the bleed it may show there."""
+        occupied = {(s.col, s.row) for s in slots[: len(items)]}
+        w, h = _size(comp)
+        shape = shape_of(comp.shape)
+        apart = plan.gutter > 0
+        return tuple(
+            PlacedFace(comp.id, card.id, copy, side, slot, _size(comp), comp.bleed,
+                       shape.clip(slot.x, slot.y, w, h, bleed_sides(plan, slot, occupied), apart),
+                       shape.proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe) if self.options.proof else None)
+            for (card, copy), slot in zip(items, slots))
+
+    def page(self, comp: Component, plan: SheetPlan, side: str, sheet: int, faces: tuple[PlacedFace, ...],
+             label: str, *, offset: tuple[float, float] | None = None, header: bool = False,
+             fold: Fold | None = None) -> PiecesPage:
+        """A pieces page: its faces, the crop marks and cut guides of the slots they fill, its label."""
+        slots = tuple(f.slot for f in faces)
+        return PiecesPage(comp.id, side, sheet, faces, marks_for(plan, slots),
+                          shape_of(comp.shape).cut_guides(slots, plan.item, plan.bleed, plan.gutter > 0),
+                          place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
+
+
+def _size(comp: Component) -> tuple[float, float]:
+    if comp.size is None:  # the loader gives every deck and board a size
+        raise ValueError(f"component {comp.id!r} has no size")
+    return comp.size
+
+
+def _duplex_file(ctx: _Context, decks: tuple[Component, ...], plans: Mapping[str, SheetPlan]) -> SheetFile:
+    """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
+    duplex, words = ctx.options.duplex, ctx.words
+    pages: list[Page] = []
+    for comp in decks:
+        plan = plans[comp.id]
+        chunks = sheet_layout(comp, plan)
+        backs = back_slots(plan, duplex)
+        for n, (chunk, where) in enumerate(chunks, start=1):
+            for side, slots in (("front", tuple(plan.slots[j] for j in where)),
+                                ("back", tuple(backs[j] for j in where))):
+                offset = ctx.options.back_offset if side == "back" else (0.0, 0.0)
+                moved = (shifted(words, *offset),) if any(offset) else ()
+                label = ctx.label(comp, [f"{words[side]} {n}/{len(chunks)}"], [words["duplex_" + duplex], *moved])
+                faces = ctx.place(comp, plan, chunk, side, slots)
+                pages.append(ctx.page(comp, plan, side, n, faces, label, offset=offset))
+    return SheetFile("cards", "duplex", PAPERS_MM[ctx.paper], duplex, tuple(pages))
+
+
+def _gutterfold_file(ctx: _Context, decks: tuple[Component, ...]) -> SheetFile:
+    """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
+    game, paper = ctx.game, ctx.paper
+    pages: list[Page] = []
+    for comp in decks:
+        fold = plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}",
+                               paper_name=paper)
+        plan = fold.plan
+        chunks = sheet_layout(comp, plan)
+        for n, (chunk, where) in enumerate(chunks, start=1):
+            faces = (ctx.place(comp, plan, chunk, "front", tuple(plan.slots[j] for j in where))
+                     + ctx.place(comp, plan, chunk, "back", tuple(fold.backs[j] for j in where)))
+            label = ctx.label(comp, [f"{n}/{len(chunks)}"], [ctx.words["fold_here"]])
+            pages.append(ctx.page(comp, plan, "gutterfold", n, faces, label, fold=Fold(fold.fold_x, fold.fold_marks)))
+    landscape = (max(PAPERS_MM[paper]), min(PAPERS_MM[paper]))
+    return SheetFile("cards", "gutterfold", landscape, None, tuple(pages))
+
+
+def _sheets_file(ctx: _Context, plans: Mapping[str, SheetPlan]) -> SheetFile:
+    """Sheet components (rules, setup…), boards and one-sided decks (stickers, tokens), in game order."""
+    paper, words = ctx.paper, ctx.words
+    tiles = tile_boards(ctx.game, paper)
+    pages: list[Page] = []
+    for comp in ctx.game.components:
+        if comp.kind == "board":
+            tiling = tiles[comp.id]
+            for tile in tiling.tiles:
+                label = ctx.label(comp, [tiling.tile_label(tile, words["of"]),
+                                         f"{words['page']} {tile.index + 1}/{tiling.pages}"])
+                pages.append(BoardPage(comp.id, tiling, tile, label))
+        elif comp.kind == "sheet":
+            pages += [SheetPage(comp.id, k) for k in range(len(ctx.kit.sheets[(comp.id, paper)]))]
+        elif not comp.back:
+            chunks = one_sided_pages(comp, plans[comp.id])
+            headers = len(ctx.kit.headers.get((comp.id, paper), ()))
+            for n, (chunk, where, page_plan) in enumerate(chunks, start=1):
+                faces = ctx.place(comp, page_plan, chunk, "front", tuple(page_plan.slots[j] for j in where))
+                label = ctx.label(comp, [f"{n}/{len(chunks)}"])
+                pages.append(ctx.page(comp, page_plan, "front", n, faces, label, header=n <= headers))
+    return SheetFile("sheets", "sheets", PAPERS_MM[paper], None, tuple(pages))

@@ -1,0 +1,6 @@
+"""The papers a kit can be imposed on, portrait, in millimetres (width, height)."""
+
+PAPERS_MM = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+}

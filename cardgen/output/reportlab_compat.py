@@ -1,0 +1,144 @@
+"""Every place cardgen reaches into ReportLab's internals, in one module, guarded by the
+ReportLab versions it was checked with.
+
+Two ReportLab shortcomings are worked around here:
+
+* a form XObject's resources are written without its graphics states (ExtGState) and
+  colour spaces, so an opacity drawn inside a form names a state the form does not
+  have, and viewers and printers draw it fully opaque (every card face is a form);
+* the ToUnicode CMap of an embedded TrueType subset writes a code point above U+FFFF
+  as it is (``<13143>`` for the falcon) instead of as a UTF-16 surrogate pair, so
+  pdftotext and pypdf cannot extract hieroglyphs.
+
+Both lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
+``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` looked up as a module global at write
+time), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
+ReportLab outside :data:`CHECKED_WITH` with a clear error rather than writing PDFs that
+silently lose opacities or text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import reportlab
+from reportlab.pdfbase import ttfonts
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+
+from ..errors import CardgenError
+
+CHECKED_WITH = ((4, 2), (6, 0))
+"""ReportLab versions from the first (included) to the second (excluded) the workarounds
+were checked with (4.2.0 and 5.1.0); ``pyproject.toml`` asks for the same range."""
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """'5.1.0' → (5, 1, 0); a suffix such as 'rc1' or '.post2' is ignored."""
+    match = re.match(r"\d+(?:\.\d+)*", version)
+    if not match:
+        raise ValueError(f"not a version: {version!r}")
+    return tuple(int(part) for part in match.group().split("."))
+
+
+def require_checked_version(version: str | None = None) -> None:
+    """Raise CardgenError unless ``version`` (default: the installed ReportLab) is one
+    the workarounds were checked with."""
+    version = reportlab.Version if version is None else version
+    low, high = CHECKED_WITH
+    if not low <= version_tuple(version) < high:
+        raise CardgenError(
+            f"ReportLab {version} is installed, but cardgen's workarounds for ReportLab's internals "
+            f"(cardgen/output/reportlab_compat.py) were checked with ReportLab {_dotted(low)} up to, not "
+            f"including, {_dotted(high)}: install one of those (pip install 'reportlab>={_dotted(low)},"
+            f"<{_dotted(high)}')"
+        )
+
+
+def _dotted(version: tuple[int, ...]) -> str:
+    return ".".join(map(str, version))
+
+
+def prepare_reportlab() -> None:
+    """Check the ReportLab version and install the ToUnicode fix: called before any
+    cardgen canvas is made."""
+    require_checked_version()
+    install_tounicode_fix()
+
+
+# --- form resources -------------------------------------------------------------
+
+def give_form_its_graphics_states(c, name: str) -> None:
+    """ReportLab writes a form's resources without its graphics states (ExtGState) and
+    colour spaces, so an opacity drawn inside a form names a state the form does not
+    have, and viewers and printers draw it fully opaque. Write the form's resources
+    here, as ReportLab writes a page's. Call it right after ``endForm``."""
+    form = c._doc.idToObject[xObjectName(name)]
+    if not form.ExtGState and not getattr(form, "_colorsUsed", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if form.ExtGState:
+        resources.ExtGState = form.ExtGState
+    resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
+    form.Resources = resources
+
+
+# --- ToUnicode CMaps ----------------------------------------------------------------
+
+def _to_utf16_hex(code: int) -> str:
+    """A code point as the UTF-16BE hex a ToUnicode CMap expects."""
+    if code > 0xFFFF:
+        code -= 0x10000
+        return "%04X%04X" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+    return "%04X" % code
+
+
+def _make_to_unicode_cmap(fontname, subset):
+    """ReportLab's makeToUnicodeCMap, but astral code points become surrogate pairs.
+
+    ReportLab 5 writes e.g. <13143> for the falcon, which is not UTF-16, so
+    pdftotext and pypdf cannot extract hieroglyphs. Same output otherwise.
+    """
+    cmap = [
+        "/CIDInit /ProcSet findresource begin",
+        "12 dict begin",
+        "begincmap",
+        "/CIDSystemInfo",
+        "<< /Registry (%s)" % fontname,
+        "/Ordering (%s)" % fontname,
+        "/Supplement 0",
+        ">> def",
+        "/CMapName /%s def" % fontname,
+        "/CMapType 2 def",
+        "1 begincodespacerange",
+        "<00> <%02X>" % (len(subset) - 1),
+        "endcodespacerange",
+        "%d beginbfchar" % len(subset),
+    ] + ["<%02X> <%s>" % (i, _to_utf16_hex(v)) for i, v in enumerate(subset)] + [
+        "endbfchar",
+        "endcmap",
+        "CMapName currentdict /CMap defineresource pop",
+        "end",
+        "end",
+    ]
+    return "\n".join(cmap)
+
+
+_make_to_unicode_cmap._cardgen_fix = True  # type: ignore[attr-defined]
+
+REPORTLAB_MAKE_TO_UNICODE_CMAP = ttfonts.makeToUnicodeCMap
+"""ReportLab's own function (this module is the only one that replaces it), kept so a
+test can tell when ReportLab no longer needs the fix."""
+
+
+def install_tounicode_fix() -> None:
+    """Patch reportlab.pdfbase.ttfonts so hieroglyphs survive text extraction.
+
+    ttfonts looks the function up as a module global at write time, so replacing
+    the attribute is enough. Idempotent.
+    """
+    if not getattr(ttfonts.makeToUnicodeCMap, "_cardgen_fix", False):
+        ttfonts.makeToUnicodeCMap = _make_to_unicode_cmap

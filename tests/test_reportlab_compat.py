@@ -1,0 +1,86 @@
+"""The ReportLab workarounds (output.reportlab_compat): refused outside the ReportLab
+versions they were checked with, and still needed and working inside them."""
+
+from __future__ import annotations
+
+import pypdf
+import pytest
+import reportlab
+
+from cardgen.errors import CardgenError
+from cardgen.output import reportlab_compat as compat
+from cardgen.output.canvas import new_canvas
+
+
+def test_the_installed_reportlab_is_one_the_workarounds_were_checked_with():
+    compat.require_checked_version()
+    low, high = compat.CHECKED_WITH
+    assert low <= compat.version_tuple(reportlab.Version) < high
+
+
+@pytest.mark.parametrize("version", ["4.2.0", "4.5.1", "5.1.0", "5.99.3"])
+def test_versions_in_the_checked_range_pass(version):
+    compat.require_checked_version(version)
+
+
+@pytest.mark.parametrize("version", ["3.6.13", "4.1.0", "6.0", "6.0.0rc1", "7.2.1"])
+def test_versions_outside_the_checked_range_are_refused_with_what_to_install(version):
+    with pytest.raises(CardgenError) as caught:
+        compat.require_checked_version(version)
+    message = str(caught.value)
+    assert f"ReportLab {version} is installed" in message
+    assert "checked with ReportLab 4.2 up to, not including, 6.0" in message
+    assert "pip install 'reportlab>=4.2,<6.0'" in message
+
+
+def test_version_tuples_ignore_suffixes():
+    assert compat.version_tuple("5.1.0") == (5, 1, 0)
+    assert compat.version_tuple("6.0.0rc1") == (6, 0, 0)
+    assert compat.version_tuple("4.2") == (4, 2)
+    with pytest.raises(ValueError):
+        compat.version_tuple("five")
+
+
+def test_no_canvas_is_made_with_an_unchecked_reportlab(monkeypatch, tmp_path):
+    monkeypatch.setattr(reportlab, "Version", "6.1.0")
+    with pytest.raises(CardgenError, match="ReportLab 6.1.0 is installed"):
+        new_canvas(tmp_path / "t.pdf", (50, 50), "Helvetica", "t", None)
+    assert not (tmp_path / "t.pdf").exists()
+
+
+def test_reportlab_still_writes_astral_code_points_unpaired_so_the_fix_is_needed():
+    # If this fails, ReportLab writes surrogate pairs itself: the ToUnicode fix can go.
+    assert "<00> <13143>" in compat.REPORTLAB_MAKE_TO_UNICODE_CMAP("X", [0x13143])
+    assert "<00> <D80CDD43>" in compat._make_to_unicode_cmap("X", [0x13143])
+
+
+def test_a_canvas_writes_with_the_tounicode_fix_installed(tmp_path):
+    from reportlab.pdfbase import ttfonts
+
+    new_canvas(tmp_path / "t.pdf", (50, 50), "Helvetica", "t", None)
+    assert ttfonts.makeToUnicodeCMap is compat._make_to_unicode_cmap
+
+
+def _form_resources(tmp_path, fix: bool):
+    """A page showing one form that draws at half opacity; the form's /Resources."""
+    path = tmp_path / f"form-{fix}.pdf"
+    c = new_canvas(path, (50, 50), "Helvetica", "t", None)
+    c.beginForm("F1", 0, 0, 20, 20)
+    c.setFillAlpha(0.5)
+    c.rect(0, 0, 20, 20, stroke=0, fill=1)
+    c.endForm()
+    if fix:
+        compat.give_form_its_graphics_states(c, "F1")
+    c.doForm("F1")
+    c.showPage()
+    c.save()
+    page = pypdf.PdfReader(str(path)).pages[0]
+    (form,) = (x.get_object() for x in page["/Resources"]["/XObject"].values())
+    return form.get("/Resources", {})
+
+
+def test_a_form_lacks_its_graphics_states_unless_they_are_given_to_it(tmp_path):
+    # If the first assertion fails, ReportLab writes a form's ExtGState itself: the fix can go.
+    assert "/ExtGState" not in _form_resources(tmp_path, fix=False)
+    states = _form_resources(tmp_path, fix=True)["/ExtGState"]
+    assert any(s.get_object().get("/ca") == 0.5 for s in states.values())
