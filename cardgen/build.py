@@ -51,11 +51,10 @@ def rules_data_problems(game: Game) -> list:
     the kit would print (house rules): refused by the build at their line, not later as
     a template error."""
     from .rules import rules_for
-    from .validate.static import DataLocator
 
     rules = rules_for(game.id)
     check = getattr(rules, "data_problems", None)
-    return list(check(game, DataLocator(game))) if check is not None else []
+    return list(check(game, game.data_marks)) if check is not None else []
 
 
 class KitBuilder:

@@ -17,7 +17,7 @@ from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules import egypt as E
 from cardgen.validate.simulate import play_game, run_config
-from cardgen.validate.static import DataLocator, check_static
+from cardgen.validate.static import check_static
 
 from conftest import edit_file, problems_of
 
@@ -90,13 +90,13 @@ def dealt(gd) -> tuple[E.EgyptState, E.EgyptChecker]:
 
 # --------------------------------------------------------------------------- the deck
 def test_rule_the_deck_is_nine_types_of_seven_with_the_rulebook_values(game, rules):
-    spec = rules.static_spec(game, DataLocator(game))
+    spec = rules.static_spec(game, game.data_marks)
     assert len(spec.expected) == 63 == 9 * 7
     values = {ty["id"]: ty["value"] for ty in game.data["types"]}
     assert values == {"hieroglyph": 0, "slaves": 1, "nile": 2, "temples": 3, "chariots": 4, "pharaohs": 5,
                       "pyramid": 6, "gods": 7, "ankh": "wild"}
     assert game.component("cards").count == 63
-    res = check_static(game, spec, DataLocator(game))
+    res = check_static(game, spec, game.data_marks)
     assert res.ok, res.problems
 
 

@@ -13,10 +13,12 @@ import math
 import re
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterable
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..model.game import Card, Component, Game, freeze
+from ..model.marks import DataMarks, Mark
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
 from .schema import check_keys, check_mapping, describe, get, get_choice, get_size
@@ -100,7 +102,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     if not isinstance(data, dict):
         errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
         data = YDict()
-    data = _data_files(root, doc, data, errors)
+    data, marks = _data_files(root, doc, data, errors)
 
     template_dirs = tuple(
         d for d in (root / "templates", shipped_templates_dir() / game_id, shipped_templates_dir() / "common")
@@ -137,6 +139,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         fonts=freeze(fonts),
         palette=freeze(palette),
         data=freeze(data),
+        data_marks=DataMarks(Mark(doc.where, MappingProxyType(marks)), Where(label)),
         components=tuple(components),
         strings=freeze(strings),
         template_dirs=template_dirs,
@@ -146,12 +149,23 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     )
 
 
-def _data_files(root: Path, doc: YDict, data: YDict, errors: Collector) -> dict:
-    """Merge the top-level keys of each ``data_files`` entry into ``data``.
+def mark_of(value: Any, where: Where) -> Mark:
+    """The marks of a value read from YAML and of everything it holds."""
+    if isinstance(value, YDict):
+        return Mark(where, MappingProxyType({k: mark_of(v, value.at(k)) for k, v in value.items()}))
+    if isinstance(value, YList):
+        return Mark(where, tuple(mark_of(v, value.at(i)) for i, v in enumerate(value)))
+    return Mark(where)
+
+
+def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:
+    """Merge the top-level keys of each ``data_files`` entry into ``data``; with the
+    marks of every top-level key, wherever it was read.
 
     Large tables (setup layouts, card art lists) can live in files of their own."""
     files = get(doc, "data_files", (list,), "the game", errors, default=[])
     merged = dict(data)
+    marks = {k: mark_of(v, data.at(k)) for k, v in data.items()} if isinstance(data, YDict) else {}
     for i, name in enumerate(files):
         where = files.at(i)
         if not isinstance(name, str) or ".." in Path(name).parts or Path(name).is_absolute():
@@ -174,7 +188,8 @@ def _data_files(root: Path, doc: YDict, data: YDict, errors: Collector) -> dict:
                 errors.add(f"data key '{key}' is defined twice (game.yaml or an earlier data file)", extra.key_at(key))
             else:
                 merged[key] = extra[key]
-    return merged
+                marks[key] = mark_of(extra[key], extra.at(key))
+    return merged, marks
 
 
 def _languages(doc: YDict, errors: Collector) -> list[str]:

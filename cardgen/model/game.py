@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..errors import Where
+from .marks import DataMarks
 
 
 def freeze(value: Any) -> Any:
@@ -77,6 +78,7 @@ class Game:
     fonts: Mapping[str, str]
     palette: Mapping[str, str]
     data: Mapping[str, Any]
+    data_marks: DataMarks  # where each value of ``data`` stands: ``game.data_marks("families", 2)``
     components: tuple[Component, ...]
     strings: Mapping[str, Mapping[str, str]]  # lang -> key -> text
     template_dirs: tuple[Path, ...]
