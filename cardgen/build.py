@@ -21,7 +21,8 @@ from .errors import CardgenError, Collector, ErrorList
 from .layout.fonts import FontBook
 from .render.faces import Face, KitRenderer, LangKit
 from .output.kit import KitWriter, WrittenFile
-from .model.game import Component, Game
+from .model.components import Deck
+from .model.game import Game
 from .paths import shipped_fonts_dir
 from .layout.text import TextEngine
 from .units import PAPERS_MM
@@ -85,7 +86,7 @@ class KitBuilder:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
         return self.renderer.render_lang(lang, errors)
 
-    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]], title: str) -> dict:
         return self.writer.write_face_pages(path, pages, title)
 
     # -- the whole build ----------------------------------------------------
@@ -109,8 +110,7 @@ class KitBuilder:
         try:
             jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
             if jobs > 1:
-                self.renderer.renderer.warm(t for c in self.game.components
-                                            for t in (c.front, c.back, c.template, c.header) if t)
+                self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
                                for lang in self.langs]

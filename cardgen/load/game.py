@@ -17,7 +17,8 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 from ..errors import CardgenError, Collector, Where, display_path
-from ..model.game import Card, Component, Game, freeze
+from ..model.components import Board, Card, Component, Deck, Sheet
+from ..model.game import Game, freeze
 from ..model.marks import DataMarks, Mark
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
@@ -119,7 +120,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
                 errors.add(f"string '{key}' is not in locales/{lang}.yaml", where)
     errors.raise_if_any()
 
-    known = tuple(sorted({k.variant for c in components for k in c.cards if k.variant}))
+    known = tuple(sorted({k.variant for c in components if isinstance(c, Deck) for k in c.cards if k.variant}))
     chosen = tuple(dict.fromkeys(variants))
     unknown = [v for v in chosen if v not in known]
     if unknown:
@@ -128,7 +129,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
                            Where(label))
     keep = set(known) if every_variant else set(chosen)
     components = [replace(c, cards=tuple(k for k in c.cards if k.variant is None or k.variant in keep))
-                  if c.kind == "deck" else c for c in components]
+                  if isinstance(c, Deck) else c for c in components]
 
     return Game(
         id=game_id,
@@ -290,8 +291,8 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                 errors.add(f"template '{tname}' not found (looked in: {looked})", item.at(key))
 
         if kind == "sheet":
-            out.append(Component(id=cid, kind="sheet", name_key=name_key, where=item.where,
-                                 name_where=item.at("name"), template=item.get("template")))
+            out.append(Sheet(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
+                             template=_template_name(item, "template") or ""))
             continue
         if kind == "board":
             out.append(_board(item, cid, name_key, what, errors))
@@ -316,22 +317,21 @@ def _components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors:
                        f"this deck has a back", item.at("header"))
         cards = _cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
         out.append(
-            Component(
+            Deck(
                 id=cid,
-                kind="deck",
                 name_key=name_key,
                 where=item.where,
                 name_where=item.at("name"),
                 size=size or (63.0, 88.0),
                 bleed=bleed,
                 safe=safe,
-                front=item.get("front") if isinstance(item.get("front"), str) else None,
-                back=item.get("back") if isinstance(item.get("back"), str) else None,
+                front=_template_name(item, "front") or "",
+                back=_template_name(item, "back"),
                 cards=tuple(cards),
                 printshop=printshop,
                 shape=shape,
                 new_row_per=new_row_per,
-                header=item.get("header") if isinstance(item.get("header"), str) else None,
+                header=_template_name(item, "header"),
             )
         )
     return out
@@ -350,7 +350,14 @@ def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Col
     return shape
 
 
-def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Component:
+def _template_name(item: YDict, key: str) -> str | None:
+    """The template file a component names under ``key``; None when it names none (or
+    not as text, which is reported where the templates are checked)."""
+    value = item.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Board:
     """A board: one full-size drawing, tiled across as many pages as the paper needs."""
     size = get_size(item, "size", what, errors, BOARD_MM) or (400.0, 280.0)
     bleed = get(item, "bleed", (float,), what, errors, default=3.0)
@@ -360,8 +367,8 @@ def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Colle
     if not 3 <= overlap <= 40:
         errors.add(f"'overlap' in {what} must be between 3 and 40 mm (the glue margin), found {overlap}",
                    item.at("overlap"))
-    return Component(id=cid, kind="board", name_key=name_key, where=item.where, name_where=item.at("name"),
-                     size=size, bleed=bleed, template=item.get("template"), overlap=overlap)
+    return Board(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
+                 size=size, bleed=bleed, template=_template_name(item, "template") or "", overlap=overlap)
 
 
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:

@@ -20,7 +20,8 @@ from ..impose.grid import (SheetPlan, Slot, back_slots, block_of, bleed_ticks, c
 from .boards import draw_board_page, write_board_fullsize
 from ..impose.tiling import TilePlan, plan_tiles
 from ..render.faces import Face, LangKit
-from ..model.game import Card, Component, Game
+from ..model.components import Board, Card, Component, Deck, Sheet
+from ..model.game import Game
 from ..impose.labels import sheet_words, shifted
 from ..layout.text import TextEngine
 from ..units import PAPERS_MM, PT_PER_MM, mm_to_pt
@@ -61,7 +62,7 @@ def _spread(text: str, width: Callable[[str], float], gaps: list[tuple[float, fl
     return out
 
 
-def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
+def _round_bleed(plan: SheetPlan, comp: Deck) -> float | None:
     """How much bleed a round piece shows around its trim circle on this plan (None
     for rectangular pieces): its own bleed when pieces stand apart, none when they
     touch (a butted grid), where a ring of bleed would paint over the neighbour."""
@@ -70,7 +71,7 @@ def _round_bleed(plan: SheetPlan, comp: Component) -> float | None:
     return comp.bleed if plan.gutter > 0 else 0.0
 
 
-def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
+def sheet_layout(comp: Deck, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int]]]:
     """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
     slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
     entry starts a row of its own (see :func:`~cardgen.impose.grid.paginate_rows`)."""
@@ -117,7 +118,7 @@ class KitWriter:
         self._plans = plans
         return plans
 
-    def one_sided_pages(self, comp: Component, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int],
+    def one_sided_pages(self, comp: Deck, plan: SheetPlan) -> list[tuple[list[tuple[Card, int]], list[int],
                                                                              SheetPlan]]:
         """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
         plan trimmed to the rows it uses, centred on the paper."""
@@ -126,7 +127,7 @@ class KitWriter:
             out.append((chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols)))
         return out
 
-    def deck_blocks(self, comp: Component, paper: str) -> list[tuple[float, float, float, float]]:
+    def deck_blocks(self, comp: Deck, paper: str) -> list[tuple[float, float, float, float]]:
         """Per sheet of a one-sided deck, the box (x, y, w, h, mm from the paper's top
         left) its pieces cover, bleed included: what the deck's header must keep clear
         of (crop marks and the page label run up to about 12 mm outside it)."""
@@ -150,7 +151,7 @@ class KitWriter:
     def _painter(self, c) -> Painter:
         return Painter(c, self.text, self.game.palette, self.game.root / "assets")
 
-    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Component) -> str:
+    def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, comp: Deck) -> str:
         w, h = comp.size
         b = comp.bleed
         def draw() -> None:
@@ -159,7 +160,7 @@ class KitWriter:
 
         return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 
-    def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+    def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Deck, items: list[tuple[Card, int]],
                      faces: dict, slots: tuple[Slot, ...], side: str, offset: tuple[float, float] = (0.0, 0.0)
                      ) -> list[dict]:
         """Place each item's face form in its slot, clipped to the bleed it may show;
@@ -189,7 +190,7 @@ class KitWriter:
                            "w": w, "h": h, "rotation": slot.rotation})
         return placed
 
-    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Component, items: list[tuple[Card, int]],
+    def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Deck, items: list[tuple[Card, int]],
                          faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
                          entry: dict, offset: tuple[float, float] = (0.0, 0.0)) -> None:
         """One imposed page of one side: faces, crop marks, manifest record."""
@@ -200,13 +201,13 @@ class KitWriter:
         entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
                                "items": placed})
 
-    def _ticks(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
+    def _ticks(self, c, plan: SheetPlan, comp: Deck, slots: tuple[Slot, ...]) -> None:
         """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
         be; round pieces are cut along their circular guides instead."""
         if comp.shape != "circle":
             pdfout.draw_ticks(c, bleed_ticks(plan, slots))
 
-    def _circle_guides(self, c, plan: SheetPlan, comp: Component, slots: tuple[Slot, ...]) -> None:
+    def _circle_guides(self, c, plan: SheetPlan, comp: Deck, slots: tuple[Slot, ...]) -> None:
         """Round pieces get circular cut guides besides the straight crop marks."""
         ring = _round_bleed(plan, comp)
         if ring is not None:
@@ -265,7 +266,7 @@ class KitWriter:
             dup = "" if self.opt.duplex == "long" else "-short-edge"
             out.append(self._write_cards_file(tmp / f"{base}-cards{dup}{self._suffix()}.pdf", kit, paper, plans,
                                               manifest))
-        if any(c.kind == "sheet" or not c.back for c in game.components):
+        if any(not isinstance(c, Deck) or not c.back for c in game.components):
             out.append(self._write_sheets_file(tmp / f"{base}-sheets{self._suffix()}.pdf", kit, paper, plans,
                                                manifest))
         return out
@@ -357,7 +358,7 @@ class KitWriter:
         n_pages = 0
         tiles = self.tile_plans(paper)
         for comp in game.components:
-            if comp.kind == "board":
+            if isinstance(comp, Board):
                 plan = tiles[comp.id]
                 name = self._component_name(comp, kit.lang)
                 for tile in plan.tiles:
@@ -374,7 +375,7 @@ class KitWriter:
                                            "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
                                            "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
                                            "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]})
-            elif comp.kind == "sheet":
+            elif isinstance(comp, Sheet):
                 for face in kit.sheets[(comp.id, paper)]:
                     n_pages += 1
                     with pdfout.page(c, paper_mm[1]):
@@ -435,7 +436,7 @@ class KitWriter:
         manifest.append(entry)
         return [WrittenFile(name, len(pages))]
 
-    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]], title: str) -> dict:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
         BleedBox set (print shops, PNG exports); returns its manifest entry."""
         comp0 = pages[0][0]

@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from ..errors import CardgenError, Collector, ErrorList
 from ..layout.ops import Op, parse_layout
-from ..model.game import Card, Component, Game
+from ..model.components import Board, Card, Component, Deck
+from ..model.game import Game
 from .sandbox import renderer_for, translator
 from ..layout.text import TextEngine
 from ..units import PAPERS_MM
@@ -44,11 +45,21 @@ def _card_context(card: Card) -> dict[str, Any]:
     return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
 
+def _component_context(c: Component) -> dict[str, Any]:
+    """What every template sees of each component: a deck's cards, size and shape; a
+    board's size; a sheet has neither cards nor size."""
+    cards = c.cards if isinstance(c, Deck) else ()
+    size = c.size if isinstance(c, (Deck, Board)) else None
+    shape = c.shape if isinstance(c, Deck) else "rect"
+    return {"id": c.id, "count": sum(k.quantity for k in cards), "cards": [_card_context(k) for k in cards],
+            "size": {"w": size[0], "h": size[1]} if size else None, "shape": shape}
+
+
 class KitRenderer:
     """Renders and checks the faces and sheets of one game, language by language."""
 
     def __init__(self, game: Game, options, text: TextEngine,
-                 deck_blocks: Callable[[Component, str], list[tuple[float, float, float, float]]] | None = None):
+                 deck_blocks: Callable[[Deck, str], list[tuple[float, float, float, float]]] | None = None):
         self.game = game
         self.opt = options
         self.text = text
@@ -65,11 +76,7 @@ class KitRenderer:
             "lang": lang,
             "t": t,
             "ink_saver": self.opt.ink_saver,
-            "components": {
-                c.id: {"id": c.id, "count": c.count, "cards": [_card_context(k) for k in c.cards],
-                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None, "shape": c.shape}
-                for c in g.components
-            },
+            "components": {c.id: _component_context(c) for c in g.components},
         }
 
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
@@ -105,7 +112,7 @@ class KitRenderer:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
 
-    def _render_headers(self, comp: Component, base: dict[str, Any], lang: str, kit: LangKit,
+    def _render_headers(self, comp: Deck, base: dict[str, Any], lang: str, kit: LangKit,
                         errors: Collector) -> None:
         """A one-sided deck's header, once per sheet and paper: the template gets the
         page, the sheet's number and the box its pieces cover (``block``)."""
@@ -126,7 +133,7 @@ class KitRenderer:
         t = translator(self.game.strings[lang], lang, lambda key: None)
         base = self._base_context(lang, t)
         for comp in self.game.components:
-            if comp.kind == "deck":
+            if isinstance(comp, Deck):
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe, "shape": comp.shape}
                 for card in comp.cards:
@@ -141,7 +148,7 @@ class KitRenderer:
                             store[(comp.id, card.id)] = faces[0]
                 if comp.header and self.deck_blocks is not None:
                     self._render_headers(comp, base, lang, kit, errors)
-            elif comp.kind == "board":
+            elif isinstance(comp, Board):
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed}
                 ctx = {**base, "component": {"id": comp.id, "overlap": comp.overlap, **geo}, "face": "board", **geo}

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Where, display_path
+from ..model.components import Deck
 from ..model.game import Game
 from ..units import PAPERS_MM, mm_to_pt
 
@@ -165,7 +166,7 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
     needs = []
     if two_sided:
         needs.append("cards")
-    if one_sided or game.sheets:
+    if one_sided or game.sheets or game.boards:
         needs.append("sheets")
     if not papers and needs:
         res.problems.append(f"{label}: the kit has no files for any paper")
@@ -333,7 +334,7 @@ def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lan
                 res.problems.append(f"{where}: board '{board.id}' has {len(tiles)} page(s), not one for each piece"
                                     f" of its {grid} grid")
     if kind == "sheets":
-        for sheet in game.sheets:
+        for sheet in (c for c in game.components if not isinstance(c, Deck)):  # boards are tiled there too
             if not sheet_pages[sheet.id]:
                 res.problems.append(f"{where}: sheet '{sheet.id}' is missing")
     return len(pages)

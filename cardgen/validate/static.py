@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..errors import Where, display_path
+from ..model.components import Deck
 from ..model.game import Game
 from ..rules.api import Problem, StaticSpec
 
@@ -60,7 +61,7 @@ def check_static(game: Game, spec: StaticSpec, locate: Callable[..., Where]) -> 
     return res
 
 
-def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res: StaticResult):
+def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res: StaticResult) -> Deck | None:
     """The cards of one deck against the keys (and copies) the rules need; the deck, or None."""
     try:
         comp = game.component(spec.component)
@@ -69,7 +70,7 @@ def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res:
                                     game.where))
         res.deck_ok = False
         return None
-    if comp.kind != "deck":
+    if not isinstance(comp, Deck):
         res.problems.append(Problem(f"component '{spec.component}' must be a deck of cards for the rules", comp.where))
         res.deck_ok = False
         return None
@@ -136,7 +137,7 @@ def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res:
     return comp
 
 
-def _check_groups(game: Game, spec: StaticSpec, comp, locate: Callable[..., Where], res: StaticResult) -> None:
+def _check_groups(game: Game, spec: StaticSpec, comp: Deck, locate: Callable[..., Where], res: StaticResult) -> None:
     # -- groups (e.g. families) ---------------------------------------------------
     for g in spec.groups:
         before = len(res.problems)
