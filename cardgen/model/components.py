@@ -8,8 +8,9 @@ holds only its own fields, so code that needs a deck's size or cards narrows by 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from ..errors import Where
 

@@ -1,28 +1,19 @@
 """The loaded game: frozen dataclasses, no I/O.
 
-Everything a build or a validation needs is read and checked by ``loader`` into
-these objects first, so the later stages never meet a half-checked file.
+Everything a build or a validation needs is read and checked by :mod:`cardgen.load`
+into these objects first, so the later stages never meet a half-checked file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import Where
 from .components import Board, Component, Deck, Sheet
 from .marks import DataMarks
-
-
-def freeze(value: Any) -> Any:
-    """Read-only view of nested YAML data (dicts become mapping proxies, lists tuples)."""
-    if isinstance(value, dict):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, list):
-        return tuple(freeze(v) for v in value)
-    return value
 
 
 @dataclass(frozen=True)
