@@ -22,6 +22,7 @@ from ..impose.tiling import TilePlan, plan_tiles
 from ..render.faces import Face, LangKit
 from ..model.components import Board, Card, Component, Deck, Sheet
 from ..model.game import Game
+from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem
 from ..impose.labels import sheet_words, shifted
 from ..layout.text import TextEngine
 from ..units import PAPERS_MM, PT_PER_MM, mm_to_pt
@@ -81,6 +82,12 @@ def sheet_layout(comp: Deck, plan: SheetPlan) -> list[tuple[list[tuple[Card, int
     else:
         sheets = [[(i, j) for j, i in enumerate(rng)] for rng in paginate(len(items), plan.per_sheet)]
     return [([items[i] for i, _ in sheet], [j for _, j in sheet]) for sheet in sheets]
+
+
+def _rounded(*values: float) -> tuple[float, float, float, float]:
+    """A board piece's box for the manifest, to the micrometre."""
+    x0, y0, x1, y1 = (round(v, 3) for v in values)
+    return (x0, y0, x1, y1)
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ class KitWriter:
 
     def _place_items(self, c, forms, painter, plan: SheetPlan, comp: Deck, items: list[tuple[Card, int]],
                      faces: dict, slots: tuple[Slot, ...], side: str, offset: tuple[float, float] = (0.0, 0.0)
-                     ) -> list[dict]:
+                     ) -> list[PlacedItem]:
         """Place each item's face form in its slot, clipped to the bleed it may show;
         returns the manifest records (positions as printed, offset included)."""
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
@@ -185,21 +192,20 @@ class KitWriter:
             pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, clip, round_clip)
             if self.opt.proof:
                 pdfout.draw_proof(c, slot.x, slot.y, w, h, b, comp.safe, comp.shape)
-            placed.append({"card": card.id, "copy": copy, "side": side, "slot": slot.index, "col": slot.col,
-                           "row": slot.row, "x": round(slot.x + offset[0], 3), "y": round(slot.y + offset[1], 3),
-                           "w": w, "h": h, "rotation": slot.rotation})
+            placed.append(PlacedItem(card=card.id, copy=copy, side=side, slot=slot.index, col=slot.col, row=slot.row,
+                                     x=round(slot.x + offset[0], 3), y=round(slot.y + offset[1], 3), w=w, h=h,
+                                     rotation=slot.rotation))
         return placed
 
     def _place_deck_page(self, c, forms, painter, plan: SheetPlan, comp: Deck, items: list[tuple[Card, int]],
                          faces: dict, slots: tuple[Slot, ...], side: str, page_no: int, sheet_no: int,
-                         entry: dict, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+                         pages: list[PageEntry], offset: tuple[float, float] = (0.0, 0.0)) -> None:
         """One imposed page of one side: faces, crop marks, manifest record."""
         placed = self._place_items(c, forms, painter, plan, comp, items, faces, slots, side, offset)
         pdfout.draw_marks(c, marks_for(plan, slots[: len(items)]))
         self._ticks(c, plan, comp, slots[: len(items)])
         self._circle_guides(c, plan, comp, slots[: len(items)])
-        entry["pages"].append({"page": page_no, "component": comp.id, "side": side, "sheet": sheet_no,
-                               "items": placed})
+        pages.append(PageEntry(page=page_no, component=comp.id, side=side, sheet=sheet_no, items=tuple(placed)))
 
     def _ticks(self, c, plan: SheetPlan, comp: Deck, slots: tuple[Slot, ...]) -> None:
         """Cut ticks in the pieces' outer bleed, printable where the margin marks may not
@@ -254,7 +260,7 @@ class KitWriter:
         c.restoreState()
 
     def write_paper_files(self, tmp: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                           manifest: list) -> list[WrittenFile]:
+                           manifest: list[FileEntry]) -> list[WrittenFile]:
         """Per paper: the duplex cards file (two-sided decks) and the one-sided sheets file."""
         out = []
         game = self.game
@@ -275,7 +281,7 @@ class KitWriter:
         return self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
 
     def _write_cards_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                          manifest: list) -> WrittenFile:
+                          manifest: list[FileEntry]) -> WrittenFile:
         """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
         game, paper_mm = self.game, PAPERS_MM[paper]
         words = sheet_words(kit.lang, game.strings[kit.lang])
@@ -283,8 +289,7 @@ class KitWriter:
         c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — cards ({paper})", self.opt.duplex)
         forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
-                 "back_offset": list(self.opt.back_offset), "pages": []}
+        pages: list[PageEntry] = []
         n_pages = 0
         for comp in (d for d in game.decks if d.back):
             plan = plans[comp.id]
@@ -299,22 +304,22 @@ class KitWriter:
                     with pdfout.page(c, paper_mm[1]):
                         c.translate(*offset)  # the printer's measured misregistration, undone
                         self._place_deck_page(c, forms, painter, plan, comp, chunk, faces, slots, side, n_pages, n,
-                                              entry, offset)
+                                              pages, offset)
                         moved = f" · {shifted(words, *offset)}" if any(offset) else ""
                         self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                              f"{words[side]} {n}/{len(chunks)} · {paper.upper()} · 100% · "
                                              f"{words['duplex_' + self.opt.duplex]}{moved}")
         c.save()
-        manifest.append(entry)
+        manifest.append(FileEntry(file=path.name, lang=kit.lang, paper=paper, kind="cards", duplex=self.opt.duplex,
+                                  back_offset=tuple(self.opt.back_offset), pages=tuple(pages)))
         return WrittenFile(path.name, n_pages)
 
-    def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list) -> WrittenFile:
+    def _write_gutterfold_file(self, path: Path, kit: LangKit, paper: str, manifest: list[FileEntry]) -> WrittenFile:
         """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
         game = self.game
         words = sheet_words(kit.lang, game.strings[kit.lang])
         self.progress(f"writing {path.name}")
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
-                 "duplex": None, "pages": []}
+        pages: list[PageEntry] = []
         c = None
         n_pages = 0
         for comp in (d for d in game.decks if d.back):
@@ -339,14 +344,15 @@ class KitWriter:
                     pdfout.draw_fold_marks(c, fold.fold_marks)
                     self._label(c, plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)} · "
                                          f"{n}/{len(chunks)} · {paper.upper()} · 100% · {words['fold_here']}")
-                entry["pages"].append({"page": n_pages, "component": comp.id, "side": "gutterfold", "sheet": n,
-                                       "fold_x": fold.fold_x, "items": placed})
+                pages.append(PageEntry(page=n_pages, component=comp.id, side="gutterfold", sheet=n, fold_x=fold.fold_x,
+                                       items=tuple(placed)))
         c.save()
-        manifest.append(entry)
+        manifest.append(FileEntry(file=path.name, lang=kit.lang, paper=paper, kind="cards", layout="gutterfold",
+                                  duplex=None, pages=tuple(pages)))
         return WrittenFile(path.name, n_pages)
 
     def _write_sheets_file(self, path: Path, kit: LangKit, paper: str, plans: dict[str, SheetPlan],
-                           manifest: list) -> WrittenFile:
+                           manifest: list[FileEntry]) -> WrittenFile:
         """Sheet components (rules, setup…) and one-sided decks (stickers, tokens), in game order."""
         game, paper_mm = self.game, PAPERS_MM[paper]
         words = sheet_words(kit.lang, game.strings[kit.lang])
@@ -354,7 +360,7 @@ class KitWriter:
         c = pdfout.new_canvas(path, paper_mm, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — sheets ({paper})", None)
         forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry = {"file": path.name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+        pages: list[PageEntry] = []
         n_pages = 0
         tiles = self.tile_plans(paper)
         for comp in game.components:
@@ -370,18 +376,17 @@ class KitWriter:
                     with pdfout.page(c, paper_mm[1]):
                         draw_board_page(c, forms, painter, self.book, label_font, label_bold,
                                         comp, kit.boards[comp.id], plan, tile, label)
-                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": [],
-                                           "tile": tile.label, "col": tile.col, "row": tile.row,
-                                           "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
-                                           "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
-                                           "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]})
+                    pages.append(PageEntry(page=n_pages, component=comp.id, side="sheet", tile=BoardTile(
+                        label=tile.label, col=tile.col, row=tile.row, grid=(plan.cols, plan.rows), rotated=plan.rotated,
+                        region=_rounded(tile.x0, tile.y0, tile.x1, tile.y1),
+                        visible=_rounded(tile.x0, tile.y0, tile.vx1, tile.vy1))))
             elif isinstance(comp, Sheet):
                 for face in kit.sheets[(comp.id, paper)]:
                     n_pages += 1
                     with pdfout.page(c, paper_mm[1]):
                         painter.reset()
                         painter.draw(face.ops)
-                    entry["pages"].append({"page": n_pages, "component": comp.id, "side": "sheet", "items": []})
+                    pages.append(PageEntry(page=n_pages, component=comp.id, side="sheet"))
             elif not comp.back:
                 plan = plans[comp.id]
                 chunks = self.one_sided_pages(comp, plan)
@@ -393,14 +398,15 @@ class KitWriter:
                             painter.reset()
                             painter.draw(headers[n - 1].ops)
                         self._place_deck_page(c, forms, painter, page_plan, comp, chunk, kit.fronts,
-                                              tuple(page_plan.slots[j] for j in where), "front", n_pages, n, entry)
+                                              tuple(page_plan.slots[j] for j in where), "front", n_pages, n, pages)
                         self._label(c, page_plan, f"{game.name(kit.lang)} · {self._component_name(comp, kit.lang)}"
                                                   f" · {n}/{len(chunks)} · {paper.upper()} · 100%")
         c.save()
-        manifest.append(entry)
+        manifest.append(FileEntry(file=path.name, lang=kit.lang, paper=paper, kind="sheets", duplex=None,
+                                  pages=tuple(pages)))
         return WrittenFile(path.name, n_pages)
 
-    def write_boards(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+    def write_boards(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
         """Each board at full size on one page (trim + bleed, TrimBox and BleedBox set), for
         print shops and large-format printers."""
         out = []
@@ -412,12 +418,12 @@ class KitWriter:
                                   f"{self.game.name(kit.lang)} — {self._component_name(comp, kit.lang)}", None)
             write_board_fullsize(c, self._painter(c), comp, kit.boards[comp.id])
             c.save()
-            manifest.append({"file": name, "lang": kit.lang, "paper": None, "kind": "board", "duplex": None,
-                             "pages": [{"page": 1, "component": comp.id, "side": "sheet", "items": []}]})
+            manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="board", duplex=None,
+                                      pages=(PageEntry(page=1, component=comp.id, side="sheet"),)))
             out.append(WrittenFile(name, 1))
         return out
 
-    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
         """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
         pages = [
             (comp, card.id, k, side, faces[(comp.id, card.id)])
@@ -431,19 +437,19 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        entry = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
-        entry.update({"lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None})
-        manifest.append(entry)
+        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
-    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]], title: str) -> dict:
+    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
+                         title: str) -> tuple[PageEntry, ...]:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
-        BleedBox set (print shops, PNG exports); returns its manifest entry."""
+        BleedBox set (print shops, PNG exports); returns its pages for the manifest."""
         comp0 = pages[0][0]
         first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
         forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry: dict = {"file": path.name, "pages": []}
+        printed: list[PageEntry] = []
         for n, (comp, card_id, copy, side, face) in enumerate(pages, start=1):
             w, h = comp.size
             b = comp.bleed
@@ -456,9 +462,8 @@ class KitWriter:
                 pdfout.place(c, form, b, b, w, h, 0, (0, 0, pw, ph))
                 if self.opt.proof:
                     pdfout.draw_proof(c, b, b, w, h, b, comp.safe)
-            entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
-                {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
-                 "rotation": 0}]})
+            printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
+                PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()
-        return entry
+        return tuple(printed)
 
