@@ -43,6 +43,8 @@ class CardgenError(Exception):
 class ErrorList(CardgenError):
     """Several problems found in one pass, reported together, one per line."""
 
+    errors: list[CardgenError]
+
     def __init__(self, errors: list[CardgenError]):
         flat: list[CardgenError] = []
         for e in errors:

@@ -18,7 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
 from .impose.shapes import shape_of
-from .model.game import Component, Game
+from .model.components import Deck
+from .model.game import Game
 from .paths import shipped_fonts_dir
 from .pipeline import BuildOptions, Face, KitBuilder
 
@@ -29,7 +30,7 @@ TTS_CARD_PX = 409  # 10 cards across stay within TTS's 4096-pixel limit
 
 @dataclass(frozen=True)
 class FaceImage:
-    component: Component
+    component: Deck
     card_id: str
     index: int  # position of the card in its component (1-based)
     side: str
@@ -65,7 +66,7 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
     import pypdfium2 as pdfium
 
     builder, kit = _render(game, lang, options or BuildOptions(langs=(lang,), variants=game.variants))
-    pages: list[tuple[Component, str, int, str, Face]] = []
+    pages: list[tuple[Deck, str, int, str, Face]] = []
     meta: list[int] = []
     seen: set[str] = set()
     for comp in game.decks:

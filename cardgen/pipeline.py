@@ -8,7 +8,6 @@ a complete kit or reports every problem and leaves the previous kit untouched.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -17,11 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import CardgenError, Collector, ErrorList
+from .errors import CardgenError, Collector, ErrorList, Where, display_path
 from .layout.fonts import FontBook
 from .render.faces import Face, KitRenderer, LangKit
 from .output.kit import KitWriter, WrittenFile
-from .model.game import Component, Game
+from .model.components import Deck
+from .model.game import Game
+from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
 from .paths import shipped_fonts_dir
 from .layout.text import TextEngine
 from .impose.kit import impose_kit, plan_decks
@@ -52,11 +53,10 @@ def rules_data_problems(game: Game) -> list:
     the kit would print (house rules): refused by the build at their line, not later as
     a template error."""
     from .rules import rules_for
-    from .validation.static import DataLocator
 
     rules = rules_for(game.id)
     check = getattr(rules, "data_problems", None)
-    return list(check(game, DataLocator(game))) if check is not None else []
+    return list(check(game, game.data_marks)) if check is not None else []
 
 
 class KitBuilder:
@@ -87,7 +87,8 @@ class KitBuilder:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
         return self.renderer.render_lang(lang, errors)
 
-    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
+                         title: str) -> tuple[PageEntry, ...]:
         return self.writer.write_face_pages(path, pages, title)
 
     # -- the whole build ----------------------------------------------------
@@ -111,8 +112,7 @@ class KitBuilder:
         try:
             jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
             if jobs > 1:
-                self.renderer.renderer.warm(t for c in self.game.components
-                                            for t in (c.front, c.back, c.template, c.header) if t)
+                self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
                                for lang in self.langs]
@@ -146,36 +146,35 @@ class KitBuilder:
         if errors.errors:
             return LangOutcome([str(e) for e in errors.errors], [], [])
         written: list[WrittenFile] = []
-        manifest: list[dict] = []
+        manifest: list[FileEntry] = []
         for sheets in impose_kit(self.game, self.opt, kit, self.writer.label_width):
             written += self.writer.write_sheets(tmp, kit, sheets, manifest)
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest)
 
-    def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list) -> None:
+    def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list[FileEntry]) -> None:
         """Move the finished files into place, one atomic rename each, then the manifest."""
         final_dir.mkdir(parents=True, exist_ok=True)
         manifest_path = final_dir / "manifest.json"
-        old_files, stale = [], []
+        old_files: list[FileEntry] = []
+        stale: list[str] = []
         variants = sorted(self.game.variants)
         if manifest_path.is_file():
             try:
-                old = json.loads(manifest_path.read_text(encoding="utf-8"))
+                old = Manifest.from_json(manifest_path.read_text(encoding="utf-8"), Where(display_path(manifest_path)))
                 new_names = {f.name for f in written}
-                old_files = [e for e in old.get("files", [])
-                             if e.get("file") not in new_names and (final_dir / e.get("file", "")).is_file()]
-                if sorted(old.get("variants", [])) != variants:
+                old_files = [e for e in old.files if e.file not in new_names and (final_dir / e.file).is_file()]
+                if sorted(old.variants) != variants:
                     # files of another deck (other variants) never stay beside this one unlisted
-                    stale, old_files = [e["file"] for e in old_files], []
-            except (OSError, ValueError, AttributeError, TypeError, KeyError):
+                    stale, old_files = [e.file for e in old_files], []
+            except (OSError, ValueError, CardgenError):  # unreadable: the new manifest lists this build only
                 old_files = []
-        doc = {"game": self.game.id, "format": 1, "variants": variants,
-               "decks": {c.id: {"cards": {k.id: k.quantity for k in c.cards}, "two_sided": bool(c.back)}
-                         for c in self.game.decks},
-               "files": sorted(old_files + manifest, key=lambda e: e["file"])}
-        (tmp / "manifest.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                           encoding="utf-8")
+        doc = Manifest(game=self.game.id, variants=tuple(variants),
+                       decks={c.id: DeckRecord(cards={k.id: k.quantity for k in c.cards}, two_sided=bool(c.back))
+                              for c in self.game.decks},
+                       files=tuple(sorted(old_files + manifest, key=lambda e: e.file)))
+        (tmp / "manifest.json").write_text(doc.to_json(), encoding="utf-8")
         for f in written:
             os.replace(tmp / f.name, final_dir / f.name)
         os.replace(tmp / "manifest.json", manifest_path)
@@ -191,7 +190,7 @@ class LangOutcome:
 
     errors: list[str]
     written: list[WrittenFile]
-    manifest: list[dict]
+    manifest: list[FileEntry]
 
 
 def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -> LangOutcome:

@@ -17,7 +17,3 @@ def pt_to_mm(pt: float) -> float:
     """PDF points to millimetres."""
     return pt / PT_PER_MM
 
-
-# The papers moved to the imposition stage; kept here only for cardgen/validate/kit.py,
-# which imports them from this module until its own change lands.
-from .impose.papers import PAPERS_MM  # noqa: E402, F401

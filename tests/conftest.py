@@ -90,11 +90,10 @@ def static_of(folder: Path):
     """The deck check of a game folder against its registered rules."""
     from cardgen.load.game import load_game
     from cardgen.rules import rules_for
-    from cardgen.validation.static import DataLocator, check_static
+    from cardgen.validation.static import check_static
 
     game = load_game(folder)
-    locate = DataLocator(game)
-    return check_static(game, rules_for(game.id).static_spec(game, locate), locate)
+    return check_static(game, rules_for(game.id).static_spec(game, game.data_marks), game.data_marks)
 
 
 def problems_of(folder: Path) -> list[str]:

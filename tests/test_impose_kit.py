@@ -15,6 +15,7 @@ from cardgen.impose.outlines import CircleOutline, RectOutline
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.impose.sheets import BoardPage, PiecesPage, SheetPage
 from cardgen.load.game import load_game
+from cardgen.model.components import Deck, Sheet
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,9 @@ def rendered(game, lang="en", papers=("a4",), headers=0):
     kit = Rendered(lang)
     for comp in game.components:
         for paper in papers:
-            if comp.kind == "sheet":
+            if isinstance(comp, Sheet):
                 kit.sheets[(comp.id, paper)] = ["page"] * 2
-            if comp.header:
+            if isinstance(comp, Deck) and comp.header:
                 kit.headers[(comp.id, paper)] = ["header"] * headers
     return kit
 

@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from cardgen.errors import CardgenError, ErrorList, display_path
+from cardgen.errors import CardgenError, ErrorList, Where, display_path
 from cardgen.load.game import find_game, load_game, shipped_game_ids
 from cardgen.paths import shipped_games_dir
 
@@ -59,6 +59,27 @@ def test_shipped_game_by_id_and_by_path():
     assert find_game("hapy") == shipped_games_dir() / "hapy"
     by_path = load_game(shipped_games_dir() / "hapy")
     assert by_path.id == "hapy"
+
+
+def test_data_marks_say_where_each_value_of_the_data_stands():
+    """The loader keeps the line of every value under ``data`` (game.yaml's or a data
+    file's) beside it, so that checks of the data need not read the YAML again."""
+    marks = load_game("hapy").data_marks
+    folder = shipped_games_dir() / "hapy"
+    game_yaml, layouts = game_label(folder), game_label(folder, "layouts.yaml")
+    crocodile = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()[37]
+    assert crocodile.lstrip().startswith("- {id: crocodile")
+    assert marks("families", 2, "symbol") == Where(game_yaml, 38, crocodile.index("clover") + 1)
+    assert marks("families", 2) == Where(game_yaml, 38, crocodile.index("{") + 1)
+    assert marks("families") == Where(game_yaml, 36, 5)
+    assert marks("numbers") == Where(game_yaml, 43, 12)
+    # a value of a data file, in that file
+    assert marks("layouts", "pyramid", "rows", 1, "x", 1) == Where(layouts, 27, 38)
+    # the deepest part of the path that exists; the game file when not even the first key does
+    assert marks("families", 2, "no such key", 0) == marks("families", 2)
+    assert marks("families", 99) == marks("families", "0") == marks("families", ["unhashable"]) == marks("families")
+    assert marks("numbers", 0) == marks("numbers")
+    assert marks("no such key") == marks() == Where(game_yaml)
 
 
 # -- for_each expansion and quantities --------------------------------------------

@@ -27,7 +27,7 @@ from cardgen.rules.egypt.spec import (CONTROL, COPIES, DISCARD, DRAW, DYNASTY, E
                                       NTYPES, N_CARDS, OVER, STEAL, TURNS, TYPE_IDS, VICTIM, EgyptOptions)
 from cardgen.rules.egypt.state import EgyptObservation, EgyptState
 from cardgen.validation.simulate import play_game, run_config
-from cardgen.validation.static import DataLocator, check_static
+from cardgen.validation.static import check_static
 
 from conftest import edit_file, problems_of
 
@@ -100,13 +100,13 @@ def dealt(gd) -> tuple[EgyptState, EgyptChecker]:
 
 # --------------------------------------------------------------------------- the deck
 def test_rule_the_deck_is_nine_types_of_seven_with_the_rulebook_values(game, rules):
-    spec = rules.static_spec(game, DataLocator(game))
+    spec = rules.static_spec(game, game.data_marks)
     assert len(spec.expected) == 63 == 9 * 7
     values = {ty["id"]: ty["value"] for ty in game.data["types"]}
     assert values == {"hieroglyph": 0, "slaves": 1, "nile": 2, "temples": 3, "chariots": 4, "pharaohs": 5,
                       "pyramid": 6, "gods": 7, "ankh": "wild"}
     assert game.component("cards").count == 63
-    res = check_static(game, spec, DataLocator(game))
+    res = check_static(game, spec, game.data_marks)
     assert res.ok, res.problems
 
 

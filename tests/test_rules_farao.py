@@ -25,7 +25,7 @@ from cardgen.rules.farao.spec import (ATTACK, BLOCK, BUILD, CASH, C_DIE, C_DRAW,
                                       pyramid_value)
 from cardgen.rules.farao.state import FaraoState
 from cardgen.validation.simulate import play_game, run_config
-from cardgen.validation.static import DataLocator, check_static
+from cardgen.validation.static import check_static
 
 from conftest import edit_file, problems_of
 
@@ -82,9 +82,8 @@ def value(base, widths):
 
 # --------------------------------------------------------------------------- the deck and the board
 def test_rule_the_deck_is_the_retail_deck(game, rules):
-    locate = DataLocator(game)
-    spec = rules.static_spec(game, locate)
-    res = check_static(game, spec, locate)
+    spec = rules.static_spec(game, game.data_marks)
+    res = check_static(game, spec, game.data_marks)
     assert res.ok, res.problems
     assert spec.total == 87 == game.component("cards").count
     assert {key_name(k): spec.wanted(k) for k in spec.expected} == {
@@ -837,10 +836,10 @@ def test_static_spec_quantities_and_key_of_are_generic(scenario):
                           where_of=where_of)
 
     ok = check_static(g, spec({("number", 1): 1, ("number", 2): 1, ("number", 3): 1, ("joker",): 2}),
-                      DataLocator(g))
+                      g.data_marks)
     assert ok.problems == [] and ok.passed[0].startswith("5 cards in deck 'cards'")
     bad = check_static(g, spec({("number", 1): 1, ("number", 2): 1, ("number", 3): 1, ("joker",): 3},
-                               lambda key: Where("here.yaml", 7, 1)), DataLocator(g))
+                               lambda key: Where("here.yaml", 7, 1)), g.data_marks)
     assert [str(p) for p in bad.problems] == ["here.yaml:7:1: card ('joker',) is printed 2 times as 'joker'"
                                               " (quantity 2); the rules need 3"]
     assert not bad.deck_ok

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.errors import CardgenError
+from cardgen.errors import CardgenError, display_path
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.rules.hapy.checker import HapyChecker
@@ -441,6 +441,32 @@ def test_kit_a_broken_manifest_is_one_line(kit_copy, cli):
     r = cli("validate", "hapy", *FAST, "--kit", kit_copy)
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
     assert re.search(r"manifest\.json:2:\d+: not valid JSON", r.stderr)
+
+
+def test_kit_a_manifest_key_of_the_wrong_type_is_one_line_naming_it(kit_copy, cli):
+    doc = manifest(kit_copy)
+    index, entry = next((i, f) for i, f in enumerate(doc["files"]) if f["kind"] == "cards")
+    entry["pages"][1]["items"][2]["y"] = "12"
+    save(kit_copy, doc)
+    r = cli("validate", "hapy", *FAST, "--kit", kit_copy, "--lang", "en")
+    assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert f"manifest.json: files[{index}] ('{entry['file']}'), page 2, item 3: 'y' must be a number, found text" \
+           f" '12'" in r.stderr
+
+
+def test_kit_an_entry_the_check_does_not_know_is_named_and_the_rest_checked(kit_copy):
+    doc = manifest(kit_copy)
+    index, entry = next((i, f) for i, f in enumerate(doc["files"]) if f["kind"] == "cards")
+    entry["duplex"] = "sideways"
+    doc["files"][index + 1]["paper"] = "a5"
+    save(kit_copy, doc)
+    res = check_kit(load_game("hapy"), kit_copy, ("en",))
+    label = display_path(kit_copy / "manifest.json")
+    assert f"{label}: files[{index}]: '{entry['file']}': duplex must be 'long' or 'short', found 'sideways'" \
+        in res.problems
+    assert f"{label}: files[{index + 1}]: '{doc['files'][index + 1]['file']}': unknown paper 'a5'" in res.problems
+    assert [f["file"] for f in res.files] == [f["file"] for i, f in enumerate(doc["files"]) if i not in
+                                              (index, index + 1)]
 
 
 class WrongNextPlayer(HapyState):

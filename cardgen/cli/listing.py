@@ -10,6 +10,7 @@ import click
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from ..impose.shapes import shape_of
+from ..model.components import Board, Deck
 
 LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
 
@@ -58,7 +59,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
         click.echo(f"{game.id}  {game.name(lang)}  ({players} players; languages: {', '.join(game.languages)})")
         for comp in game.components:
             label = game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
-            if comp.kind == "deck":
+            if isinstance(comp, Deck):
                 sides = "two-sided" if comp.back else "one-sided"
                 w, h = comp.size
                 base = sum(k.quantity for k in comp.cards if not k.variant)
@@ -70,7 +71,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                         what = ", ".join(f"{k.id} ×{k.quantity}" for k in extra)
                         click.echo(f"    {'':<12} {'+' + str(sum(k.quantity for k in extra)):>4}"
                                    f" with --variant {name}: {what}")
-            elif comp.kind == "board":
+            elif isinstance(comp, Board):
                 w, h = comp.size
                 from ..impose.tiling import plan_tiles
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Mapping, Protocol, Sequence
 
 from ..errors import CardgenError, Collector
-from ..model.game import Card, Component, Game
+from ..model.components import Board, Card, Component, Deck, Sheet
+from ..model.game import Game
 from .duplex import back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
 from .labels import Measure, label_text, place_label, sheet_words, shifted
@@ -85,7 +86,7 @@ def tile_boards(game: Game, paper: str) -> dict[str, TilePlan]:
             for comp in game.boards}
 
 
-def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[Items, list[int]]]:
+def sheet_layout(comp: Deck, plan: SheetPlan) -> list[tuple[Items, list[int]]]:
     """Per sheet, the pieces on it (``(card, copy)``, card by card, copy by copy) and the
     slot index of each. In order, slot after slot; with ``new_row_per: card``, each card
     entry starts a row of its own (see :func:`~cardgen.impose.grid.paginate_rows`)."""
@@ -97,14 +98,14 @@ def sheet_layout(comp: Component, plan: SheetPlan) -> list[tuple[Items, list[int
     return [([items[i] for i, _ in sheet], [j for _, j in sheet]) for sheet in sheets]
 
 
-def one_sided_pages(comp: Component, plan: SheetPlan) -> list[tuple[Items, list[int], SheetPlan]]:
+def one_sided_pages(comp: Deck, plan: SheetPlan) -> list[tuple[Items, list[int], SheetPlan]]:
     """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
     plan trimmed to the rows it uses, centred on the paper."""
     return [(chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols))
             for chunk, where in sheet_layout(comp, plan)]
 
 
-def deck_blocks(comp: Component, plan: SheetPlan) -> list[tuple[float, float, float, float]]:
+def deck_blocks(comp: Deck, plan: SheetPlan) -> list[tuple[float, float, float, float]]:
     """Per sheet of a one-sided deck, the box (x, y, w, h, mm from the paper's top
     left) its pieces cover, bleed included: what the deck's header must keep clear
     of (crop marks and the page label run up to about 12 mm outside it)."""
@@ -133,7 +134,7 @@ def impose_paper(game: Game, options: ImposeOptions, kit: RenderedKit, paper: st
         files.append(_gutterfold_file(ctx, two_sided))
     elif two_sided:
         files.append(_duplex_file(ctx, two_sided, plans))
-    if any(c.kind == "sheet" or not c.back for c in game.components):
+    if any(not isinstance(c, Deck) or not c.back for c in game.components):
         files.append(_sheets_file(ctx, plans))
     return Sheets(kit.lang, paper, tuple(files))
 
@@ -152,7 +153,7 @@ class _Context:
         name = self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
         return label_text(self.game.name(lang), name, *what, self.paper.upper(), "100%", *how)
 
-    def place(self, comp: Component, plan: SheetPlan, items: Items, side: str, slots: tuple[Slot, ...]
+    def place(self, comp: Deck, plan: SheetPlan, items: Items, side: str, slots: tuple[Slot, ...]
               ) -> tuple[PlacedFace, ...]:
         """Each item's face in its slot, clipped to the bleed it may show there."""
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
@@ -165,7 +166,7 @@ class _Context:
                        shape.proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe) if self.options.proof else None)
             for (card, copy), slot in zip(items, slots))
 
-    def page(self, comp: Component, plan: SheetPlan, side: str, sheet: int, faces: tuple[PlacedFace, ...],
+    def page(self, comp: Deck, plan: SheetPlan, side: str, sheet: int, faces: tuple[PlacedFace, ...],
              label: str, *, offset: tuple[float, float] | None = None, header: bool = False,
              fold: Fold | None = None) -> PiecesPage:
         """A pieces page: its faces, the crop marks and cut guides of the slots they fill, its label."""
@@ -175,13 +176,13 @@ class _Context:
                           place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
 
 
-def _size(comp: Component) -> tuple[float, float]:
+def _size(comp: Deck | Board) -> tuple[float, float]:
     if comp.size is None:  # the loader gives every deck and board a size
         raise ValueError(f"component {comp.id!r} has no size")
     return comp.size
 
 
-def _duplex_file(ctx: _Context, decks: tuple[Component, ...], plans: Mapping[str, SheetPlan]) -> SheetFile:
+def _duplex_file(ctx: _Context, decks: tuple[Deck, ...], plans: Mapping[str, SheetPlan]) -> SheetFile:
     """Each sheet of fronts followed by its sheet of backs, mirrored for the duplex flip."""
     duplex, words = ctx.options.duplex, ctx.words
     pages: list[Page] = []
@@ -200,7 +201,7 @@ def _duplex_file(ctx: _Context, decks: tuple[Component, ...], plans: Mapping[str
     return SheetFile("cards", "duplex", PAPERS_MM[ctx.paper], duplex, tuple(pages))
 
 
-def _gutterfold_file(ctx: _Context, decks: tuple[Component, ...]) -> SheetFile:
+def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex needed."""
     game, paper = ctx.game, ctx.paper
     pages: list[Page] = []
@@ -224,13 +225,13 @@ def _sheets_file(ctx: _Context, plans: Mapping[str, SheetPlan]) -> SheetFile:
     tiles = tile_boards(ctx.game, paper)
     pages: list[Page] = []
     for comp in ctx.game.components:
-        if comp.kind == "board":
+        if isinstance(comp, Board):
             tiling = tiles[comp.id]
             for tile in tiling.tiles:
                 label = ctx.label(comp, [tiling.tile_label(tile, words["of"]),
                                          f"{words['page']} {tile.index + 1}/{tiling.pages}"])
                 pages.append(BoardPage(comp.id, tiling, tile, label))
-        elif comp.kind == "sheet":
+        elif isinstance(comp, Sheet):
             pages += [SheetPage(comp.id, k) for k in range(len(ctx.kit.sheets[(comp.id, paper)]))]
         elif not comp.back:
             chunks = one_sided_pages(comp, plans[comp.id])

@@ -6,10 +6,13 @@ that a loader can report every mistake in a file at once.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import Collector, Where
 from .yamlsrc import YDict, YList
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # game, component and variant names: lower-case, digits, - and _
 
 _TYPE_NAMES = {
     str: "text",

@@ -15,6 +15,7 @@ import yaml
 
 from ..errors import CardgenError, Where
 
+_Loader: type[Any]
 try:  # libyaml is much faster; fall back to the pure-Python loader
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
@@ -90,10 +91,10 @@ class _Builder:
                 out.value_where[key] = _where(self.path, value_node)
             return out
         if isinstance(node, yaml.SequenceNode):
-            out = YList(self.build(item) for item in node.value)
-            out.where = _where(self.path, node)
-            out.item_where = [_where(self.path, item) for item in node.value]
-            return out
+            seq = YList(self.build(item) for item in node.value)
+            seq.where = _where(self.path, node)
+            seq.item_where = [_where(self.path, item) for item in node.value]
+            return seq
         try:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:

@@ -16,7 +16,7 @@ from ..layout.fonts import FontBook
 from ..impose.marks import crop_marks
 from ..impose.outlines import RectOutline
 from ..render.faces import Face
-from ..model.game import Component
+from ..model.components import Board
 from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
 from ..units import PT_PER_MM
 
@@ -25,7 +25,7 @@ GREY = (0.35, 0.35, 0.35)
 HALF_DIAMOND = 2.4  # mm from the seam to the tip
 
 
-def _board_form(forms: pdfout.FormCache, painter: Painter, comp: Component, face: Face) -> str:
+def _board_form(forms: pdfout.FormCache, painter: Painter, comp: Board, face: Face) -> str:
     w, h = comp.size
     b = comp.bleed
 
@@ -37,7 +37,7 @@ def _board_form(forms: pdfout.FormCache, painter: Painter, comp: Component, face
 
 
 def draw_board_page(c: Canvas, forms: pdfout.FormCache, painter: Painter, book: FontBook, font: str, bold: str,
-                    comp: Component, face: Face, plan: TilePlan, tile: Tile, label: str) -> None:
+                    comp: Board, face: Face, plan: TilePlan, tile: Tile, label: str) -> None:
     """One page of a tiled board, drawn in the page's millimetre y-down space."""
     if plan.rotated:  # the piece lies across the portrait page: frame x runs down the page
         c.translate(plan.paper[0], 0)
@@ -57,7 +57,7 @@ def draw_board_page(c: Canvas, forms: pdfout.FormCache, painter: Painter, book: 
     _label(c, book, font, label, fw, fh, oy + ph)
 
 
-def write_board_fullsize(c: Canvas, painter: Painter, comp: Component, face: Face) -> None:
+def write_board_fullsize(c: Canvas, painter: Painter, comp: Board, face: Face) -> None:
     """The whole board on one page of its own size (trim + bleed), TrimBox and BleedBox set."""
     w, h = comp.size
     b = comp.bleed

@@ -10,7 +10,7 @@ value in the order its pages and their parts come.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -20,12 +20,20 @@ from ..impose.shapes import shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
 from ..layout.text import TextEngine
-from ..model.game import Component, Game
+from ..model.components import Board, Component, Deck
+from ..model.game import Game
+from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem
 from ..render.faces import Face, LangKit
 from ..units import PT_PER_MM, mm_to_pt
 from . import canvas as pdfout
 from .boards import draw_board_page, write_board_fullsize
 from .painter import Painter
+
+
+def _rounded(*values: float) -> tuple[float, float, float, float]:
+    """A board piece's box for the manifest, to the micrometre."""
+    x0, y0, x1, y1 = (round(v, 3) for v in values)
+    return (x0, y0, x1, y1)
 
 
 @dataclass(frozen=True)
@@ -66,61 +74,61 @@ class KitWriter:
 
         return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 
-    def write_sheets(self, tmp: Path, kit: LangKit, sheets: Sheets, manifest: list) -> list[WrittenFile]:
+    def write_sheets(self, tmp: Path, kit: LangKit, sheets: Sheets, manifest: list[FileEntry]) -> list[WrittenFile]:
         """The imposed files of one paper."""
         return [self._write_file(tmp, kit, sheets.paper, file, manifest) for file in sheets.files]
 
-    def _write_file(self, tmp: Path, kit: LangKit, paper: str, file: SheetFile, manifest: list) -> WrittenFile:
+    def _write_file(self, tmp: Path, kit: LangKit, paper: str, file: SheetFile, manifest: list[FileEntry]) -> WrittenFile:
         """One imposed file, page by page, and its manifest entry."""
         game = self.game
         base = f"{game.id}-{kit.lang}-{paper}"
         if file.kind == "cards" and file.layout == "gutterfold":
             name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", "cards, gutterfold"
-            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "layout": "gutterfold",
-                     "duplex": None, "pages": []}
+            entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", layout="gutterfold", duplex=None)
         elif file.kind == "cards":
             dup = "" if file.duplex == "long" else "-short-edge"
             name, what = f"{base}-cards{dup}{self._suffix()}.pdf", "cards"
-            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "cards", "duplex": self.opt.duplex,
-                     "back_offset": list(self.opt.back_offset), "pages": []}
+            entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", duplex=self.opt.duplex,
+                              back_offset=tuple(self.opt.back_offset))
         else:
             name, what = f"{base}-sheets{self._suffix()}.pdf", "sheets"
-            entry = {"file": name, "lang": kit.lang, "paper": paper, "kind": "sheets", "duplex": None, "pages": []}
+            entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="sheets", duplex=None)
         self.progress(f"writing {name}")
         c = pdfout.new_canvas(tmp / name, file.size, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — {what} ({paper})", file.duplex)
         forms, painter = pdfout.FormCache(c), self._painter(c)
+        pages = []
         for n, page in enumerate(file.pages, start=1):
             with pdfout.page(c, file.size[1]):
-                record = self._draw_page(c, forms, painter, kit, paper, page)
-            entry["pages"].append({"page": n, **record})
+                pages.append(self._draw_page(c, forms, painter, kit, paper, page, n))
         c.save()
-        manifest.append(entry)
+        manifest.append(replace(entry, pages=tuple(pages)))
         return WrittenFile(name, len(file.pages))
 
-    def _draw_page(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str, page: Page) -> dict:
-        """Draw one page; returns its manifest record (without its number)."""
+    def _draw_page(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str, page: Page,
+                   number: int) -> PageEntry:
+        """Draw one page; returns its manifest record."""
         if isinstance(page, PiecesPage):
-            return self._draw_pieces(c, forms, painter, kit, paper, page)
+            return self._draw_pieces(c, forms, painter, kit, paper, page, number)
         if isinstance(page, BoardPage):
             comp = self.game.component(page.component)
+            assert isinstance(comp, Board)
             label_font = self.text.font(None)
             label_bold = self.text.font("bold" if "bold" in self.game.fonts else None)
             draw_board_page(c, forms, painter, self.book, label_font, label_bold,
                             comp, kit.boards[comp.id], page.plan, page.tile, page.label)
             tile, plan = page.tile, page.plan
-            return {"component": comp.id, "side": "sheet", "items": [],
-                    "tile": tile.label, "col": tile.col, "row": tile.row,
-                    "tiles": [plan.cols, plan.rows], "rotated": plan.rotated,
-                    "region": [round(v, 3) for v in (tile.x0, tile.y0, tile.x1, tile.y1)],
-                    "visible": [round(v, 3) for v in (tile.x0, tile.y0, tile.vx1, tile.vy1)]}
+            return PageEntry(page=number, component=comp.id, side="sheet", tile=BoardTile(
+                label=tile.label, col=tile.col, row=tile.row, grid=(plan.cols, plan.rows), rotated=plan.rotated,
+                region=_rounded(tile.x0, tile.y0, tile.x1, tile.y1),
+                visible=_rounded(tile.x0, tile.y0, tile.vx1, tile.vy1)))
         assert isinstance(page, SheetPage)
         painter.reset()
         painter.draw(kit.sheets[(page.component, paper)][page.index].ops)
-        return {"component": page.component, "side": "sheet", "items": []}
+        return PageEntry(page=number, component=page.component, side="sheet")
 
     def _draw_pieces(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str,
-                     page: PiecesPage) -> dict:
+                     page: PiecesPage, number: int) -> PageEntry:
         """A page of pieces: the deck's header, each face in its slot, crop marks, cut
         guides, fold marks, label."""
         if page.offset is not None:
@@ -137,9 +145,9 @@ class KitWriter:
             pdfout.place(c, name, slot.x, slot.y, w, h, slot.rotation, face.clip)
             if face.proof is not None:
                 pdfout.draw_proof(c, face.proof)
-            placed.append({"card": face.card, "copy": face.copy, "side": face.side, "slot": slot.index,
-                           "col": slot.col, "row": slot.row, "x": round(slot.x + dx, 3), "y": round(slot.y + dy, 3),
-                           "w": w, "h": h, "rotation": slot.rotation})
+            placed.append(PlacedItem(card=face.card, copy=face.copy, side=face.side, slot=slot.index, col=slot.col,
+                                     row=slot.row, x=round(slot.x + dx, 3), y=round(slot.y + dy, 3), w=w, h=h,
+                                     rotation=slot.rotation))
         pdfout.draw_marks(c, page.marks)
         pdfout.draw_ticks(c, page.cuts.ticks)
         pdfout.draw_cut_guides(c, page.cuts.traced)
@@ -147,10 +155,8 @@ class KitWriter:
             pdfout.draw_fold_marks(c, page.fold.marks)
         for line in page.label:
             self._label_line(c, line)
-        record = {"component": page.component, "side": page.side, "sheet": page.sheet, "items": placed}
-        if page.fold is not None:
-            record["fold_x"] = page.fold.x
-        return record
+        return PageEntry(page=number, component=page.component, side=page.side, sheet=page.sheet, items=tuple(placed),
+                         fold_x=page.fold.x if page.fold is not None else None)
 
     def _label_line(self, c, line: LabelLine) -> None:
         """One line of a sheet label, small and grey, centred where the imposition put it."""
@@ -166,7 +172,7 @@ class KitWriter:
     def _component_name(self, comp: Component, lang: str) -> str:
         return self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
 
-    def write_boards(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+    def write_boards(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
         """Each board at full size on one page (trim + bleed, TrimBox and BleedBox set), for
         print shops and large-format printers."""
         out = []
@@ -178,12 +184,12 @@ class KitWriter:
                                   f"{self.game.name(kit.lang)} — {self._component_name(comp, kit.lang)}", None)
             write_board_fullsize(c, self._painter(c), comp, kit.boards[comp.id])
             c.save()
-            manifest.append({"file": name, "lang": kit.lang, "paper": None, "kind": "board", "duplex": None,
-                             "pages": [{"page": 1, "component": comp.id, "side": "sheet", "items": []}]})
+            manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="board", duplex=None,
+                                      pages=(PageEntry(page=1, component=comp.id, side="sheet"),)))
             out.append(WrittenFile(name, 1))
         return out
 
-    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list) -> list[WrittenFile]:
+    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
         """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
         pages = [
             (comp, card.id, k, side, faces[(comp.id, card.id)])
@@ -197,19 +203,19 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        entry = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
-        entry.update({"lang": kit.lang, "paper": None, "kind": "printshop", "duplex": None})
-        manifest.append(entry)
+        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
-    def write_face_pages(self, path: Path, pages: list[tuple[Component, str, int, str, Face]], title: str) -> dict:
+    def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
+                         title: str) -> tuple[PageEntry, ...]:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
-        BleedBox set (print shops, PNG exports); returns its manifest entry."""
+        BleedBox set (print shops, PNG exports); returns its pages for the manifest."""
         comp0 = pages[0][0]
         first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
         forms, painter = pdfout.FormCache(c), self._painter(c)
-        entry: dict = {"file": path.name, "pages": []}
+        printed: list[PageEntry] = []
         for n, (comp, card_id, copy, side, face) in enumerate(pages, start=1):
             w, h = comp.size
             b = comp.bleed
@@ -222,9 +228,8 @@ class KitWriter:
                 pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
                 if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
                     pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
-            entry["pages"].append({"page": n, "component": comp.id, "side": side, "items": [
-                {"card": card_id, "copy": copy, "side": side, "slot": 0, "x": b, "y": b, "w": w, "h": h,
-                 "rotation": 0}]})
+            printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
+                PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()
-        return entry
+        return tuple(printed)
 

@@ -16,7 +16,8 @@ from ..layout.text import TextEngine
 from ..impose.grid import SheetPlan
 from ..impose.kit import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
-from ..model.game import Card, Component, Game
+from ..model.components import Board, Card, Component, Deck
+from ..model.game import Game
 from .sandbox import renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
@@ -46,6 +47,16 @@ def _card_context(card: Card) -> dict[str, Any]:
     return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
 
+def _component_context(c: Component) -> dict[str, Any]:
+    """What every template sees of each component: a deck's cards, size and shape; a
+    board's size; a sheet has neither cards nor size."""
+    cards = c.cards if isinstance(c, Deck) else ()
+    size = c.size if isinstance(c, (Deck, Board)) else None
+    shape = c.shape if isinstance(c, Deck) else "rect"
+    return {"id": c.id, "count": sum(k.quantity for k in cards), "cards": [_card_context(k) for k in cards],
+            "size": {"w": size[0], "h": size[1]} if size else None, "shape": shape}
+
+
 class KitRenderer:
     """Renders and checks the faces and sheets of one game, language by language."""
 
@@ -66,11 +77,7 @@ class KitRenderer:
             "lang": lang,
             "t": t,
             "ink_saver": self.opt.ink_saver,
-            "components": {
-                c.id: {"id": c.id, "count": c.count, "cards": [_card_context(k) for k in c.cards],
-                       "size": {"w": c.size[0], "h": c.size[1]} if c.size else None, "shape": c.shape}
-                for c in g.components
-            },
+            "components": {c.id: _component_context(c) for c in g.components},
         }
 
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
@@ -106,7 +113,7 @@ class KitRenderer:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
 
-    def _render_headers(self, comp: Component, base: dict[str, Any], lang: str, kit: LangKit,
+    def _render_headers(self, comp: Deck, base: dict[str, Any], lang: str, kit: LangKit,
                         errors: Collector) -> None:
         """A one-sided deck's header, once per sheet and paper: the template gets the
         page, the sheet's number and the box its pieces cover (``block``), from the
@@ -130,7 +137,7 @@ class KitRenderer:
         t = translator(self.game.strings[lang], lang, lambda key: None)
         base = self._base_context(lang, t)
         for comp in self.game.components:
-            if comp.kind == "deck":
+            if isinstance(comp, Deck):
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe, "shape": comp.shape}
                 for card in comp.cards:
@@ -145,7 +152,7 @@ class KitRenderer:
                             store[(comp.id, card.id)] = faces[0]
                 if comp.header:
                     self._render_headers(comp, base, lang, kit, errors)
-            elif comp.kind == "board":
+            elif isinstance(comp, Board):
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed}
                 ctx = {**base, "component": {"id": comp.id, "overlap": comp.overlap, **geo}, "face": "board", **geo}

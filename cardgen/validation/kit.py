@@ -1,9 +1,8 @@
 """The built kit against the deck: the manifest, the PDFs, counts and duplex backs.
 
-``cardgen build`` writes ``manifest.json`` beside the PDFs: per file, its language,
-paper, kind (cards / sheets / printshop), duplex mode and pages, each page with
-the items placed on it (card, copy, slot, position and size in mm, rotation). This
-module checks, for any game:
+``cardgen build`` writes ``manifest.json`` beside the PDFs (see
+:mod:`cardgen.model.manifest`, which also reads it back and checks every key's
+type). This module checks, for any game:
 
 * every file the manifest lists exists and is a PDF with the listed page count
   (and page size);
@@ -19,18 +18,24 @@ module checks, for any game:
 
 from __future__ import annotations
 
-import json
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Where, display_path
+from ..model.components import Board, Deck
 from ..model.game import Game
-from ..units import PAPERS_MM, mm_to_pt
+from ..model.manifest import FileEntry, Manifest, PageEntry, PlacedItem
+from ..impose.papers import PAPERS_MM
+from ..units import mm_to_pt
 
 TOL_MM = 0.01
 TOL_PT = 0.5
+
+# where the back of a piece at (x, y, w, h, rotation) must be: (x, y, rotation)
+BackRule = Callable[[float, float, float, float, int], tuple[float, float, int]]
 
 
 @dataclass
@@ -46,23 +51,10 @@ class KitResult:
 
 
 class _Bad(Exception):
-    """A malformed manifest entry."""
+    """A file entry the kit cannot be checked against (an unknown kind, paper, layout…)."""
 
 
-def _get(d: Any, key: str, types: tuple[type, ...], what: str) -> Any:
-    if not isinstance(d, dict) or key not in d:
-        raise _Bad(f"{what} has no '{key}'")
-    value = d[key]
-    if not isinstance(value, types) or isinstance(value, bool) and bool not in types:
-        raise _Bad(f"{what}: '{key}' has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _num(d: Any, key: str, what: str) -> float:
-    return float(_get(d, key, (int, float), what))
-
-
-def read_manifest(folder: Path) -> dict[str, Any]:
+def read_manifest(folder: Path) -> Manifest:
     if not folder.is_dir():
         raise CardgenError(f"kit folder '{display_path(folder)}' not found")
     path = folder / "manifest.json"
@@ -71,14 +63,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise CardgenError(f"no manifest.json in '{display_path(folder)}': build the kit first (cardgen build)",
                            Where(label))
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CardgenError(f"not UTF-8 text (byte {exc.start})", Where(label)) from None
-    except json.JSONDecodeError as exc:
-        raise CardgenError(f"not valid JSON: {exc.msg}", Where(label, exc.lineno, exc.colno)) from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list) or not isinstance(doc.get("decks"), dict):
-        raise CardgenError("not a cardgen kit manifest (it needs 'game', 'decks' and 'files')", Where(label))
-    return doc
+    return Manifest.from_json(text, Where(label))
 
 
 def _pdf_pages(path: Path) -> list[tuple[float, float]]:
@@ -93,282 +81,352 @@ def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     except (pdfium.PdfiumError, OSError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     try:
-        return [tuple(float(v) for v in pdf.get_page_size(i)) for i in range(len(pdf))]
+        return [(float(w), float(h)) for w, h in (pdf.get_page_size(i) for i in range(len(pdf)))]
     except (pdfium.PdfiumError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     finally:
         pdf.close()
 
 
+# -- the kit as a whole ------------------------------------------------------------------
+
+
 def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResult:
     """Check a built kit folder against the game; every problem is one line naming its file."""
-    doc = read_manifest(folder)
+    manifest = read_manifest(folder)
     res = KitResult(display_path(folder))
     label = display_path(folder / "manifest.json")
-    if doc.get("game") != game.id:
-        res.problems.append(f"{label}: the kit is of game {doc.get('game')!r}, not '{game.id}'")
-    if doc.get("format") != 1:
-        res.problems.append(f"{label}: manifest format {doc.get('format')!r} is not one this cardgen reads (1)")
-    built = doc.get("variants", [])
-    if not isinstance(built, list) or sorted(map(str, built)) != sorted(game.variants):
-        hint = " ".join(f"--variant {v}" for v in built) if isinstance(built, list) and built else "no --variant"
-        res.problems.append(f"{label}: the kit was built with variants {built!r}, this check expects"
-                            f" {sorted(game.variants)!r} (validate with {hint})")
+    if not _same_game(game, manifest, label, res):
         return res  # every card and page would differ for this one reason: say it once
-
-    # -- decks: the manifest's record against the game ------------------------------
-    decks = {c.id: c for c in game.decks}
-    for comp in game.decks:
-        rec = doc["decks"].get(comp.id)
-        want = {k.id: k.quantity for k in comp.cards}
-        if not isinstance(rec, dict) or not isinstance(rec.get("cards"), dict):
-            res.problems.append(f"{label}: deck '{comp.id}' is not recorded")
-            continue
-        have = rec["cards"]
-        for cid in sorted(set(want) | set(have)):
-            if have.get(cid) != want.get(cid):
-                res.problems.append(f"{label}: deck '{comp.id}' records card '{cid}' ×{have.get(cid, 0)}, the game"
-                                    f" has ×{want.get(cid, 0)}")
-    for extra in sorted(set(doc["decks"]) - set(decks)):
-        res.problems.append(f"{label}: records a deck '{extra}' the game does not have")
-
-    # -- each file --------------------------------------------------------------------
-    present: Counter = Counter()  # (lang, paper, kind) -> files
-    names = Counter()
-    for i, entry in enumerate(doc["files"]):
-        what = f"{label}: files[{i}]"
-        try:
-            name = _get(entry, "file", (str,), what)
-            names[name] += 1
-            if names[name] > 1:
-                res.problems.append(f"{label}: '{name}' is listed twice")
-                continue
-            if "/" in name or "\\" in name or name.startswith(".."):
-                raise _Bad(f"file name {name!r} must be a plain name inside the kit folder")
-            kind = _get(entry, "kind", (str,), what)
-            lang = _get(entry, "lang", (str,), what)
-            present[(lang, entry.get("paper"), kind)] += 1
-            problems_before = len(res.problems)
-            info = _check_file(game, folder, entry, name, kind, lang, res)
-            res.files.append({"file": name, "kind": kind, "lang": lang, "paper": entry.get("paper"),
-                              "pages": info, "ok": len(res.problems) == problems_before})
-        except _Bad as exc:
-            res.problems.append(f"{what}: {exc}")
-
-    # -- every language, every paper ---------------------------------------------------
+    _check_decks(game, manifest, label, res)
+    present = _check_files(game, folder, manifest, label, res)
     want_langs = langs or game.languages
-    for lang in sorted({k[0] for k in present} - set(game.languages)):
-        res.problems.append(f"{label}: files in language '{lang}', which the game does not have")
-    papers = sorted({k[1] for k in present if k[1] is not None and k[0] in game.languages})
-    two_sided = [c for c in game.decks if c.back]
-    one_sided = [c for c in game.decks if not c.back]
-    needs = []
-    if two_sided:
-        needs.append("cards")
-    if one_sided or game.sheets:
-        needs.append("sheets")
-    if not papers and needs:
-        res.problems.append(f"{label}: the kit has no files for any paper")
-    for lang in want_langs:
-        for paper in papers:
-            for kind in needs:
-                if not present[(lang, paper, kind)]:
-                    res.problems.append(f"{res.folder}: language '{lang}' has no {kind} file for {paper}")
-        if any(c.printshop for c in game.decks) and not present[(lang, None, "printshop")]:
-            res.problems.append(f"{res.folder}: language '{lang}' has no print-shop file")
-        if game.boards and present[(lang, None, "board")] < len(game.boards):
-            res.problems.append(f"{res.folder}: language '{lang}' lacks a full-size board file")
+    papers = _check_coverage(game, present, want_langs, label, res)
     if res.ok:
-        pages = sum(f["pages"] or 0 for f in res.files)
-        res.passed.append(f"{len(res.files)} file(s), {pages} page(s): every file present, page counts and sizes"
-                          " as the manifest says")
-        res.passed.append(f"every card printed as many times as its deck says, in every file"
-                          f" ({', '.join(f'{c.id} ×{c.count}' for c in game.decks)})")
-        if two_sided:
-            res.passed.append("every front has its back at the mirrored place (on the next page, or across the fold)")
-        res.passed.append(f"languages {', '.join(want_langs)}; papers {', '.join(papers) or '—'}")
+        _summarise(game, want_langs, papers, res)
     return res
 
 
-def _check_file(game: Game, folder: Path, entry: dict, name: str, kind: str, lang: str, res: KitResult) -> int | None:
-    where = f"{display_path(folder / name)}"
-    pages = _get(entry, "pages", (list,), f"'{name}'")
-    paper = entry.get("paper")
-    if kind in ("cards", "sheets"):
-        if paper not in PAPERS_MM:
-            raise _Bad(f"'{name}': unknown paper {paper!r}")
-    elif kind not in ("printshop", "board"):
-        raise _Bad(f"'{name}': unknown kind {kind!r}")
-    if lang not in game.languages:
-        return len(pages)
+def _same_game(game: Game, manifest: Manifest, label: str, res: KitResult) -> bool:
+    """The kit is of this game; False when it was built with other variants."""
+    if manifest.game != game.id:
+        res.problems.append(f"{label}: the kit is of game {manifest.game!r}, not '{game.id}'")
+    built = list(manifest.variants)
+    if sorted(built) != sorted(game.variants):
+        hint = " ".join(f"--variant {v}" for v in built) if built else "no --variant"
+        res.problems.append(f"{label}: the kit was built with variants {built!r}, this check expects"
+                            f" {sorted(game.variants)!r} (validate with {hint})")
+        return False
+    return True
 
-    # the PDF itself
-    path = folder / name
-    if not path.is_file():
-        res.problems.append(f"{where}: listed in the manifest but missing from the kit")
-        sizes = None
-    else:
+
+def _check_decks(game: Game, manifest: Manifest, label: str, res: KitResult) -> None:
+    """The manifest's record of each deck against the game's."""
+    for comp in game.decks:
+        rec = manifest.decks.get(comp.id)
+        if rec is None:
+            res.problems.append(f"{label}: deck '{comp.id}' is not recorded")
+            continue
+        want = {k.id: k.quantity for k in comp.cards}
+        for cid in sorted(set(want) | set(rec.cards)):
+            if rec.cards.get(cid) != want.get(cid):
+                res.problems.append(f"{label}: deck '{comp.id}' records card '{cid}' ×{rec.cards.get(cid, 0)}, the"
+                                    f" game has ×{want.get(cid, 0)}")
+    for extra in sorted(set(manifest.decks) - {c.id for c in game.decks}):
+        res.problems.append(f"{label}: records a deck '{extra}' the game does not have")
+
+
+def _check_files(game: Game, folder: Path, manifest: Manifest, label: str, res: KitResult) -> Counter:
+    """Each file the manifest lists; the count of files per (language, paper, kind)."""
+    present: Counter = Counter()
+    names: Counter = Counter()
+    for i, entry in enumerate(manifest.files):
+        names[entry.file] += 1
+        if names[entry.file] > 1:
+            res.problems.append(f"{label}: '{entry.file}' is listed twice")
+            continue
         try:
-            sizes = _pdf_pages(path)
-        except ValueError as exc:
-            res.problems.append(f"{where}: cannot be read as a PDF ({exc})")
-            sizes = None
-    if sizes is not None and len(sizes) != len(pages):
-        res.problems.append(f"{where}: the PDF has {len(sizes)} page(s), the manifest lists {len(pages)}")
-    numbers = [p.get("page") if isinstance(p, dict) else None for p in pages]
-    if numbers != list(range(1, len(pages) + 1)):
-        res.problems.append(f"{where}: the manifest's pages are not numbered 1 to {len(pages)}")
+            if "/" in entry.file or "\\" in entry.file or entry.file.startswith(".."):
+                raise _Bad(f"file name {entry.file!r} must be a plain name inside the kit folder")
+            present[(entry.lang, entry.paper, entry.kind)] += 1
+            problems_before = len(res.problems)
+            pages = _FileCheck(game, folder, entry, res).run()
+            res.files.append({"file": entry.file, "kind": entry.kind, "lang": entry.lang, "paper": entry.paper,
+                              "pages": pages, "ok": len(res.problems) == problems_before})
+        except _Bad as exc:
+            res.problems.append(f"{label}: files[{i}]: {exc}")
+    return present
 
-    decks = {c.id: c for c in game.decks}
-    duplex = entry.get("duplex")
-    layout = entry.get("layout", "duplex")
-    offset = (0.0, 0.0)
-    if kind == "cards":
-        expected_decks = [c for c in game.decks if c.back]
-        if layout == "gutterfold":
-            pass
-        elif layout != "duplex":
-            raise _Bad(f"'{name}': unknown layout {layout!r}")
-        elif duplex not in ("long", "short"):
-            raise _Bad(f"'{name}': duplex must be 'long' or 'short', found {duplex!r}")
+
+def _check_coverage(game: Game, present: Counter, want_langs: tuple[str, ...], label: str,
+                    res: KitResult) -> list[str]:
+    """Every language has its files on every paper the kit was built for; the papers."""
+    for lang in sorted({k[0] for k in present} - set(game.languages)):
+        res.problems.append(f"{label}: files in language '{lang}', which the game does not have")
+    papers = sorted({k[1] for k in present if k[1] is not None and k[0] in game.languages})
+    needs = _kinds_per_paper(game)
+    if not papers and needs:
+        res.problems.append(f"{label}: the kit has no files for any paper")
+    for lang in want_langs:
+        res.problems += _missing_files(game, present, lang, papers, needs, res.folder)
+    return papers
+
+
+def _kinds_per_paper(game: Game) -> list[str]:
+    """The files each paper needs: cards for two-sided decks, sheets for the rest."""
+    needs = []
+    if any(c.back for c in game.decks):
+        needs.append("cards")
+    if any(not c.back for c in game.decks) or game.sheets or game.boards:
+        needs.append("sheets")
+    return needs
+
+
+def _missing_files(game: Game, present: Counter, lang: str, papers: list[str], needs: list[str],
+                   folder: str) -> list[str]:
+    """The files one language lacks: per paper, then its print-shop and full-size board files."""
+    out = [f"{folder}: language '{lang}' has no {kind} file for {paper}"
+           for paper in papers for kind in needs if not present[(lang, paper, kind)]]
+    if any(c.printshop for c in game.decks) and not present[(lang, None, "printshop")]:
+        out.append(f"{folder}: language '{lang}' has no print-shop file")
+    if game.boards and present[(lang, None, "board")] < len(game.boards):
+        out.append(f"{folder}: language '{lang}' lacks a full-size board file")
+    return out
+
+
+def _summarise(game: Game, want_langs: tuple[str, ...], papers: list[str], res: KitResult) -> None:
+    pages = sum(f["pages"] or 0 for f in res.files)
+    res.passed.append(f"{len(res.files)} file(s), {pages} page(s): every file present, page counts and sizes"
+                      " as the manifest says")
+    res.passed.append(f"every card printed as many times as its deck says, in every file"
+                      f" ({', '.join(f'{c.id} ×{c.count}' for c in game.decks)})")
+    if any(c.back for c in game.decks):
+        res.passed.append("every front has its back at the mirrored place (on the next page, or across the fold)")
+    res.passed.append(f"languages {', '.join(want_langs)}; papers {', '.join(papers) or '—'}")
+
+
+# -- one file ------------------------------------------------------------------------------
+
+
+class _FileCheck:
+    """One file of the kit: its PDF, and each page of it against the deck."""
+
+    def __init__(self, game: Game, folder: Path, entry: FileEntry, res: KitResult):
+        self.game, self.folder, self.entry, self.res = game, folder, entry, res
+        self.name = entry.file
+        self.where = display_path(folder / entry.file)
+        self.decks = {c.id: c for c in game.decks}
+        self.sizes: list[tuple[float, float]] | None = None
+        self.counts: Counter = Counter()  # (component, card) -> fronts
+        self.fronts: dict[int, PageEntry] = {}  # pages of fronts still waiting for their backs
+        self.sheet_pages: Counter = Counter()  # component -> whole pages
+
+    def problem(self, text: str) -> None:
+        self.res.problems.append(f"{self.where}: {text}")
+
+    def run(self) -> int:
+        """Check the file; its number of pages. Raises _Bad for a file that cannot be checked."""
+        entry = self.entry
+        if entry.kind in ("cards", "sheets"):
+            if entry.paper not in PAPERS_MM:
+                raise _Bad(f"'{self.name}': unknown paper {entry.paper!r}")
+        elif entry.kind not in ("printshop", "board"):
+            raise _Bad(f"'{self.name}': unknown kind {entry.kind!r}")
+        if entry.lang not in self.game.languages:
+            return len(entry.pages)
+        self._check_pdf()
+        expected, back_rule = self._expected_decks(), self._back_rule()
+        for i, page in enumerate(entry.pages):
+            self._check_page(i, page, back_rule)
+        self._check_unpaired_fronts()
+        self._check_counts(expected)
+        if entry.kind == "sheets":
+            self._check_board_tiles()
+            self._check_sheets_present()
+        return len(entry.pages)
+
+    def _check_pdf(self) -> None:
+        """The PDF exists, can be read and has the pages the manifest lists, numbered in order."""
+        path, pages = self.folder / self.name, self.entry.pages
+        if not path.is_file():
+            self.problem("listed in the manifest but missing from the kit")
         else:
-            raw = entry.get("back_offset", [0.0, 0.0])
-            if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, (int, float)) for v in raw)):
-                raise _Bad(f"'{name}': back_offset must be [x, y] in mm, found {raw!r}")
-            offset = (float(raw[0]), float(raw[1]))
-    elif kind == "sheets":
-        expected_decks = [c for c in game.decks if not c.back]
-    elif kind == "board":
-        expected_decks = []
-    else:
-        expected_decks = [c for c in game.decks if c.printshop]
-    counts: Counter = Counter()  # (component, card) -> fronts
-    fronts: dict[int, dict] = {}
-    sheet_pages: Counter = Counter()
-    for i, page in enumerate(pages):
-        pw = f"'{name}' page {i + 1}"
-        if not isinstance(page, dict):
-            raise _Bad(f"{pw} is not a mapping")
-        side = _get(page, "side", (str,), pw)
-        comp_id = _get(page, "component", (str,), pw)
-        if side == "sheet":
-            sheet_pages[comp_id] += 1
-            if kind == "board" and sizes is not None and i < len(sizes):
-                board = next((b for b in game.boards if b.id == comp_id), None)
-                if board is None:
-                    res.problems.append(f"{where}: page {i + 1} prints '{comp_id}', which is not a board of the game")
-                else:
-                    _check_page_size(game, board, "board", None, sizes[i], where, i + 1, res)
-            continue
-        comp = decks.get(comp_id)
+            try:
+                self.sizes = _pdf_pages(path)
+            except ValueError as exc:
+                self.problem(f"cannot be read as a PDF ({exc})")
+        if self.sizes is not None and len(self.sizes) != len(pages):
+            self.problem(f"the PDF has {len(self.sizes)} page(s), the manifest lists {len(pages)}")
+        if [p.page for p in pages] != list(range(1, len(pages) + 1)):
+            self.problem(f"the manifest's pages are not numbered 1 to {len(pages)}")
+
+    def _expected_decks(self) -> list[Deck]:
+        """The decks whose every card this file must print."""
+        kind, decks = self.entry.kind, self.game.decks
+        if kind == "cards":
+            return [c for c in decks if c.back]
+        if kind == "sheets":
+            return [c for c in decks if not c.back]
+        if kind == "board":
+            return []
+        return [c for c in decks if c.printshop]
+
+    def _back_rule(self) -> tuple[BackRule, str] | None:
+        """Where a duplex cards file puts each back, and how to say it; None for other files."""
+        entry = self.entry
+        if entry.kind != "cards" or entry.layout == "gutterfold":
+            return None
+        if (entry.layout or "duplex") != "duplex":
+            raise _Bad(f"'{self.name}': unknown layout {entry.layout!r}")
+        if entry.duplex not in ("long", "short"):
+            raise _Bad(f"'{self.name}': duplex must be 'long' or 'short', found {entry.duplex!r}")
+        assert entry.paper is not None  # a cards file's paper is known (checked in run)
+        return _duplex_rule(PAPERS_MM[entry.paper], entry.duplex, entry.back_offset or (0.0, 0.0))
+
+    def _check_page(self, i: int, page: PageEntry, back_rule: tuple[BackRule, str] | None) -> None:
+        if page.side == "sheet":
+            self._check_whole_page(i, page)
+            return
+        comp = self.decks.get(page.component)
         if comp is None:
-            res.problems.append(f"{where}: page {i + 1} prints component '{comp_id}', which is not a deck of the game")
-            continue
-        items = _get(page, "items", (list,), pw)
-        if sizes is not None and i < len(sizes):
-            _check_page_size(game, comp, kind if side != "gutterfold" else "gutterfold", paper, sizes[i], where,
-                             i + 1, res)
-        if side == "gutterfold":
-            if kind != "cards" or layout != "gutterfold":
-                raise _Bad(f"{pw}: a gutterfold page in a file that is not a gutterfold cards file")
-            front_items = [it for it in items if isinstance(it, dict) and it.get("side") == "front"]
-            back_items = [it for it in items if isinstance(it, dict) and it.get("side") == "back"]
-            if len(front_items) + len(back_items) != len(items):
-                raise _Bad(f"{pw}: every gutterfold item must say side front or back")
-            for it in front_items:
-                card = _get(it, "card", (str,), f"{pw} item")
-                if card not in {k.id for k in comp.cards}:
-                    res.problems.append(f"{where}: page {i + 1} prints '{card}', which is not in deck '{comp.id}'")
-                counts[(comp.id, card)] += 1
-            fold_x = _num(page, "fold_x", pw)
-            _pair_mirrored({"items": front_items}, {"items": back_items}, where, i + 1, i + 1,
-                           lambda x, y, w, h, rot: (2 * fold_x - x - w, y, rot % 360),
-                           f"folding at x {fold_x:g}", res)
-            continue
-        if side == "front":
-            for it in items:
-                card = _get(it, "card", (str,), f"{pw} item")
-                if card not in {k.id for k in comp.cards}:
-                    res.problems.append(f"{where}: page {i + 1} prints '{card}', which is not in deck '{comp.id}'")
-                counts[(comp.id, card)] += 1
-            fronts[i] = page
-        elif side == "back":
-            if not comp.back:
-                res.problems.append(f"{where}: page {i + 1} prints backs for one-sided deck '{comp.id}'")
-                continue
-            front = fronts.pop(i - 1, None)
-            if front is None or front.get("component") != comp.id:
-                res.problems.append(f"{where}: page {i + 1} holds backs of '{comp.id}' that follow no page of its"
-                                    " fronts")
-                continue
-            if kind == "printshop":
-                _pair_printshop(front, page, where, i, res)
-            else:
-                rule, text = _duplex_rule(PAPERS_MM[paper], duplex, offset)
-                _pair_mirrored(front, page, where, i, i + 1, rule, text, res)
+            self.problem(f"page {i + 1} prints component '{page.component}', which is not a deck of the game")
+            return
+        if self.sizes is not None and i < len(self.sizes):
+            size_kind = "gutterfold" if page.side == "gutterfold" else self.entry.kind
+            self._check_page_size(comp, size_kind, self.sizes[i], i + 1)
+        if page.side == "gutterfold":
+            self._check_gutterfold_page(i, page, comp)
+        elif page.side == "front":
+            self._count_fronts(i, page.items, comp)
+            self.fronts[i] = page
+        elif page.side == "back":
+            self._check_back_page(i, page, comp, back_rule)
         else:
-            raise _Bad(f"{pw}: side must be front, back or sheet, found {side!r}")
-    for i, page in sorted(fronts.items()):
-        comp = decks.get(page.get("component"))
-        if comp is not None and comp.back:
-            res.problems.append(f"{where}: page {i + 1} holds fronts of '{comp.id}' with no page of backs after it")
+            raise _Bad(f"'{self.name}' page {i + 1}: side must be front, back or sheet, found {page.side!r}")
 
-    for comp in expected_decks:
-        for card in comp.cards:
-            n = counts[(comp.id, card.id)]
-            if n != card.quantity:
-                res.problems.append(f"{where}: card '{card.id}' of '{comp.id}' is printed {n} time(s), the deck"
-                                    f" says {card.quantity}")
-    for (comp_id, card_id), n in counts.items():
-        if comp_id in decks and decks[comp_id] not in expected_decks:
-            res.problems.append(f"{where}: prints '{card_id}' of '{comp_id}', which belongs in another file")
-            break
-    if kind == "sheets":
-        for board in game.boards:
-            tiles = [p for p in pages if isinstance(p, dict) and p.get("component") == board.id]
-            grid = tiles[0].get("tiles") if tiles else None
-            labels = {p.get("tile") for p in tiles}
-            if tiles and (not isinstance(grid, list) or len(grid) != 2 or grid[0] * grid[1] != len(tiles)
-                          or len(labels) != len(tiles)):
-                res.problems.append(f"{where}: board '{board.id}' has {len(tiles)} page(s), not one for each piece"
-                                    f" of its {grid} grid")
-    if kind == "sheets":
-        for sheet in game.sheets:
-            if not sheet_pages[sheet.id]:
-                res.problems.append(f"{where}: sheet '{sheet.id}' is missing")
-    return len(pages)
+    def _check_whole_page(self, i: int, page: PageEntry) -> None:
+        """A page of a sheet or board; in a full-size board file, sized as the board."""
+        self.sheet_pages[page.component] += 1
+        if self.entry.kind == "board" and self.sizes is not None and i < len(self.sizes):
+            board = next((b for b in self.game.boards if b.id == page.component), None)
+            if board is None:
+                self.problem(f"page {i + 1} prints '{page.component}', which is not a board of the game")
+            else:
+                self._check_page_size(board, "board", self.sizes[i], i + 1)
+
+    def _count_fronts(self, i: int, items: Iterable[PlacedItem], comp: Deck) -> None:
+        ids = {k.id for k in comp.cards}
+        for it in items:
+            if it.card not in ids:
+                self.problem(f"page {i + 1} prints '{it.card}', which is not in deck '{comp.id}'")
+            self.counts[(comp.id, it.card)] += 1
+
+    def _check_gutterfold_page(self, i: int, page: PageEntry, comp: Deck) -> None:
+        """Fronts on one half, their backs mirrored across the fold on the other."""
+        pw = f"'{self.name}' page {i + 1}"
+        if self.entry.kind != "cards" or self.entry.layout != "gutterfold":
+            raise _Bad(f"{pw}: a gutterfold page in a file that is not a gutterfold cards file")
+        front_items = [it for it in page.items if it.side == "front"]
+        back_items = [it for it in page.items if it.side == "back"]
+        if len(front_items) + len(back_items) != len(page.items):
+            raise _Bad(f"{pw}: every gutterfold item must say side front or back")
+        self._count_fronts(i, front_items, comp)
+        if page.fold_x is None:
+            raise _Bad(f"{pw} has no 'fold_x'")
+        fold_x = page.fold_x
+        _pair_mirrored(front_items, back_items, self.where, i + 1, i + 1,
+                       lambda x, y, w, h, rot: (2 * fold_x - x - w, y, rot % 360), f"folding at x {fold_x:g}",
+                       self.res)
+
+    def _check_back_page(self, i: int, page: PageEntry, comp: Deck, back_rule: tuple[BackRule, str] | None) -> None:
+        """A page of backs right after the page of their fronts, each back behind its front."""
+        if not comp.back:
+            self.problem(f"page {i + 1} prints backs for one-sided deck '{comp.id}'")
+            return
+        front = self.fronts.pop(i - 1, None)
+        if front is None or front.component != comp.id:
+            self.problem(f"page {i + 1} holds backs of '{comp.id}' that follow no page of its fronts")
+            return
+        if self.entry.kind == "printshop":
+            _pair_printshop(front, page, self.where, i, self.res)
+            return
+        if back_rule is None:  # backs on their own page outside a duplex cards file: paired as printed duplex
+            if self.entry.paper not in PAPERS_MM:
+                raise _Bad(f"'{self.name}' page {i + 1}: a page of backs in a file with no paper")
+            back_rule = _duplex_rule(PAPERS_MM[self.entry.paper], self.entry.duplex, (0.0, 0.0))
+        rule, text = back_rule
+        _pair_mirrored(list(front.items), list(page.items), self.where, i, i + 1, rule, text, self.res)
+
+    def _check_unpaired_fronts(self) -> None:
+        for i, page in sorted(self.fronts.items()):
+            comp = self.decks.get(page.component)
+            if comp is not None and comp.back:
+                self.problem(f"page {i + 1} holds fronts of '{comp.id}' with no page of backs after it")
+
+    def _check_counts(self, expected: list[Deck]) -> None:
+        """Every card of the expected decks as often as its quantity, and no card of another deck."""
+        for comp in expected:
+            for card in comp.cards:
+                n = self.counts[(comp.id, card.id)]
+                if n != card.quantity:
+                    self.problem(f"card '{card.id}' of '{comp.id}' is printed {n} time(s), the deck says"
+                                 f" {card.quantity}")
+        expected_ids = {c.id for c in expected}
+        for comp_id, card_id in self.counts:
+            if comp_id in self.decks and comp_id not in expected_ids:
+                self.problem(f"prints '{card_id}' of '{comp_id}', which belongs in another file")
+                break
+
+    def _check_board_tiles(self) -> None:
+        """A board in the sheets file has one page for each piece of its grid."""
+        for board in self.game.boards:
+            tiles = [p.tile for p in self.entry.pages if p.component == board.id]
+            if not tiles:
+                continue
+            grid = tiles[0].grid if tiles[0] is not None else None
+            labels = {t.label if t is not None else None for t in tiles}
+            if grid is None or grid[0] * grid[1] != len(tiles) or len(labels) != len(tiles):
+                shown = list(grid) if grid is not None else None
+                self.problem(f"board '{board.id}' has {len(tiles)} page(s), not one for each piece of its {shown}"
+                             " grid")
+
+    def _check_sheets_present(self) -> None:
+        for comp in self.game.components:
+            if not isinstance(comp, Deck) and not self.sheet_pages[comp.id]:  # sheets, and boards tiled here
+                self.problem(f"sheet '{comp.id}' is missing")
+
+    def _check_page_size(self, comp: Deck | Board, kind: str, size: tuple[float, float], n: int) -> None:
+        """A page is the size of its paper (landscape for gutterfold), or of its piece with
+        bleed (print-shop and full-size board pages)."""
+        if kind in ("printshop", "board"):
+            w, h = comp.size
+            want = (mm_to_pt(w + 2 * comp.bleed), mm_to_pt(h + 2 * comp.bleed))
+        else:
+            pw, ph = PAPERS_MM[self.entry.paper or ""]
+            if kind == "gutterfold":
+                pw, ph = max(pw, ph), min(pw, ph)
+            want = (mm_to_pt(pw), mm_to_pt(ph))
+        if abs(size[0] - want[0]) > TOL_PT or abs(size[1] - want[1]) > TOL_PT:
+            self.problem(f"page {n} is {size[0]:.1f}×{size[1]:.1f} pt, should be {want[0]:.1f}×{want[1]:.1f} pt")
 
 
-def _check_page_size(game, comp, kind: str, paper: str | None, size: tuple[float, float], where: str, n: int,
-                     res: KitResult) -> None:
-    if kind in ("printshop", "board"):
-        w, h = comp.size
-        want = (mm_to_pt(w + 2 * comp.bleed), mm_to_pt(h + 2 * comp.bleed))
-    elif kind == "gutterfold":  # landscape
-        pw, ph = PAPERS_MM[paper]
-        want = (mm_to_pt(max(pw, ph)), mm_to_pt(min(pw, ph)))
-    else:
-        pw, ph = PAPERS_MM[paper]
-        want = (mm_to_pt(pw), mm_to_pt(ph))
-    if abs(size[0] - want[0]) > TOL_PT or abs(size[1] - want[1]) > TOL_PT:
-        res.problems.append(f"{where}: page {n} is {size[0]:.1f}×{size[1]:.1f} pt, should be"
-                            f" {want[0]:.1f}×{want[1]:.1f} pt")
+# -- fronts and backs ------------------------------------------------------------------
 
 
-def _key(item: dict, what: str) -> tuple[str, int, int]:
-    return (_get(item, "card", (str,), what), int(_get(item, "copy", (int,), what)),
-            int(_get(item, "slot", (int,), what)))
+def _key(item: PlacedItem) -> tuple[str, int, int]:
+    return (item.card, item.copy, item.slot)
 
 
-def _duplex_rule(paper_mm: tuple[float, float], duplex: str, offset: tuple[float, float]):
+def _duplex_rule(paper_mm: tuple[float, float], duplex: str | None,
+                 offset: tuple[float, float]) -> tuple[BackRule, str]:
     """Where a duplex printer puts the back of a card printed at (x, y, w, h, rotation)."""
     pw, ph = paper_mm
     dx, dy = offset
 
-    def long_edge(x, y, w, h, rot):
+    def long_edge(x: float, y: float, w: float, h: float, rot: int) -> tuple[float, float, int]:
         return (pw - x - w + dx, y + dy, rot % 360)
 
-    def short_edge(x, y, w, h, rot):
+    def short_edge(x: float, y: float, w: float, h: float, rot: int) -> tuple[float, float, int]:
         return (x + dx, ph - y - h + dy, (rot + 180) % 360)
 
     text = "a long-edge flip" if duplex == "long" else "a short-edge flip"
@@ -377,37 +435,35 @@ def _duplex_rule(paper_mm: tuple[float, float], duplex: str, offset: tuple[float
     return (long_edge if duplex == "long" else short_edge), text
 
 
-def _pair_mirrored(front: dict, back: dict, where: str, front_page: int, back_page: int,
-                   rule, rule_text: str, res: KitResult) -> None:
+def _pair_mirrored(front: list[PlacedItem], back: list[PlacedItem], where: str, front_page: int, back_page: int,
+                   rule: BackRule, rule_text: str, res: KitResult) -> None:
     """Each front item has its back where ``rule`` puts it, and no back lacks its front."""
-    f_items = {_key(it, f"page {front_page} item"): it for it in front.get("items", [])}
-    b_items = {_key(it, f"page {back_page} item"): it for it in back.get("items", [])}
+    f_items = {_key(it): it for it in front}
+    b_items = {_key(it): it for it in back}
     on = f"page {back_page}" if back_page != front_page else f"page {back_page} (the other half)"
     for key, f in f_items.items():
-        card, copy, slot = key
+        card, copy, _slot = key
         label = f"'{card}' (copy {copy + 1})"
         b = b_items.pop(key, None)
         if b is None:
             res.problems.append(f"{where}: page {front_page} prints the front of {label}; its back is missing"
                                 f" from {on}")
             continue
-        x, y, w, h = (_num(f, k, label) for k in ("x", "y", "w", "h"))
-        want = rule(x, y, w, h, int(_num(f, "rotation", label)))
-        bx, by, brot = _num(b, "x", label), _num(b, "y", label), int(_num(b, "rotation", label)) % 360
-        bw, bh = _num(b, "w", label), _num(b, "h", label)
-        if abs(bx - want[0]) > TOL_MM or abs(by - want[1]) > TOL_MM or brot != want[2] or \
-                abs(bw - w) > TOL_MM or abs(bh - h) > TOL_MM:
-            res.problems.append(f"{where}: {on}: the back of {label} is at x {bx:g}, y {by:g}, turned {brot}°;"
+        want = rule(f.x, f.y, f.w, f.h, int(f.rotation))
+        brot = int(b.rotation) % 360
+        if abs(b.x - want[0]) > TOL_MM or abs(b.y - want[1]) > TOL_MM or brot != want[2] or \
+                abs(b.w - f.w) > TOL_MM or abs(b.h - f.h) > TOL_MM:
+            res.problems.append(f"{where}: {on}: the back of {label} is at x {b.x:g}, y {b.y:g}, turned {brot}°;"
                                 f" {rule_text} needs x {want[0]:g}, y {want[1]:g}, turned {want[2]}°, behind its"
-                                f" front at x {x:g}, y {y:g} on page {front_page}")
-    for card, copy, slot in b_items:
+                                f" front at x {f.x:g}, y {f.y:g} on page {front_page}")
+    for card, copy, _slot in b_items:
         res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}) with no front on page"
                             f" {front_page}")
 
 
-def _pair_printshop(front: dict, back: dict, where: str, i: int, res: KitResult) -> None:
-    f_keys = sorted(_key(it, f"page {i} item")[:2] for it in front.get("items", []))
-    b_keys = sorted(_key(it, f"page {i + 1} item")[:2] for it in back.get("items", []))
+def _pair_printshop(front: PageEntry, back: PageEntry, where: str, i: int, res: KitResult) -> None:
+    f_keys = sorted(_key(it)[:2] for it in front.items)
+    b_keys = sorted(_key(it)[:2] for it in back.items)
     if f_keys != b_keys:
         res.problems.append(f"{where}: page {i + 1} is the back of {b_keys or 'nothing'}, but page {i} is the front"
                             f" of {f_keys}")

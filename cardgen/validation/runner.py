@@ -18,7 +18,7 @@ from ..rules import rules_for
 from .kit import check_kit
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
-from .static import DataLocator, check_generic, check_static
+from .static import check_generic, check_static
 
 DEFAULT_GAMES = 100
 DEFAULT_SEED = 1
@@ -80,9 +80,8 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
                                " no games are played; only generic and kit checks run")
     else:
         report["rules"] = type(rules).__module__
-        locate = DataLocator(game)
-        spec = rules.static_spec(game, locate)
-        static = check_static(game, spec, locate)
+        spec = rules.static_spec(game, game.data_marks)
+        static = check_static(game, spec, game.data_marks)
     report["static"] = {"ok": static.ok, "passed": static.passed, "problems": [str(p) for p in static.problems]}
 
     # 2. the rules, played

@@ -8,62 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import Where, display_path
+from ..model.components import Deck
 from ..model.game import Game
 from ..rules.api import Problem, StaticSpec
-from ..load.yamlsrc import YDict, YList, load_yaml
 
 HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-
-
-class DataLocator:
-    """Finds where a value of the game's ``data`` stands (game.yaml or a data file).
-
-    ``locate("families", 2, "symbol")`` → the Where of that value, or of the
-    deepest part of the path that exists; never raises."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self._docs: list[Any] | None = None
-        self.game_file = display_path(game.root / "game.yaml")
-
-    def _load(self) -> list[Any]:
-        if self._docs is None:
-            self._docs = []
-            try:
-                doc = load_yaml(self.game.root / "game.yaml", self.game_file)
-                if isinstance(doc, YDict):
-                    if isinstance(doc.get("data"), YDict):
-                        self._docs.append(doc["data"])
-                    files = doc.get("data_files")
-                    for name in files if isinstance(files, list) else []:
-                        if isinstance(name, str) and ".." not in name:
-                            path = self.game.root / name
-                            extra = load_yaml(path, display_path(path))
-                            if isinstance(extra, YDict):
-                                self._docs.append(extra)
-            except (CardgenError, OSError):
-                pass
-        return self._docs
-
-    def __call__(self, *path: Any) -> Where:
-        for doc in self._load():
-            if path and path[0] in doc:
-                node: Any = doc
-                where = doc.where
-                for key in path:
-                    if isinstance(node, YDict) and key in node:
-                        where = node.at(key)
-                        node = node[key]
-                    elif isinstance(node, YList) and isinstance(key, int) and 0 <= key < len(node):
-                        where = node.at(key)
-                        node = node[key]
-                    else:
-                        break
-                return where
-        return Where(self.game_file)
 
 
 @dataclass
@@ -91,7 +43,7 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticResult:
+def check_static(game: Game, spec: StaticSpec, locate: Callable[..., Where]) -> StaticResult:
     """Compare the game's deck, groups and layouts with what the rules need."""
     res = StaticResult()
     for one in (spec, *spec.also):
@@ -109,7 +61,7 @@ def check_static(game: Game, spec: StaticSpec, locate: DataLocator) -> StaticRes
     return res
 
 
-def _check_deck(game: Game, spec: StaticSpec, locate: DataLocator, res: StaticResult):
+def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res: StaticResult) -> Deck | None:
     """The cards of one deck against the keys (and copies) the rules need; the deck, or None."""
     try:
         comp = game.component(spec.component)
@@ -118,7 +70,7 @@ def _check_deck(game: Game, spec: StaticSpec, locate: DataLocator, res: StaticRe
                                     game.where))
         res.deck_ok = False
         return None
-    if comp.kind != "deck":
+    if not isinstance(comp, Deck):
         res.problems.append(Problem(f"component '{spec.component}' must be a deck of cards for the rules", comp.where))
         res.deck_ok = False
         return None
@@ -185,7 +137,7 @@ def _check_deck(game: Game, spec: StaticSpec, locate: DataLocator, res: StaticRe
     return comp
 
 
-def _check_groups(game: Game, spec: StaticSpec, comp, locate: DataLocator, res: StaticResult) -> None:
+def _check_groups(game: Game, spec: StaticSpec, comp: Deck, locate: Callable[..., Where], res: StaticResult) -> None:
     # -- groups (e.g. families) ---------------------------------------------------
     for g in spec.groups:
         before = len(res.problems)

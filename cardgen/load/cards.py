@@ -1,0 +1,194 @@
+"""A deck's card entries → its cards: ``for_each`` expansion over the data, ids with
+placeholders, quantities (given or read from the data) and variants.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from typing import Any, Literal
+
+from ..errors import Collector, Where
+from ..model.components import Card
+from .data import freeze
+from .schema import ID_RE, check_keys, check_mapping, describe, get
+from .yamlsrc import YDict, YList
+
+# Sane bounds, so that a slip in the data is a clear error rather than a build that
+# imposes millions of pieces or pages and never ends.
+MAX_QUANTITY = 1000  # copies of one card
+MAX_PIECES = 10_000  # cards of one component, every copy counted
+PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+CARD_KEYS_REQUIRED = ("id",)
+CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant")
+
+
+def _lookup(binding: dict[str, Any], dotted: str) -> Any:
+    value: Any = binding
+    for part in dotted.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            raise KeyError(dotted)
+    return value
+
+
+def _expand_id(template: str, binding: dict[str, Any]) -> str:
+    return PLACEHOLDER_RE.sub(lambda m: str(_lookup(binding, m.group(1))), template)
+
+
+def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> list[tuple[str, list]]:
+    axes = []
+    for key, source in spec.items():
+        where = spec.at(key)
+        if isinstance(source, str):
+            values = data.get(source)
+            if not isinstance(values, list):
+                errors.add(f"{what}: for_each '{key}' names '{source}', which is not a list under 'data'", where)
+                return []
+            axes.append((key, list(values)))
+        elif isinstance(source, YDict) and set(source) == {"range"}:
+            rng = source["range"]
+            if (
+                isinstance(rng, list)
+                and len(rng) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
+                and rng[0] <= rng[1]
+            ):
+                if rng[1] - rng[0] >= MAX_PIECES:
+                    errors.add(f"{what}: for_each '{key}' range makes {rng[1] - rng[0] + 1:,} cards; a component"
+                               f" may have at most {MAX_PIECES:,}", where)
+                    return []
+                axes.append((key, list(range(rng[0], rng[1] + 1))))
+            else:
+                errors.add(f"{what}: for_each '{key}' range must be [first, last] whole numbers", where)
+                return []
+        elif isinstance(source, YList):
+            axes.append((key, list(source)))
+        else:
+            errors.add(
+                f"{what}: for_each '{key}' must name a list in 'data', give a list, or {{range: [first, last]}}", where
+            )
+            return []
+    return axes
+
+
+def _quantity(name: str, template: str, binding: dict[str, Any], entry: YDict, errors: Collector,
+              data: dict) -> int | None:
+    """A quantity read from the data (``"{tile.count}"``, a for_each item's field, or
+    ``"{nile_cards}"``, a key under ``data``), so counts live in one place; ``name``
+    is the field the ``template`` names."""
+    where = entry.at("quantity")
+    try:
+        value = _lookup(binding, name)
+    except KeyError:
+        try:
+            value = _lookup(dict(data), name)
+        except KeyError:
+            errors.add(f"'quantity' refers to unknown field '{name}'", where)
+            return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        errors.add(f"'quantity' \"{template}\" gives {value!r}; it must be a whole number, 1 or more", where)
+        return None
+    if value > MAX_QUANTITY:
+        errors.add(f"'quantity' \"{template}\" gives {value:,}; at most {MAX_QUANTITY:,} copies are allowed", where)
+        return None
+    return value
+
+
+def _variant(entry: YDict, binding: dict[str, Any], errors: Collector) -> str | None | Literal[False]:
+    """The variant a card belongs to (``variant: jokers`` or ``"{v.variant}"``); None for
+    every build, False after an error."""
+    if "variant" not in entry:
+        return None
+    template = entry["variant"]
+    where = entry.at("variant")
+    if not isinstance(template, str):
+        errors.add(f"'variant' must be a name such as jokers, found {describe(template)}", where)
+        return False
+    try:
+        name = _expand_id(template, binding)
+    except KeyError as exc:
+        errors.add(f"'variant' \"{template}\" refers to unknown field {exc}", where)
+        return False
+    if not ID_RE.match(name):
+        errors.add(f"variant name {name!r} must be lower-case letters, digits, '-' or '_'", where)
+        return False
+    return name
+
+
+def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where]) -> list[Card]:
+    """The cards of deck ``cid`` from its ``cards:`` list; ``ids`` holds every card id of
+    the game so far (ids are unique across decks)."""
+    what = f"component '{cid}'"
+    if not isinstance(items, YList):
+        errors.add(f"'cards' in {what} must be a list of card entries, found {describe(items)}", where)
+        return []
+    out: list[Card] = []
+    for i, entry in enumerate(items):
+        ewhat = f"card entry {i + 1} of {what}"
+        if check_mapping(entry, items.at(i), ewhat, errors):
+            out += _entry_cards(entry, ewhat, data, errors, ids)
+    pieces = sum(max(card.quantity, 0) for card in out)
+    if pieces > MAX_PIECES:
+        errors.add(f"{what} has {pieces:,} cards, every copy counted; at most {MAX_PIECES:,} are allowed", where)
+    return out
+
+
+def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: dict[str, Where]) -> list[Card]:
+    """The cards of one entry: one, or one per combination of its ``for_each`` values.
+    At the first card that cannot be made, the entry's later cards are not tried."""
+    check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
+    id_template = get(entry, "id", (str,), ewhat, errors)
+    quantity = get(entry, "quantity", (int, str), ewhat, errors, default=1)
+    quantity_field = None
+    if isinstance(quantity, int) and quantity < 1:
+        errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
+    elif isinstance(quantity, int) and quantity > MAX_QUANTITY:
+        errors.add(f"'quantity' in {ewhat} must be at most {MAX_QUANTITY:,} copies, found {quantity:,}",
+                   entry.at("quantity"))
+        return []
+    elif isinstance(quantity, str):
+        placeholder = PLACEHOLDER_RE.fullmatch(quantity.strip())
+        if placeholder is None:
+            errors.add(f"'quantity' in {ewhat} must be a whole number (or a placeholder such as"
+                       f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
+            return []
+        quantity_field = placeholder.group(1)
+    fields = get(entry, "fields", (dict,), ewhat, errors, default={})
+    spec = entry.get("for_each")
+    if spec is not None and not isinstance(spec, YDict):
+        errors.add(f"'for_each' in {ewhat} must be a mapping", entry.at("for_each"))
+        return []
+    axes = _for_each_values(spec, data, ewhat, errors) if spec else []
+    if id_template is None or (spec and not axes):
+        return []
+    names = [name for name, _ in axes]
+    combos = math.prod(len(values) for _, values in axes)
+    if combos > MAX_PIECES:
+        errors.add(f"for_each in {ewhat} makes {combos:,} cards; a component may have at most {MAX_PIECES:,}",
+                   entry.at("for_each"))
+        return []
+    out: list[Card] = []
+    for combo in itertools.product(*(values for _, values in axes)) if axes else [()]:
+        binding = dict(zip(names, combo))
+        binding.update(fields)
+        try:
+            card_id = _expand_id(id_template, binding)
+        except KeyError as exc:
+            errors.add(f"card id '{id_template}' refers to unknown field {exc}", entry.at("id"))
+            break
+        if card_id in ids:
+            errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
+            continue
+        ids[card_id] = entry.at("id")
+        copies = (quantity if quantity_field is None
+                  else _quantity(quantity_field, quantity, binding, entry, errors, data))
+        if copies is None:
+            break
+        variant = _variant(entry, binding, errors)
+        if variant is False:
+            break
+        out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"), variant=variant))
+    return out

@@ -1,0 +1,159 @@
+"""game.yaml's ``components``: decks (with their cards), sheets and boards, each
+checked for its own keys, sizes and templates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Collector, Where, display_path
+from ..model.components import Board, Component, Deck, Sheet
+from .cards import read_cards
+from .schema import ID_RE, check_keys, check_mapping, describe, get, get_choice, get_size
+from .yamlsrc import YDict
+
+# Sane bounds, so that a slip in the data is a clear error rather than a build that
+# imposes millions of pieces or pages and never ends.
+PIECE_MM = (5.0, 600.0)  # each side of a card, tile or token
+BOARD_MM = (20.0, 2000.0)  # each side of a board (A0 is 841 × 1189 mm)
+DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header")
+SHAPES = ("rect", "circle")
+# how imposed sheets may break rows: value → what it means (for the error message)
+NEW_ROW_PER = {"card": "each card entry starts a new row"}
+SHEET_KEYS_REQUIRED = ("id", "kind", "template")
+SHEET_KEYS_OPTIONAL = ("name",)
+BOARD_KEYS_REQUIRED = ("id", "kind", "size", "template")
+BOARD_KEYS_OPTIONAL = ("name", "bleed", "overlap")
+
+
+def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors: Collector) -> list[Component]:
+    """Every component of the game, in game order; ``data`` feeds the decks' for_each."""
+    items = get(doc, "components", (list,), "the game", errors, default=[])
+    out: list[Component] = []
+    seen: dict[str, Where] = {}
+    all_card_ids: dict[str, Where] = {}  # card ids are unique across the whole game
+    for i, item in enumerate(items):
+        if not check_mapping(item, items.at(i), f"component {i + 1}", errors):
+            continue
+        cid = item.get("id")
+        what = f"component '{cid}'" if isinstance(cid, str) else f"component {i + 1}"
+        kind = item.get("kind")
+        if kind == "deck":
+            check_keys(item, DECK_KEYS_REQUIRED, DECK_KEYS_OPTIONAL, what, errors)
+        elif kind == "sheet":
+            check_keys(item, SHEET_KEYS_REQUIRED, SHEET_KEYS_OPTIONAL, what, errors)
+        elif kind == "board":
+            check_keys(item, BOARD_KEYS_REQUIRED, BOARD_KEYS_OPTIONAL, what, errors)
+        else:
+            errors.add(f"{what}: 'kind' must be 'deck', 'sheet' or 'board', found {kind!r}", item.at("kind"))
+            continue
+        cid = get(item, "id", (str,), what, errors, default=f"component{i + 1}")
+        if not ID_RE.match(cid):
+            errors.add(f"component id '{cid}' must be lower-case letters, digits, '-' or '_'", item.at("id"))
+        if cid in seen:
+            errors.add(f"component id '{cid}' is used twice (first at line {seen[cid].line})", item.at("id"))
+        seen[cid] = item.at("id")
+        name_key = get(item, "name", (str,), what, errors)
+        _check_templates(item, what, template_dirs, errors)
+        if kind == "sheet":
+            out.append(Sheet(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
+                             template=_template_name(item, "template") or ""))
+        elif kind == "board":
+            out.append(_board(item, cid, name_key, what, errors))
+        else:
+            out.append(_deck(item, cid, name_key, what, data, errors, all_card_ids))
+    return out
+
+
+def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], errors: Collector) -> None:
+    """Each template a component names is a file name found in one of the template folders."""
+    for key in ("front", "back", "template", "header"):
+        tname = item.get(key)
+        if tname is None:
+            continue
+        if not isinstance(tname, str):
+            errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
+        elif ".." in Path(tname).parts or Path(tname).is_absolute():
+            errors.add(f"template '{tname}' must be a name inside the templates folder", item.at(key))
+        elif not _find_template(tname, template_dirs):
+            looked = ", ".join(display_path(d) for d in template_dirs)
+            errors.add(f"template '{tname}' not found (looked in: {looked})", item.at(key))
+
+
+def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, errors: Collector,
+          all_card_ids: dict[str, Where]) -> Deck:
+    """A deck: its piece size, bleed and safe margins, outline, sides and cards."""
+    size = get_size(item, "size", what, errors, PIECE_MM)
+    bleed = get(item, "bleed", (float,), what, errors, default=3.0)
+    safe = get(item, "safe", (float,), what, errors, default=3.0)
+    for key, value in (("bleed", bleed), ("safe", safe)):
+        if not 0 <= value <= 20:  # NaN too
+            errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
+        elif size is not None and key == "bleed" and value > min(size):
+            errors.add(f"'bleed' in {what} ({value:g} mm) is larger than the piece itself "
+                       f"({size[0]:g}×{size[1]:g} mm)", item.at(key))
+        elif size is not None and key == "safe" and key in item and 2 * value >= min(size):
+            errors.add(f"'safe' in {what} ({value:g} mm on each side) leaves no room inside the "
+                       f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
+    printshop = get(item, "printshop", (bool,), what, errors, default=True)
+    shape = _shape(item, size, what, errors)
+    new_row_per = get_choice(item, "new_row_per", NEW_ROW_PER, what, errors)
+    if "header" in item and item.get("back") is not None:
+        errors.add(f"'header' in {what} is for one-sided decks (printed on the sheets file); "
+                   f"this deck has a back", item.at("header"))
+    cards = read_cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
+    return Deck(
+        id=cid,
+        name_key=name_key,
+        where=item.where,
+        name_where=item.at("name"),
+        size=size or (63.0, 88.0),
+        bleed=bleed,
+        safe=safe,
+        front=_template_name(item, "front") or "",
+        back=_template_name(item, "back"),
+        cards=tuple(cards),
+        printshop=printshop,
+        shape=shape,
+        new_row_per=new_row_per,
+        header=_template_name(item, "header"),
+    )
+
+
+def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:
+    return any((d / name).is_file() for d in template_dirs)
+
+
+def _template_name(item: YDict, key: str) -> str | None:
+    """The template file a component names under ``key``; None when it names none (or
+    not as text, which is reported where the templates are checked)."""
+    value = item.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Collector) -> str:
+    """The pieces' outline: ``rect`` (default) or ``circle`` (round tokens, cut guides
+    drawn as circles). A circle's size is its diameter, so width must equal height."""
+    shape = get(item, "shape", (str,), what, errors, default="rect")
+    if shape not in SHAPES:
+        errors.add(f"'shape' in {what} must be one of {', '.join(SHAPES)}, found {shape!r}", item.at("shape"))
+        return "rect"
+    if shape == "circle" and size is not None and abs(size[0] - size[1]) > 1e-9:
+        errors.add(f"{what} has shape circle, so its size must be [diameter, diameter], found "
+                   f"[{size[0]:g}, {size[1]:g}]", item.at("size"))
+    return shape
+
+
+def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Board:
+    """A board: one full-size drawing, tiled across as many pages as the paper needs."""
+    size = get_size(item, "size", what, errors, BOARD_MM) or (400.0, 280.0)
+    bleed = get(item, "bleed", (float,), what, errors, default=3.0)
+    overlap = get(item, "overlap", (float,), what, errors, default=10.0)
+    if not 0 <= bleed <= 20:
+        errors.add(f"'bleed' in {what} must be between 0 and 20 mm, found {bleed}", item.at("bleed"))
+    if not 3 <= overlap <= 40:
+        errors.add(f"'overlap' in {what} must be between 3 and 40 mm (the glue margin), found {overlap}",
+                   item.at("overlap"))
+    return Board(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
+                 size=size, bleed=bleed, template=_template_name(item, "template") or "", overlap=overlap)

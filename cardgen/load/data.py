@@ -1,0 +1,80 @@
+"""The game's ``data``: game.yaml's ``data:`` merged with the top-level keys of each of
+its ``data_files``, and the marks of where every value of it stands.
+
+Read as YAML (mappings and lists that know their lines) for the loader's own checks,
+then frozen into the read-only values the model holds; the marks go beside them
+(:class:`~cardgen.model.marks.DataMarks`), so no later check reads the YAML again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import CardgenError, Collector, Where, display_path
+from ..model.marks import DataMarks, Mark
+from .schema import describe, get
+from .yamlsrc import YDict, YList, load_yaml
+
+
+def freeze(value: Any) -> Any:
+    """Read-only view of nested YAML data (dicts become mapping proxies, lists tuples)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def mark_of(value: Any, where: Where) -> Mark:
+    """The marks of a value read from YAML and of everything it holds."""
+    if isinstance(value, YDict):
+        return Mark(where, MappingProxyType({k: mark_of(v, value.at(k)) for k, v in value.items()}))
+    if isinstance(value, YList):
+        return Mark(where, tuple(mark_of(v, value.at(i)) for i, v in enumerate(value)))
+    return Mark(where)
+
+
+def read_data(root: Path, doc: YDict, game_file: Where, errors: Collector) -> tuple[dict[str, Any], DataMarks]:
+    """The game's data, as read (not yet frozen), and where each value of it stands."""
+    data = doc.get("data", YDict())
+    if not isinstance(data, dict):
+        errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
+        data = YDict()
+    merged, marks = _data_files(root, doc, data, errors)
+    return merged, DataMarks(Mark(doc.where, MappingProxyType(marks)), game_file)
+
+
+def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:
+    """Merge the top-level keys of each ``data_files`` entry into ``data``; with the
+    marks of every top-level key, wherever it was read.
+
+    Large tables (setup layouts, card art lists) can live in files of their own."""
+    files = get(doc, "data_files", (list,), "the game", errors, default=[])
+    merged = dict(data)
+    marks = {k: mark_of(v, data.at(k)) for k, v in data.items()} if isinstance(data, YDict) else {}
+    for i, name in enumerate(files):
+        where = files.at(i)
+        if not isinstance(name, str) or ".." in Path(name).parts or Path(name).is_absolute():
+            errors.add(f"data file {name!r} must be a file name inside the game folder", where)
+            continue
+        path = root / name
+        if not path.is_file():
+            errors.add(f"data file '{name}' not found", where)
+            continue
+        try:
+            extra = load_yaml(path, display_path(path))
+        except CardgenError as exc:
+            errors.extend(exc)
+            continue
+        if not isinstance(extra, YDict):
+            errors.add(f"data file '{name}' must hold a mapping", where)
+            continue
+        for key in extra:
+            if key in merged:
+                errors.add(f"data key '{key}' is defined twice (game.yaml or an earlier data file)", extra.key_at(key))
+            else:
+                merged[key] = extra[key]
+                marks[key] = mark_of(extra[key], extra.at(key))
+    return merged, marks

@@ -1,0 +1,60 @@
+"""``locales/<lang>.yaml``: every string of the game per language, nested keys
+flattened (``card.title``), and every key present in every language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import CardgenError, Collector, Where, display_path
+from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
+from .schema import check_mapping, describe
+from .yamlsrc import YDict, load_yaml
+
+MISSING_SHOWN = 12  # missing translations named in the one-line message; the rest are counted
+
+
+def _flatten(d: YDict, prefix: str, out: dict[str, str], wheres: dict[str, Where], errors: Collector) -> None:
+    for key, value in d.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, YDict):
+            _flatten(value, full + ".", out, wheres, errors)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            out[full] = str(value)
+            wheres[full] = d.at(key)
+        else:
+            errors.add(f"string '{full}' must be text, found {describe(value)}", d.at(key))
+
+
+def read_locales(root: Path, languages: list[str], errors: Collector) -> dict[str, dict[str, str]]:
+    strings: dict[str, dict[str, str]] = {}
+    for lang in languages:
+        path = root / "locales" / f"{lang}.yaml"
+        label = display_path(path)
+        if not path.is_file():
+            errors.add(f"no strings for language '{lang}': file missing", Where(label))
+            continue
+        try:
+            doc = load_yaml(path, label)
+        except CardgenError as exc:
+            errors.extend(exc)
+            continue
+        table: dict[str, str] = {}
+        if doc is None:
+            errors.add("the file is empty: it must map each string key to its text", Where(label))
+            continue
+        if not check_mapping(doc, Where(label, 1, 1), f"locales/{lang}.yaml", errors):
+            continue  # one error for the file, not one per key it lacks
+        _flatten(doc, "", table, {}, errors)
+        strings[lang] = table
+    # every key in every language, but cardgen's own sheet-label words (``sheet.*``), which
+    # fall back to built-in ones per language (cardgen.impose.labels)
+    every_key = {k for t in strings.values() for k in t} - OPTIONAL_KEYS
+    for lang, table in strings.items():
+        missing = sorted(every_key - table.keys())
+        if missing:
+            label = display_path(root / "locales" / f"{lang}.yaml")
+            shown = ", ".join(missing[:MISSING_SHOWN])
+            more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
+            errors.add(f"missing {len(missing)} translation(s): {shown}{more}", Where(label))
+    return strings

@@ -1,0 +1,94 @@
+"""The components of a game, one frozen class per kind, and their cards.
+
+A deck is imposed piece by piece (with optional backs); a sheet is a template drawn
+as whole pages; a board is drawn once at full size and tiled across pages. Each kind
+holds only its own fields, so code that needs a deck's size or cards narrows by type
+(``isinstance(comp, Deck)``) and a type checker can follow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import Where
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card (or token, tile, sticker) of a deck."""
+
+    id: str
+    fields: Mapping[str, Any]
+    quantity: int
+    where: Where
+    variant: str | None = None  # only printed when the build asks for this variant (``--variant``)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentBase:
+    """What every kind has: an id, the string key of its name, where it is defined."""
+
+    kind: ClassVar[str]
+    id: str
+    name_key: str | None
+    where: Where
+    name_where: Where | None = None  # where its ``name`` key stands (for a missing translation)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deck(ComponentBase):
+    """Same-size pieces imposed on sheets: two-sided (with a back) on the cards file,
+    one-sided on the sheets file."""
+
+    kind: ClassVar[str] = "deck"
+    size: tuple[float, float]
+    bleed: float = 3.0
+    safe: float = 3.0
+    front: str
+    back: str | None = None
+    cards: tuple[Card, ...] = ()
+    printshop: bool = True
+    shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
+    new_row_per: str | None = None  # "card": each card entry starts a new row on the sheets
+    header: str | None = None  # one-sided decks: a template drawn on each of their sheets (title, instructions)
+
+    @property
+    def count(self) -> int:
+        """How many pieces the deck prints (quantities included)."""
+        return sum(c.quantity for c in self.cards)
+
+    @property
+    def templates(self) -> tuple[str, ...]:
+        return tuple(t for t in (self.front, self.back, self.header) if t)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sheet(ComponentBase):
+    """A template printed as whole pages of the sheets file (rules, setup, score pad…)."""
+
+    kind: ClassVar[str] = "sheet"
+    template: str
+
+    @property
+    def templates(self) -> tuple[str, ...]:
+        return (self.template,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Board(ComponentBase):
+    """A drawing larger than the paper: drawn once at full size, tiled across pages."""
+
+    kind: ClassVar[str] = "board"
+    size: tuple[float, float]
+    bleed: float = 3.0
+    overlap: float = 10.0  # how far neighbouring pages overlap (the glue margin), mm
+    template: str
+
+    @property
+    def templates(self) -> tuple[str, ...]:
+        return (self.template,)
+
+
+Component = Deck | Sheet | Board

@@ -1,0 +1,144 @@
+"""The package layout shows the pipeline: each stage imports only the stages before it,
+and no module imports itself back through others (no import cycles)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "cardgen"
+
+# Each package (or top-level module) of cardgen and the packages it may import. Data
+# flows one way: load → model → render/layout → impose → output → pipeline → cli.
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "units": set(),
+    "paths": set(),
+    "model": {"errors"},
+    "load": {"errors", "model", "paths", "units", "impose", "layout"},
+    "layout": {"errors", "units"},
+    "render": {"errors", "model", "layout", "load", "units", "impose"},
+    "impose": {"errors", "units", "model", "layout"},
+    "output": {"errors", "units", "model", "layout", "impose", "render", "paths"},
+    "rules": {"errors", "paths", "model"},
+    "validation": {"errors", "units", "model", "rules", "load", "impose", "output", "version"},
+    "pipeline": {"errors", "units", "model", "load", "layout", "render", "impose", "output", "paths", "rules"},
+    "export": {"errors", "model", "paths", "pipeline", "impose"},
+    "calibrate": {"errors", "units", "layout", "output", "paths", "impose"},
+    "settings": {"errors", "units", "impose"},
+    "cli": {"__init__", "errors", "units", "load", "impose", "pipeline", "validation", "rules", "output",
+            "calibrate", "settings", "export", "version", "model"},
+    "version": set(),
+    "__init__": {"errors", "load", "model", "output", "pipeline", "validation", "version"},
+    "__main__": {"cli"},
+}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path: Path, *, top_level_only: bool) -> set[str]:
+    """The cardgen modules ``path`` imports (relative to cardgen), skipping TYPE_CHECKING blocks."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    me = _module_name(path)
+    package = me.split(".") if path.name == "__init__.py" else me.split(".")[:-1]
+    if me == "__init__":
+        package = []
+    found: set[str] = set()
+
+    def visit(nodes, nested: bool) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.ImportFrom):
+                if nested and top_level_only:
+                    continue
+                if node.level:
+                    base = package[: len(package) - (node.level - 1)]
+                    mod = ".".join([*base, *([node.module] if node.module else [])])
+                elif node.module and node.module.startswith("cardgen"):
+                    mod = node.module.removeprefix("cardgen").lstrip(".")
+                else:
+                    continue
+                for alias in node.names:  # 'from . import x' may import the module x
+                    sub = f"{mod}.{alias.name}" if mod else alias.name
+                    found.add(sub if _exists(sub) else (mod or "__init__"))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("cardgen.") and not (nested and top_level_only):
+                        found.add(alias.name.removeprefix("cardgen."))
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    visit(inner, nested or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                             ast.ClassDef)))
+
+    visit(tree.body, False)
+    return {m for m in found if m != me}
+
+
+def _exists(mod: str) -> bool:
+    p = ROOT.joinpath(*mod.split("."))
+    return p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
+
+
+def _stage(mod: str) -> str:
+    return mod.split(".")[0]
+
+
+MODULES = sorted(ROOT.rglob("*.py"))
+
+
+def test_each_stage_imports_only_earlier_stages():
+    wrong = []
+    for path in MODULES:
+        me = _module_name(path)
+        for target in _imports(path, top_level_only=False):
+            if _stage(target) != _stage(me) and _stage(target) not in ALLOWED[_stage(me)]:
+                wrong.append(f"{me} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt):], nxt]
+            if nxt not in state and (found := dfs(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := dfs(node)):
+            return found
+    return None
+
+
+@pytest.mark.parametrize("top_level_only", [True, False], ids=["at import", "including deferred imports"])
+def test_no_import_cycles(top_level_only):
+    graph = {_module_name(p): _imports(p, top_level_only=top_level_only) for p in MODULES}
+    # a package's __init__ importing its own modules is how a package presents itself, not a cycle
+    for mod, targets in graph.items():
+        graph[mod] = {t for t in targets if not (t.startswith(mod + ".") and (ROOT / mod.replace(".", "/")).is_dir())}
+    cycle = _cycle(graph)
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_checks_can_fail():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+    assert "layout" not in ALLOWED["model"]  # a model importing the layout stage is reported
