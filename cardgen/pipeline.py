@@ -11,22 +11,22 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from .errors import CardgenError, Collector, ErrorList, Where, display_path
+from .impose.kit import impose_kit, plan_decks
+from .impose.papers import PAPERS_MM
 from .layout.fonts import FontBook
-from .render.faces import Face, KitRenderer, LangKit
-from .output.kit import KitWriter, WrittenFile
+from .layout.text import TextEngine
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
+from .output.kit import KitWriter, WrittenFile
 from .paths import shipped_fonts_dir
-from .layout.text import TextEngine
-from .impose.kit import impose_kit, plan_decks
-from .impose.papers import PAPERS_MM
+from .render.faces import Face, KitRenderer, LangKit
 
 Progress = Callable[[str], None]
 
@@ -135,7 +135,7 @@ class KitBuilder:
             shutil.rmtree(tmp, ignore_errors=True)
         return written
 
-    def build_language(self, lang: str, tmp: Path) -> "LangOutcome":
+    def build_language(self, lang: str, tmp: Path) -> LangOutcome:
         """Render and check one language; write its files into ``tmp`` only if all is well."""
         errors = Collector()
         self.renderer.seen_errors.clear()

@@ -35,11 +35,11 @@ from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Where, display_path
+from ..impose.papers import PAPERS_MM
 from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
 from ..output import canvas as pdfout
 from ..paths import shipped_fonts_dir
-from ..impose.papers import PAPERS_MM
 from ..units import PT_PER_MM
 from .text import TEXT
 

@@ -20,8 +20,8 @@ The gutter layout is chosen whenever it fits at least as many items as the butte
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..errors import CardgenError
 from .marks import Mark, crop_marks

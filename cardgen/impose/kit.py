@@ -11,7 +11,8 @@ labels (``measure``).
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from ..errors import CardgenError, Collector
 from ..model.components import Board, Card, Component, Deck, Sheet

@@ -14,8 +14,8 @@ module needs no font.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from .grid import SheetPlan
 

@@ -10,8 +10,9 @@ this module and never the other way round.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from .outlines import CircleOutline, Outline
 

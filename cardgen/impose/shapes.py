@@ -11,8 +11,9 @@ size. Millimetres, origin top-left, y down; values only, the writers draw them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from .marks import CutGuide, Mark, TrimCorner, bleed_ticks, circle_guides
 from .outlines import CircleOutline, Outline, RectOutline

@@ -11,7 +11,22 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .ops import ANY_SCALE, BLOCK_KINDS, BLOCKS, BOOL, BOX4, CHOICES, COLOUR, MIN_TEXT_PT, NUM, OPS, PAIR, POINTS, SPECS, STR
+from .ops import (
+    ANY_SCALE,
+    BLOCK_KINDS,
+    BLOCKS,
+    BOOL,
+    BOX4,
+    CHOICES,
+    COLOUR,
+    MIN_TEXT_PT,
+    NUM,
+    OPS,
+    PAIR,
+    POINTS,
+    SPECS,
+    STR,
+)
 
 
 class Key(NamedTuple):

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import canvas as pdfout
-from .painter import Painter
-from ..layout.fonts import FontBook
 from ..impose.marks import crop_marks
 from ..impose.outlines import RectOutline
-from ..render.faces import Face
-from ..model.components import Board
 from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
+from ..layout.fonts import FontBook
+from ..model.components import Board
+from ..render.faces import Face
 from ..units import PT_PER_MM
+from . import canvas as pdfout
+from .painter import Painter
 
 INK = (0.11, 0.11, 0.14)
 GREY = (0.35, 0.35, 0.35)

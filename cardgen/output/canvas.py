@@ -10,12 +10,13 @@ is in ``reportlab_compat``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 from reportlab import rl_config
-from reportlab.lib.colors import PCMYKColorSep, white as WHITE
+from reportlab.lib.colors import PCMYKColorSep
+from reportlab.lib.colors import white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 

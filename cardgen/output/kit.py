@@ -10,9 +10,9 @@ value in the order its pages and their parts come.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
 
 from ..impose.labels import LabelLine
 from ..impose.outlines import RectOutline

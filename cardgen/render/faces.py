@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CardgenError, Collector, ErrorList
-from ..layout.ops import Op, parse_layout
-from ..layout.text import TextEngine
 from ..impose.grid import SheetPlan
 from ..impose.kit import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
+from ..layout.ops import Op, parse_layout
+from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from .sandbox import renderer_for, translator

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Where, display_path
+from ..impose.papers import PAPERS_MM
 from ..model.components import Board, Deck
 from ..model.game import Game
 from ..model.manifest import FileEntry, Manifest, PageEntry, PlacedItem
-from ..impose.papers import PAPERS_MM
 from ..units import mm_to_pt
 
 TOL_MM = 0.01

@@ -18,10 +18,11 @@ import os
 import pickle
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import CardgenError
 from .simulate import KEEP_FAILURES, ConfigResult, run_config

@@ -7,14 +7,15 @@ check and how to play.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from ..version import __version__
 from ..errors import CardgenError
 from ..model.game import Game
 from ..rules import rules_for
+from ..version import __version__
 from .kit import check_kit
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance

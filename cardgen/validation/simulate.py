@@ -27,8 +27,9 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, sample_chance, uniform_index
 

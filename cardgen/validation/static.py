@@ -7,8 +7,9 @@ nothing here knows any game.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import Where, display_path
 from ..model.components import Deck
@@ -152,7 +153,7 @@ def _check_groups(game: Game, spec: StaticSpec, comp: Deck, locate: Callable[...
                 groups[gid] = value
         data_list = game.data.get(g.data_list) if g.data_list else None
 
-        def where_of(gid: Any, *path: Any) -> Where:
+        def where_of(gid: Any, *path: Any, g: Any = g, data_list: Any = data_list) -> Where:
             if isinstance(data_list, (list, tuple)):
                 for i, item in enumerate(data_list):
                     if isinstance(item, Mapping) and item.get(g.id_key) == gid:

@@ -9,8 +9,9 @@ the cards it reads from the loaded game, so the deck can change without this fil
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from cardgen.rules import register
 from cardgen.rules.api import CHANCE, TERMINAL, Arrangement, RandomAgent, RuleViolation, StaticSpec
@@ -40,13 +41,13 @@ class NightSkyGame:
         self.num_players = num_players
         self.setup = SETUP
 
-    def new_initial_state(self) -> "NightSkyState":
+    def new_initial_state(self) -> NightSkyState:
         return NightSkyState(self)
 
     def max_game_length(self) -> int:
         return 5000  # steps; a game lasts tens of turns
 
-    def checker(self) -> "NightSkyChecker":
+    def checker(self) -> NightSkyChecker:
         return NightSkyChecker(self)
 
 
@@ -141,14 +142,14 @@ class NightSkyState:
             self.drawing = False
             self.seat = (self.seat + 1) % self.game.num_players
 
-    def clone(self) -> "NightSkyState":
+    def clone(self) -> NightSkyState:
         other = object.__new__(NightSkyState)
         other.__dict__.update(self.__dict__)
         other.hands = [list(h) for h in self.hands]
         other.pile, other.draw = list(self.pile), list(self.draw)
         return other
 
-    def observation(self, player: int) -> "Observation":
+    def observation(self, player: int) -> Observation:
         return Observation(player, tuple(self.hands[player]), self.pile[-1] if self.pile else None, self.named,
                            tuple(len(h) for h in self.hands))
 
