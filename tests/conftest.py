@@ -1,4 +1,5 @@
-"""Shared fixtures: scenario folders, editable copies of games, and the CLI runner.
+"""Shared fixtures: scenario folders, editable copies of games, the CLI runner, and the
+kits built once a session for the modules that read them.
 
 Scenario folders live in ``tests/data/<scenario>/``: each is a tiny game with one
 deliberate mistake (or, for ``mini_game``, none). Tests that need a variation edit a
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import pytest
 from click.testing import CliRunner, Result
 
 from cardgen.errors import display_path
 from cardgen.paths import shipped_games_dir
+
+if TYPE_CHECKING:
+    from kitchecks import BuiltKit
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -126,6 +130,30 @@ def assert_user_error(result: Result) -> list[str]:
     assert errors, f"no 'error:' line on stderr:\n{result.stderr}"
     assert "error:" not in result.stdout, "errors belong on stderr"
     return [line[len("error: "):] for line in errors]
+
+
+@pytest.fixture(scope="session")
+def shared_kit(tmp_path_factory) -> Callable[..., BuiltKit]:
+    """``shared_kit(GAME, *OPTIONS)``: ``cardgen build GAME OPTIONS`` (in this process
+    unless OPTIONS set ``--jobs``) run once a session, for every module that reads that
+    kit; a kit takes seconds to build. Read it, never change it: a test that changes a
+    kit works on a copy. Built away from saved settings (the user's file, the current
+    folder's), which would change what it builds."""
+    from kitchecks import build
+
+    built: dict[tuple, BuiltKit] = {}
+
+    def get(game: str, *options: str) -> BuiltKit:
+        key = (game, options)
+        if key not in built:
+            with pytest.MonkeyPatch.context() as mp:
+                home = tmp_path_factory.mktemp("kit-settings")
+                mp.setenv("CARDGEN_CONFIG", str(home / "no-user-config"))
+                mp.chdir(home)
+                built[key] = build(tmp_path_factory.mktemp(f"kit-{Path(game).name}"), game, *options)
+        return built[key]
+
+    return get
 
 
 @pytest.fixture(scope="module")
