@@ -156,6 +156,41 @@ def shared_kit(tmp_path_factory) -> Callable[..., BuiltKit]:
     return get
 
 
+# Modules that read one shared kit, by kit: under xdist they run on one worker, so the
+# kit is built once (a module missing here costs one more build, nothing else).
+SHARED_KIT_MODULES = {
+    "test_farao_kit.py": "farao kit", "test_farao_look.py": "farao kit",
+    "test_pdf_output.py": "hapy kit", "test_hapy_sheets_look.py": "hapy kit",
+    "test_validate.py": "hapy en-a4 kit", "test_export.py": "hapy en-a4 kit",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (the ini's): whole modules to a worker, so each module's
+    fixtures are set up once, with the modules of SHARED_KIT_MODULES kept together.
+    Any other ``--dist`` is xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedKitScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return SHARED_KIT_MODULES.get(module.rsplit("/", 1)[-1], module)
+
+    return SharedKitScheduling(config, log)
+
+
+def pytest_addoption(parser, pluginmanager):
+    """Without xdist (``-p no:xdist``, or not installed) the ini's ``--numprocesses`` and
+    ``--dist`` are still understood, and the tests run in this process."""
+    if not pluginmanager.has_plugin("xdist"):
+        group = parser.getgroup("xdist", "pytest-xdist is not loaded: these options do nothing")
+        group.addoption("--numprocesses", dest="numprocesses", metavar="N")
+        group.addoption("--dist", dest="dist", default="no")
+
+
 @pytest.fixture(scope="module")
 def isolated_settings(tmp_path_factory):
     """For modules whose module-scoped builds run before the per-test guard below: keep
