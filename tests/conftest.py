@@ -184,11 +184,13 @@ def pytest_xdist_make_scheduler(config, log):
 
 def pytest_addoption(parser, pluginmanager):
     """Without xdist (``-p no:xdist``, or not installed) the ini's ``--numprocesses`` and
-    ``--dist`` are still understood, and the tests run in this process."""
+    ``--dist`` are still understood, and the tests run in this process. (Not under
+    xdist's own names: other plugins read those to tell whether xdist runs.)"""
     if not pluginmanager.has_plugin("xdist"):
-        group = parser.getgroup("xdist", "pytest-xdist is not loaded: these options do nothing")
-        group.addoption("--numprocesses", dest="numprocesses", metavar="N")
-        group.addoption("--dist", dest="dist", default="no")
+        group = parser.getgroup("xdist")
+        ignored = "does nothing: pytest-xdist is not loaded"
+        group.addoption("--numprocesses", dest="numprocesses_without_xdist", metavar="N", help=ignored)
+        group.addoption("--dist", dest="dist_without_xdist", metavar="MODE", help=ignored)
 
 
 @pytest.fixture(scope="module")
