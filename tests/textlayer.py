@@ -70,8 +70,9 @@ def _runs(key: tuple, index: int) -> tuple[Run, ...]:
         text = obj.extract()
         if not text.strip():
             continue
+        size = round(obj.get_font_size() * math.hypot(m[2], m[3]), 2)  # Tf size × the matrix's scale
         name = obj.get_font().get_base_name().split("+")[-1]
-        runs.append(Run(unicodedata.normalize("NFC", text.strip()), round(obj.get_font_size() * math.hypot(m[2], m[3]), 2),
+        runs.append(Run(unicodedata.normalize("NFC", text.strip()), size,
                         m[4] / PT_PER_MM, (height - m[5]) / PT_PER_MM, name))
     textpage.close()
     page.close()
@@ -96,10 +97,6 @@ def page_texts(path: Path) -> list[str]:
     """The text of every page of the PDF at ``path``, as ``page_text`` reads it."""
     doc, key = _open(path)
     return ["\n".join(run.text for run in _runs(key, i)) for i in range(len(doc))]
-
-
-def page_count(path: Path) -> int:
-    return len(_open(path)[0])
 
 
 @dataclass(frozen=True)
