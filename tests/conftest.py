@@ -1,4 +1,5 @@
-"""Shared fixtures: scenario folders, editable copies of games, and the CLI runner.
+"""Shared fixtures: scenario folders, editable copies of games, the CLI runner, and the
+kits built once a session for the modules that read them.
 
 Scenario folders live in ``tests/data/<scenario>/``: each is a tiny game with one
 deliberate mistake (or, for ``mini_game``, none). Tests that need a variation edit a
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import pytest
 from click.testing import CliRunner, Result
 
 from cardgen.errors import display_path
 from cardgen.paths import shipped_games_dir
+
+if TYPE_CHECKING:
+    from kitchecks import BuiltKit
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -125,6 +129,67 @@ def assert_user_error(result: Result) -> list[str]:
     assert errors, f"no 'error:' line on stderr:\n{result.stderr}"
     assert "error:" not in result.stdout, "errors belong on stderr"
     return [line[len("error: "):] for line in errors]
+
+
+@pytest.fixture(scope="session")
+def shared_kit(tmp_path_factory) -> Callable[..., BuiltKit]:
+    """``shared_kit(GAME, *OPTIONS)``: ``cardgen build GAME OPTIONS`` (in this process
+    unless OPTIONS set ``--jobs``) run once a session, for every module that reads that
+    kit; a kit takes seconds to build. Read it, never change it: a test that changes a
+    kit works on a copy. Built away from saved settings (the user's file, the current
+    folder's), which would change what it builds."""
+    from kitchecks import build
+
+    built: dict[tuple, BuiltKit] = {}
+
+    def get(game: str, *options: str) -> BuiltKit:
+        key = (game, options)
+        if key not in built:
+            with pytest.MonkeyPatch.context() as mp:
+                home = tmp_path_factory.mktemp("kit-settings")
+                mp.setenv("CARDGEN_CONFIG", str(home / "no-user-config"))
+                mp.chdir(home)
+                built[key] = build(tmp_path_factory.mktemp(f"kit-{Path(game).name}"), game, *options)
+        return built[key]
+
+    return get
+
+
+# Modules that read one shared kit, by kit: under xdist they run on one worker, so the
+# kit is built once (a module missing here costs one more build, nothing else).
+SHARED_KIT_MODULES = {
+    "test_farao_kit.py": "farao kit", "test_farao_look.py": "farao kit",
+    "test_pdf_output.py": "hapy kit", "test_hapy_sheets_look.py": "hapy kit",
+    "test_validate.py": "hapy en-a4 kit", "test_export.py": "hapy en-a4 kit",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (the ini's): whole modules to a worker, so each module's
+    fixtures are set up once, with the modules of SHARED_KIT_MODULES kept together.
+    Any other ``--dist`` is xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedKitScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return SHARED_KIT_MODULES.get(module.rsplit("/", 1)[-1], module)
+
+    return SharedKitScheduling(config, log)
+
+
+def pytest_addoption(parser, pluginmanager):
+    """Without xdist (``-p no:xdist``, or not installed) the ini's ``--numprocesses`` and
+    ``--dist`` are still understood, and the tests run in this process. (Not under
+    xdist's own names: other plugins read those to tell whether xdist runs.)"""
+    if not pluginmanager.has_plugin("xdist"):
+        group = parser.getgroup("xdist")
+        ignored = "does nothing: pytest-xdist is not loaded"
+        group.addoption("--numprocesses", dest="numprocesses_without_xdist", metavar="N", help=ignored)
+        group.addoption("--dist", dest="dist_without_xdist", metavar="MODE", help=ignored)
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -80,11 +81,34 @@ def assert_dutch_quotes(table: Mapping[str, str]) -> None:
         assert "“" not in text and '"' not in text, f"nl {key}: quote it „like this”: {text!r}"
 
 
+@dataclass(frozen=True)
+class BuiltKit:
+    folder: Path  # the kit's folder
+    stdout: str   # what `cardgen build` printed: the files and their page counts
+
+
+def build(out: Path, game: str, *options: str) -> BuiltKit:
+    """``cardgen build GAME --out OUT OPTIONS``, in this process (``--jobs 1``) unless
+    ``options`` set ``--jobs``."""
+    jobs = () if "--jobs" in options else ("--jobs", "1")
+    r = CliRunner().invoke(main, ["build", game, "--out", str(out), *jobs, *options])
+    assert r.exit_code == 0, r.output
+    return BuiltKit(out / game, r.stdout)
+
+
 def build_kit(out: Path, game: str, *options: str) -> Path:
     """Build ``game`` into ``out`` in this process (``--jobs 1``); the kit's folder."""
-    r = CliRunner().invoke(main, ["build", game, "--out", str(out), "--jobs", "1", *options])
-    assert r.exit_code == 0, r.output
-    return out / game
+    return build(out, game, *options).folder
+
+
+# The English Hâpy kit on A4 that test_validate and test_export read (one build for both).
+HAPY_EN_A4 = ("hapy", "--lang", "en", "--paper", "a4")
+
+# The Hâpy kit test_pdf_output and test_hapy_sheets_look read (one build for both): every
+# language on both papers, the languages built in parallel processes as a user's build
+# is (test_pdf_output compares it with a build of one language in one process).
+HAPY_EVERY_LANGUAGE = ("hapy", "--lang", "en", "--lang", "fr", "--lang", "nl", "--paper", "a4", "--paper", "letter",
+                       "--jobs", "0")
 
 
 def read_manifest(kit: Path) -> dict:

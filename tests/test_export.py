@@ -21,6 +21,7 @@ from cardgen.export import TTS_CARD_PX, face_images
 from cardgen.load.game import load_game
 
 from conftest import assert_user_error
+from kitchecks import HAPY_EN_A4
 
 DATA = Path(__file__).resolve().parent / "data"
 PNG_DPI = 150
@@ -106,11 +107,8 @@ def test_png_pixel_size_and_stored_dpi(png_export, hapy):
 
 
 @pytest.fixture(scope="module")
-def printshop(cli, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("printshop")
-    result = cli("build", "hapy", "--lang", "en", "--paper", "a4", "--jobs", "1", "--out", out)
-    assert result.exit_code == 0, result.output
-    return out / "hapy" / "hapy-en-printshop.pdf"
+def printshop(shared_kit) -> Path:
+    return shared_kit(*HAPY_EN_A4).folder / "hapy-en-printshop.pdf"
 
 
 @pytest.mark.parametrize("card, side", [(1, "front"), (1, "back"), (20, "front"), (36, "back")])

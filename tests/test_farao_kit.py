@@ -21,6 +21,7 @@ from pypdf import PdfReader
 from cardgen.cli import main
 
 from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
+from textlayer import page_text
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
@@ -48,8 +49,8 @@ def _build(out: Path, *args: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    return _build(tmp_path_factory.mktemp("farao-kit"))
+def kit(shared_kit) -> Path:
+    return shared_kit("farao").folder
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +58,9 @@ def manifest(kit) -> dict:
     return read_manifest(kit)
 
 
-def text_of(page) -> str:
-    return unicodedata.normalize("NFC", page.extract_text())
+def text_of(path: Path, page: int) -> str:
+    """The text of a page (0-based) of a PDF, one run a line."""
+    return page_text(path, page)
 
 
 def flat(text: str) -> str:
@@ -70,11 +72,10 @@ def printshop_fronts(kit: Path, lang: str) -> dict[str, list[str]]:
     """card id → the texts of its fronts in the print-shop file."""
     doc = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
     entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
-    reader = PdfReader(kit / entry["file"])
     out: dict[str, list[str]] = {}
     for p in entry["pages"]:
         if p["side"] == "front" and p["component"] == "cards":
-            out.setdefault(p["items"][0]["card"], []).append(text_of(reader.pages[p["page"] - 1]))
+            out.setdefault(p["items"][0]["card"], []).append(text_of(kit / entry["file"], p["page"] - 1))
     return out
 
 
@@ -138,16 +139,15 @@ def test_the_board_is_tiled_with_assembly_labels_on_a4_and_letter(kit, manifest,
         entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-{paper}-sheets.pdf")
         pages = [p for p in entry["pages"] if p["component"] == "board"]
         assert [p["tile"] for p in pages] == [t.label for t in plan.tiles]
-        reader = PdfReader(kit / entry["file"])
         words = sheet_words(lang)
         for p, t in zip(pages, plan.tiles):
-            text = text_of(reader.pages[p["page"] - 1])
+            text = text_of(kit / entry["file"], p["page"] - 1)
             assert f"{plan.tile_label(t, words['of'])} · {words['page']} {t.index + 1}/{plan.pages} · {paper.upper()}" \
                 in text
     # the board says what the special plateaus do, in every language
     game = load_game("farao")
     for lang in LANGS:
-        full = re.sub(r"\s+", " ", text_of(PdfReader(kit / f"farao-{lang}-board-fullsize.pdf").pages[0]))
+        full = re.sub(r"\s+", " ", text_of(kit / f"farao-{lang}-board-fullsize.pdf", 0))
         s = game.strings[lang]
         assert flat(s["board.double"]) in full
         assert flat(s["board.tall"].format(rows=3)) in full
@@ -199,8 +199,8 @@ def test_every_card_shows_its_value_or_name_in_every_language(kit, game, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     s = game.strings[lang]
-    sheets = PdfReader(kit / f"farao-{lang}-a4-sheets.pdf")
-    rules = re.sub(r"\s+", " ", text_of(sheets.pages[0]))
+    sheets = kit / f"farao-{lang}-a4-sheets.pdf"
+    rules = re.sub(r"\s+", " ", text_of(sheets, 0))
     for key in ("rules.title", "rules.turn_h", "rules.board_h", "rules.choices_h", "rules.variant_h"):
         assert flat(s[key]) in rules, key
     for k in range(1, 7):
@@ -209,17 +209,16 @@ def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     for key in ("cash_optional", "min_rows_to_cash", "trade", "thief_takes", "one_attack_per_turn",
                 "pharaoh_blocks_each", "final_cash"):
         assert flat(s[f"choice.{key}.{str(hr[key]).lower()}"])[:40] in rules, key
-    scoring = re.sub(r"\s+", " ", text_of(sheets.pages[1]))
+    scoring = re.sub(r"\s+", " ", text_of(sheets, 1))
     assert "(2 + 3 + 4) × 3 = 27" in scoring.replace("\u00a0", " ")
     assert flat(s["pad.title"]) in scoring and flat(s["pad.player"].format(n=4)) in scoring
-    crafts = re.sub(r"\s+", " ", text_of(sheets.pages[2]))
+    crafts = re.sub(r"\s+", " ", text_of(sheets, 2))
     assert flat(s["crafts.any_die"]) in crafts and flat(s["crafts.standee_h"]) in crafts
     entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
-    shop = PdfReader(kit / entry["file"])
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
     assert len(aid) == 8  # four aids, front and back
-    front = re.sub(r"\s+", " ", text_of(shop.pages[aid[0]["page"] - 1]))
-    back = re.sub(r"\s+", " ", text_of(shop.pages[aid[1]["page"] - 1]))
+    front = re.sub(r"\s+", " ", text_of(kit / entry["file"], aid[0]["page"] - 1))
+    back = re.sub(r"\s+", " ", text_of(kit / entry["file"], aid[1]["page"] - 1))
     for k in range(1, 7):
         assert flat(s[f"aid.step{k}_h"]) in front
     assert "(2 + 3 + 4) × 3 = 27" in back and flat(s["value.title"]) in back

@@ -11,14 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from cardgen.load.game import load_game
 from cardgen.impose.tiling import plan_tiles
 from cardgen.impose.papers import PAPERS_MM
 
-from kitchecks import build_kit, read_manifest, render_kits
+from kitchecks import read_manifest, render_kits
+from textlayer import page_texts, text_runs
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")
@@ -32,8 +31,8 @@ def rendered():
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    return build_kit(tmp_path_factory.mktemp("farao-look"), "farao", "--paper", "a4")
+def kit(shared_kit) -> Path:
+    return shared_kit("farao").folder
 
 
 def walk(ops):
@@ -225,7 +224,7 @@ def test_the_printed_rules_have_no_command_line_and_the_variant_heading_is_one_l
     for key, text in s.items():
         if key.startswith(("rules.", "choice.", "aid.", "value.", "pad.", "crafts.", "board.", "special.")):
             assert "cardgen" not in text and "--variant" not in text, (lang, key)
-    text = "".join(p.extract_text() for p in PdfReader(kit / f"farao-{lang}-a4-sheets.pdf").pages)
+    text = "\n".join(page_texts(kit / f"farao-{lang}-a4-sheets.pdf"))
     assert "cardgen" not in text and "--variant" not in text
     # the heading: one line in its column
     (page,) = kits[lang].sheets[("rules", "a4")]
@@ -380,44 +379,16 @@ def test_the_crafts_page_draws_the_boards_pieces_across_its_foot(rendered, lang)
 
 
 # --------------------------------------------------------------------------- the aids
-def text_sizes(page) -> list[tuple[float, str]]:
-    """(size in pt, text) of every run of text on a PDF page, from its text layer. A face
-    is a form XObject placed with a scale (mm to pt); pypdf's visitor reports the
-    matrices inside the form, so the placing scale is read from the page's own stream."""
-    outer = 1.0
-    stack = []
-    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
-        if op == b"q":
-            stack.append(outer)
-        elif op == b"Q":
-            outer = stack.pop()
-        elif op == b"cm":
-            a, b = float(operands[0]), float(operands[1])
-            outer *= (a * a + b * b) ** 0.5
-        elif op == b"Do":
-            break
-    out = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            scale = (tm[0] ** 2 + tm[1] ** 2) ** 0.5 * (cm[0] ** 2 + cm[1] ** 2) ** 0.5
-            out.append((size * scale * outer, text))
-
-    page.extract_text(visitor_text=visit)
-    return out
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_text_on_the_player_aids_is_at_least_7_pt(kit, lang):
     doc = read_manifest(kit)
     entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
-    reader = PdfReader(kit / entry["file"])
     pages = [p["page"] for p in entry["pages"] if p["component"] == "aids"][:2]  # a front and its back
     assert len(pages) == 2
     for n in pages:
-        sizes = text_sizes(reader.pages[n - 1])
-        assert sizes
-        small = [(round(s, 2), t) for s, t in sizes if s < 7 - 0.01]
+        runs = text_runs(kit / entry["file"], n - 1)  # sizes as printed, the face's placing scale applied
+        assert runs
+        small = [(r.size, r.text) for r in runs if r.size < 7 - 0.01]
         assert not small, f"[{lang}] page {n}: {small}"
 
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 import pytest
 import yaml
 
-from kitchecks import build_kit
+from kitchecks import HAPY_EVERY_LANGUAGE
 from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.errors import Collector
 from cardgen.impose.kit import deck_blocks, plan_decks
@@ -232,8 +232,8 @@ MAX_BLANK_MM = 25  # the tallest band of empty paper allowed across a rules or s
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build_kit(tmp_path_factory.mktemp("hapy-look"), "hapy")
+def built(shared_kit):
+    return shared_kit(*HAPY_EVERY_LANGUAGE).folder
 
 
 def longest_blank_band(path, page: int, top_mm: float, margin_mm: float = 12.0) -> float:

@@ -19,8 +19,8 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 
-from textlayer import char_boxes, find_text, text_runs
-from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest, render_kits
+from textlayer import char_boxes, find_text, page_text, page_texts, text_runs
+from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, read_manifest, render_kits
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
@@ -41,8 +41,8 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    return build_kit(tmp_path_factory.mktemp("horus-kit"), "horus")
+def kit(shared_kit) -> Path:
+    return shared_kit("horus").folder
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +54,9 @@ def shop_entry(manifest: dict, lang: str) -> dict:
     return next(f for f in manifest["files"] if f["file"] == f"horus-{lang}-printshop.pdf")
 
 
-def text_of(page) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", page.extract_text()))
+def text_of(path: Path, page: int) -> str:
+    """The text of a page (0-based) of a PDF, runs of white space as one space."""
+    return re.sub(r"\s+", " ", page_text(path, page))
 
 
 def render(path: Path, page: int, px_per_mm: float) -> np.ndarray:
@@ -88,13 +89,12 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
     for lang in LANGS:
         for paper in PAPERS:
             for kind in ("cards", "sheets"):
-                reader = PdfReader(kit / f"horus-{lang}-{paper}-{kind}.pdf")
-                for n, page in enumerate(reader.pages):
-                    text = text_of(page)
+                for n, page in enumerate(page_texts(kit / f"horus-{lang}-{paper}-{kind}.pdf")):
+                    text = re.sub(r"\s+", " ", page)
                     if f"{paper.upper()} · 100" not in text and f"{paper.upper()} 100" not in text:
                         continue  # a page without a sheet label (rules summary, setup)
                     assert "…" not in text, (lang, paper, kind, n, text)
-    stones = text_of(PdfReader(kit / "horus-en-letter-sheets.pdf").pages[0])
+    stones = text_of(kit / "horus-en-letter-sheets.pdf", 0)
     # spread over the short rows, each piece but the last ending on its separator's dot
     assert re.search(r"Horus · Kingdom Stones · 1/1 LETTER · 100%", stones), stones
 
@@ -239,9 +239,9 @@ def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_horus_card_names_its_tile_and_its_size(kit, manifest, game, lang):
     entry = shop_entry(manifest, lang)
-    shop = PdfReader(kit / entry["file"])
+    shop = kit / entry["file"]
     s = game.strings[lang]
-    fronts = {p["items"][0]["card"]: text_of(shop.pages[p["page"] - 1])
+    fronts = {p["items"][0]["card"]: text_of(shop, p["page"] - 1)
               for p in entry["pages"] if p["component"] == "horus-cards" and p["side"] == "front"}
     assert len(fronts) == 30
     for c in game.data["horus_cards"]:
@@ -251,7 +251,7 @@ def test_every_horus_card_names_its_tile_and_its_size(kit, manifest, game, lang)
             assert s[f"tile.{c['tile']}"] == TERRAINS[lang][game.data["terrains"].index(c["tile"])]
         corner = "?" if c["size"] == "any" else str(c["size"])
         assert text.count(corner) >= 4, (c, text)  # the four corners
-    nile = next(text_of(shop.pages[p["page"] - 1]) for p in entry["pages"]
+    nile = next(text_of(shop, p["page"] - 1) for p in entry["pages"]
                 if p["component"] == "nile-cards" and p["side"] == "front")
     assert s["nile.title"] in nile and s["nile.once"] in nile
 
@@ -276,22 +276,21 @@ def test_the_stones_have_four_colours_and_four_shapes(game):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, game, lang):
     s = game.strings[lang]
-    flat = text_of(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+    flat = text_of(kit / f"horus-{lang}-a4-sheets.pdf", 1)
     for key in ("rules.title", "rules.turn_h", "rules.river_h", "rules.score_h", "rules.bag_h", "rules.legend_h"):
         assert re.sub(r"\s+", " ", s[key]) in flat, (key, s[key])
     for name in TERRAINS[lang] + [s["tile.river"], s["tile.necropolis"]]:
         assert name in flat
-    setup = text_of(PdfReader(kit / f"horus-{lang}-letter-sheets.pdf").pages[2])
+    setup = text_of(kit / f"horus-{lang}-letter-sheets.pdf", 2)
     for key in ("setup.title", "setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
         assert re.sub(r"\s+", " ", s[key]) in setup, (key, s[key])
     bag = sum(t["count"] for t in game.data["tiles"] if t["where"] == "bag")
     assert bag == 69 and re.sub(r"\s+", " ", s["setup.bag"].format(n=bag)) in setup  # counted from the data
     entry = shop_entry(manifest, lang)
-    shop = PdfReader(kit / entry["file"])
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
     assert len(aid) == 8  # one per player colour, front and back
-    front = text_of(shop.pages[aid[0]["page"] - 1])
-    back = text_of(shop.pages[aid[1]["page"] - 1])
+    front = text_of(kit / entry["file"], aid[0]["page"] - 1)
+    back = text_of(kit / entry["file"], aid[1]["page"] - 1)
     for n in range(1, 6):
         assert s[f"aid.a{n}_h"] in front
     assert s["aid.place_h"] in back and s["aid.score_h"] in back  # (no double punctuation in these)
@@ -344,7 +343,7 @@ def test_the_legend_names_every_face_at_one_size(kit, game, lang):
     """Long names ("Temple d’Horus", "Pyramide à degrés") were shrunk to 7.3 and 6 pt
     beside 8 pt neighbours; now they take a second line instead."""
     s = game.strings[lang]
-    runs = text_runs(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+    runs = text_runs(kit / f"horus-{lang}-a4-sheets.pdf", 1)
     texts = [r.text for r in runs]
     first = texts.index(s["rules.legend_h"]) + 1
     labels = [r for r in runs[first:texts.index(s["rules.back_tan_h"])] if not any(0x13000 <= ord(c) < 0x13460 for c in r.text)]
@@ -361,7 +360,7 @@ def test_the_rules_page_has_the_title_the_other_games_use(kit, game):
         for lang in LANGS:
             assert game.strings[lang]["rules.title"] == theirs[lang]["rules.title"], (other, lang)
     for lang in LANGS:
-        assert game.strings[lang]["rules.title"] in text_of(PdfReader(kit / f"horus-{lang}-a4-sheets.pdf").pages[1])
+        assert game.strings[lang]["rules.title"] in text_of(kit / f"horus-{lang}-a4-sheets.pdf", 1)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -369,19 +368,18 @@ def test_the_setup_headings_are_in_the_rules_headings_font(kit, game, lang):
     """Section headings in the blue sans on both sheets (the setup sheet used the display
     serif of the titles)."""
     s = game.strings[lang]
-    reader = PdfReader(kit / f"horus-{lang}-a4-sheets.pdf")
-    font = {r.text: r.font for r in text_runs(reader.pages[1])}[s["rules.goal_h"]]
-    setup = {r.text: r.font for r in text_runs(reader.pages[2])}
+    path = kit / f"horus-{lang}-a4-sheets.pdf"
+    font = {r.text: r.font for r in text_runs(path, 1)}[s["rules.goal_h"]]
+    setup = {r.text: r.font for r in text_runs(path, 2)}
     for key in ("setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
         assert setup[s[key]] == font, (key, setup[s[key]], font)
 
 
 def test_dutch_writes_river_necropolis_one_way(kit, manifest):
     """"Rivier/Necropolis" everywhere (the setup sheet made "Rivier / Necropolis")."""
-    pages = [text_of(p) for p in PdfReader(kit / "horus-nl-a4-sheets.pdf").pages]
+    pages = [re.sub(r"\s+", " ", page) for page in page_texts(kit / "horus-nl-a4-sheets.pdf")]
     entry = shop_entry(manifest, "nl")
-    shop = PdfReader(kit / entry["file"])
-    pages += [text_of(shop.pages[p["page"] - 1]) for p in entry["pages"] if p["component"] == "aids"][:2]
+    pages += [text_of(kit / entry["file"], p["page"] - 1) for p in entry["pages"] if p["component"] == "aids"][:2]
     spellings = Counter(m.group(0) for page in pages for m in re.finditer(r"Rivier\s*/\s*Necropolis", page))
     assert set(spellings) == {"Rivier/Necropolis"}, spellings
 

@@ -1,12 +1,13 @@
-"""The PDFs themselves, read back with pypdf (and pypdfium2 for the duplex raster test).
+"""The PDFs themselves, read back with pypdf (boxes, fonts, viewer preferences) and
+pypdfium2 (the text, and the rasters of the duplex tests).
 
-The Hâpy kit is built once per module in every language on both papers; a few
-variant builds (short-edge duplex, ink saver, a rebuild) use English on A4 only.
+The Hâpy kit is built once per session in every language on both papers (shared with
+test_hapy_sheets_look); a few variant builds (short-edge duplex, ink saver, a rebuild)
+use English on A4 only.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import unicodedata
@@ -23,6 +24,9 @@ from cardgen.impose.grid import plan_sheet
 from cardgen.paths import shipped_games_dir
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.units import PT_PER_MM
+
+from kitchecks import HAPY_EVERY_LANGUAGE
+from textlayer import page_text, page_texts
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")
@@ -46,12 +50,10 @@ def _build(cli, out: Path, *args: str):
 
 
 @pytest.fixture(scope="module")
-def kit(cli, tmp_path_factory):
-    """hapy in en, fr, nl on A4 and Letter: (folder, CLI stdout)."""
-    out = tmp_path_factory.mktemp("kit")
-    args = [a for lang in LANGS for a in ("--lang", lang)] + [a for p in PAPERS for a in ("--paper", p)]
-    result = _build(cli, out, "hapy", *args)
-    return out / "hapy", result.stdout
+def kit(shared_kit):
+    """hapy in en, fr, nl on A4 and Letter, languages in parallel: (folder, CLI stdout)."""
+    built = shared_kit(*HAPY_EVERY_LANGUAGE)
+    return built.folder, built.stdout
 
 
 @pytest.fixture(scope="module")
@@ -75,12 +77,6 @@ def reader(path: Path) -> pypdf.PdfReader:
     if path not in _readers:
         _readers[path] = pypdf.PdfReader(path)
     return _readers[path]
-
-
-@functools.lru_cache(maxsize=None)
-def page_texts(path: Path) -> list[str]:
-    """Each page's extracted text, NFC-normalised (extraction is slow: done once per file)."""
-    return [unicodedata.normalize("NFC", p.extract_text() or "") for p in reader(path).pages]
 
 
 def manifest(folder: Path) -> dict:
@@ -320,7 +316,7 @@ def test_hieroglyphs_extract_as_their_code_points(kit):
     assert backs.count(MUMMY) == 36 and MUMMY not in fronts
     everything = "".join(texts)
     assert not any(0xD800 <= ord(c) <= 0xDFFF for c in everything), "surrogates: the ToUnicode fix is not applied"
-    assert "\U000130E2" in page_texts(folder / "hapy-fr-printshop.pdf")[0]
+    assert "\U000130E2" in page_text(folder / "hapy-fr-printshop.pdf", 0)
 
 
 # -- viewer preferences -------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import distribution, percentile, run_config, wilson
 
 from conftest import edit_file, problems_of, static_of
+from kitchecks import HAPY_EN_A4
 
 FAST = ("--games", "2", "--setup", "pyramid", "--players", "2")
 
@@ -339,15 +340,8 @@ def test_a_game_without_rules_gets_the_static_and_kit_checks(cli, scenario, tmp_
 
 # --------------------------------------------------------------------------- 3. the built kit
 @pytest.fixture(scope="module")
-def built_kit(tmp_path_factory) -> Path:
-    from click.testing import CliRunner
-
-    from cardgen.cli import main
-
-    out = tmp_path_factory.mktemp("kit")
-    r = CliRunner().invoke(main, ["build", "hapy", "--lang", "en", "--paper", "a4", "--out", str(out)])
-    assert r.exit_code == 0, r.output
-    return out / "hapy"
+def built_kit(shared_kit) -> Path:
+    return shared_kit(*HAPY_EN_A4).folder
 
 
 @pytest.fixture

@@ -1,20 +1,28 @@
-"""The text layer of a built PDF page. With pypdf: every run of text with its size in
-points, its font and where its baseline starts, in mm from the page's top-left corner.
-With pypdfium2: the tight box of every printed character, to check what touches what.
+"""The text layer of a built PDF page, read with pypdfium2 (fast enough to read every
+page of a kit): every run of text with its size in points, its font and where its
+baseline starts, in mm from the page's top-left corner; the page's text as those runs;
+and the tight box of every printed character, to check what touches what.
 
-pypdf reports text drawn inside a Form XObject (every card face is one) in the form's
-own space, so the matrix in force where the page paints the form is composed back in
-here; without it a card's 7 pt text would read as 2.5 "pt"."""
+A run is one text object of the page, in drawing order. pdfium gives a text object's
+matrix in the space of the Form XObject it is drawn in (every card face is one), so the
+matrices the forms were painted with are composed back in here; without them a card's
+7 pt text would read as 2.5 "pt"."""
 
 from __future__ import annotations
 
+import functools
+import math
+import os
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 PT_PER_MM = 72 / 25.4
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -28,36 +36,67 @@ class Run:
 
 def _mul(a, b):
     """The PDF matrix product a × b (a applied first)."""
-    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
             a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
-            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
 
 
-def text_runs(page) -> list[Run]:
-    """Every non-blank run of text on ``page`` (a pypdf page), in drawing order."""
-    height = float(page.mediabox.height)
-    forms: list[list[float]] = [[1, 0, 0, 1, 0, 0]]  # the matrix each open form was painted with
-    runs: list[Run] = []
+@functools.lru_cache(maxsize=16)
+def _document(path: str, mtime_ns: int, size: int) -> pdfium.PdfDocument:
+    return pdfium.PdfDocument(path)
 
-    def before(op, args, cm, tm):
-        if op == b"Do":
-            forms.append(_mul(cm, forms[-1]))
 
-    def after(op, args, cm, tm):
-        if op == b"Do" and len(forms) > 1:
-            forms.pop()
+def _open(path: Path) -> tuple[pdfium.PdfDocument, tuple]:
+    """The PDF at ``path``, kept open while it is read page after page (opening it anew
+    for each page costs more than reading the page); reopened if the file changes."""
+    st = os.stat(path)
+    key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size)
+    return _document(*key), key
 
-    def text(s, cm, tm, font, size):
-        if not s.strip():
-            return
-        m = _mul(_mul(tm, cm), forms[-1])
-        scale = (m[2] ** 2 + m[3] ** 2) ** 0.5
-        name = str((font or {}).get("/BaseFont", "")).lstrip("/").split("+")[-1]
-        runs.append(Run(unicodedata.normalize("NFC", s.strip()), round(size * scale, 2),
+
+@functools.lru_cache(maxsize=4096)
+def _runs(key: tuple, index: int) -> tuple[Run, ...]:
+    page = _document(*key)[index]
+    textpage = page.get_textpage()
+    height = page.get_height()
+    forms: list[tuple] = []  # the matrix each open form was painted with, by depth
+    runs = []
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_FORM), textpage=textpage):
+        del forms[obj.level:]
+        m = _mul(obj.get_matrix().get(), forms[-1] if forms else _IDENTITY)
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            forms.append(m)
+            continue
+        text = obj.extract()
+        if not text.strip():
+            continue
+        size = round(obj.get_font_size() * math.hypot(m[2], m[3]), 2)  # Tf size × the matrix's scale
+        name = obj.get_font().get_base_name().split("+")[-1]
+        runs.append(Run(unicodedata.normalize("NFC", text.strip()), size,
                         m[4] / PT_PER_MM, (height - m[5]) / PT_PER_MM, name))
+    textpage.close()
+    page.close()
+    return tuple(runs)
 
-    page.extract_text(visitor_operand_before=before, visitor_operand_after=after, visitor_text=text)
-    return runs
+
+def text_runs(path: Path, index: int) -> list[Run]:
+    """Every non-blank run of text on page ``index`` (0-based) of the PDF at ``path``,
+    in drawing order."""
+    _, key = _open(path)
+    return list(_runs(key, index))
+
+
+def page_text(path: Path, index: int) -> str:
+    """The text of page ``index``: its runs in drawing order, one a line. (pdfium's own
+    ``get_text_range`` sorts the text by position, and so can splice a title into the
+    two-line caption beside it; the drawing order keeps each text whole.)"""
+    return "\n".join(run.text for run in text_runs(path, index))
+
+
+def page_texts(path: Path) -> list[str]:
+    """The text of every page of the PDF at ``path``, as ``page_text`` reads it."""
+    doc, key = _open(path)
+    return ["\n".join(run.text for run in _runs(key, i)) for i in range(len(doc))]
 
 
 @dataclass(frozen=True)
@@ -70,10 +109,9 @@ class Box:
 
 
 def char_boxes(path: Path, page: int) -> list[tuple[str, Box | None]]:
-    """Every character on page ``page`` (0-based) of the PDF at ``path``, in drawing
-    order, with its tight box (None for a space, which prints nothing)."""
-    doc = pdfium.PdfDocument(path)
-    pg = doc[page]
+    """Every character on page ``page`` (0-based) of the PDF at ``path``, in the order
+    pdfium reads them, with its tight box (None for a space, which prints nothing)."""
+    pg = _open(path)[0][page]
     height = pg.get_height()
     tp = pg.get_textpage()
     out = []
@@ -84,6 +122,8 @@ def char_boxes(path: Path, page: int) -> list[tuple[str, Box | None]]:
             continue
         l, b, r, t = tp.get_charbox(i)
         out.append((ch, Box(l / PT_PER_MM, (height - t) / PT_PER_MM, r / PT_PER_MM, (height - b) / PT_PER_MM)))
+    tp.close()
+    pg.close()
     return out
 
 
@@ -91,7 +131,6 @@ def find_text(chars: list[tuple[str, Box | None]], needle: str, start: int = 0) 
     """The first place from ``start`` where ``needle`` is printed (any whitespace, no-break
     spaces included, matches any whitespace; line breaks count as whitespace):
     (index of its first character, index after its last, the union of their boxes)."""
-    import re
     text = "".join(c if not c.isspace() and c not in "\r\n\x02" else " " for c, _ in chars)
     pattern = r"\s+".join(re.escape(w) for w in unicodedata.normalize("NFC", needle).split())
     m = re.compile(pattern).search(unicodedata.normalize("NFC", text), start)
