@@ -23,7 +23,9 @@ from click.testing import CliRunner
 
 import cardgen.rules
 from cardgen.layout import reference as opdocs
-from cardgen.load import game as loader
+from cardgen.load import cards as card_keys
+from cardgen.load import components as component_keys
+from cardgen.load import game as game_keys
 from cardgen.cli import main
 from cardgen.errors import Collector
 from cardgen.layout.ops import parse_ops
@@ -222,11 +224,11 @@ def test_the_directive_check_notices_a_narrower_directive():
 
 # -- game.yaml ----------------------------------------------------------------------
 GAME_KEYS = {
-    "the game": (*loader.GAME_KEYS_REQUIRED, *loader.GAME_KEYS_OPTIONAL),
-    "deck": (*loader.DECK_KEYS_REQUIRED, *loader.DECK_KEYS_OPTIONAL),
-    "sheet": (*loader.SHEET_KEYS_REQUIRED, *loader.SHEET_KEYS_OPTIONAL),
-    "board": (*loader.BOARD_KEYS_REQUIRED, *loader.BOARD_KEYS_OPTIONAL),
-    "card entry": (*loader.CARD_KEYS_REQUIRED, *loader.CARD_KEYS_OPTIONAL),
+    "the game": (*game_keys.GAME_KEYS_REQUIRED, *game_keys.GAME_KEYS_OPTIONAL),
+    "deck": (*component_keys.DECK_KEYS_REQUIRED, *component_keys.DECK_KEYS_OPTIONAL),
+    "sheet": (*component_keys.SHEET_KEYS_REQUIRED, *component_keys.SHEET_KEYS_OPTIONAL),
+    "board": (*component_keys.BOARD_KEYS_REQUIRED, *component_keys.BOARD_KEYS_OPTIONAL),
+    "card entry": (*card_keys.CARD_KEYS_REQUIRED, *card_keys.CARD_KEYS_OPTIONAL),
 }
 
 
