@@ -215,7 +215,11 @@ def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors:
     if bad:
         errors.add(f"{label}: '{key}' of {kind} must be {want}, found {shown(value)}")
         return None
-    if want in (NUM, POINTS, BOX4, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
+    if want == NUM:  # the common case first: a plain number within MAX_NUMBER, no bound of its own
+        if ((kind, key) in BOUNDS or not -MAX_NUMBER <= value <= MAX_NUMBER) \
+                and not _check_bounds(kind, key, value, label, errors):
+            return None
+    elif want in (POINTS, BOX4, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
         return None
     if key in CHOICES and value not in CHOICES[key]:
         errors.add(f"{label}: '{key}' of {kind} must be one of {', '.join(CHOICES[key])}, found {shown(value)}")

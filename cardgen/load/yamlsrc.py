@@ -197,7 +197,7 @@ def fast_load(text: str, path: str) -> Any:
     The error quotes the offending rendered line, since the user never sees the
     rendered text otherwise."""
     _deepest(text, path)
-    loader = _RenderedLoader(text, path)
+    loader = _RenderedLoader(text, path) if "<<" in text else _Loader(text)  # merges need the counting loader
     try:
         doc = loader.get_single_data()
     except yaml.YAMLError as exc:

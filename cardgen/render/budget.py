@@ -21,7 +21,7 @@ MAX_BUILT = 20_000_000  # characters and items all the values built for one face
 MAX_OUTPUT = 2_000_000  # characters of the layout text one face renders to
 MAX_POWER_BITS = 4096  # size of the result of one ``**`` or integer ``*``
 
-_CHECK_EVERY = 255  # a loop iteration reads the clock when (steps left & this) == 0: cheap
+CHECK_EVERY = 255  # a loop iteration is counted, and the clock read when (steps left & this) == 0: cheap
 
 
 class TemplateLimit(Exception):
@@ -40,15 +40,9 @@ class Budget:
 
     @classmethod
     def idle(cls) -> Budget:
-        """Outside any rendering (Jinja folds constants when it compiles): only the
-        per-value size limit applies."""
+        """Outside any rendering (Jinja folds constants when it compiles): no time or
+        step limit, only the limits on size."""
         return cls(seconds=math.inf, steps=1 << 62)
-
-    def loop_step(self) -> None:
-        """One loop iteration: counted; the clock is read every 256 of them."""
-        self.steps_left -= 1
-        if not self.steps_left & _CHECK_EVERY:
-            self.check()
 
     def call_step(self) -> None:
         """One call or filter use: counted, and the clock read (a call may be slow)."""
@@ -75,7 +69,7 @@ class Budget:
                                 f"for one face (the limit per face)")
 
 
-_CONTAINERS = (list, tuple, dict, set, frozenset)
+CONTAINERS = (list, tuple, dict, set, frozenset)
 
 
 def text_size(value: Any, limit: int = MAX_VALUE) -> int:
@@ -84,8 +78,8 @@ def text_size(value: Any, limit: int = MAX_VALUE) -> int:
     the text; counted only up to ``limit + 1`` (returned as soon as it is passed).
     Never more than the real size: strings count their length, containers their
     brackets and commas, anything else one character."""
-    if isinstance(value, str):
-        return len(value)
+    if not isinstance(value, CONTAINERS):  # the common case, kept quick
+        return len(value) if isinstance(value, str) else 1
     total = 0
     stack = [value]
     while stack and total <= limit:
@@ -96,16 +90,12 @@ def text_size(value: Any, limit: int = MAX_VALUE) -> int:
             total += 2 + 2 * len(item)
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, _CONTAINERS):
+        elif isinstance(item, CONTAINERS):
             total += 2 + len(item)
             stack.extend(item)
         else:
             total += 1
     return min(total, limit + 1)
-
-
-def is_container(value: Any) -> bool:
-    return isinstance(value, _CONTAINERS)
 
 
 def sized(value: Any) -> int:

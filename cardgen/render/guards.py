@@ -16,7 +16,7 @@ from typing import Any
 
 from jinja2.utils import generate_lorem_ipsum
 
-from .budget import MAX_VALUE, Budget, TemplateLimit, is_container, sized, text_size
+from .budget import CONTAINERS, MAX_VALUE, Budget, TemplateLimit, sized, text_size
 
 Filter = Callable[..., Any]
 BudgetOf = Callable[[], Budget]
@@ -29,6 +29,7 @@ STRUCTURAL_FILTERS = frozenset({
 })
 
 MAX_LIPSUM_WORDS = 10_000
+MAX_COVERED_PIECES = 200  # the covered filter's work grows with the cube of the pieces (400 took 4 s)
 FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")  # the width and precision of a %-format
 
 
@@ -97,24 +98,40 @@ def check_format(budget: Budget, value: Any = "", *args: Any, **kwargs: Any) -> 
         check_percent(budget, value, kwargs or args)
 
 
+_DIGITS = re.compile(r"\d+")
+_NUMBER_TYPES = frozenset({int, float, bool})
+
+
 def percent_size(template: str, values: Any) -> int:
     """About how long ``template % values`` would be: widths and precisions as
-    written (or given by ``*``), and each value as printed."""
+    written (or given by ``*``), and each value as printed (a number as one
+    character). Every number written in the template is first counted as a width
+    (quick, and never too little); only a total near the limit is worked out field
+    by field. Runs for every ``%`` and ``format`` of a template: numbers, the usual
+    values, take the quick path."""
+    mapping = isinstance(values, dict)
+    items = tuple(values.values()) if mapping else values if isinstance(values, tuple) else (values,)
+    if _NUMBER_TYPES.issuperset(map(type, items)):
+        printed = template.count("%(") if mapping else len(items)
+    else:
+        sizes = [len(v) if type(v) is str else text_size(v) if isinstance(v, CONTAINERS) else 1 for v in items]
+        if max(sizes, default=0) > MAX_VALUE:
+            return MAX_VALUE + 1  # a value alone is over the limit (its size only counted that far)
+        printed = template.count("%(") * max(sizes, default=0) if mapping else sum(sizes)
+    star = 0
+    if "*" in template:
+        star = max((abs(v) for v in items if type(v) is int), default=0)
+    rough = len(template) + printed + star * template.count("*") + sum(map(int, _DIGITS.findall(template)))
+    if rough <= MAX_VALUE:
+        return rough
     widths = 0
-    stars = [v for v in (values if isinstance(values, tuple) else ()) if isinstance(v, int)]
     for match in FORMAT_WIDTH.finditer(template):
         for group in match.groups():
             if group == "*":
-                widths += max((abs(v) for v in stars), default=0)
+                widths += star
             elif group:
                 widths += int(group)
-    items = tuple(values.values()) if isinstance(values, Mapping) else values if isinstance(values, tuple) else (values,)
-    sizes = [text_size(v) for v in items]
-    if any(size > MAX_VALUE for size in sizes):
-        return MAX_VALUE + 1  # a value alone is over the limit (its size only counted that far)
-    if isinstance(values, Mapping):
-        return len(template) + widths + template.count("%(") * max(sizes, default=0)
-    return len(template) + widths + sum(sizes)
+    return len(template) + printed + widths
 
 
 def check_percent(budget: Budget, template: str, values: Any) -> None:
@@ -149,7 +166,13 @@ def check_tojson(budget: Budget, value: Any = None, indent: Any = None, *_: Any,
     budget.grow(text_size(value) * (1 + max(_width(indent), 0)), "'tojson'")
 
 
+def check_covered(budget: Budget, pieces: Any = (), *_: Any, **__: Any) -> None:
+    if sized(pieces) > MAX_COVERED_PIECES:
+        raise TemplateLimit(f"'covered' takes at most {MAX_COVERED_PIECES} pieces, found {sized(pieces):,}")
+
+
 FILTER_CHECKS: dict[str, Callable[..., None]] = {
+    "covered": check_covered,
     "center": check_center,
     "indent": check_indent,
     "wordwrap": check_wordwrap,
@@ -163,10 +186,13 @@ FILTER_CHECKS: dict[str, Callable[..., None]] = {
 }
 
 
+_SIZED = (str, bytes, *CONTAINERS)
+
+
 def check_result(budget: Budget, result: Any, what: Any) -> None:
     """Whatever a filter, function or method (``what``: its name, or itself) returned:
     one value within the limit."""
-    if isinstance(result, (str, bytes)) or is_container(result):
+    if isinstance(result, _SIZED):
         size = len(result)
         if size > MAX_VALUE and not isinstance(what, str):
             what = repr(getattr(what, "__name__", None) or getattr(what, "name", None) or "the call")
@@ -175,23 +201,22 @@ def check_result(budget: Budget, result: Any, what: Any) -> None:
 
 def guard_filter(name: str, func: Filter, budget_of: BudgetOf) -> Filter:
     """``func`` charged to the current face: a step, the checks of its arguments, its result."""
-    from jinja2.utils import _PassArg
-
-    skip = 0 if _PassArg.from_obj(func) is None else 1  # context or environment comes first
+    skip = 1 if hasattr(func, "jinja_pass_arg") else 0  # pass_context/environment: that comes first
     check = FILTER_CHECKS.get(name)
     prints = name not in STRUCTURAL_FILTERS
     what = f"'{name}'"
 
     @functools.wraps(func)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
+    def guarded(*args: Any, **kwargs: Any) -> Any:  # on every filter use: kept lean
         budget = budget_of()
         budget.call_step()
-        if prints and len(args) > skip and is_container(args[skip]):
+        if prints and len(args) > skip and isinstance(args[skip], CONTAINERS):
             budget.grow(text_size(args[skip]), f"{what} of a {type(args[skip]).__name__}", added=0)
         if check is not None:
             check(budget, *args[skip:], **kwargs)
         result = func(*args, **kwargs)
-        check_result(budget, result, what)
+        if isinstance(result, _SIZED):
+            check_result(budget, result, what)
         return result
 
     return guarded

@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import re
 import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import BuiltinMethodType, MethodType
 from typing import Any
 
 import jinja2
@@ -24,7 +26,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Where, display_path
 from ..load.yamlsrc import fast_load
-from .budget import MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, is_container, text_size
+from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
 from .guards import FORMAT_WIDTH, check_method, check_percent, check_result, guard_filter, guarded_lipsum
 from .nesting import deepest_nesting, nesting_message
@@ -66,6 +68,103 @@ def contrast(colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
 MAX_REPEAT = MAX_VALUE  # items or characters one ``*`` may build in a template
 
 
+class TemplateLimitError(CardgenError):
+    """A face's template ran out of its budget: rendering it again for the other
+    faces would only spend the same time, so the renderer stops using it."""
+
+
+class _Measured:
+    """A str.format formatter that charges each field to the environment's budget."""
+
+    def __init__(self, env: LimitedSandbox, text: str, **kwargs: Any):
+        super().__init__(env, **kwargs)  # type: ignore[call-arg]
+        self.size = len(text)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        budget = self._env.budget  # type: ignore[attr-defined]
+        for number in re.findall(r"\d+", format_spec):
+            budget.grow(int(number), "a format width", added=0)
+        if isinstance(value, CONTAINERS):
+            budget.grow(self.size + text_size(value, MAX_VALUE - self.size), "'format'", added=0)
+        field = super().format_field(value, format_spec)  # type: ignore[misc]
+        self.size += len(field)
+        budget.grow(self.size, "'format'", added=len(field))
+        return field
+
+
+class _MeasuredFormatter(_Measured, SandboxedFormatter):
+    pass
+
+
+class _MeasuredEscapeFormatter(_Measured, SandboxedEscapeFormatter):
+    def __init__(self, env: LimitedSandbox, text: str):
+        super().__init__(env, text, escape=text.escape)  # type: ignore[attr-defined]
+
+
+_NUMERIC_FILTERS = frozenset({"int", "float", "round", "abs", "length", "count", "wordcount", "luminance"})
+
+
+def _surely_a_number(node: nodes.Expr) -> bool:
+    """An expression that cannot be a string or a list, from its form alone: a number
+    written out, a difference, quotient or power, a sum with such a part, a number
+    filter. ``+`` with one such side cannot join sequences, so it needs no check."""
+    if isinstance(node, nodes.Const):
+        return isinstance(node.value, (int, float))
+    if isinstance(node, (nodes.Sub, nodes.Div, nodes.FloorDiv, nodes.Pow, nodes.Neg, nodes.Pos)):
+        return True
+    if isinstance(node, nodes.Add):
+        return _surely_a_number(node.left) or _surely_a_number(node.right)
+    if isinstance(node, nodes.Mul):
+        return _surely_a_number(node.left) and _surely_a_number(node.right)
+    if isinstance(node, nodes.Filter):
+        return node.name in _NUMERIC_FILTERS
+    return False
+
+
+class _BudgetCodeGenerator(CodeGenerator):
+    """Jinja's code generator, with ``~`` joined by ``LimitedSandbox.join_checked``,
+    and ``+`` left to Python where one side is surely a number (templates add
+    coordinates all the time; only joining strings and lists needs measuring)."""
+
+    @optimizeconst
+    def visit_Add(self, node: nodes.Add, frame: Frame) -> None:
+        if not (_surely_a_number(node.left) or _surely_a_number(node.right)):
+            return CodeGenerator.visit_Add.__wrapped__(self, node, frame)  # environment.call_binop
+        self.write("(")
+        self.visit(node.left, frame)
+        self.write(" + ")
+        self.visit(node.right, frame)
+        self.write(")")
+        return None
+
+    @optimizeconst
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            return CodeGenerator.visit_Concat.__wrapped__(self, node, frame)  # HTML escaping: Jinja's own join
+        self.write("environment.join_checked((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+        return None
+
+
+@pass_context
+def _counted(context, iterable: Any):
+    """A ``for`` loop's iterable, charging one step per item to the face's budget."""
+    budget = context.environment.budget
+    for item in iterable:  # written out here, not a Budget method: this runs on every iteration of every loop
+        budget.steps_left -= 1
+        if not budget.steps_left & CHECK_EVERY:
+            budget.check()
+        yield item
+
+
+_FLOAT_OPS = {"+": operator.add, "*": operator.mul, "**": operator.pow, "%": operator.mod}
+_NUMBER_TYPES = frozenset({int, float, bool})
+_METHOD_TYPES = (BuiltinMethodType, MethodType)  # str.center, list.extend; Markup's own methods
+
+
 class LimitedSandbox(SandboxedEnvironment):
     """Jinja's sandbox, charging what a template does to the ``budget`` of the face
     being rendered (see budget.py): loop iterations (each ``for`` iterates through a
@@ -76,11 +175,11 @@ class LimitedSandbox(SandboxedEnvironment):
     face at a time (a build renders in one thread per process)."""
 
     intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _BudgetCodeGenerator
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, finalize=self._finalize, **kwargs)
         self.budget = Budget.idle()
-        self.code_generator_class = _BudgetCodeGenerator
         self.filters["_counted"] = _counted
         self.globals["lipsum"] = guarded_lipsum(self._budget)
 
@@ -103,7 +202,7 @@ class LimitedSandbox(SandboxedEnvironment):
 
     def _finalize(self, value: Any) -> Any:
         """Each ``{{ value }}`` printed: a list or mapping is measured before it becomes text."""
-        if is_container(value):
+        if isinstance(value, CONTAINERS):
             self.budget.grow(text_size(value), "printing a " + type(value).__name__, added=0)
         return value
 
@@ -122,7 +221,7 @@ class LimitedSandbox(SandboxedEnvironment):
         size = 0
         for part in parts:
             if type(part) is not str:
-                if is_container(part):
+                if isinstance(part, CONTAINERS):
                     budget.grow(size + text_size(part, MAX_VALUE - size), "'~'", added=0)
                 part = str(part)
             size += len(part)
@@ -131,6 +230,9 @@ class LimitedSandbox(SandboxedEnvironment):
         return "".join(texts)
 
     def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        kinds = type(left), type(right)
+        if float in kinds and kinds[0] in _NUMBER_TYPES and kinds[1] in _NUMBER_TYPES:  # arithmetic: nothing grows
+            return _FLOAT_OPS[op](left, right)
         if op == "+":
             if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
                 self.budget.grow(len(left) + len(right), "'+'")
@@ -141,7 +243,7 @@ class LimitedSandbox(SandboxedEnvironment):
                     if len(seq) * times > MAX_REPEAT:
                         raise TemplateLimit(f"'*' would build {len(seq) * times:,} items; a template may build at "
                                             f"most {MAX_REPEAT:,}")
-                    self.budget.grow(len(seq) * times, "'*'")
+                    self.budget.grow(max(len(seq) * times, 0), "'*'")
             if isinstance(left, int) and isinstance(right, int) and left.bit_length() + right.bit_length() > MAX_POWER_BITS:
                 raise TemplateLimit(f"'*' result too large (a {left.bit_length() + right.bit_length():,}-bit number; "
                                     f"a template may build at most {MAX_POWER_BITS:,} bits)")
@@ -163,7 +265,8 @@ class LimitedSandbox(SandboxedEnvironment):
         the result measured."""
         budget = __self.budget
         budget.call_step()
-        check_method(budget, __obj, args, kwargs)
+        if isinstance(__obj, _METHOD_TYPES):  # a method: of a string, list, mapping or set?
+            check_method(budget, __obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)
         check_result(budget, result, __obj)
         return result
@@ -187,58 +290,6 @@ class LimitedSandbox(SandboxedEnvironment):
             return type(text)(formatter.vformat(text, args, kwargs))
 
         return functools.update_wrapper(measured, value)
-
-
-class _Measured:
-    """A str.format formatter that charges each field to the environment's budget."""
-
-    def __init__(self, env: LimitedSandbox, text: str, **kwargs: Any):
-        super().__init__(env, **kwargs)  # type: ignore[call-arg]
-        self.size = len(text)
-
-    def format_field(self, value: Any, format_spec: str) -> Any:
-        budget = self._env.budget  # type: ignore[attr-defined]
-        for number in re.findall(r"\d+", format_spec):
-            budget.grow(int(number), "a format width", added=0)
-        if is_container(value):
-            budget.grow(self.size + text_size(value, MAX_VALUE - self.size), "'format'", added=0)
-        field = super().format_field(value, format_spec)  # type: ignore[misc]
-        self.size += len(field)
-        budget.grow(self.size, "'format'", added=len(field))
-        return field
-
-
-class _MeasuredFormatter(_Measured, SandboxedFormatter):
-    pass
-
-
-class _MeasuredEscapeFormatter(_Measured, SandboxedEscapeFormatter):
-    def __init__(self, env: LimitedSandbox, text: str):
-        super().__init__(env, text, escape=text.escape)  # type: ignore[attr-defined]
-
-
-class _BudgetCodeGenerator(CodeGenerator):
-    """Jinja's code generator, with ``~`` joined by ``LimitedSandbox.join_checked``."""
-
-    @optimizeconst
-    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
-        if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
-            return CodeGenerator.visit_Concat.__wrapped__(self, node, frame)  # HTML escaping: Jinja's own join
-        self.write("environment.join_checked((")
-        for arg in node.nodes:
-            self.visit(arg, frame)
-            self.write(", ")
-        self.write("))")
-        return None
-
-
-@pass_context
-def _counted(context, iterable: Any):
-    """A ``for`` loop's iterable, charging one step per item to the face's budget."""
-    step = context.environment.budget.loop_step
-    for item in iterable:
-        step()
-        yield item
 
 
 _RENDERERS: dict[tuple, TemplateRenderer] = {}
@@ -387,11 +438,6 @@ class TemplateRenderer:
         if callers:
             return Where(f"{path}:{line} (called from {callers[-1]})")
         return Where(path, line)
-
-
-class TemplateLimitError(CardgenError):
-    """A face's template ran out of its budget: rendering it again for the other
-    faces would only spend the same time, so the renderer stops using it."""
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
