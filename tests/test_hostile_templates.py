@@ -212,6 +212,10 @@ BIG = "{% set big = 'x' * 100000 %}{% set many = [big] * 1000 %}"
     ("{{ many }}", "printing a list would build a value of more than 1,000,000 characters or items"),
     ("{{ many|join }}", "'join' of a list would build a value of more than 1,000,000"),
     ("{{ ''.join(many) }}", "'join' would build a value of more than 1,000,000 characters"),
+    ("{{ many|select|join }}", "'join' of a list would build a value of more than 1,000,000 characters"),
+    ("{{ ''.join(many|select) }}", "'join' would build a value of more than 1,000,000 characters"),
+    ("{% set l = [] %}{% do l.extend(range(100000)|select) %}{% do l.extend(l|select) %}"
+     "{% for i in range(5) %}{% do l.extend(l|select) %}{% endfor %}", "'extend' would build a value of 1,599,984"),
     ("{{ big ~ many }}", "'~' would build a value of more than 1,000,000"),
     ("{{ (big * 9)|replace('x', 'yy') }}", "'replace' would build a value of 1,800,000 characters"),
     ("{{ big.replace('x', 'y' * 20) }}", "'replace' would build a value of 2,000,000 characters"),

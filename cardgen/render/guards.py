@@ -20,6 +20,8 @@ from .budget import CONTAINERS, MAX_VALUE, Budget, TemplateLimit, sized, text_si
 
 Filter = Callable[..., Any]
 BudgetOf = Callable[[], Budget]
+_SIZED = (str, bytes, *CONTAINERS)
+_LISTED_FILTERS = frozenset({"join", "sum"})  # they take any iterable: an iterator is listed to be measured
 
 # Filters that never turn their input into text: a list given to them is not printed.
 STRUCTURAL_FILTERS = frozenset({
@@ -44,10 +46,19 @@ def _width(value: Any) -> int:
     return 0
 
 
+def listed(value: Any) -> Any:
+    """An iterator (``select``, ``map``…) as a list, so that what joining or adding up
+    its items would build can be measured before it is built."""
+    if isinstance(value, _SIZED) or not hasattr(value, "__iter__"):
+        return value
+    return list(value)
+
+
 def _joined_size(items: Any, separator: Any) -> int:
-    """How long joining ``items`` with ``separator`` would be, counted only up to the limit."""
-    if not isinstance(items, (list, tuple, set, frozenset, dict, str)):
-        return 0  # a generator: its items are built one by one and the result checked after
+    """How long joining ``items`` (``listed`` first) with ``separator`` would be,
+    counted only up to the limit."""
+    if not isinstance(items, (str, *CONTAINERS)):
+        return 0  # not something join takes: it raises its own error
     sep = len(separator) if isinstance(separator, str) else 0
     total = max(len(items) - 1, 0) * sep
     for item in items:
@@ -186,9 +197,6 @@ FILTER_CHECKS: dict[str, Callable[..., None]] = {
 }
 
 
-_SIZED = (str, bytes, *CONTAINERS)
-
-
 def check_result(budget: Budget, result: Any, what: Any) -> None:
     """Whatever a filter, function or method (``what``: its name, or itself) returned:
     one value within the limit."""
@@ -204,12 +212,15 @@ def guard_filter(name: str, func: Filter, budget_of: BudgetOf) -> Filter:
     skip = 1 if hasattr(func, "jinja_pass_arg") else 0  # pass_context/environment: that comes first
     check = FILTER_CHECKS.get(name)
     prints = name not in STRUCTURAL_FILTERS
+    lists = name in _LISTED_FILTERS
     what = f"'{name}'"
 
     @functools.wraps(func)
     def guarded(*args: Any, **kwargs: Any) -> Any:  # on every filter use: kept lean
         budget = budget_of()
         budget.call_step()
+        if lists and len(args) > skip:
+            args = (*args[:skip], listed(args[skip]), *args[skip + 1:])
         if prints and len(args) > skip and isinstance(args[skip], CONTAINERS):
             budget.grow(text_size(args[skip]), f"{what} of a {type(args[skip]).__name__}", added=0)
         if check is not None:
@@ -244,8 +255,9 @@ _PADDING = frozenset({"center", "ljust", "rjust", "zfill"})
 _GROWING = frozenset({"extend", "update", "append", "insert", "add", "setdefault"})
 
 
-def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> None:
-    """Before a template calls ``method``: what it would build, from its arguments."""
+def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> tuple:
+    """Before a template calls ``method``: what it would build, from its arguments;
+    the arguments to call it with (an iterator to join, listed)."""
     owner = getattr(method, "__self__", None)
     name = getattr(method, "__name__", "")
     what = f"'{name}'"
@@ -257,6 +269,7 @@ def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> None
             tabs = owner.count("\t" if isinstance(owner, str) else b"\t")
             budget.grow(len(owner) + tabs * max(_width(tab), 0), what)
         elif name == "join" and args:
+            args = (listed(args[0]), *args[1:])
             budget.grow(_joined_size(args[0], owner), what)
         elif name == "replace" and isinstance(owner, str) and len(args) >= 2:
             budget.grow(replaced_size(owner, args[0], args[1], args[2] if len(args) > 2 else kwargs.get("count")),
@@ -265,5 +278,8 @@ def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> None
             longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
             budget.grow(len(owner) * max(longest, 1), what)
     elif isinstance(owner, (list, dict, set)) and name in _GROWING:
+        if args and name in ("extend", "update"):
+            args = (listed(args[0]), *args[1:])
         added = sized(args[0]) if args and name in ("extend", "update") else 1
         budget.grow(len(owner) + added, what, added=added)
+    return args

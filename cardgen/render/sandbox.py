@@ -266,7 +266,7 @@ class LimitedSandbox(SandboxedEnvironment):
         budget = __self.budget
         budget.call_step()
         if isinstance(__obj, _METHOD_TYPES):  # a method: of a string, list, mapping or set?
-            check_method(budget, __obj, args, kwargs)
+            args = check_method(budget, __obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)
         check_result(budget, result, __obj)
         return result
