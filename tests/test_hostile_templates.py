@@ -379,10 +379,11 @@ def test_group_depth_is_said_once():
     for _ in range(1500):
         doc = [{"group": {"ops": doc}}, {"group": {"ops": doc}}]  # shared: cheap to build, deep to walk
     assert errors_of(doc[:1]) == [f"L: groups nested more than {MAX_GROUP_DEPTH} deep"]
-    shallow: list = [{"rect": {"x": 0, "y": 0, "w": 1, "h": 1}}]
-    for _ in range(MAX_GROUP_DEPTH - 1):
-        shallow = [{"group": {"ops": shallow}}]
-    assert errors_of(shallow) == []
+    nested: list = [{"rect": {"x": 0, "y": 0, "w": 1, "h": 1}}]
+    for _ in range(MAX_GROUP_DEPTH):
+        nested = [{"group": {"ops": nested}}]
+    assert errors_of(nested) == []  # 32 groups inside one another
+    assert errors_of([{"group": {"ops": nested}}]) == [f"L: groups nested more than {MAX_GROUP_DEPTH} deep"]
 
 
 def test_pages_of_a_sheet_are_bounded():

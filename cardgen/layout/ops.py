@@ -300,7 +300,7 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
             if want is None:
                 continue
             if want == OPS:
-                if _depth >= MAX_GROUP_DEPTH:
+                if _depth > MAX_GROUP_DEPTH:  # this group would be one more than MAX_GROUP_DEPTH
                     if not tally.deep:  # said once for the face, however many groups go deeper
                         tally.deep = True
                         errors.add(f"{tally.label}: groups nested more than {MAX_GROUP_DEPTH} deep")

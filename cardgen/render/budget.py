@@ -50,7 +50,7 @@ class Budget:
         self.check()
 
     def check(self) -> None:
-        if self.steps_left <= 0:
+        if self.steps_left < 0:
             raise TemplateLimit(f"the template ran more than {MAX_STEPS:,} loop iterations and calls "
                                 f"for one face (the limit per face)")
         if monotonic() > self.deadline:
