@@ -12,12 +12,28 @@ drawing module trusts what passes here.
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Collector
 
 MIN_TEXT_PT = 6.0  # nothing printed smaller than this is legible
+
+# Bounds on what a rendered layout may ask for: each far beyond any real card or board,
+# and each keeping the checks and the drawing quick (a 10^12 pt text once had the
+# fitter list every 0.25 pt step down to 6 pt).
+MAX_NUMBER = 100_000  # any number: mm (100 m), degrees, factors
+MAX_TEXT_PT = 400.0  # a text's size (14 cm capitals)
+MAX_BOX_MM = 2_000.0  # a side of a text or flow box: the largest board
+MAX_LINE_HEIGHT = 10.0  # times the size
+MAX_LINES = 1_000  # max_lines of a text
+MAX_COLUMNS = 12  # columns of a flow
+MAX_TEXT_CHARS = 10_000  # characters of one text op
+MAX_FLOW_CHARS = 20_000  # characters of one flow's blocks together
+MAX_OPS = 20_000  # operations on one face or page, the contents of groups included
+MAX_GROUP_DEPTH = 32  # groups inside groups
+MAX_PAGES = 100  # pages one sheet template may render
 
 NUM = "number"
 STR = "text"
@@ -97,11 +113,83 @@ class Op:
     children: tuple[Op, ...] = ()
 
 
+@dataclass(frozen=True)
+class Bound:
+    """The range of one argument, beyond its type: ``low < v`` (or ``<=``) and ``v <= high``."""
+
+    low: float | None
+    high: float
+    low_open: bool = False  # the low end itself is refused (a box of width 0)
+    whole: bool = False  # a count: 1, 2, 3 (2.0 too), never 0.5
+    unit: str = ""
+
+    def admits(self, v: float) -> bool:
+        if self.whole and v != int(v):
+            return False
+        if self.low is not None and (v <= self.low if self.low_open else v < self.low):
+            return False
+        return v <= self.high
+
+    def describe(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        if self.whole:
+            return f"a whole number from {self.low:g} to {self.high:,g}"
+        if self.low is None:
+            return f"at most {self.high:,g}{unit}"
+        return f"{'more than' if self.low_open else 'at least'} {self.low:g} and at most {self.high:,g}{unit}"
+
+
+_BOX_SIDE = Bound(0, MAX_BOX_MM, low_open=True, unit="mm")
+_TEXT_PT = Bound(None, MAX_TEXT_PT, unit="pt")  # the low end: the legibility check below
+_LINE_HEIGHT = Bound(0, MAX_LINE_HEIGHT, low_open=True)
+BOUNDS: dict[tuple[str, str], Bound] = {
+    **{(kind, key): _BOX_SIDE for kind in ("text", "flow") for key in ("w", "h")},
+    **{(kind, key): _TEXT_PT for kind in ("text", "flow") for key in ("size", "min_size")},
+    ("text", "line_height"): _LINE_HEIGHT,
+    ("flow", "line_height"): _LINE_HEIGHT,
+    ("text", "max_lines"): Bound(1, MAX_LINES, whole=True),
+    ("flow", "columns"): Bound(1, MAX_COLUMNS, whole=True),
+    ("flow", "gap"): Bound(0, MAX_BOX_MM, unit="mm"),
+}
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict = 4, 10, 10, 6
+_SHORT.maxstring = _SHORT.maxother = 60
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it: cut short, however long or deep it is."""
+    return _SHORT.repr(value)
+
+
 def _is_num(v: Any) -> bool:
     """A finite number (NaN or infinity would reach the PDF as garbage)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return False
     return math.isfinite(v) if isinstance(v, float) else abs(v) < 10**15
+
+
+def _numbers(value: Any) -> list[float]:
+    """The numbers of a checked value: itself, or those of its list (of pairs)."""
+    if isinstance(value, list):
+        return [n for v in value for n in (v if isinstance(v, list) else [v])]
+    return [value]
+
+
+def _check_bounds(kind: str, key: str, value: Any, label: str, errors: Collector) -> bool:
+    """The value within the argument's own Bound and its numbers within MAX_NUMBER, else an error."""
+    bound = BOUNDS.get((kind, key))
+    if bound is not None and not bound.admits(value):
+        errors.add(f"{label}: '{key}' of {kind} must be {bound.describe()}, found {shown(value)}")
+        return False
+    if not all(abs(n) <= MAX_NUMBER for n in _numbers(value)):
+        errors.add(f"{label}: '{key}' of {kind} holds a number beyond ±{MAX_NUMBER:,}, found {shown(value)}")
+        return False
+    if key == "dash" and value and (min(_numbers(value)) < 0 or sum(_numbers(value)) <= 0):
+        errors.add(f"{label}: 'dash' of {kind} must be lengths of at least 0 adding up to more than 0 (mm), "
+                   f"found {shown(value)}")  # the PDF has no dash pattern of length 0
+        return False
+    return True
 
 
 def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors: Collector) -> Any:
@@ -125,10 +213,16 @@ def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors:
     elif want == ANY_SCALE:
         bad = not (_is_num(value) or (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value)))
     if bad:
-        errors.add(f"{label}: '{key}' of {kind} must be {want}, found {value!r}")
+        errors.add(f"{label}: '{key}' of {kind} must be {want}, found {shown(value)}")
+        return None
+    if want == NUM:  # the common case first: a plain number within MAX_NUMBER, no bound of its own
+        if ((kind, key) in BOUNDS or not -MAX_NUMBER <= value <= MAX_NUMBER) \
+                and not _check_bounds(kind, key, value, label, errors):
+            return None
+    elif want in (POINTS, BOX4, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
         return None
     if key in CHOICES and value not in CHOICES[key]:
-        errors.add(f"{label}: '{key}' of {kind} must be one of {', '.join(CHOICES[key])}, found {value!r}")
+        errors.add(f"{label}: '{key}' of {kind} must be one of {', '.join(CHOICES[key])}, found {shown(value)}")
         return None
     return value
 
@@ -150,8 +244,20 @@ def _parse_blocks(value: Any, label: str, errors: Collector) -> list[tuple[str, 
     return out
 
 
-def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
+class _Tally:
+    """What a face's ops have used so far, shared by the groups inside it."""
+
+    def __init__(self, label: str):
+        self.label = label  # the face's own label, for the errors about the whole face
+        self.ops = 0
+        self.full = False  # MAX_OPS reached (reported once)
+        self.deep = False  # MAX_GROUP_DEPTH reached (reported once)
+
+
+def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None = None, _depth: int = 1
+              ) -> tuple[Op, ...]:
     """Check a list of op mappings; ``label`` says which template/card/language."""
+    tally = _tally or _Tally(label)
     if doc is None:
         return ()
     if not isinstance(doc, list):
@@ -159,14 +265,22 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
         return ()
     ops = []
     for i, item in enumerate(doc):
+        if tally.deep:  # said for the face; the rest is not walked
+            break
+        tally.ops += 1
+        if tally.ops > MAX_OPS:
+            if not tally.full:
+                tally.full = True
+                errors.add(f"{tally.label}: more than {MAX_OPS:,} operations on one face (groups' contents included)")
+            break
         before = len(errors.errors)
         where = f"{label}: op {i + 1}"
         if not (isinstance(item, dict) and len(item) == 1):
-            errors.add(f"{where}: each operation is a one-key mapping such as {{rect: {{...}}}}, found {item!r:.60}")
+            errors.add(f"{where}: each operation is a one-key mapping such as {{rect: {{...}}}}, found {shown(item)}")
             continue
         (kind, args), = item.items()
         if kind not in SPECS:
-            errors.add(f"{where}: unknown operation '{kind}' (known: {', '.join(sorted(SPECS))})")
+            errors.add(f"{where}: unknown operation {shown(kind)} (known: {', '.join(sorted(SPECS))})")
             continue
         if not isinstance(args, dict):
             errors.add(f"{where}: '{kind}' needs a mapping of arguments")
@@ -176,7 +290,7 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
         for key in args:
             if key not in required and key not in optional:
                 allowed = ", ".join(sorted({*required, *optional}))
-                errors.add(f"{where}: unknown key '{key}' in {kind} (allowed: {allowed})")
+                errors.add(f"{where}: unknown key {shown(key)} in {kind} (allowed: {allowed})")
         for key in required:
             if key not in args:
                 errors.add(f"{where}: {kind} is missing '{key}'")
@@ -186,11 +300,17 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
             if want is None:
                 continue
             if want == OPS:
-                children = parse_ops(value, f"{where} (group)", errors)
+                if _depth > MAX_GROUP_DEPTH:  # this group would be one more than MAX_GROUP_DEPTH
+                    if not tally.deep:  # said once for the face, however many groups go deeper
+                        tally.deep = True
+                        errors.add(f"{tally.label}: groups nested more than {MAX_GROUP_DEPTH} deep")
+                    break
+                children = parse_ops(value, f"{where} (group)", errors, _tally=tally, _depth=_depth + 1)
             elif want == BLOCKS:
                 checked[key] = _parse_blocks(value, where, errors)
             else:
                 checked[key] = _check_value(kind, key, want, value, where, errors)
+        _check_lengths(kind, checked, where, errors)
         if kind in ("text", "flow"):
             size = checked.get("size") or 9.0
             min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
@@ -199,6 +319,17 @@ def parse_ops(doc: Any, label: str, errors: Collector) -> tuple[Op, ...]:
         if len(errors.errors) == before:  # an op with a wrong argument is reported, never measured or drawn
             ops.append(Op(kind, checked, children))
     return tuple(ops)
+
+
+def _check_lengths(kind: str, checked: dict[str, Any], where: str, errors: Collector) -> None:
+    """A text op's text, a flow's blocks: no longer than MAX_TEXT_CHARS / MAX_FLOW_CHARS."""
+    if kind == "text" and isinstance(checked.get("text"), str) and len(checked["text"]) > MAX_TEXT_CHARS:
+        errors.add(f"{where}: the text of a text op may be at most {MAX_TEXT_CHARS:,} characters, "
+                   f"found {len(checked['text']):,}")
+    elif kind == "flow" and checked.get("blocks"):
+        chars = sum(len(text) for _, text in checked["blocks"])
+        if chars > MAX_FLOW_CHARS:
+            errors.add(f"{where}: the blocks of a flow may hold at most {MAX_FLOW_CHARS:,} characters, found {chars:,}")
 
 
 def parse_layout(doc: Any, label: str, errors: Collector, allow_pages: bool = False) -> list[tuple[Op, ...]]:
@@ -210,6 +341,9 @@ def parse_layout(doc: Any, label: str, errors: Collector, allow_pages: bool = Fa
         pages = doc["pages"]
         if not isinstance(pages, list) or not pages:
             errors.add(f"{label}: 'pages' must be a non-empty list of op lists")
+            return []
+        if len(pages) > MAX_PAGES:
+            errors.add(f"{label}: a sheet template may render at most {MAX_PAGES} pages, found {len(pages):,}")
             return []
         return [parse_ops(p, f"{label} page {n + 1}", errors) for n, p in enumerate(pages)]
     return [parse_ops(doc, label, errors)]

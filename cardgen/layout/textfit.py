@@ -141,18 +141,24 @@ def fit_text(measure: Measure, text: str, width_mm: float, height_mm: float,
     first = attempt(size)
     if first.fits:
         return first
-    # Grid: size - 0.25k above min_size, then min_size itself.
-    steps = int((size - min_size) / STEP_PT + _EPS)
-    grid = [size - k * STEP_PT for k in range(1, steps + 1) if size - k * STEP_PT > min_size + _EPS]
-    grid.append(min_size)
     last = attempt(min_size)
     if not last.fits:
         return last
-    # Invariant: grid[hi] fits; everything above grid[lo] (and `size`) does not.
-    lo, hi, best = -1, len(grid) - 1, last
+    # Grid: size - 0.25k above min_size (k = 1 … above), then min_size itself, as
+    # positions 0 … above; computed per position, never listed (a huge size would
+    # make millions of steps).
+    above = int((size - min_size) / STEP_PT + _EPS)
+    while above and size - above * STEP_PT <= min_size + _EPS:
+        above -= 1
+
+    def grid(i: int) -> float:
+        return size - (i + 1) * STEP_PT if i < above else min_size
+
+    # Invariant: grid(hi) fits; everything above grid(lo) (and `size`) does not.
+    lo, hi, best = -1, above, last
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        r = attempt(grid[mid])
+        r = attempt(grid(mid))
         if r.fits:
             hi, best = mid, r
         else:

@@ -132,16 +132,84 @@ def load_yaml(path: Path, label: str | None = None) -> Any:
     return parse_yaml(text, label)
 
 
+MAX_NESTING = 10_000  # lists and mappings inside one another in a rendered layout (libyaml's
+# composer recurses in C: some 30,000 levels crash the process, before Python can raise)
+
+
+class _RenderedLoader(_Loader):
+    """The fast loader, counting the pairs that ``<<`` merges copy into mappings (an
+    alias shares its value; a merge of merges copies, doubling at each level)."""
+
+    def __init__(self, stream: str, path: str):
+        super().__init__(stream)
+        self.path = path
+        self.pairs = 0
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        super().flatten_mapping(node)
+        self.pairs += len(node.value)
+        if self.pairs > MAX_VALUES:
+            raise CardgenError(f"the layout holds more than {MAX_VALUES:,} values once its merges (<<) are expanded",
+                               _where(self.path, node))
+
+
+def _deepest(text: str, path: str) -> None:
+    """Refuse a text nested deeper than MAX_NESTING, at its line. Nesting needs one of
+    ``[{-:?`` per level, so only a text with more of those than the limit is parsed
+    event by event (iteratively) to measure it: no shipped layout comes close."""
+    if sum(text.count(c) for c in "[{-:?") <= MAX_NESTING:
+        return
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    mark = event.start_mark
+                    raise CardgenError(f"the layout nests lists and mappings more than {MAX_NESTING:,} deep",
+                                       Where(path, mark.line + 1, mark.column + 1))
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # the loader reports it, with its line
+
+
+def _expanded_values(doc: Any) -> int:
+    """How many values ``doc`` holds with every alias counted where it is used
+    (counted only up to just past MAX_VALUES; a value that contains itself never ends)."""
+    count = 0
+    stack = [doc]
+    while stack and count <= MAX_VALUES:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            count += len(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return count
+
+
 def fast_load(text: str, path: str) -> Any:
-    """Parse machine-written YAML (rendered layouts) quickly, without positions.
+    """Parse machine-written YAML (rendered layouts) quickly, without positions, with
+    the limits of user files: at most MAX_VALUES values once aliases and merges are
+    expanded, and nesting at most MAX_NESTING deep.
 
     The error quotes the offending rendered line, since the user never sees the
     rendered text otherwise."""
+    _deepest(text, path)
+    loader = _RenderedLoader(text, path) if "<<" in text else _Loader(text)  # merges need the counting loader
     try:
-        return yaml.load(text, Loader=_Loader)
+        doc = loader.get_single_data()
     except yaml.YAMLError as exc:
         err = yaml_error(exc, path)
         lines = text.splitlines()
         if err.where.line and err.where.line <= len(lines):
             err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
         raise err from None
+    finally:
+        loader.dispose()
+    if "&" in text and _expanded_values(doc) > MAX_VALUES:  # every alias needs an anchor (&name)
+        raise CardgenError(f"the layout holds more than {MAX_VALUES:,} values once its aliases (*name) are expanded",
+                           Where(path))
+    return doc

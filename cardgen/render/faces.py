@@ -7,6 +7,7 @@ template bug that breaks every card is reported once, with a count.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..layout.ops import Op, parse_layout
 from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
-from .sandbox import renderer_for, translator
+from .sandbox import TemplateLimitError, renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
 
@@ -68,6 +69,7 @@ class KitRenderer:
         self.renderer = renderer_for(game.template_dirs, game.palette)
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
+        self._exhausted: dict[str, tuple[str, str]] = {}  # template -> its budget error, for this language
 
     def _base_context(self, lang: str, t) -> dict[str, Any]:
         g = self.game
@@ -82,19 +84,31 @@ class KitRenderer:
 
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
               allow_pages: bool = False) -> list[Face]:
+        exhausted = self._exhausted.get(template)
+        if exhausted is not None:  # it ran out of its budget on an earlier face: counted, not run again
+            self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
+            return []
         try:
             text = self.renderer.render_text(template, ctx, label)
             cached = self._parsed.get((template, text))
             if cached is not None:  # identical rendering (one back for a whole deck): reuse
                 return cached
             doc = self.renderer.parse(text, template, label)
+        except TemplateLimitError as exc:
+            self._report_once(template, label, [exc], errors)
+            self._exhausted[template] = self._error_key(template, label, exc)
+            return []
         except CardgenError as exc:
             self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
         found = Collector()
         pages = parse_layout(doc, where, found, allow_pages)
-        faces = [Face(text if len(pages) == 1 else f"{n}\n{text}", ops) for n, ops in enumerate(pages)]
+        if len(pages) == 1:
+            faces = [Face(text, pages[0])]
+        else:  # each page's identity: its number and the text's digest (not a copy of the text per page)
+            digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+            faces = [Face(f"{n}\n{digest}", ops) for n, ops in enumerate(pages)]
         for face in faces:
             self.text.check(face.ops, where, found)
         self._report_once(template, label, found.errors, errors)
@@ -106,12 +120,16 @@ class KitRenderer:
         face only, the others counted (the count ends the list). Messages that differ
         by more than the face's label, such as text too long for its box, all stay."""
         for exc in found:
-            key = (template, str(exc).replace(label, "…"))
+            key = self._error_key(template, label, exc)
             if key in self.seen_errors:
                 self.seen_errors[key] += 1
             else:
                 self.seen_errors[key] = 0
                 errors.extend(exc)
+
+    @staticmethod
+    def _error_key(template: str, label: str, exc: CardgenError) -> tuple[str, str]:
+        return template, str(exc).replace(label, "…")
 
     def _render_headers(self, comp: Deck, base: dict[str, Any], lang: str, kit: LangKit,
                         errors: Collector) -> None:
@@ -134,6 +152,7 @@ class KitRenderer:
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
+        self._exhausted.clear()
         t = translator(self.game.strings[lang], lang, lambda key: None)
         base = self._base_context(lang, t)
         for comp in self.game.components:

@@ -7,6 +7,7 @@ astral hieroglyphs are not split into surrogates — see PRINT_NOTES.md).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -14,14 +15,22 @@ import re
 import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import BuiltinMethodType, MethodType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import nodes, pass_context
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
+from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
+from markupsafe import Markup
 
 from ..errors import CardgenError, Where, display_path
 from ..load.yamlsrc import fast_load
+from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
+from .guards import FORMAT_WIDTH, check_method, check_percent, check_result, guard_filter, guarded_lipsum
+from .nesting import deepest_nesting, nesting_message
+from .placeholders import PlaceholderError, fill_placeholders, parse_placeholders
 
 
 def quote(value: Any) -> str:
@@ -56,33 +65,231 @@ def contrast(colour: str, dark: str = "#1b1b1b", light: str = "#ffffff") -> str:
     return dark if luminance(colour) > 0.55 else light
 
 
-MAX_REPEAT = 1_000_000  # items or characters one ``*`` may build in a template
-MAX_POWER_BITS = 4096  # size of the result of one ``**`` in a template
-_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+MAX_REPEAT = MAX_VALUE  # items or characters one ``*`` may build in a template
+
+
+class TemplateLimitError(CardgenError):
+    """A face's template ran out of its budget: rendering it again for the other
+    faces would only spend the same time, so the renderer stops using it."""
+
+
+class _Measured:
+    """A str.format formatter that charges each field to the environment's budget."""
+
+    def __init__(self, env: LimitedSandbox, text: str, **kwargs: Any):
+        super().__init__(env, **kwargs)  # type: ignore[call-arg]
+        self.size = len(text)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        budget = self._env.budget  # type: ignore[attr-defined]
+        for number in re.findall(r"\d+", format_spec):
+            budget.grow(int(number), "a format width", added=0)
+        if isinstance(value, CONTAINERS):
+            budget.grow(self.size + text_size(value, MAX_VALUE - self.size), "'format'", added=0)
+        field = super().format_field(value, format_spec)  # type: ignore[misc]
+        self.size += len(field)
+        budget.grow(self.size, "'format'", added=len(field))
+        return field
+
+
+class _MeasuredFormatter(_Measured, SandboxedFormatter):
+    pass
+
+
+class _MeasuredEscapeFormatter(_Measured, SandboxedEscapeFormatter):
+    def __init__(self, env: LimitedSandbox, text: str):
+        super().__init__(env, text, escape=text.escape)  # type: ignore[attr-defined]
+
+
+_NUMERIC_FILTERS = frozenset({"int", "float", "round", "abs", "length", "count", "wordcount", "luminance"})
+
+
+def _surely_a_number(node: nodes.Expr) -> bool:
+    """An expression that cannot be a string or a list, from its form alone: a number
+    written out, a difference, quotient or power, a sum with such a part, a number
+    filter. ``+`` with one such side cannot join sequences, so it needs no check."""
+    if isinstance(node, nodes.Const):
+        return isinstance(node.value, (int, float))
+    if isinstance(node, (nodes.Sub, nodes.Div, nodes.FloorDiv, nodes.Pow, nodes.Neg, nodes.Pos)):
+        return True
+    if isinstance(node, nodes.Add):
+        return _surely_a_number(node.left) or _surely_a_number(node.right)
+    if isinstance(node, nodes.Mul):
+        return _surely_a_number(node.left) and _surely_a_number(node.right)
+    if isinstance(node, nodes.Filter):
+        return node.name in _NUMERIC_FILTERS
+    return False
+
+
+class _BudgetCodeGenerator(CodeGenerator):
+    """Jinja's code generator, with ``~`` joined by ``LimitedSandbox.join_checked``,
+    and ``+`` left to Python where one side is surely a number (templates add
+    coordinates all the time; only joining strings and lists needs measuring)."""
+
+    @optimizeconst
+    def visit_Add(self, node: nodes.Add, frame: Frame) -> None:
+        if not (_surely_a_number(node.left) or _surely_a_number(node.right)):
+            return CodeGenerator.visit_Add.__wrapped__(self, node, frame)  # environment.call_binop
+        self.write("(")
+        self.visit(node.left, frame)
+        self.write(" + ")
+        self.visit(node.right, frame)
+        self.write(")")
+        return None
+
+    @optimizeconst
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            return CodeGenerator.visit_Concat.__wrapped__(self, node, frame)  # HTML escaping: Jinja's own join
+        self.write("environment.join_checked((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+        return None
+
+
+@pass_context
+def _counted(context, iterable: Any):
+    """A ``for`` loop's iterable, charging one step per item to the face's budget."""
+    budget = context.environment.budget
+    for item in iterable:  # written out here, not a Budget method: this runs on every iteration of every loop
+        budget.steps_left -= 1
+        if not budget.steps_left & CHECK_EVERY:
+            budget.check()
+        yield item
+
+
+_FLOAT_OPS = {"+": operator.add, "*": operator.mul, "**": operator.pow, "%": operator.mod}
+_NUMBER_TYPES = frozenset({int, float, bool})
+_METHOD_TYPES = (BuiltinMethodType, MethodType)  # str.center, list.extend; Markup's own methods
 
 
 class LimitedSandbox(SandboxedEnvironment):
-    """Jinja's sandbox, plus a size limit on ``*``, ``**`` and ``%``: a slip such as
-    ``'-' * 10**10`` in a template is an error naming the template, not a build that
-    eats all the memory (Jinja already limits ``range`` the same way)."""
+    """Jinja's sandbox, charging what a template does to the ``budget`` of the face
+    being rendered (see budget.py): loop iterations (each ``for`` iterates through a
+    counting wrapper), calls, filters and methods, and the size of every value built
+    by ``*``, ``**``, ``%``, ``+``, ``~``, filters, functions and methods.
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    ``budget`` is set by the renderer around each face; one environment renders one
+    face at a time (a build renders in one thread per process)."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _BudgetCodeGenerator
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, finalize=self._finalize, **kwargs)
+        self.budget = Budget.idle()
+        self.filters["_counted"] = _counted
+        self.globals["lipsum"] = guarded_lipsum(self._budget)
+
+    def _budget(self) -> Budget:
+        return self.budget
+
+    def guard_filters(self) -> None:
+        """Wrap every filter (Jinja's and the game's) in its budget checks; call once
+        all filters are registered, before any template is compiled."""
+        for name, func in list(self.filters.items()):
+            if not name.startswith("_"):
+                self.filters[name] = guard_filter(name, func, self._budget)
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Parse, then route every ``for`` loop's iterable through the step counter."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Filter(loop.iter, "_counted", [], [], None, None, lineno=loop.iter.lineno)
+        return tree
+
+    def _finalize(self, value: Any) -> Any:
+        """Each ``{{ value }}`` printed: a list or mapping is measured before it becomes text."""
+        if isinstance(value, CONTAINERS):
+            self.budget.grow(text_size(value), "printing a " + type(value).__name__, added=0)
+        return value
+
+    def concat(self, parts: Any) -> str:  # type: ignore[override]
+        """What a macro, a ``{% set %}`` block or a ``{% filter %}`` block wrote, joined
+        (Jinja's generated code joins them with ``environment.concat``): measured first."""
+        if not isinstance(parts, list):
+            parts = list(parts)
+        self.budget.grow(sum(map(len, parts)), "the template's output")
+        return "".join(parts)
+
+    def join_checked(self, parts: tuple) -> str:
+        """``a ~ b ~ c``: measured before the pieces are joined."""
+        budget = self.budget
+        texts = []
+        size = 0
+        for part in parts:
+            if type(part) is not str:
+                if isinstance(part, CONTAINERS):
+                    budget.grow(size + text_size(part, MAX_VALUE - size), "'~'", added=0)
+                part = str(part)
+            size += len(part)
+            texts.append(part)
+        budget.grow(size, "'~'")
+        return "".join(texts)
 
     def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        kinds = type(left), type(right)
+        if float in kinds and kinds[0] in _NUMBER_TYPES and kinds[1] in _NUMBER_TYPES:  # arithmetic: nothing grows
+            return _FLOAT_OPS[op](left, right)
+        if op == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+                self.budget.grow(len(left) + len(right), "'+'")
+            return left + right
         if op == "*":
             for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and not isinstance(times, bool) \
-                        and len(seq) * times > MAX_REPEAT:
-                    raise jinja2.exceptions.SecurityError(
-                        f"'*' would build {len(seq) * times:,} items; a template may build at most {MAX_REPEAT:,}")
-        elif op == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
-                and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS:
-            raise jinja2.exceptions.SecurityError(f"'**' result too large ({left!r} ** {right!r})")
-        elif op == "%" and isinstance(left, str):
-            for width in _FORMAT_WIDTH.finditer(left):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and not isinstance(times, bool):
+                    if len(seq) * times > MAX_REPEAT:
+                        raise TemplateLimit(f"'*' would build {len(seq) * times:,} items; a template may build at "
+                                            f"most {MAX_REPEAT:,}")
+                    self.budget.grow(max(len(seq) * times, 0), "'*'")
+            if isinstance(left, int) and isinstance(right, int) and left.bit_length() + right.bit_length() > MAX_POWER_BITS:
+                raise TemplateLimit(f"'*' result too large (a {left.bit_length() + right.bit_length():,}-bit number; "
+                                    f"a template may build at most {MAX_POWER_BITS:,} bits)")
+            return left * right
+        if op == "**":
+            if isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                    and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS:
+                raise TemplateLimit(f"'**' result too large ({left!r} ** {right!r})")
+            return left ** right
+        if op == "%" and isinstance(left, str):
+            for width in FORMAT_WIDTH.finditer(left):
                 if any(g and g.isdigit() and int(g) > MAX_REPEAT for g in width.groups()):
-                    raise jinja2.exceptions.SecurityError(f"'%' format width too large in {left[:40]!r}")
-        return {"*": operator.mul, "**": operator.pow, "%": operator.mod}[op](left, right)
+                    raise TemplateLimit(f"'%' format width too large in {left[:40]!r}")
+            check_percent(self.budget, left, right)
+        return left % right
+
+    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's signature
+        """Every call from a template: a step; methods that grow a value checked first;
+        the result measured."""
+        budget = __self.budget
+        budget.call_step()
+        if isinstance(__obj, _METHOD_TYPES):  # a method: of a string, list, mapping or set?
+            args = check_method(budget, __obj, args, kwargs)
+        result = super().call(__context, __obj, *args, **kwargs)
+        check_result(budget, result, __obj)
+        return result
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """``'...'.format(...)`` in a template, with each field's width and the
+        result's length charged to the budget (Jinja's sandboxed formatter otherwise)."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        text: str = value.__self__
+        formatter = (_MeasuredEscapeFormatter if isinstance(text, Markup) else _MeasuredFormatter)(self, text)
+        is_format_map = value.__name__ == "format_map"
+
+        def measured(*args: Any, **kwargs: Any) -> str:
+            if is_format_map:
+                if kwargs or len(args) != 1:
+                    return wrapped(*args, **kwargs)  # Jinja's TypeError
+                args, kwargs = (), args[0]
+            formatter.size = len(text)
+            return type(text)(formatter.vformat(text, args, kwargs))
+
+        return functools.update_wrapper(measured, value)
 
 
 _RENDERERS: dict[tuple, TemplateRenderer] = {}
@@ -116,6 +323,7 @@ class TemplateRenderer:
         )
         self.env.filters.update(q=quote, mix=self._mix, contrast=self._contrast, luminance=self._lum,
                                 covered=covered)
+        self.env.guard_filters()
         self._cache: dict[str, jinja2.Template] = {}
 
     def colour(self, name: str) -> str:
@@ -147,6 +355,7 @@ class TemplateRenderer:
     def _template(self, name: str) -> jinja2.Template:
         tpl = self._cache.get(name)
         if tpl is None or not tpl.is_up_to_date:  # one stat: edits show up in the next build
+            self.env.budget = Budget.idle()
             try:
                 tpl = self.env.get_template(name)
             except jinja2.TemplateSyntaxError as exc:
@@ -154,19 +363,45 @@ class TemplateRenderer:
                 raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
             except jinja2.TemplateNotFound as exc:
                 raise CardgenError(f"template '{exc.name}' not found", Where(self.template_path(name))) from None
+            except (RecursionError, SyntaxError, MemoryError) as exc:  # Jinja's parser, Python's compiler
+                raise self._too_deep(name, exc) from None
             self._cache[name] = tpl
         return tpl
+
+    def _too_deep(self, name: str, exc: BaseException) -> CardgenError:
+        """A template Jinja could not compile for its nesting: the error at its deepest line."""
+        path = self.template_path(name)
+        try:
+            source, _, _ = self.env.loader.get_source(self.env, name)
+        except jinja2.TemplateNotFound:
+            return CardgenError(f"template could not be compiled ({type(exc).__name__})", Where(path))
+        message, line = nesting_message(deepest_nesting(self.env, source), exc)
+        return CardgenError(message, Where(path, line))
 
     def render_text(self, name: str, context: dict[str, Any], label: str) -> str:
         """Render template ``name`` to its YAML text; ``label`` names card/face/language in errors.
 
         The text doubles as the face's identity, so identical faces (one back for
-        a whole deck) are parsed, checked and drawn once."""
+        a whole deck) are parsed, checked and drawn once. The rendering runs on a
+        fresh ``Budget``; the text may be at most MAX_OUTPUT characters."""
         tpl = self._template(name)
+        self.env.budget = Budget()
         try:
-            return tpl.render(context)
+            pieces = []
+            size = 0
+            for piece in tpl.generate(context):
+                size += len(piece)
+                if size > MAX_OUTPUT:
+                    raise TemplateLimit(f"the layout text is longer than {MAX_OUTPUT:,} characters for one face "
+                                        f"(the limit per face)")
+                pieces.append(piece)
+            return "".join(pieces)
         except CardgenError:
             raise
+        except TemplateLimit as exc:
+            raise TemplateLimitError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
+        except PlaceholderError as exc:
+            raise CardgenError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
         except jinja2.TemplateSyntaxError as exc:
             path = display_path(exc.filename) if exc.filename else name
             raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
@@ -176,6 +411,8 @@ class TemplateRenderer:
                 AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
             raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
+        finally:
+            self.env.budget = Budget.idle()
 
     def parse(self, text: str, name: str, label: str) -> Any:
         """Parse rendered YAML text of template ``name``."""
@@ -204,18 +441,23 @@ class TemplateRenderer:
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
-    """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, formatted."""
+    """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, its
+    ``{name}`` placeholders filled by the plain formatter of placeholders.py."""
+    parsed: dict[str, Any] = {}
 
     def t(key: str, **values: Any) -> str:
         text = strings.get(key)
         if text is None:
             missing(key)
             raise jinja2.UndefinedError(f"no string '{key}' in locales/{lang}.yaml")
-        if values:
-            try:
-                return text.format(**values)
-            except (KeyError, IndexError, ValueError) as exc:
-                raise jinja2.UndefinedError(f"string '{key}' in {lang}: bad placeholder {exc}") from None
-        return text
+        if not values:
+            return text
+        try:
+            pieces = parsed.get(key)
+            if pieces is None:
+                pieces = parsed[key] = parse_placeholders(text)
+            return fill_placeholders(pieces, values)
+        except PlaceholderError as exc:
+            raise PlaceholderError(f"string '{key}' in {lang}: bad placeholder: {exc}") from None
 
     return t
