@@ -9,8 +9,9 @@ copy under ``tmp_path`` so the checked-in folders never change.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner, Result

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
 
 import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.cli import main
 from cardgen.errors import Collector
+from cardgen.pipeline import BuildOptions, KitBuilder
 
 
 def assert_fonts_embedded(folder: Path, pages: int = 4) -> None:

@@ -13,10 +13,9 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
+from conftest import assert_user_error
 
 from cardgen.impose.papers import PAPERS_MM
-
-from conftest import assert_user_error
 
 DATA = Path(__file__).resolve().parent / "data"
 DPI = 101.6  # 4 px per mm

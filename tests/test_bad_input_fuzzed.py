@@ -13,11 +13,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from conftest import DATA, assert_user_error, edit_file, game_label
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from cardgen.errors import display_path
-
-from conftest import DATA, assert_user_error, edit_file, game_label
 
 
 def snapshot(folder: Path) -> set[str]:

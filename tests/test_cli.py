@@ -13,11 +13,10 @@ from pathlib import Path
 import click
 import pypdf
 import pytest
+from conftest import assert_user_error, edit_file
 
 from cardgen.cli import main
 from cardgen.errors import display_path
-
-from conftest import assert_user_error, edit_file
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cardgen.render.cover import covered
 from cardgen.load.game import load_game
+from cardgen.render.cover import covered
 from cardgen.render.sandbox import renderer_for
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from pypdf import PdfReader
-
 from conftest import edit_file
 from kitchecks import build_kit
+from pypdf import PdfReader
+
 from cardgen.errors import CardgenError
 from cardgen.load.game import load_game
 

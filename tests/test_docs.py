@@ -22,13 +22,13 @@ import yaml
 from click.testing import CliRunner
 
 import cardgen.rules
+from cardgen.cli import main
+from cardgen.errors import Collector
 from cardgen.layout import reference as opdocs
+from cardgen.layout.ops import parse_ops
 from cardgen.load import cards as card_keys
 from cardgen.load import components as component_keys
 from cardgen.load import game as game_keys
-from cardgen.cli import main
-from cardgen.errors import Collector
-from cardgen.layout.ops import parse_ops
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -12,11 +12,18 @@ from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
+from kitchecks import (
+    assert_dutch_quotes,
+    assert_fonts_embedded,
+    assert_french_typography,
+    assert_kit_validates,
+    assert_numbers_keep_their_words,
+    assert_reproducible,
+    read_manifest,
+)
 from pypdf import PdfReader
-
-
 from textlayer import char_boxes, find_text, page_text, text_runs
-from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, read_manifest
+
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
@@ -284,8 +291,8 @@ def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
     """The codes ("A9", "A35") were 7 pt light gold on pale gold: in the ink-saver and the
     full-colour cards alike, each code has a contrast of at least 4.5:1 (WCAG AA for small
     text) against the stela it is printed on, and is set in the bold face."""
-    from cardgen.pipeline import BuildOptions, KitBuilder
     from cardgen.errors import Collector
+    from cardgen.pipeline import BuildOptions, KitBuilder
 
     codes = {v["gardiner"] for ty in game.data["types"] for v in ty.get("variants", []) if v.get("gardiner")}
     seen = 0
@@ -294,7 +301,7 @@ def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
         errors = Collector()
         kit = builder.render_lang("en", errors)
         assert errors.errors == []
-        for (comp, card), face in kit.fronts.items():
+        for (_comp, card), face in kit.fronts.items():
             ops = list(face.ops)
             for i, op in enumerate(ops):
                 if op.kind != "text" or op.args["text"] not in codes:

@@ -15,13 +15,12 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
+from conftest import assert_user_error
+from kitchecks import HAPY_EN_A4
 from PIL import Image
 
 from cardgen.export import TTS_CARD_PX, face_images
 from cardgen.load.game import load_game
-
-from conftest import assert_user_error
-from kitchecks import HAPY_EN_A4
 
 DATA = Path(__file__).resolve().parent / "data"
 PNG_DPI = 150
@@ -294,7 +293,7 @@ def test_tts_150_cards_split_into_sheets_of_69(tts_many):
     back = np.asarray(Image.open(tts_many / "hometts-en-chits-back.png").convert("RGB"), dtype=np.int16)
     ch, cw = back.shape[:2]
     seen = []
-    for k, s in enumerate(listed):
+    for _k, s in enumerate(listed):
         assert s["back"] == "hometts-en-chits-back.png"
         sheet = np.asarray(Image.open(tts_many / s["file"]).convert("RGB"), dtype=np.int16)
         assert sheet.shape[:2] == (s["rows"] * ch, s["cols"] * cw), (s, sheet.shape)

@@ -16,18 +16,24 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from fontTools.ttLib import TTFont
+from kitchecks import (
+    assert_fonts_embedded,
+    assert_french_typography,
+    assert_kit_validates,
+    assert_reproducible,
+    build_kit,
+    read_manifest,
+)
 from pypdf import PdfReader
+from textlayer import page_text
 
 from cardgen.cli import main
-
-from kitchecks import assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, build_kit, read_manifest
-from textlayer import page_text
+from cardgen.impose.labels import sheet_words
+from cardgen.impose.papers import PAPERS_MM
+from cardgen.impose.tiling import plan_tiles
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
-from cardgen.impose.labels import sheet_words
-from cardgen.impose.tiling import plan_tiles
-from cardgen.impose.papers import PAPERS_MM
 
 LANGS = ("nl", "en", "fr")
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}

@@ -11,13 +11,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from cardgen.load.game import load_game
-from cardgen.impose.tiling import plan_tiles
-from cardgen.impose.papers import PAPERS_MM
-
 from kitchecks import read_manifest, render_kits
 from textlayer import page_texts, text_runs
+
+from cardgen.impose.papers import PAPERS_MM
+from cardgen.impose.tiling import plan_tiles
+from cardgen.load.game import load_game
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")
@@ -271,13 +270,16 @@ def overlaps(s, t, eps=0.01) -> bool:
     """Two segments on one line sharing more than a point."""
     (ax, ay), (bx, by) = s
     (cx, cy), (dx, dy) = t
-    cross = lambda px, py: (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    def cross(px, py):
+        return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
     if abs(cross(cx, cy)) > eps or abs(cross(dx, dy)) > eps:
         return False
     if abs(bx - ax) >= abs(by - ay):
-        lo, hi = sorted((ax, bx)); lo2, hi2 = sorted((cx, dx))
+        lo, hi = sorted((ax, bx))
+        lo2, hi2 = sorted((cx, dx))
     else:
-        lo, hi = sorted((ay, by)); lo2, hi2 = sorted((cy, dy))
+        lo, hi = sorted((ay, by))
+        lo2, hi2 = sorted((cy, dy))
     return min(hi, hi2) - max(lo, lo2) > eps
 
 
@@ -353,7 +355,7 @@ def test_the_worked_sum_sets_its_operators_in_the_bold_sans(rendered, lang):
             assert fitted.lines == (a["text"],) and fitted.size == a["size"]
             width = builder.text.measure(builder.text.font(a["font"]))(a["text"], fitted.size)
             inks.append((a["x"] + (a["w"] - width) / 2, a["x"] + (a["w"] + width) / 2))
-        for (l0, r0), (l1, r1) in zip(inks, inks[1:]):
+        for (_l0, r0), (l1, _r1) in zip(inks, inks[1:]):
             assert r0 <= l1 + 0.01, (lang, inks)
 
 

@@ -7,9 +7,9 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from cardgen.errors import CardgenError, Where
 from cardgen.layout.fonts import FontBook
+from cardgen.layout.textfit import fit_text
 from cardgen.output.reportlab_compat import install_tounicode_fix
 from cardgen.paths import shipped_fonts_dir
-from cardgen.layout.textfit import fit_text
 
 SANS = "NotoSans-Regular"
 GLYPHS = "NotoSansEgyptianHieroglyphs-Regular"
@@ -108,7 +108,8 @@ def test_string_width(book):
 def test_fit_with_real_font_is_fast(book):
     import time
 
-    measure = lambda t, s: book.string_width_mm(SANS, t, s)
+    def measure(t, s):
+        return book.string_width_mm(SANS, t, s)
     text = ("Le faucon Horus plane au-dessus du Nil\u202f; chaque joueur pioche deux "
             "cartes et en défausse une\u00a0! ") * 2
     t0 = time.perf_counter()

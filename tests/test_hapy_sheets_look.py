@@ -13,13 +13,13 @@ from collections import defaultdict
 
 import pytest
 import yaml
-
 from kitchecks import HAPY_EVERY_LANGUAGE
-from cardgen.pipeline import BuildOptions, KitBuilder
+
 from cardgen.errors import Collector
 from cardgen.impose.kit import deck_blocks, plan_decks
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
+from cardgen.pipeline import BuildOptions, KitBuilder
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")

@@ -16,11 +16,19 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from fontTools.ttLib import TTFont
+from kitchecks import (
+    assert_dutch_quotes,
+    assert_fonts_embedded,
+    assert_french_typography,
+    assert_kit_validates,
+    assert_numbers_keep_their_words,
+    assert_reproducible,
+    read_manifest,
+    render_kits,
+)
 from pypdf import PdfReader
-
-
 from textlayer import char_boxes, find_text, page_text, page_texts, text_runs
-from kitchecks import assert_dutch_quotes, assert_numbers_keep_their_words, assert_fonts_embedded, assert_french_typography, assert_kit_validates, assert_reproducible, read_manifest, render_kits
+
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance

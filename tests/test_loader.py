@@ -9,12 +9,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import edit_file, game_label
 
 from cardgen.errors import CardgenError, ErrorList, Where, display_path
 from cardgen.load.game import find_game, load_game, shipped_game_ids
 from cardgen.paths import shipped_games_dir
-
-from conftest import edit_file, game_label
 
 
 def problems(game) -> list[str]:

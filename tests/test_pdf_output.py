@@ -18,15 +18,14 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 import yaml
+from kitchecks import HAPY_EVERY_LANGUAGE
 from pypdf.generic import IndirectObject
+from textlayer import page_text, page_texts
 
 from cardgen.impose.grid import plan_sheet
-from cardgen.paths import shipped_games_dir
 from cardgen.impose.papers import PAPERS_MM
+from cardgen.paths import shipped_games_dir
 from cardgen.units import PT_PER_MM
-
-from kitchecks import HAPY_EVERY_LANGUAGE
-from textlayer import page_text, page_texts
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")

@@ -12,11 +12,10 @@ import re
 import jinja2
 import pytest
 import yaml
+from conftest import assert_user_error, edit_file
 
 from cardgen.errors import CardgenError, display_path
 from cardgen.render.sandbox import TemplateRenderer, contrast, luminance, mix, quote, translator
-
-from conftest import assert_user_error, edit_file
 
 LABEL = "cards/card-1 front [fr]"
 FALCON = "\U00013143"
@@ -191,9 +190,9 @@ def test_q_of_numbers_and_booleans():
 
 def test_astral_glyph_from_game_data_reaches_layout():
     """The real god template: the falcon from game.yaml arrives whole in the glyph op."""
-    from cardgen.pipeline import BuildOptions, KitBuilder
     from cardgen.errors import Collector
     from cardgen.load.game import load_game
+    from cardgen.pipeline import BuildOptions, KitBuilder
 
     builder = KitBuilder(load_game("hapy"), BuildOptions(langs=("en",), papers=("a4",)))
     errors = Collector()

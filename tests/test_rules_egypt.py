@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import edit_file, problems_of
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
@@ -19,17 +20,41 @@ from cardgen.rules.api import RandomAgent
 from cardgen.rules.egypt.agents import GreedyAgent
 from cardgen.rules.egypt.bits import CBIT, CSIG, counts_tuple, mask_cards
 from cardgen.rules.egypt.checker import EgyptChecker
-from cardgen.rules.egypt.codec import (COMBO, DISCARD_BASE, PASS, VICTIM_BASE, combo_action, decode_discard,
-                                       decode_meld, discard_action, meld_action)
+from cardgen.rules.egypt.codec import (
+    COMBO,
+    DISCARD_BASE,
+    PASS,
+    VICTIM_BASE,
+    combo_action,
+    decode_discard,
+    decode_meld,
+    discard_action,
+    meld_action,
+)
 from cardgen.rules.egypt.figures import play_statistics
 from cardgen.rules.egypt.game import EgyptGame
-from cardgen.rules.egypt.spec import (CONTROL, COPIES, DISCARD, DRAW, DYNASTY, EV_MELD, EV_RESHUFFLE, EV_STEAL, EV_TURN,
-                                      NTYPES, N_CARDS, OVER, STEAL, TURNS, TYPE_IDS, VICTIM, EgyptOptions)
+from cardgen.rules.egypt.spec import (
+    CONTROL,
+    COPIES,
+    DISCARD,
+    DRAW,
+    DYNASTY,
+    EV_MELD,
+    EV_RESHUFFLE,
+    EV_STEAL,
+    EV_TURN,
+    N_CARDS,
+    NTYPES,
+    OVER,
+    STEAL,
+    TURNS,
+    TYPE_IDS,
+    VICTIM,
+    EgyptOptions,
+)
 from cardgen.rules.egypt.state import EgyptObservation, EgyptState
 from cardgen.validation.simulate import play_game, run_config
 from cardgen.validation.static import check_static
-
-from conftest import edit_file, problems_of
 
 T = {tid: k for k, tid in enumerate(TYPE_IDS)}
 HIE, SLA, NIL, TEM, CHA, PHA, PYR, GOD, ANK = range(9)

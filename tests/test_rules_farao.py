@@ -10,24 +10,66 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import edit_file, problems_of
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules.api import RandomAgent
 from cardgen.rules.farao.agents import GreedyAgent
 from cardgen.rules.farao.checker import rule_value
-from cardgen.rules.farao.codec import (ACCEPT, ALLOW, BLOCK_ACT, BUILD_ACT, CASH_ACT, DECLINE, DISCARD, NEW, PASS, PILE,
-                                       STEAL_ACT, TAKE, TAX_ACT, THIEF_ACT, YES, build_action, decode_build,
-                                       decode_trade, trade_action)
-from cardgen.rules.farao.spec import (ATTACK, BLOCK, BUILD, CASH, C_DIE, C_DRAW, C_STEAL, C_TAX, DISPLAY_TARGET, DRAW,
-                                      END, END_DISCARD, IDLE, JOKER, LOSS_DISCARD, PHARAOH, PHASE_NAMES, STEAL, TAX,
-                                      TAX_BLOCK, THIEF, TRADE, TRADE_PICK, TRADE_REPLY, FaraoOptions, key_name,
-                                      pyramid_value)
+from cardgen.rules.farao.codec import (
+    ACCEPT,
+    ALLOW,
+    BLOCK_ACT,
+    BUILD_ACT,
+    CASH_ACT,
+    DECLINE,
+    DISCARD,
+    NEW,
+    PASS,
+    PILE,
+    STEAL_ACT,
+    TAKE,
+    TAX_ACT,
+    THIEF_ACT,
+    YES,
+    build_action,
+    decode_build,
+    decode_trade,
+    trade_action,
+)
+from cardgen.rules.farao.spec import (
+    ATTACK,
+    BLOCK,
+    BUILD,
+    C_DIE,
+    C_DRAW,
+    C_STEAL,
+    C_TAX,
+    CASH,
+    DISPLAY_TARGET,
+    DRAW,
+    END,
+    END_DISCARD,
+    IDLE,
+    JOKER,
+    LOSS_DISCARD,
+    PHARAOH,
+    PHASE_NAMES,
+    STEAL,
+    TAX,
+    TAX_BLOCK,
+    THIEF,
+    TRADE,
+    TRADE_PICK,
+    TRADE_REPLY,
+    FaraoOptions,
+    key_name,
+    pyramid_value,
+)
 from cardgen.rules.farao.state import FaraoState
 from cardgen.validation.simulate import play_game, run_config
 from cardgen.validation.static import check_static
-
-from conftest import edit_file, problems_of
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,41 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import copy_shipped, edit_file, problems_of
 from PIL import Image
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
 from cardgen.rules.horus.checker import HorusChecker
-from cardgen.rules.horus.codec import (BOAT_BASE, CARD_BASE, DRAW_TILE_BASE, FROM_BASE, KIND_MASK, NECRO_BASE,
-                                       NILE_ACTION, P_BAG, P_BOATCHOICE, P_BOATPLACE, P_CARD, P_DRAW, P_FROM, P_PLACE,
-                                       P_RIVERPLACE, P_RN, P_STACK, P_STONE, RIVER_BASE, STONE_BASE, TO_BASE,
-                                       parse_board)
+from cardgen.rules.horus.codec import (
+    BOAT_BASE,
+    CARD_BASE,
+    DRAW_TILE_BASE,
+    FROM_BASE,
+    KIND_MASK,
+    NECRO_BASE,
+    NILE_ACTION,
+    P_BAG,
+    P_BOATCHOICE,
+    P_BOATPLACE,
+    P_CARD,
+    P_DRAW,
+    P_FROM,
+    P_PLACE,
+    P_RIVERPLACE,
+    P_RN,
+    P_STACK,
+    P_STONE,
+    RIVER_BASE,
+    STONE_BASE,
+    TO_BASE,
+    parse_board,
+)
 from cardgen.rules.horus.geometry import code, xy
 from cardgen.rules.horus.scratch import NBR_XY, scratch_frontier, scratch_islands, scratch_regions, scratch_scores
 from cardgen.rules.horus.spec import BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
 from cardgen.rules.horus.state import HorusState
 from cardgen.validation.simulate import play_game, run_config
-
-from conftest import copy_shipped, edit_file, problems_of
 
 D, HL, F, S = 0, 1, 2, 3
 LETTERS = {"D": D, "H": HL, "F": F, "S": S, "~": RIVER, "B": BOAT, "P": PYRAMID, "N": NECRO, "T": TEMPLE, "X": NECRO}

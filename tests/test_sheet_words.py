@@ -6,13 +6,12 @@ import shutil
 
 import pytest
 import yaml
+from kitchecks import build_kit
 from pypdf import PdfReader
 
+from cardgen.impose.labels import BUILT_IN, WORDS, sheet_words, shifted
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
-from cardgen.impose.labels import BUILT_IN, WORDS, sheet_words, shifted
-
-from kitchecks import build_kit
 
 
 def test_every_built_in_language_has_every_word():

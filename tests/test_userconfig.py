@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import assert_user_error
 
 from cardgen.errors import CardgenError
 from cardgen.settings import (
@@ -23,8 +24,6 @@ from cardgen.settings import (
     set_value,
     user_config_path,
 )
-
-from conftest import assert_user_error
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import edit_file, problems_of, static_of
+from kitchecks import HAPY_EN_A4
 
 from cardgen.errors import CardgenError, display_path
 from cardgen.load.game import load_game
@@ -20,9 +22,6 @@ from cardgen.rules.hapy.state import HapyState
 from cardgen.validation.kit import check_kit
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import distribution, percentile, run_config, wilson
-
-from conftest import edit_file, problems_of, static_of
-from kitchecks import HAPY_EN_A4
 
 FAST = ("--games", "2", "--setup", "pyramid", "--players", "2")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_validate import LosesSixes  # a rule bug, patched in before the workers fork
 
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
@@ -18,8 +19,6 @@ from cardgen.validation.parallel import CHUNK_GAMES, chunk_size, merge, worker_c
 from cardgen.validation.report import without_timings
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import run_config
-
-from test_validate import LosesSixes  # a rule bug, patched in before the workers fork
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="worker processes need fork here")
 

@@ -11,14 +11,13 @@ import re
 import shutil
 
 import pytest
+from conftest import DATA, edit_file
 from pypdf import PdfReader
 
 from cardgen.errors import CardgenError
-from cardgen.load.game import load_game
-from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
 from cardgen.impose.papers import PAPERS_MM
-
-from conftest import DATA, edit_file
+from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
+from cardgen.load.game import load_game
 
 GAME = DATA / "variant_board_game"
 
@@ -136,9 +135,9 @@ def test_the_pieces_cover_the_whole_board_with_the_overlap(paper, board, bleed, 
     ys = sorted({(t.y0, t.vy1) for t in plan.tiles})
     assert xs[0][0] == pytest.approx(-bleed) and xs[-1][1] == pytest.approx(w + bleed)
     assert ys[0][0] == pytest.approx(-bleed) and ys[-1][1] == pytest.approx(h + bleed)
-    for (a0, a1), (b0, b1) in zip(xs, xs[1:]):
+    for (_a0, a1), (b0, _b1) in zip(xs, xs[1:]):
         assert a1 == pytest.approx(b0)
-    for (a0, a1), (b0, b1) in zip(ys, ys[1:]):
+    for (_a0, a1), (b0, _b1) in zip(ys, ys[1:]):
         assert a1 == pytest.approx(b0)
     # every piece but the last of its row/column carries exactly `overlap` mm more: the glue strip
     for t in plan.tiles:
@@ -147,7 +146,8 @@ def test_the_pieces_cover_the_whole_board_with_the_overlap(paper, board, bleed, 
     # and no orientation would have needed fewer pages
     for frame in ((PAPERS_MM[paper][0], PAPERS_MM[paper][1]), (PAPERS_MM[paper][1], PAPERS_MM[paper][0])):
         aw, ah = frame[0] - 2 * plan.margin, frame[1] - 2 * plan.margin
-        need = lambda total, avail: 1 if total <= avail else math.ceil((total - overlap) / (avail - overlap))
+        def need(total, avail):
+            return 1 if total <= avail else math.ceil((total - overlap) / (avail - overlap))
         assert plan.pages <= need(w + 2 * bleed, aw) * need(h + 2 * bleed, ah)
 
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pypdf
 import pytest
 
-from cardgen.pipeline import BuildOptions, build_game
 from cardgen.cli.build import _build_once
-from cardgen.load.game import load_game
 from cardgen.cli.watch import WATCHED_SUFFIXES, snapshot, watch
+from cardgen.load.game import load_game
+from cardgen.pipeline import BuildOptions, build_game
 
 GUARD_SECONDS = 10.0
 CARDS = "mini-en-a4-cards.pdf"

@@ -166,8 +166,8 @@ def _deepest(text: str, path: str) -> None:
                 depth += 1
                 if depth > MAX_NESTING:
                     mark = event.start_mark
-                    raise CardgenError(f"the layout nests lists and mappings more than {MAX_NESTING:,} deep",
-                                       Where(path, mark.line + 1, mark.column + 1))
+                    where = Where(path, mark.line + 1, mark.column + 1) if mark is not None else Where(path)
+                    raise CardgenError(f"the layout nests lists and mappings more than {MAX_NESTING:,} deep", where)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
