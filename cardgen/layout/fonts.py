@@ -17,8 +17,8 @@ from fontTools.ttLib import TTFont as _FTFont
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from ..errors import CardgenError, Where, display_path
-from .jail import inside, parents_of
 from ..units import pt_to_mm
+from .jail import inside, parents_of
 
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")
