@@ -84,7 +84,28 @@ def _link_font(game: Path, secret: Path) -> Path:
     return game / "fonts" / "NotoSans-Regular.ttf"
 
 
+def _link_folder(game: Path, secret: Path, folder: str, file_name: str) -> Path:
+    """A whole folder of the game linked to one outside it, holding the secret."""
+    outside = secret.parent / f"elsewhere-{folder}"
+    outside.mkdir()
+    shutil.copy(secret, outside / file_name)
+    os.symlink(outside, game / folder)
+    return game / folder
+
+
+def _link_assets_folder(game: Path, secret: Path) -> Path:
+    edit_file(game / "templates" / "front.yaml.j2", "- {text:",
+              '- {image: {x: 1, y: 1, w: 10, h: 10, src: "logo.png"}}\n- {text:')
+    return _link_folder(game, secret, "assets", "logo.png")
+
+
+def _link_fonts_folder(game: Path, secret: Path) -> Path:
+    return _link_folder(game, secret, "fonts", "NotoSans-Regular.ttf")
+
+
 LINKS: dict[str, Callable[[Path, Path], Path]] = {
+    "assets folder": _link_assets_folder,
+    "fonts folder": _link_fonts_folder,
     "data file": _link_data_file,
     "game.yaml": _link_game_file,
     "locale": _link_locale,
