@@ -166,16 +166,24 @@ def config_paths(cwd: Path | None = None) -> list[Path]:
     return [user_config_path(), project_config_path(cwd)]
 
 
+MAX_SETTINGS_BYTES = 64 * 1024  # a settings file is a few lines; CARDGEN_CONFIG=/dev/zero is not
+
+
 def _read_text(path: Path) -> str | None:
-    """A settings file's text, None if it does not exist; CardgenError if unreadable."""
+    """A settings file's text, None if it does not exist; CardgenError if unreadable
+    or larger than MAX_SETTINGS_BYTES (read only that far: a device never ends)."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         return None
     except IsADirectoryError:
         raise CardgenError("is a folder, not a settings file", Where(display_path(path))) from None
     except OSError as e:
         raise CardgenError(f"cannot be read: {e.strerror or e}", Where(display_path(path))) from None
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise CardgenError(f"is larger than {MAX_SETTINGS_BYTES // 1024} KiB: not a settings file",
+                           Where(display_path(path)))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -15,6 +15,8 @@ from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
 
+MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play already; a typo of 10⁹ is refused
+
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
     if value is None:
@@ -34,9 +36,9 @@ def _names(value: str | None) -> tuple[str, ...]:
 
 @click.command("validate")
 @click.argument("game")
-@click.option("--games", type=click.IntRange(min=1), default=None,
-              help=f"Games per setup × player count × player kind. Default: the game's quick pass ({DEFAULT_GAMES},"
-                   " fewer for games whose simulation is slow, e.g. Horus).")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
+              help=f"Games per setup × player count × player kind, at most {MAX_GAMES:,}. Default: the game's"
+                   f" quick pass ({DEFAULT_GAMES}, fewer for games whose simulation is slow, e.g. Horus).")
 @click.option("--players", callback=_int_list, metavar="N[,N…]",
               help="Player counts to play, e.g. 2,3,4. Default: all the rules allow.")
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,

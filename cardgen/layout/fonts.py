@@ -10,6 +10,7 @@ glyph's ink sits, and how tall the font is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from fontTools.ttLib import TTFont as _FTFont
@@ -17,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from ..errors import CardgenError, Where, display_path
 from ..units import pt_to_mm
+from .jail import inside, parents_of
 
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")
@@ -48,8 +50,11 @@ class FontBook:
     """Resolves font names to files in an ordered list of folders, registers them
     with ReportLab once, answers coverage and glyph-geometry questions."""
 
-    def __init__(self, search_dirs: list[Path]):
+    def __init__(self, search_dirs: list[Path], roots: Iterable[Path] | None = None):
+        """``roots``: where a font file may lie once its links are followed; by default
+        the folder holding each search folder (the game folder for its ``fonts/``)."""
         self.search_dirs = [Path(d) for d in search_dirs]
+        self.roots = tuple(roots) if roots is not None else parents_of(self.search_dirs)
         self._paths: dict[str, Path] = {}
         self._rl_names: dict[str, str] = {}
         self._widths: dict[tuple[str, str, float], float] = {}
@@ -68,7 +73,7 @@ class FontBook:
             for suffix in (".ttf", ".TTF"):
                 candidate = d / (name + suffix)
                 if candidate.is_file():
-                    path = candidate.resolve()
+                    path = inside(candidate, self.roots)
                     self._paths[name] = path
                     return path
             for suffix in (".otf", ".OTF"):

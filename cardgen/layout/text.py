@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import CardgenError, Collector
 from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .fonts import FontBook, describe_chars
+from .jail import inside, parents_of
 from .ops import Op
 from .textfit import FittedText, fit_text
 
@@ -59,7 +60,7 @@ class TextEngine:
         path = self.assets_dir / src
         if not path.is_file():
             raise CardgenError(f"image '{src}' not found in the game's assets folder")
-        return path
+        return inside(path, parents_of([self.assets_dir]))  # the game folder, however assets/ is linked
 
     def measure(self, font: str):
         return lambda text, size: self.book.string_width_mm(font, text, size)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..model.marks import DataMarks, Mark
+from .jail import game_roots, inside
 from .schema import describe, get
 from .yamlsrc import YDict, YList, load_yaml
 
@@ -64,7 +65,7 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
             errors.add(f"data file '{name}' not found", where)
             continue
         try:
-            extra = load_yaml(path, display_path(path))
+            extra = load_yaml(inside(path, game_roots(root)), display_path(path))
         except CardgenError as exc:
             errors.extend(exc)
             continue

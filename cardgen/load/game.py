@@ -21,6 +21,7 @@ from ..model.game import Game
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
+from .jail import game_roots, inside
 from .locales import read_locales
 from .schema import ID_RE, check_keys, check_mapping, describe, get
 from .yamlsrc import YDict, load_yaml
@@ -61,7 +62,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     unknown variant name is an error naming the ones the game has."""
     root = find_game(str(game))
     label = display_path(root / GAME_FILE)
-    doc = load_yaml(root / GAME_FILE, label)
+    doc = load_yaml(inside(root / GAME_FILE, game_roots(root)), label)
     errors = Collector()
     if not check_mapping(doc, Where(label, 1, 1), GAME_FILE, errors):
         errors.raise_if_any()
@@ -181,7 +182,7 @@ def _string_map(doc: YDict, key: str, errors: Collector) -> dict[str, str]:
 def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Collector) -> None:
     from ..layout.fonts import FontBook  # local: fonts pulls in reportlab
 
-    book = FontBook([root / "fonts", shipped_fonts_dir()])
+    book = FontBook([root / "fonts", shipped_fonts_dir()], roots=game_roots(root))
     for role, name in fonts.items():
         try:
             book.resolve(name, doc["fonts"].at(role))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
+from .jail import game_roots, inside
 from .schema import check_mapping, describe
 from .yamlsrc import YDict, load_yaml
 
@@ -35,7 +36,7 @@ def read_locales(root: Path, languages: list[str], errors: Collector) -> dict[st
             errors.add(f"no strings for language '{lang}': file missing", Where(label))
             continue
         try:
-            doc = load_yaml(path, label)
+            doc = load_yaml(inside(path, game_roots(root)), label)
         except CardgenError as exc:
             errors.extend(exc)
             continue

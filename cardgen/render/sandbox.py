@@ -25,6 +25,7 @@ from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, Sandb
 from markupsafe import Markup
 
 from ..errors import CardgenError, Where, display_path
+from ..load.jail import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
@@ -305,6 +306,25 @@ def renderer_for(template_dirs: tuple[Path, ...], palette: Mapping[str, str]) ->
     return renderer
 
 
+class JailedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that refuses, before reading it, a template (or an included
+    or imported macro file) whose symlinks lead outside ``roots``: a game's
+    ``templates/front.yaml.j2`` linked to ``/etc/passwd`` would print it on every card."""
+
+    def __init__(self, searchpath: tuple[Path, ...], roots: tuple[Path, ...]):
+        super().__init__([str(d) for d in searchpath])
+        self.roots = roots
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = jinja2.loaders.split_template_path(template)
+        for searchpath in self.searchpath:
+            candidate = Path(searchpath, *pieces)
+            if candidate.is_file():
+                inside(candidate, self.roots)
+                break
+        return super().get_source(environment, template)
+
+
 class TemplateRenderer:
     """One Jinja environment per game: loads templates from its folders in order."""
 
@@ -312,7 +332,7 @@ class TemplateRenderer:
         self.dirs = template_dirs
         self.palette = dict(palette)
         self.env = LimitedSandbox(
-            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+            loader=JailedLoader(template_dirs, roots_around(template_dirs)),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             keep_trailing_newline=True,
