@@ -21,6 +21,7 @@ from .impose.kit import impose_kit, plan_decks
 from .impose.papers import PAPERS_MM
 from .layout.fonts import FontBook
 from .layout.text import TextEngine
+from .load.jail import game_roots
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
@@ -78,7 +79,7 @@ class KitBuilder:
             raise CardgenError(f"game '{game.id}' was loaded with variants {list(game.variants)}, the build asks for"
                                f" {list(options.variants)}")
         self.langs = options.langs or game.languages
-        self.book = FontBook([game.root / "fonts", shipped_fonts_dir()])
+        self.book = FontBook([game.root / "fonts", shipped_fonts_dir()], roots=game_roots(game.root))
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
         self.renderer = KitRenderer(game, options, self.text)
