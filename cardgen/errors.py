@@ -40,6 +40,10 @@ class CardgenError(Exception):
         return [str(self)]
 
 
+class UnknownVariantError(CardgenError):
+    """A variant name the game's cards never use: the CLI reports it as a bad option value."""
+
+
 class ErrorList(CardgenError):
     """Several problems found in one pass, reported together, one per line."""
 

@@ -162,9 +162,10 @@ def test_unknown_game(cli, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_unknown_language(cli, tmp_path):
-    lines = assert_user_error(cli("build", "hapy", "--lang", "de", "--out", tmp_path))
-    assert lines == ["game 'hapy' has no language de (it has: en, fr, nl)"]
+def test_unknown_language_is_a_usage_error(cli, tmp_path):
+    r = cli("build", "hapy", "--lang", "de", "--out", tmp_path)
+    assert r.exit_code == 2
+    assert "Error: Invalid value for '--lang': hapy has no language de (it has: en, fr, nl)" in r.stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -154,9 +154,9 @@ def test_export_needs_png_or_tts(cli, tmp_path):
     assert not any(tmp_path.iterdir())
 
 
-def test_export_unknown_language_is_a_user_error(cli, tmp_path):
-    errors = assert_user_error(cli("export", "hapy", "--png", "--lang", "de", "--out", tmp_path))
-    assert len(errors) == 1 and "de" in errors[0], errors
+def test_export_unknown_language_is_a_usage_error(cli, tmp_path):
+    r = cli("export", "hapy", "--png", "--lang", "de", "--out", tmp_path)
+    assert r.exit_code == 2 and "Error: Invalid value for '--lang': hapy has no language de" in r.stderr
     assert not any(tmp_path.iterdir())
 
 
@@ -371,8 +371,8 @@ def test_preview_shows_every_distinct_face_once(preview_png, hapy):
             assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
 
 
-def test_preview_unknown_language_is_a_user_error(cli, tmp_path):
+def test_preview_unknown_language_is_a_usage_error(cli, tmp_path):
     out = tmp_path / "p.png"
-    errors = assert_user_error(cli("preview", "hapy", "--lang", "de", "--out", out))
-    assert len(errors) == 1 and "de" in errors[0], errors
+    r = cli("preview", "hapy", "--lang", "de", "--out", out)
+    assert r.exit_code == 2 and "Error: Invalid value for '--lang': hapy has no language de" in r.stderr
     assert not out.exists()

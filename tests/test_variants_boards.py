@@ -99,10 +99,10 @@ def test_build_with_a_variant_records_it_and_never_mixes_decks(cli, tmp_path):
     assert sum(line.startswith("  ✗") for line in r.output.splitlines()) == 1, r.output
 
 
-def test_build_with_an_unknown_variant_exits_1_with_one_line(cli, tmp_path):
+def test_build_with_an_unknown_variant_is_a_usage_error(cli, tmp_path):
     r = cli("build", GAME, "--variant", "nope", "--out", tmp_path)
-    assert r.exit_code == 1
-    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: ")
+    assert r.exit_code == 2
+    assert "Error: Invalid value for '--variant': " in r.stderr
     assert "has no variant 'nope' (it has: bonus, jokers)" in r.stderr
     assert not (tmp_path / "vb").exists()
 

@@ -10,6 +10,7 @@ import click
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from .exits import fail, report
+from .option_values import back_offset_option, check_langs, load_with_variants
 
 
 @click.command()
@@ -25,7 +26,7 @@ from .exits import fail, report
 @click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
               help="duplex: backs on the following page; gutterfold: fronts and mirrored backs side by side on "
                    "one landscape sheet, to fold and glue (no duplex printer needed).")
-@click.option("--back-offset", metavar="X,Y", default=None,
+@click.option("--back-offset", metavar="X,Y", default=None, callback=back_offset_option,
               help="Shift every back page by X,Y mm (x right, y down, seen on the back page) to undo your "
                    "printer's misregistration; measure it with 'cardgen calibrate'. Default: your saved "
                    "back-offset setting ('cardgen config'), else 0,0.")
@@ -40,7 +41,7 @@ from .exits import fail, report
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
-          ink_saver: bool, layout: str, back_offset: str | None, proof: bool, jobs: int, variants: tuple[str, ...],
+          ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
           watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
@@ -59,11 +60,11 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build farao --variant jokers
     """
     from .. import BuildOptions
-    from ..settings import load_settings, parse_offset
+    from ..settings import load_settings
 
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
-        offset = parse_offset(back_offset) if back_offset is not None else settings.back_offset
+        offset = back_offset if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
         return
@@ -73,18 +74,27 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            variants=tuple(dict.fromkeys(variants)))
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
-    ok = _build_once(game, options)
+    model = None
+    try:  # loaded here so a --lang or --variant the game lacks is a usage error, as a bad --paper is
+        model = load_with_variants(game, options.variants)
+    except CardgenError as exc:
+        if not watch:
+            fail(exc)
+        report(exc)  # watching: the fix may be on its way
+    if model is not None:
+        check_langs(model, langs)
+    ok = model is not None and _build_once(game, options, model)
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options)
 
 
-def _build_once(game: str, options) -> bool:
-    """Build and report; False (errors printed) on a user error."""
+def _build_once(game: str, options, model=None) -> bool:
+    """Build (``model``, else the game loaded afresh) and report; False (errors printed) on a user error."""
     from .. import build, load_game
 
     try:
-        model = load_game(game, options.variants)
+        model = model or load_game(game, options.variants)
         folder, written = build(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
     except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
         report(exc)

@@ -8,6 +8,7 @@ import click
 
 from ..errors import CardgenError
 from .exits import fail
+from .option_values import check_langs, load_with_variants
 
 
 @click.command()
@@ -29,7 +30,7 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
       cardgen export hapy --png --dpi 300      # for online print services
       cardgen export hapy --tts --lang en      # for Tabletop Simulator
     """
-    from .. import BuildOptions, load_game
+    from .. import BuildOptions
     from ..export import export_png, export_tts
 
     if not (png or tts):
@@ -37,10 +38,12 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
     if tts and not png and dpi != 300:
         click.echo("note: --dpi applies to --png; TTS sheets use 409-pixel-wide cards", err=True)
     try:
-        model = load_game(game, variants)
-        unknown = [l for l in langs if l not in model.languages]
-        if unknown:
-            raise CardgenError(f"game '{model.id}' has no language {', '.join(unknown)}")
+        model = load_with_variants(game, variants)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    check_langs(model, langs)
+    try:
         options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir, variants=model.variants)
         written = []
         if png:
@@ -67,14 +70,16 @@ def preview(game: str, lang: str | None, out_file: Path | None, variants: tuple[
     Example:
       cardgen preview hapy --lang fr
     """
-    from .. import load_game
     from ..export import preview as make_preview
 
     try:
-        model = load_game(game, variants)
-        lang = lang or ("en" if "en" in model.languages else model.languages[0])
-        if lang not in model.languages:
-            raise CardgenError(f"game '{model.id}' has no language {lang} (it has: {', '.join(model.languages)})")
+        model = load_with_variants(game, variants)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    lang = lang or ("en" if "en" in model.languages else model.languages[0])
+    check_langs(model, [lang])
+    try:
         out = make_preview(model, lang, out_file or Path("output") / model.id / f"preview-{lang}.png")
     except (CardgenError, OSError) as exc:
         fail(exc)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import click
 
-from .. import ValidateOptions, load_game
+from .. import ValidateOptions
 from .. import validate as run_validation
 from ..errors import CardgenError, Where
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
+from .option_values import check_langs, load_with_variants
 
 MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play already; a typo of 10⁹ is refused
 
@@ -91,7 +92,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     from ..errors import display_path
     from ..rules import rules_for
     try:
-        model = load_game(game, variants)
+        model = load_with_variants(game, variants)
     except CardgenError as exc:
         fail(exc)
         return
@@ -118,10 +119,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
             raise click.UsageError("--draw draws one game: say which with --seed S")
         _draw_one(model, rules, seed, players, setup_names, agent_names, check_every, draw_path)
         return
-    unknown_langs = [lang for lang in langs if lang not in model.languages]
-    if unknown_langs:
-        raise click.BadParameter(f"{model.id} has no language {', '.join(unknown_langs)}"
-                                 f" (it has: {', '.join(model.languages)})", param_hint="--lang")
+    check_langs(model, langs)
 
     err = sys.stderr  # looked up at call time, so CliRunner captures it
     tty = err.isatty()

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import CardgenError, Collector, Where, display_path
+from ..errors import CardgenError, Collector, UnknownVariantError, Where, display_path
 from ..model.components import Component, Deck
 from ..model.game import Game
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
@@ -122,7 +122,7 @@ def _chosen_variants(game_id: str, known: tuple[str, ...], variants: Iterable[st
     unknown = [v for v in chosen if v not in known]
     if unknown:
         has = f"it has: {', '.join(known)}" if known else "it has none"
-        raise CardgenError(f"game '{game_id}' has no variant {', '.join(repr(v) for v in unknown)} ({has})", where)
+        raise UnknownVariantError(f"game '{game_id}' has no variant {', '.join(repr(v) for v in unknown)} ({has})", where)
     return set(known) if every_variant else set(chosen)
 
 
