@@ -107,3 +107,15 @@ def display_path(path: Path | str, root: Path | None = None) -> str:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM while a command runs. ``kit_changed`` says whether the kit
+    being built had already been made current when it came."""
+
+    def __init__(self, how: str, status: int):
+        super().__init__(how)
+        self.how = how
+        self.status = status  # the exit status: 128 + the signal's number
+        self.kit: str | None = None  # the kit folder being built, if any
+        self.kit_changed = False

@@ -20,6 +20,7 @@ from .errors import CardgenError, Collector
 from .impose.shapes import shape_of
 from .model.components import Deck
 from .model.game import Game
+from .output.commit import kit_lock
 from .paths import shipped_fonts_dir
 from .pipeline import BuildOptions, Face, KitBuilder
 
@@ -141,8 +142,16 @@ class _Staging:
                 pass
 
 
-def _staged(write_lang, langs: tuple[str, ...]) -> list[Path]:
-    """Write every language into its staging folder, then publish them all at once."""
+def _staged(write_lang, langs: tuple[str, ...], out_dir: Path, game_id: str) -> list[Path]:
+    """Write every language into its staging folder, then publish them all at once,
+    holding the kit's lock: the exports live inside the kit folder, which a build
+    replaces as a whole, keeping what is in it when it commits."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with kit_lock(out_dir, game_id):
+        return _staged_locked(write_lang, langs)
+
+
+def _staged_locked(write_lang, langs: tuple[str, ...]) -> list[Path]:
     staging = _Staging()
     try:
         for lang in langs:
@@ -169,7 +178,7 @@ def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300
             name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
             f.image.save(tmp / name, dpi=(dpi, dpi), optimize=False)
 
-    return _staged(write, langs or game.languages)
+    return _staged(write, langs or game.languages, out_dir, game.id)
 
 
 TTS_NOTE = """Tabletop Simulator decks for {game} ({lang})
@@ -228,7 +237,7 @@ def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: Build
         (tmp / "TTS-IMPORT.txt").write_text(
             TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
 
-    return _staged(write, langs or game.languages)
+    return _staged(write, langs or game.languages, out_dir, game.id)
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:

@@ -1,30 +1,31 @@
 """The build: load → render every face → check all text → impose → write, atomically.
 
 Everything is rendered and checked for every requested language before anything
-reaches the output folder: each language is written into a temporary folder, and the
-files move into place only when every language succeeded, so a build either produces
-a complete kit or reports every problem and leaves the previous kit untouched.
+reaches the kit: each language is written into a staging folder, which becomes the
+kit in one step only when every language succeeded (:mod:`cardgen.output.commit`),
+so a build either produces a complete kit or reports every problem and leaves the
+previous kit untouched.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import CardgenError, Collector, ErrorList, Where, display_path
+from . import workers
+from .errors import CardgenError, Collector, ErrorList
 from .impose.kit import impose_kit, plan_decks
 from .impose.papers import PAPERS_MM
 from .layout.fonts import FontBook
 from .layout.text import TextEngine
+from .load.inputs import inputs_digest
 from .load.jail import game_roots
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
+from .output.commit import KitFolder
 from .output.kit import KitWriter, WrittenFile
 from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
@@ -83,6 +84,7 @@ class KitBuilder:
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
         self.renderer = KitRenderer(game, options, self.text)
+        self.stale: list[str] = []  # after build(): files of the kit left from other inputs
 
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
@@ -94,8 +96,9 @@ class KitBuilder:
 
     # -- the whole build ----------------------------------------------------
     def build(self) -> list[WrittenFile]:
-        """Render, check and write every language into a temporary folder, then move
-        the files into place only if every language succeeded."""
+        """Render, check and write every language into a staging folder, then make it
+        the kit in one step (:mod:`cardgen.output.commit`) only if every language
+        succeeded."""
         errors = Collector()
         for name in self.game.fonts.values():
             try:
@@ -107,34 +110,55 @@ class KitBuilder:
         errors.raise_if_any()
         plan_decks(self.game, self.opt.papers)  # a component too big for a paper fails before any work
 
-        final_dir = self.opt.out_dir / self.game.id
-        self.opt.out_dir.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{self.game.id}-building-", dir=self.opt.out_dir))
-        try:
-            jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
-            if jobs > 1:
-                self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
-                with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    futures = [pool.submit(_build_language_job, str(self.game.root), self.opt, lang, str(tmp))
-                               for lang in self.langs]
-                    outcomes = []
-                    for lang, future in zip(self.langs, futures):
-                        outcomes.append(future.result())
-                        self.progress(f"{lang} rendered and written")
-            else:
-                outcomes = []
-                for lang in self.langs:
-                    self.progress(f"rendering and writing {lang}")
-                    outcomes.append(self.build_language(lang, tmp))
+        inputs = inputs_digest(self.game, exclude=[self.opt.out_dir])
+        with KitFolder(self.opt.out_dir, self.game.id, self.progress) as kit_folder:
+            outcomes = self._build_languages(kit_folder.new_kit)
             problems = [line for o in outcomes for line in o.errors]
             if problems:
                 raise ErrorList([CardgenError(line) for line in problems])
             written = [f for o in outcomes for f in o.written]
-            manifest = [e for o in outcomes for e in o.manifest]
-            self._commit(tmp, final_dir, written, manifest)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
+            done = kit_folder.commit(entries, self.game.variants, self._manifest)
+        for name in done.removed:
+            self.progress(f"removed {name} (built with other variants)")
+        self.stale = sorted(e.file for e in done.carried if e.inputs != inputs)
+        if self.stale:
+            shown = ", ".join(self.stale[:6]) + (f" and {len(self.stale) - 6} more" if len(self.stale) > 6 else "")
+            self.progress(f"note: {len(self.stale)} file(s) of the kit were built from other inputs (an older design, "
+                          f"another cardgen) and were kept as they were: {shown}; build without --lang and "
+                          "--paper to rebuild every file")
         return written
+
+    def _build_languages(self, folder: Path) -> list[LangOutcome]:
+        """Every language's outcome, in worker processes when there are several."""
+        jobs = min(self.opt.jobs or os.cpu_count() or 1, len(self.langs))
+        if jobs <= 1:
+            outcomes = []
+            for lang in self.langs:
+                self.progress(f"rendering and writing {lang}")
+                outcomes.append(self.build_language(lang, folder))
+            return outcomes
+        self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
+        with workers.signals_held():  # every worker is forked at the first submit
+            executor = workers.pool(jobs)
+            futures = [executor.submit(_build_language_job, str(self.game.root), self.opt, lang, str(folder))
+                       for lang in self.langs]
+        try:
+            outcomes = []
+            for lang, future in zip(self.langs, futures):
+                outcomes.append(future.result())
+                self.progress(f"{lang} rendered and written")
+        except BaseException:
+            workers.stop(executor)  # Ctrl-C or a failure: no worker goes on writing
+            raise
+        executor.shutdown()
+        return outcomes
+
+    def _manifest(self, files: tuple[FileEntry, ...]) -> Manifest:
+        return Manifest(game=self.game.id, variants=tuple(sorted(self.game.variants)),
+                        decks={c.id: DeckRecord(cards={k.id: k.quantity for k in c.cards}, two_sided=bool(c.back))
+                               for c in self.game.decks},
+                        files=files)
 
     def build_language(self, lang: str, tmp: Path) -> LangOutcome:
         """Render and check one language; write its files into ``tmp`` only if all is well."""
@@ -153,36 +177,6 @@ class KitBuilder:
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest)
-
-    def _commit(self, tmp: Path, final_dir: Path, written: list[WrittenFile], manifest: list[FileEntry]) -> None:
-        """Move the finished files into place, one atomic rename each, then the manifest."""
-        final_dir.mkdir(parents=True, exist_ok=True)
-        manifest_path = final_dir / "manifest.json"
-        old_files: list[FileEntry] = []
-        stale: list[str] = []
-        variants = sorted(self.game.variants)
-        if manifest_path.is_file():
-            try:
-                old = Manifest.from_json(manifest_path.read_text(encoding="utf-8"), Where(display_path(manifest_path)))
-                new_names = {f.name for f in written}
-                old_files = [e for e in old.files if e.file not in new_names and (final_dir / e.file).is_file()]
-                if sorted(old.variants) != variants:
-                    # files of another deck (other variants) never stay beside this one unlisted
-                    stale, old_files = [e.file for e in old_files], []
-            except (OSError, ValueError, CardgenError):  # unreadable: the new manifest lists this build only
-                old_files = []
-        doc = Manifest(game=self.game.id, variants=tuple(variants),
-                       decks={c.id: DeckRecord(cards={k.id: k.quantity for k in c.cards}, two_sided=bool(c.back))
-                              for c in self.game.decks},
-                       files=tuple(sorted(old_files + manifest, key=lambda e: e.file)))
-        (tmp / "manifest.json").write_text(doc.to_json(), encoding="utf-8")
-        for f in written:
-            os.replace(tmp / f.name, final_dir / f.name)
-        os.replace(tmp / "manifest.json", manifest_path)
-        for name in stale:
-            if name.startswith(f"{self.game.id}-") and name.endswith(".pdf") and "/" not in name and "\\" not in name:
-                (final_dir / name).unlink(missing_ok=True)
-                self.progress(f"removed {name} (built with other variants)")
 
 
 @dataclass(frozen=True)

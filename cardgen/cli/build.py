@@ -9,7 +9,7 @@ import click
 
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
-from .exits import fail, report
+from .exits import fail, report, stoppable
 from .option_values import back_offset_option, check_langs, load_with_variants
 
 
@@ -83,7 +83,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         report(exc)  # watching: the fix may be on its way
     if model is not None:
         check_langs(model, langs)
-    ok = model is not None and _build_once(game, options, model)
+    with stoppable():
+        ok = model is not None and _build_once(game, options, model)
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options)
@@ -95,7 +96,7 @@ def _build_once(game: str, options, model=None) -> bool:
 
     try:
         model = model or load_game(game, options.variants)
-        folder, written = build(model, options, progress=lambda msg: click.echo(f"  {msg}…", err=True))
+        folder, written = build(model, options, progress=_progress)
     except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
         report(exc)
         return False
@@ -105,6 +106,10 @@ def _build_once(game: str, options, model=None) -> bool:
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
     return True
+
+
+def _progress(message: str) -> None:
+    click.echo(message if message.startswith("note:") else f"  {message}…", err=True)
 
 
 def _watch(game: str, options) -> None:

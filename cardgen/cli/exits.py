@@ -6,11 +6,14 @@ the file system always looks the same; usage errors (a bad option) are click's, 
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
-from ..errors import CardgenError, os_error
+from ..errors import CardgenError, Stopped, os_error
 
 USER_ERROR = 1  # the input is wrong (click exits 2 for usage errors)
 
@@ -26,3 +29,30 @@ def fail(exc: CardgenError | OSError) -> None:
     """Print a user error, one problem per line, and exit 1."""
     report(exc)
     sys.exit(USER_ERROR)
+
+
+@contextmanager
+def stoppable() -> Iterator[None]:
+    """Ctrl-C and SIGTERM stop the command through its clean-up (staging folders
+    removed, workers stopped) and print one line, never a traceback; exit 128 + the
+    signal's number."""
+    def stop(signum: int, frame) -> None:
+        raise Stopped("Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name, 128 + signum)
+
+    try:
+        old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread (an embedding program): its signals are its own
+        old = {}
+    try:
+        yield
+    except Stopped as exc:
+        if exc.kit is None:
+            click.echo(f"error: stopped by {exc.how}", err=True)
+        elif exc.kit_changed:
+            click.echo(f"error: stopped by {exc.how}; {exc.kit}/ holds the new kit, whole", err=True)
+        else:
+            click.echo(f"error: stopped by {exc.how}; {exc.kit}/ is as it was", err=True)
+        sys.exit(exc.status)
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)

@@ -125,12 +125,14 @@ class FileEntry:
     pages: tuple[PageEntry, ...] = ()
     layout: str | None = None  # "gutterfold" for a folded cards file (absent: duplex)
     back_offset: tuple[float, float] | None = None  # duplex cards files: the shift of every back page, mm
+    inputs: str | None = None  # the fingerprint of what the file was built from (cardgen.load.inputs)
 
     def to_dict(self) -> Json:
         out: Json = {"file": self.file, "lang": self.lang, "paper": self.paper, "kind": self.kind,
                      "duplex": self.duplex, "pages": [p.to_dict() for p in self.pages]}
         _put_optional(out, layout=self.layout,
-                      back_offset=list(self.back_offset) if self.back_offset is not None else None)
+                      back_offset=list(self.back_offset) if self.back_offset is not None else None,
+                      inputs=self.inputs)
         return out
 
     @classmethod
@@ -143,7 +145,8 @@ class FileEntry:
                    duplex=d.optional_text("duplex"),
                    pages=tuple(PageEntry.from_dict(p, f"{what}, page {n}") for n, p in enumerate(pages, start=1)),
                    layout=d.optional_text("layout"),
-                   back_offset=d.numbers("back_offset", 2, "[x, y] in mm") if "back_offset" in d.value else None)
+                   back_offset=d.numbers("back_offset", 2, "[x, y] in mm") if "back_offset" in d.value else None,
+                   inputs=d.optional_text("inputs"))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import CardgenError, Where, display_path
 from ..impose.papers import PAPERS_MM
+from ..load.inputs import inputs_digest
 from ..model.components import Board, Deck
 from ..model.game import Game
 from ..model.manifest import FileEntry, Manifest, PageEntry, PlacedItem
@@ -102,9 +103,40 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
     present = _check_files(game, folder, manifest, label, res)
     want_langs = langs or game.languages
     papers = _check_coverage(game, present, want_langs, label, res)
+    same_inputs = _check_inputs(game, folder, manifest, label, res)
     if res.ok:
         _summarise(game, want_langs, papers, res)
+        res.passed += same_inputs
     return res
+
+
+def _check_inputs(game: Game, folder: Path, manifest: Manifest, label: str, res: KitResult) -> list[str]:
+    """Every file was built from the inputs the game folder holds now: a kit that
+    mixes designs (a partial rebuild after a change) or predates a change is stale.
+    Returns the line that says it holds, if it does."""
+    groups: dict[str | None, list[str]] = {}
+    for entry in manifest.files:
+        groups.setdefault(entry.inputs, []).append(entry.file)
+    if not groups:
+        return []
+    now = inputs_digest(game, exclude=[folder.parent])
+
+    def some(names: list[str]) -> str:
+        return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+    if None in groups:
+        res.problems.append(f"{label}: {len(groups[None])} file(s) record no fingerprint of their inputs (built by "
+                            f"an older cardgen): {some(groups[None])}; rebuild the kit")
+    stale = sorted(name for key, names in groups.items() if key is not None and key != now for name in names)
+    if stale:
+        mixed = len([k for k in groups if k is not None]) > 1
+        what = ("were built from other inputs than the rest of the kit (a partial rebuild after a change)" if mixed
+                and now in groups else "were built from other inputs than the game folder holds now")
+        res.problems.append(f"{label}: {len(stale)} file(s) {what}: {some(stale)}; rebuild without --lang and "
+                            "--paper")
+    elif None not in groups:
+        return [f"every file built from the game folder as it is now (inputs {now})"]
+    return []
 
 
 def _same_game(game: Game, manifest: Manifest, label: str, res: KitResult) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CardgenError
+from ..workers import init_worker, signals_held
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
@@ -85,15 +85,10 @@ def chunk_size(games: int, configs: int, jobs: int) -> int:
 _CONFIGS: list[Config] = []  # set before the workers fork (or unpickled in a spawned one); read, never written
 
 
-def _ignore_ctrl_c() -> None:
-    """Ctrl-C is the parent's to handle: a worker stops when the parent shuts the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _start_spawned(payload: bytes) -> None:
+def _start_spawned(payload: bytes, parent: int) -> None:
     """A spawned worker's start: the configurations, pickled by the parent once."""
     global _CONFIGS
-    _ignore_ctrl_c()
+    init_worker(parent)
     _CONFIGS = pickle.loads(payload)
 
 
@@ -148,20 +143,22 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
     global _CONFIGS
     method = method or start_method()
     if method == "fork":
-        how: dict[str, Any] = {"initializer": _ignore_ctrl_c}
+        how: dict[str, Any] = {"initializer": init_worker, "initargs": (os.getpid(),)}
     else:
         payload = _pickled(configs) if method else None
         if payload is None:
             return play_here(configs, games, seed, check_every, progress)
-        how = {"initializer": _start_spawned, "initargs": (payload,)}
+        how = {"initializer": _start_spawned, "initargs": (payload, os.getpid())}
     size = chunk_size(games, len(configs), jobs)
     starts = list(range(0, games, size))
     tasks = [(i, start, min(size, games - start)) for i in range(len(configs)) for start in starts]
     _CONFIGS = configs
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how) as pool:
+        with signals_held():  # Ctrl-C waits until every worker has its own handlers
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how)
             futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
                        for i, start, n in tasks}
+        with pool:
             parts: dict[tuple[int, int], ConfigResult] = {}
             pending = set(futures)
             try:
