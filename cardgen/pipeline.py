@@ -139,11 +139,11 @@ class KitBuilder:
                 outcomes.append(self.build_language(lang, folder))
             return outcomes
         self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
-        with workers.signals_held():  # every worker is forked at the first submit
-            executor = workers.pool(jobs)
-            futures = [executor.submit(_build_language_job, str(self.game.root), self.opt, lang, str(folder))
-                       for lang in self.langs]
+        executor = workers.pool(jobs)
         try:
+            with workers.signals_held():  # every worker is forked at the first submit
+                futures = [executor.submit(_build_language_job, str(self.game.root), self.opt, lang, str(folder))
+                           for lang in self.langs]
             outcomes = []
             for lang, future in zip(self.langs, futures):
                 outcomes.append(future.result())

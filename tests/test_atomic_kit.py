@@ -253,3 +253,26 @@ def test_hidden_files_and_the_output_folder_do_not_change_the_fingerprint(tmp_pa
     (game_dir / "assets").mkdir()
     (game_dir / "assets" / "new.txt").write_text("x", encoding="utf-8")
     assert inputs_digest(game, exclude=[game_dir / "output"]) != before
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_during_validate_is_one_line(tmp_path):
+    """Every command stops the same way: the validator's workers too."""
+    marker = str(tmp_path / "never-written.json")
+    run = subprocess.Popen([sys.executable, "-m", "cardgen", "validate", "horus", "--games", "100000", "--jobs", "2",
+                            "--json", marker], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+                           start_new_session=True)
+    deadline = time.monotonic() + TIMEOUT
+    while len(_processes_mentioning(marker)) < 3:
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=TIMEOUT)
+    assert run.returncode == 128 + signal.SIGINT, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == ["error: stopped by Ctrl-C"]
+    assert not Path(marker).exists()
+    while _processes_mentioning(marker):
+        assert time.monotonic() < deadline, "workers outlived the validator"
+        time.sleep(0.05)

@@ -9,12 +9,22 @@ from ..version import __version__
 from .build import build
 from .calibrate import calibrate
 from .config import config_cmd
+from .exits import stoppable
 from .export import export, preview
 from .listing import list_cmd
 from .validate import validate
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; every command stops through :func:`stoppable` on Ctrl-C
+    or SIGTERM (one line, exit 130 or 143, its clean-up done)."""
+
+    def invoke(self, ctx: click.Context):
+        with stoppable():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """cardgen turns a game folder (YAML cards + Jinja layouts) into print-ready PDFs.

@@ -9,7 +9,7 @@ import click
 
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
-from .exits import fail, report, stoppable
+from .exits import fail, report
 from .option_values import back_offset_option, check_langs, load_with_variants
 
 
@@ -83,8 +83,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         report(exc)  # watching: the fix may be on its way
     if model is not None:
         check_langs(model, langs)
-    with stoppable():
-        ok = model is not None and _build_once(game, options, model)
+    ok = model is not None and _build_once(game, options, model)
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CardgenError
-from ..workers import init_worker, signals_held
+from ..workers import init_worker, signals_held, stop
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
@@ -154,14 +154,13 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
     tasks = [(i, start, min(size, games - start)) for i in range(len(configs)) for start in starts]
     _CONFIGS = configs
     try:
-        with signals_held():  # Ctrl-C waits until every worker has its own handlers
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how)
-            futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
-                       for i, start, n in tasks}
-        with pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how) as pool:
             parts: dict[tuple[int, int], ConfigResult] = {}
-            pending = set(futures)
             try:
+                with signals_held():  # Ctrl-C waits until every worker has its own handlers
+                    futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
+                               for i, start, n in tasks}
+                pending = set(futures)
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for future in finished:
@@ -173,8 +172,8 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
                                    " run again with --jobs 1 to play them in one process") from None
-            except BaseException:  # Ctrl-C: drop the chunks not started; the running ones end soon
-                pool.shutdown(wait=True, cancel_futures=True)
+            except BaseException:  # Ctrl-C: drop the chunks not started, stop the running ones
+                stop(pool)
                 raise
     finally:
         _CONFIGS = []
