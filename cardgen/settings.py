@@ -32,7 +32,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CardgenError, Collector, Where, display_path
+from .errors import CardgenError, Collector, Where, display_path, not_utf8
 from .impose.papers import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"
@@ -187,8 +187,7 @@ def _read_text(path: Path) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise CardgenError("is not UTF-8 text", Where(display_path(path), line)) from None
+        raise not_utf8(e, display_path(path)) from None
 
 
 def _split_line(line: str) -> tuple[str, str] | None:

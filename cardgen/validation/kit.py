@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import CardgenError, Where, display_path, read_utf8
 from ..impose.papers import PAPERS_MM
 from ..model.components import Board, Deck
 from ..model.game import Game
@@ -63,9 +63,9 @@ def read_manifest(folder: Path) -> Manifest:
         raise CardgenError(f"no manifest.json in '{display_path(folder)}': build the kit first (cardgen build)",
                            Where(label))
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardgenError(f"not UTF-8 text (byte {exc.start})", Where(label)) from None
+        text = read_utf8(path, label)
+    except OSError as exc:
+        raise CardgenError(f"cannot be read: {exc.strerror or exc}", Where(label)) from None
     return Manifest.from_json(text, Where(label))
 
 

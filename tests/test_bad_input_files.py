@@ -1,0 +1,179 @@
+"""Broken files in a game folder (and the files cardgen reads beside it): each is one
+``error: path:line[:col]: what`` line, exit status 1, no traceback, nothing written.
+
+YAML nested too deep or holding a number too long for Python, legal merge keys,
+files that are not UTF-8, the lines of include errors, and the other smaller
+defects of issue 15. The hostile folders of ``tests/data/hostile/`` run some of the
+same as real processes under a memory limit (test_hostile_templates.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import assert_user_error, edit_file, game_label
+
+from cardgen.errors import CardgenError
+from cardgen.load.yamlsrc import MAX_USER_NESTING, parse_yaml
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    """An output folder that already holds a file: a failed command must leave it as it was."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("was here\n", encoding="utf-8")
+    return folder
+
+
+def build_fails(cli, game: Path, out: Path, *extra: object) -> list[str]:
+    """Build ``game`` expecting a user error; its error lines, the output folder untouched."""
+    before = snapshot(out)
+    result = cli("build", game, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1", *extra)
+    lines = assert_user_error(result)
+    assert snapshot(out) == before
+    return lines
+
+
+def yaml_error(text: str) -> str:
+    with pytest.raises(CardgenError) as exc:
+        parse_yaml(text, "F")
+    return str(exc.value)
+
+
+def front(root: Path) -> Path:
+    return root / "templates" / "front.yaml.j2"
+
+
+# -- YAML: nesting, long numbers, merge keys ---------------------------------------------------------
+
+
+def test_nesting_is_refused_at_the_line_where_it_goes_too_deep():
+    deep = "a: 1\nb:\n  c: " + "[" * 500 + "]" * 500 + "\n"
+    # the top mapping and b are two levels: the 99th bracket is the 101st level
+    assert yaml_error(deep) == f"F:3:{5 + 99}: the file nests lists and mappings more than 100 deep"
+    assert yaml_error("- " * 300 + "x\n").startswith("F:1:201: the file nests lists and mappings more than 100 deep")
+    fine = "x: " + "[" * (MAX_USER_NESTING - 1) + "]" * (MAX_USER_NESTING - 1) + "\n"
+    assert parse_yaml(fine, "F")["x"] is not None  # 100 deep (with the top mapping): allowed
+
+
+def test_nesting_through_aliases_is_refused_too():
+    """Each anchor wraps the one before: the text is flat, what it means is 150 deep."""
+    text = "a0: &a0 [1]\n" + "".join(f"a{n}: &a{n} [*a{n - 1}]\n" for n in range(1, 150))
+    assert yaml_error(text) == ("F:1:5: the file nests lists and mappings more than 100 deep through its aliases "
+                                "(*name)")
+
+
+@pytest.mark.parametrize("number", ["7" * 5000, "-" + "7" * 5000])
+def test_a_number_too_long_for_python_is_one_line(number):
+    assert yaml_error(f"a: 1\nb: {number}\n") == "F:2:4: a whole number of 5,000 digits: cardgen reads at most 4,300"
+    assert parse_yaml(f"b: {'7' * 4000}\n", "F")["b"] == int("7" * 4000)
+
+
+def test_a_merge_key_and_an_override_are_accepted():
+    doc = parse_yaml("base: &base {x: 1, y: 2}\n"
+                     "card: &card\n  <<: *base\n  x: 3\n"
+                     "again: *card\n"
+                     "both: {<<: [{x: 10, z: 0}, *base], y: 20}\n", "F")
+    assert doc["card"] == {"x": 3, "y": 2} and doc["again"] == {"x": 3, "y": 2}
+    assert doc["both"] == {"x": 10, "z": 0, "y": 20}  # the first merged mapping wins, the mapping's own key over all
+    assert doc["card"].at("x").line == 4  # the override's line, not the base's
+    assert doc["card"].at("y").line == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a: {x: 1, x: 2}\n", "F:1:11: duplicate key 'x' (first at line 1)"),
+    ("b: &b {x: 1}\nc:\n  <<: *b\n  x: 2\n  x: 3\n", "F:5:3: duplicate key 'x' (first at line 4)"),
+    ("c: {<<: 1}\n", "F:1:9: a merge (<<) takes a mapping or a list of mappings"),
+])
+def test_real_duplicate_keys_and_bad_merges_stay_refused(text, message):
+    assert yaml_error(text) == message
+
+
+def test_a_merge_override_builds(game_copy, cli, tmp_path):
+    """In a game: a card entry's settings merged from an anchor, one of them overridden."""
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", '      - id: joker\n        quantity: 2\n',
+              '      - &joker\n        id: joker\n        quantity: 2\n      - <<: *joker\n        id: joker-b\n')
+    result = cli("build", root, "--out", tmp_path / "o", "--lang", "en", "--paper", "a4", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("where", ["game.yaml", "locales/en.yaml", "data.yaml"])
+def test_deep_nesting_in_any_game_file(game_copy, cli, out, where):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", "palette:", "data_files: [data.yaml]\npalette:")
+    (root / "data.yaml").write_text("extra: 1\n", encoding="utf-8")
+    path = root / where
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([*lines, "zz: " + "[" * 300 + "]" * 300]) + "\n", encoding="utf-8")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root, where)}:{len(lines) + 1}:{4 + 100}: the file nests lists and mappings more " \
+                   f"than 100 deep"
+
+
+# -- text that is not UTF-8: the line and column, never a byte offset ----------------------------------
+
+
+@pytest.mark.parametrize("where", ["game.yaml", "locales/en.yaml", "templates/front.yaml.j2", "templates/part.j2"])
+def test_not_utf8_is_one_line_at_its_line(game_copy, cli, out, where):
+    root = game_copy("mini_game")
+    if where == "templates/part.j2":
+        edit_file(front(root), "- {text:", '{% include "part.j2" %}\n- {text:')
+        (root / where).write_text("# a macro file\n", encoding="utf-8")
+    path = root / where
+    path.write_bytes(path.read_bytes() + "# Café crème\n".encode("latin-1"))
+    line = len(path.read_bytes().splitlines())
+    lines = build_fails(cli, root, out)
+    included = f" (included from {game_label(root, 'templates', 'front.yaml.j2')}:2)" if where.endswith("part.j2") else ""
+    assert lines[0] == f"{game_label(root, where)}:{line}:6{included}: not UTF-8 text (byte 0xE9)", lines
+
+
+def test_not_utf8_settings_file(cli, out, tmp_path, monkeypatch):
+    settings = tmp_path / "settings.cfg"
+    settings.write_bytes("paper = a4\n# crème\n".encode("latin-1"))
+    monkeypatch.setenv("CARDGEN_CONFIG", str(settings))
+    (line,) = build_fails(cli, "hapy", out)
+    assert line == f"{settings}:2:5: not UTF-8 text (byte 0xE8)"
+
+
+# -- include, import and extends: the line that names the file -----------------------------------------
+
+
+@pytest.mark.parametrize("statement, message", [
+    ('{% include "nope.j2" %}', "template 'nope.j2' not found"),
+    ('{% import "nope.j2" as m %}', "template 'nope.j2' not found"),
+    ('{% from "nope.j2" import x %}', "template 'nope.j2' not found"),
+    ('{% include "../../secret.j2" %}',
+     "template '../../secret.j2' must be a file inside the game's templates folder (no '..', no absolute path)"),
+    ('{% include "/etc/passwd" %}',
+     "template '/etc/passwd' must be a file inside the game's templates folder (no '..', no absolute path)"),
+])
+def test_an_include_error_names_the_line_of_the_include(game_copy, cli, out, statement, message):
+    root = game_copy("mini_game")
+    edit_file(front(root), "- {text:", f"{statement}\n- {{text:")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:2: cards/card-1 front [en]: {message}"
+
+
+def test_extends_of_a_missing_file_names_its_line(game_copy, cli, out):
+    root = game_copy("mini_game")
+    front(root).write_text("{# a layout built on another #}\n{% extends 'base.yaml.j2' %}\n", encoding="utf-8")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:2: cards/card-1 front [en]: " \
+                       "template 'base.yaml.j2' not found"
+
+
+def test_a_syntax_error_inside_an_included_file_names_both_lines(game_copy, cli, out):
+    root = game_copy("mini_game")
+    edit_file(front(root), "- {text:", '{% import "macros.j2" as m %}\n- {text:')
+    (root / "templates" / "macros.j2").write_text("{# macros #}\n{% macro x() %}\n{% if %}\n{% endmacro %}\n")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == (f"{game_label(root, 'templates', 'macros.j2')}:3 (included from "
+                        f"{game_label(root, 'templates', 'front.yaml.j2')}:2): template syntax error: Expected an "
+                        "expression, got 'end of statement block'")
