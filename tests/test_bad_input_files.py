@@ -177,3 +177,75 @@ def test_a_syntax_error_inside_an_included_file_names_both_lines(game_copy, cli,
     assert lines[0] == (f"{game_label(root, 'templates', 'macros.j2')}:3 (included from "
                         f"{game_label(root, 'templates', 'front.yaml.j2')}:2): template syntax error: Expected an "
                         "expression, got 'end of statement block'")
+
+
+# -- images: broken, truncated, or a few bytes claiming billions of pixels ----------------------------
+
+
+def _png(width: int, height: int, rows: bytes) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _image_bytes(kind: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    picture = Image.new("RGB", (64, 64), "#c04020")
+    for x in range(64):
+        picture.putpixel((x, x), (x * 4, 255 - x * 4, 7 * x % 256))
+    saved = io.BytesIO()
+    picture.save(saved, "JPEG" if kind.endswith("jpeg") else "GIF" if kind == "gif" else "PNG")
+    data = saved.getvalue()
+    return data[: len(data) // 2] if kind.startswith("truncated") else data
+
+
+def _with_image(root: Path, data: bytes, name: str = "art.png") -> None:
+    (root / "assets").mkdir(exist_ok=True)
+    (root / "assets" / name).write_bytes(data)
+    edit_file(front(root), "- {text:", f"- {{image: {{x: 5, y: 20, w: 20, h: 20, src: {name}}}}}\n- {{text:")
+
+
+@pytest.mark.parametrize("kind, problem", [
+    ("bomb", "the image is 100,000 × 100,000 pixels; an image may have at most 50,000,000 pixels"),
+    ("truncated png", "the image cannot be read: "),
+    ("truncated jpeg", "the image cannot be read: "),
+    ("gif", "the image is GIF; an image must be a PNG or a JPEG"),
+    ("empty", "the image cannot be read: not a PNG or JPEG file"),
+])
+def test_a_bad_image_names_the_file_and_the_face(game_copy, cli, out, kind, problem):
+    root = game_copy("mini_game")
+    made = {"bomb": _png(100_000, 100_000, b"\0" * 100_001), "empty": b""}
+    data = made[kind] if kind in made else _image_bytes(kind)
+    _with_image(root, data)
+    lines = build_fails(cli, root, out)
+    assert lines[0].startswith(f"{game_label(root, 'assets', 'art.png')}: {game_label(root, 'templates', 'front.yaml.j2')}"
+                               f" [cards/card-1 front [en]]: {problem}"), lines
+    assert len(lines) == 2 and lines[1] == "(the same template errors recur on 3 more face(s) in [en], not listed)"
+    assert str(root.parent) not in lines[0].split(": ", 2)[2]  # Pillow's words, without the file's full path
+
+
+@pytest.mark.parametrize("command", ["preview", "export"])
+def test_a_bad_image_stops_an_export_too(game_copy, cli, tmp_path, command):
+    root = game_copy("mini_game")
+    _with_image(root, _png(100_000, 100_000, b"\0" * 100_001))
+    target = tmp_path / "images"
+    args = ("--out", target / "p.png") if command == "preview" else ("--png", "--lang", "en", "--out", target)
+    lines = assert_user_error(cli(command, root, *args))
+    assert any("the image is 100,000 × 100,000 pixels" in line for line in lines), lines
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("kind", ["png", "jpeg"])
+def test_a_good_image_still_builds(game_copy, cli, tmp_path, kind):
+    root = game_copy("mini_game")
+    _with_image(root, _image_bytes(kind), f"art.{kind}")
+    result = cli("build", root, "--out", tmp_path / "o", "--lang", "en", "--paper", "a4", "--jobs", "1")
+    assert result.exit_code == 0, result.output
