@@ -76,7 +76,7 @@ class TextEngine:
                 self._images[path] = exc.message
         problem = self._images[path]
         if problem is not None:
-            raise CardgenError(problem, Where(link_path(self.assets_dir / src)))
+            raise CardgenError(problem, Where(link_path(Path(self.assets_dir or ".") / src)))
 
     def measure(self, font: str):
         return lambda text, size: self.book.string_width_mm(font, text, size)
