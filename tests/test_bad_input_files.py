@@ -249,3 +249,23 @@ def test_a_good_image_still_builds(game_copy, cli, tmp_path, kind):
     _with_image(root, _image_bytes(kind), f"art.{kind}")
     result = cli("build", root, "--out", tmp_path / "o", "--lang", "en", "--paper", "a4", "--jobs", "1")
     assert result.exit_code == 0, result.output
+
+
+# -- a kit's manifest.json: whatever is in it, one line naming it ----------------------------------------
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"[" * 100_000 + b"]" * 100_000, "not a cardgen kit manifest: arrays and objects nested too deeply"),
+    (b'{"format": ' + b"7" * 5000 + b"}", "not a cardgen kit manifest: a number too long to read"),
+    (b'{"game": "caf\xe9"}', "1:14: not UTF-8 text (byte 0xE9)"),
+    (b'{"game": [}', "1:11: not valid JSON: Expecting value"),
+    (b"[]", "not a cardgen kit manifest (it needs 'game', 'decks' and 'files')"),
+])
+def test_a_malformed_manifest_is_one_line_naming_it(cli, tmp_path, content, problem):
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    (kit / "manifest.json").write_bytes(content)
+    result = cli("validate", "hapy", "--games", "1", "--kit", kit)
+    lines = assert_user_error(result)
+    shown = game_label(kit, "manifest.json")
+    assert lines == [f"{shown}:{problem}" if problem[0].isdigit() else f"{shown}: {problem}"], lines

@@ -54,6 +54,9 @@ class _Bad(Exception):
     """A file entry the kit cannot be checked against (an unknown kind, paper, layout…)."""
 
 
+MAX_MANIFEST_BYTES = 16 << 20  # a kit's manifest is some kilobytes; a larger file is not one
+
+
 def read_manifest(folder: Path) -> Manifest:
     if not folder.is_dir():
         raise CardgenError(f"kit folder '{display_path(folder)}' not found")
@@ -62,6 +65,8 @@ def read_manifest(folder: Path) -> Manifest:
     if not path.is_file():
         raise CardgenError(f"no manifest.json in '{display_path(folder)}': build the kit first (cardgen build)",
                            Where(label))
+    if path.stat().st_size > MAX_MANIFEST_BYTES:
+        raise CardgenError(f"larger than {MAX_MANIFEST_BYTES // (1 << 20)} MiB: not a cardgen kit manifest", Where(label))
     try:
         text = read_utf8(path, label)
     except OSError as exc:
