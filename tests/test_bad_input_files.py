@@ -269,3 +269,25 @@ def test_a_malformed_manifest_is_one_line_naming_it(cli, tmp_path, content, prob
     lines = assert_user_error(result)
     shown = game_label(kit, "manifest.json")
     assert lines == [f"{shown}:{problem}" if problem[0].isdigit() else f"{shown}: {problem}"], lines
+
+
+# -- a NaN or an infinity in the data: its own line, not the op it would reach --------------------------
+
+
+@pytest.mark.parametrize("value, shown", [(".nan", "nan"), ("-.inf", "-inf"), (".Inf", "inf")])
+def test_a_non_finite_data_value_is_reported_at_its_line(hapy_copy, cli, out, value, shown):
+    """hapy's setup sheet draws each layout's positions: a NaN there once reached three
+    ops of the rendered sheet, reported at the sheet, far from layouts.yaml."""
+    edit_file(hapy_copy / "layouts.yaml", "x: [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5]}", f"x: [0.5, 1.5, {value}, 3.5, 4.5, 5.5, 6.5]}}")
+    row = next(n for n, line in enumerate((hapy_copy / "layouts.yaml").read_text().splitlines(), 1) if value in line)
+    col = (hapy_copy / "layouts.yaml").read_text().splitlines()[row - 1].index(value) + 1
+    lines = build_fails(cli, hapy_copy, out)
+    assert lines == [f"{game_label(hapy_copy, 'layouts.yaml')}:{row}:{col}: data value 'layouts.pyramid.rows[6].x[2]' "
+                     f"is {shown}: a number in the data must be finite"]
+
+
+def test_a_non_finite_value_under_data_in_game_yaml_is_said_once(game_copy, cli, out):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", "palette:", "data:\n  one: &nan .nan\n  again: [*nan, *nan]\npalette:")
+    lines = build_fails(cli, root, out)
+    assert lines == [f"{game_label(root)}:9:8: data value 'one' is nan: a number in the data must be finite"]

@@ -8,6 +8,7 @@ then frozen into the read-only values the model holds; the marks go beside them
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -44,7 +45,25 @@ def read_data(root: Path, doc: YDict, game_file: Where, errors: Collector) -> tu
         errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
         data = YDict()
     merged, marks = _data_files(root, doc, data, errors)
+    bad: dict[Where, str] = {}  # an alias repeats a value: its line is said once
+    for key, value in merged.items():
+        _check_finite(value, marks[key].where if key in marks else game_file, str(key), bad)
+    for where, message in bad.items():
+        errors.add(message, where)
     return merged, DataMarks(Mark(doc.where, MappingProxyType(marks)), game_file)
+
+
+def _check_finite(value: Any, where: Where, name: str, bad: dict[Where, str]) -> None:
+    """Every number of the data is finite: a NaN or an infinity would reach a layout
+    op (a position, a size) and be reported there, far from the line that holds it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        bad.setdefault(where, f"data value '{name}' is {value}: a number in the data must be finite")
+    elif isinstance(value, YDict):
+        for key, item in value.items():
+            _check_finite(item, value.at(key), f"{name}.{key}", bad)
+    elif isinstance(value, YList):
+        for index, item in enumerate(value):
+            _check_finite(item, value.at(index), f"{name}[{index}]", bad)
 
 
 def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:
