@@ -291,3 +291,41 @@ def test_a_non_finite_value_under_data_in_game_yaml_is_said_once(game_copy, cli,
     edit_file(root / "game.yaml", "palette:", "data:\n  one: &nan .nan\n  again: [*nan, *nan]\npalette:")
     lines = build_fails(cli, root, out)
     assert lines == [f"{game_label(root)}:9:8: data value 'one' is nan: a number in the data must be finite"]
+
+
+# -- card ids: they become file names --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card_id, problem", [
+    ('"a/b"', "'a/b' holds '/'"),
+    ('"..\\\\x"', "'..\\\\x' starts with '.'"),
+    ('"x\\\\y"', "'x\\\\y' holds '\\\\'"),
+    ('"nul\\0here"', "'nul\\x00here' holds the control character U+0000"),
+    ('"."', "'.' starts with '.'"),
+    ('".."', "'..' starts with '.'"),
+    ('".hidden"', "'.hidden' starts with '.'"),
+    ('"c:d"', "'c:d' holds ':'"),
+    ('" pad"', "' pad' starts or ends with a space"),
+    ('""', "'' is empty"),
+    ('"' + "x" * 101 + '"', f"'{'x' * 101}' is longer than 100 characters"),
+])
+def test_a_card_id_that_is_no_file_name_is_refused_at_its_line(game_copy, cli, out, card_id, problem):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", "      - id: joker\n", f"      - id: {card_id}\n")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:21:13: card id {problem} (card ids become file names)"
+
+
+def test_an_id_made_from_the_data_is_checked_too(game_copy, cli, out):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", 'id: "card-{n}"', 'id: "card-{n}"\n        fields: {n: "1/2"}')
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:18:13: card id 'card-1/2' holds '/' (card ids become file names)"
+
+
+def test_ordinary_ids_are_file_names(game_copy, cli, tmp_path):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", "      - id: joker\n", "      - id: Jöker_2.b-x\n")
+    result = cli("export", root, "--png", "--lang", "en", "--dpi", "72", "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    assert any(p.name.endswith("-Jöker_2.b-x-a-front.png") for p in (tmp_path / "o").rglob("*.png"))

@@ -24,6 +24,28 @@ CARD_KEYS_REQUIRED = ("id",)
 CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant")
 
 
+MAX_ID_LENGTH = 100  # a card id is part of the file name of each image exported for it
+_NOT_IN_FILE_NAMES = set('/\\:*?"<>|')  # separators, and what Windows refuses in a name
+
+
+def id_problem(card_id: str) -> str | None:
+    """What keeps ``card_id`` from being part of a file name on any system, or None."""
+    if not card_id:
+        return "is empty"
+    if card_id.startswith("."):
+        return "starts with '.'"
+    if card_id != card_id.strip():
+        return "starts or ends with a space"
+    if len(card_id) > MAX_ID_LENGTH:
+        return f"is longer than {MAX_ID_LENGTH} characters"
+    for char in card_id:
+        if char in _NOT_IN_FILE_NAMES:
+            return f"holds {char!r}"
+        if ord(char) < 32 or 0x7F <= ord(char) < 0xA0:
+            return f"holds the control character U+{ord(char):04X}"
+    return None
+
+
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:
     value: Any = binding
     for part in dotted.split("."):
@@ -178,6 +200,10 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             card_id = _expand_id(id_template, binding)
         except KeyError as exc:
             errors.add(f"card id '{id_template}' refers to unknown field {exc}", entry.at("id"))
+            break
+        unsafe = id_problem(card_id)
+        if unsafe is not None:
+            errors.add(f"card id {card_id!r} {unsafe} (card ids become file names)", entry.at("id"))
             break
         if card_id in ids:
             errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
