@@ -329,3 +329,24 @@ def test_ordinary_ids_are_file_names(game_copy, cli, tmp_path):
     result = cli("export", root, "--png", "--lang", "en", "--dpi", "72", "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     assert any(p.name.endswith("-Jöker_2.b-x-a-front.png") for p in (tmp_path / "o").rglob("*.png"))
+
+
+# -- a deck with no cards: an error, not a PDF of no pages ------------------------------------------------
+
+
+def test_an_empty_deck_is_an_error_at_its_line(game_copy, cli, out):
+    root = game_copy("mini_game")
+    text = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(text[: text.index("    cards:\n")] + "    cards: []\n", encoding="utf-8")
+    assert build_fails(cli, root, out) == [f"{game_label(root)}:17:12: deck 'cards' has no cards"]
+
+
+def test_a_deck_whose_cards_are_all_variants_says_which(game_copy, cli, out, tmp_path):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", "          n: {range: [1, 3]}\n", "          n: {range: [1, 3]}\n        variant: extra\n")
+    edit_file(root / "game.yaml", "        quantity: 2\n", "        quantity: 2\n        variant: jokers\n")
+    assert build_fails(cli, root, out) == [f"{game_label(root)}:18:7: deck 'cards' has no cards: its cards are all "
+                                           "in variants extra, jokers (build with --variant extra)"]
+    result = cli("build", root, "--out", tmp_path / "o", "--lang", "en", "--paper", "a4", "--jobs", "1",
+                 "--variant", "jokers")
+    assert result.exit_code == 0, result.output
