@@ -60,6 +60,7 @@ def _where(path: str, node: yaml.Node) -> Where:
 MAX_VALUES = 1_000_000  # values one file may hold once its aliases are expanded
 MAX_USER_NESTING = 100  # lists and mappings inside one another in a user's file (a game, data, a locale)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _Builder:
@@ -88,14 +89,14 @@ class _Builder:
             seq.where = _where(self.path, node)
             seq.item_where = [_where(self.path, item) for item in node.value]
             return seq
+        if node.tag == _INT_TAG and len(node.value) > sys.get_int_max_str_digits() \
+                and (digits := sum(c.isdigit() for c in node.value)) > sys.get_int_max_str_digits():  # Python's limit
+            raise CardgenError(f"a whole number of {digits:,} digits: cardgen reads at most "
+                               f"{sys.get_int_max_str_digits():,}", _where(self.path, node))
         try:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise CardgenError(f"bad value: {getattr(exc, 'problem', exc)}", _where(self.path, node)) from None
-        except ValueError:  # Python's limit on the digits of a whole number read from text
-            digits = sum(c.isdigit() for c in str(node.value))
-            raise CardgenError(f"a whole number of {digits:,} digits: cardgen reads at most "
-                               f"{sys.get_int_max_str_digits():,}", _where(self.path, node)) from None
 
     def _pairs(self, node: yaml.MappingNode) -> tuple[list, int]:
         """The key/value nodes of a mapping with those its ``<<`` merges bring first (a
