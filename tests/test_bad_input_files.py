@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import assert_user_error, edit_file, game_label
 
-from cardgen.errors import CardgenError
+from cardgen.errors import CardgenError, display_path
 from cardgen.load.yamlsrc import MAX_USER_NESTING, parse_yaml
 
 
@@ -350,3 +350,94 @@ def test_a_deck_whose_cards_are_all_variants_says_which(game_copy, cli, out, tmp
     result = cli("build", root, "--out", tmp_path / "o", "--lang", "en", "--paper", "a4", "--jobs", "1",
                  "--variant", "jokers")
     assert result.exit_code == 0, result.output
+
+
+# -- files cardgen writes: the mode the umask gives ---------------------------------------------------
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _run_with_umask(umask: int, cwd: Path, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CARDGEN_CONFIG": str(cwd / "settings.cfg"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          preexec_fn=lambda: os.umask(umask), timeout=120)
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_written_files_follow_the_umask(tmp_path, umask, mode):
+    """The calibration sheet (written through mkstemp, once always 0600) and a new
+    settings file (once always 0644) get 0666 less the umask, as any file would."""
+    calibrated = _run_with_umask(umask, tmp_path, "calibrate", "--out", "cal.pdf")
+    assert calibrated.returncode == 0, calibrated.stderr
+    configured = _run_with_umask(umask, tmp_path, "config", "set", "paper", "letter")
+    assert configured.returncode == 0, configured.stderr
+    project = _run_with_umask(umask, tmp_path, "config", "set", "--project", "duplex", "short")
+    assert project.returncode == 0, project.stderr
+    modes = {name: oct((tmp_path / name).stat().st_mode & 0o777) for name in ("cal.pdf", "settings.cfg", "cardgen.cfg")}
+    assert modes == dict.fromkeys(modes, oct(mode))
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    (tmp_path / "cal.pdf").write_bytes(b"old")
+    (tmp_path / "cal.pdf").chmod(0o640)
+    (tmp_path / "settings.cfg").write_text("paper = a4\n", encoding="utf-8")
+    (tmp_path / "settings.cfg").chmod(0o600)
+    assert _run_with_umask(0o022, tmp_path, "calibrate", "--out", "cal.pdf").returncode == 0
+    assert _run_with_umask(0o022, tmp_path, "config", "set", "paper", "letter").returncode == 0
+    assert (tmp_path / "cal.pdf").read_bytes().startswith(b"%PDF")
+    assert [oct((tmp_path / n).stat().st_mode & 0o777) for n in ("cal.pdf", "settings.cfg")] == [oct(0o640), oct(0o600)]
+
+
+# -- a full disk: the message names the file, and nothing is left behind -----------------------------
+
+
+def _disk_full(*args, **kwargs):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_during_a_build_names_the_file(game_copy, cli, out, monkeypatch):
+    from reportlab.pdfbase import pdfdoc
+
+    monkeypatch.setattr(pdfdoc.PDFDocument, "SaveToFile", _disk_full)
+    (line,) = build_fails(cli, game_copy("mini_game"), out)
+    assert line.endswith("/mini-en-a4-cards.pdf: No space left on device: the disk is full"), line
+    assert line.startswith(display_path(out) + "/"), line
+
+
+def test_a_full_disk_during_calibrate_names_the_file(cli, tmp_path, monkeypatch):
+    from reportlab.pdfbase import pdfdoc
+
+    monkeypatch.setattr(pdfdoc.PDFDocument, "SaveToFile", _disk_full)
+    target = tmp_path / "cal" / "sheet.pdf"
+    (line,) = assert_user_error(cli("calibrate", "--out", target))
+    assert line == f"{game_label(target.parent, 'sheet.pdf')}: cannot be written: No space left on device"
+    assert list(target.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("what", ["--png", "--tts"])
+def test_a_full_disk_during_an_export_names_the_file(game_copy, cli, out, monkeypatch, what):
+    from PIL import Image
+
+    monkeypatch.setattr(Image.Image, "save", _disk_full)
+    before = snapshot(out)
+    (line,) = assert_user_error(cli("export", game_copy("mini_game"), what, "--lang", "en", "--out", out))
+    assert line.startswith(display_path(out) + "/") and ".png: No space left on device: the disk is full" in line, line
+    assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+def test_a_full_disk_during_a_preview_names_the_file(game_copy, cli, tmp_path, monkeypatch):
+    from PIL import Image
+
+    monkeypatch.setattr(Image.Image, "save", _disk_full)
+    target = tmp_path / "preview" / "p.png"
+    (line,) = assert_user_error(cli("preview", game_copy("mini_game"), "--out", target))
+    assert line == f"{game_label(target.parent, '.p.png.tmp')}: No space left on device: the disk is full"
+    assert list(target.parent.iterdir()) == []
