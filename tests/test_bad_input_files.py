@@ -441,3 +441,16 @@ def test_a_full_disk_during_a_preview_names_the_file(game_copy, cli, tmp_path, m
     (line,) = assert_user_error(cli("preview", game_copy("mini_game"), "--out", target))
     assert line == f"{game_label(target.parent, '.p.png.tmp')}: No space left on device: the disk is full"
     assert list(target.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ('      - id: joker\n', '      - id: joker\n        fields: {x: .nan}\n', "22:21",
+     "card entry 2 of component 'cards': field 'x' is nan"),
+    ("          n: {range: [1, 3]}\n", "          n: [1, .inf]\n", "20:18",
+     "card entry 1 of component 'cards': for_each value 'n[1]' is inf"),
+])
+def test_a_non_finite_card_field_is_reported_at_its_line(game_copy, cli, out, old, new, line, message):
+    root = game_copy("mini_game")
+    edit_file(root / "game.yaml", old, new)
+    lines = build_fails(cli, root, out)
+    assert lines == [f"{game_label(root)}:{line}: {message}: a number in the data must be finite"]

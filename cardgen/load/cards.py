@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from ..errors import Collector, Where
 from ..model.components import Card
-from .data import freeze
+from .data import check_finite, freeze
 from .schema import ID_RE, check_keys, check_mapping, describe, get
 from .yamlsrc import YDict, YList
 
@@ -87,6 +87,7 @@ def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> l
                 errors.add(f"{what}: for_each '{key}' range must be [first, last] whole numbers", where)
                 return []
         elif isinstance(source, YList):
+            check_finite(source, where, f"{what}: for_each value", key, errors)
             axes.append((key, list(source)))
         else:
             errors.add(
@@ -179,6 +180,7 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             return []
         quantity_field = placeholder.group(1)
     fields = get(entry, "fields", (dict,), ewhat, errors, default={})
+    check_finite(fields, entry.at("fields"), f"{ewhat}: field", "", errors)
     spec = entry.get("for_each")
     if spec is not None and not isinstance(spec, YDict):
         errors.add(f"'for_each' in {ewhat} must be a mapping", entry.at("for_each"))
