@@ -454,3 +454,11 @@ def test_a_non_finite_card_field_is_reported_at_its_line(game_copy, cli, out, ol
     edit_file(root / "game.yaml", old, new)
     lines = build_fails(cli, root, out)
     assert lines == [f"{game_label(root)}:{line}: {message}: a number in the data must be finite"]
+
+
+def test_a_number_too_long_in_a_rendered_layout_is_one_line(game_copy, cli, out):
+    root = game_copy("mini_game")
+    edit_file(front(root), "- {text: {x: 5,", "- {text: {x: " + "7" * 5000 + ",")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == (f"{game_label(root, 'templates', 'front.yaml.j2')} (rendered for cards/card-1 front [en]):2:14: "
+                        "a whole number of 5,000 digits: cardgen reads at most 4,300")

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import CardgenError, Collector, Where
 from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .fonts import FontBook, describe_chars
-from .images import check_image
+from .images import check_image as check_image_file
 from .jail import inside, link_path, parents_of
 from .ops import Op
 from .textfit import FittedText, fit_text
@@ -70,7 +70,7 @@ class TextEngine:
         path = self.asset(src)
         if path not in self._images:
             try:
-                check_image(path)
+                check_image_file(path)
                 self._images[path] = None
             except CardgenError as exc:
                 self._images[path] = exc.message

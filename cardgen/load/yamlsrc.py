@@ -242,12 +242,13 @@ def _expanded_values(doc: Any) -> int:
     return count
 
 
-def _long_number(text: str, path: str) -> CardgenError:
-    """The error for a whole number too long for Python to read, at its line."""
+def _long_number(text: str, path: str, exc: ValueError) -> CardgenError:
+    """The error for a whole number too long for Python to read, at its line (or, for
+    another value PyYAML could not build, its own words)."""
     limit = sys.get_int_max_str_digits()
     found = re.search(rf"\d{{{limit + 1},}}", text)
     if found is None:
-        return CardgenError(f"a whole number of more than {limit:,} digits", Where(path))
+        return CardgenError(f"bad value: {exc}", Where(path))
     line = text.count("\n", 0, found.start()) + 1
     col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
     return CardgenError(f"a whole number of {len(found.group()):,} digits: cardgen reads at most {limit:,}",
@@ -271,8 +272,8 @@ def fast_load(text: str, path: str) -> Any:
         if err.where.line and err.where.line <= len(lines):
             err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
         raise err from None
-    except ValueError:  # Python's limit on the digits of a whole number read from text
-        raise _long_number(text, path) from None
+    except ValueError as exc:  # Python's limit on the digits of a whole number read from text
+        raise _long_number(text, path, exc) from None
     finally:
         loader.dispose()
     if "&" in text and _expanded_values(doc) > MAX_VALUES:  # every alias needs an anchor (&name)

@@ -467,6 +467,8 @@ class TemplateRenderer:
         with the line of the template that included it: ``macros.j2:3 (included from
         front.yaml.j2:8)``."""
         where = error.where
+        if not where.path:
+            return error
         frames = [(display_path(f.filename), f.lineno) for f in traceback.extract_tb(raised.__traceback__)
                   if f.filename.endswith((".j2", ".jinja")) or "/templates/" in f.filename]
         frames = [f for f in frames if f[0] != where.path]
