@@ -100,6 +100,26 @@ def os_error(exc: OSError) -> CardgenError:
     return CardgenError(what, Where(display_path(name)) if name is not None else None)
 
 
+def not_utf8(exc: UnicodeDecodeError, label: str) -> CardgenError:
+    """A file that is not UTF-8 text, at the line and column of its first bad byte
+    (a byte offset means nothing to someone looking at the file in an editor)."""
+    data = bytes(exc.object)
+    line = data.count(b"\n", 0, exc.start) + 1
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    col = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+    return CardgenError(f"not UTF-8 text (byte 0x{data[exc.start]:02X})", Where(label, line, col))
+
+
+def read_utf8(path: Path, label: str, encoding: str = "utf-8") -> str:
+    """A text file cardgen reads (YAML, a template, a manifest), decoded; not UTF-8 is a
+    CardgenError at its line. Other OSErrors (not found, a folder) are the caller's."""
+    data = path.read_bytes()
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise not_utf8(exc, label) from None
+
+
 def display_path(path: Path | str, root: Path | None = None) -> str:
     """A path as the user should see it: relative to the cwd when possible."""
     p = Path(path)

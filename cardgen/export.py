@@ -13,10 +13,12 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
+from .files import naming
 from .impose.shapes import shape_of
 from .model.components import Deck
 from .model.game import Game
@@ -142,6 +144,12 @@ class _Staging:
                 pass
 
 
+def _save(image: Image.Image, path: Path, **options: Any) -> None:
+    """Save an image; a write the system refuses (a full disk) names the file."""
+    with naming(path):
+        image.save(path, **options)
+
+
 def _staged(write_lang, langs: tuple[str, ...], out_dir: Path, game_id: str) -> list[Path]:
     """Write every language into its staging folder, then publish them all at once,
     holding the kit's lock: the exports live inside the kit folder, which a build
@@ -176,7 +184,7 @@ def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300
         for f in face_images(game, lang, dpi, options=options):
             tag = "a-front" if f.side == "front" else "b-back"
             name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
-            f.image.save(tmp / name, dpi=(dpi, dpi), optimize=False)
+            _save(f.image, tmp / name, dpi=(dpi, dpi), optimize=False)
 
     return _staged(write, langs or game.languages, out_dir, game.id)
 
@@ -217,25 +225,26 @@ def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: Build
                 sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
                 for i, card_id in enumerate(chunk):
                     sheet.paste(fronts[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
-                sheet.save(tmp / f"{base}.png")
+                _save(sheet, tmp / f"{base}.png")
                 back_note = "none (one-sided)"
                 if backs and single_back:
                     back_name = f"{game.id}-{lang}-{comp.id}-back.png"
                     back = next(iter(backs.values())).resize((cw, ch))
-                    back.save(tmp / back_name)
+                    _save(back, tmp / back_name)
                     sheet.paste(back, ((cols - 1) * cw, (rows - 1) * ch))  # the hidden-card slot
-                    sheet.save(tmp / f"{base}.png")
+                    _save(sheet, tmp / f"{base}.png")
                     back_note = back_name
                 elif backs:
                     back_name = f"{base}-backs.png"
                     bsheet = Image.new("RGB", sheet.size, "white")
                     for i, card_id in enumerate(chunk):
                         bsheet.paste(backs[card_id].resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
-                    bsheet.save(tmp / back_name)
+                    _save(bsheet, tmp / back_name)
                     back_note = f"{back_name} (unique backs)"
                 lines.append(f"{base}.png: {len(chunk)} cards, width {cols}, height {rows}; back: {back_note}")
-        (tmp / "TTS-IMPORT.txt").write_text(
-            TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
+        with naming(tmp / "TTS-IMPORT.txt"):
+            (tmp / "TTS-IMPORT.txt").write_text(
+                TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
 
     return _staged(write, langs or game.languages, out_dir, game.id)
 
@@ -293,6 +302,9 @@ def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptio
         y += max(f.image.height for f in row) + 34
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
-    sheet.save(tmp, format="PNG", dpi=(dpi, dpi))
-    os.replace(tmp, out)
+    try:
+        _save(sheet, tmp, format="PNG", dpi=(dpi, dpi))
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)  # a write that failed half-way leaves nothing
     return out

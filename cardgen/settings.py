@@ -32,7 +32,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CardgenError, Collector, Where, display_path
+from .errors import CardgenError, Collector, Where, display_path, not_utf8
+from .files import new_file_mode
 from .impose.papers import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"
@@ -187,8 +188,7 @@ def _read_text(path: Path) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise CardgenError("is not UTF-8 text", Where(display_path(path), line)) from None
+        raise not_utf8(e, display_path(path)) from None
 
 
 def _split_line(line: str) -> tuple[str, str] | None:
@@ -299,7 +299,7 @@ def _write_atomic(path: Path, text: str) -> None:
     where = Where(display_path(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else new_file_mode()  # as open() would make it
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise CardgenError(f"cannot be written: {e.strerror or e}", where) from None

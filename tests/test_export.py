@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from conftest import assert_user_error
 from kitchecks import HAPY_EN_A4
 from PIL import Image
 
@@ -139,10 +138,11 @@ def test_png_matches_the_printshop_page(png_export, printshop, hapy, card, side)
 
 
 @pytest.mark.parametrize("dpi", [10, 71, 1201])
-def test_png_dpi_out_of_range_is_a_user_error(cli, tmp_path, dpi):
+def test_png_dpi_out_of_range_is_a_usage_error(cli, tmp_path, dpi):
+    """A bad option value, like a bad --paper: exit status 2, the option and its range named."""
     result = cli("export", "hapy", "--png", "--dpi", dpi, "--lang", "en", "--out", tmp_path)
-    errors = assert_user_error(result)
-    assert len(errors) == 1 and "--dpi" in errors[0] and str(dpi) in errors[0], errors
+    assert result.exit_code == 2, result.output
+    assert f"Error: Invalid value for '--dpi': {dpi} is not in the range 72<=x<=1200." in result.stderr
     assert not list(tmp_path.glob("**/*.png")), "nothing is written"
 
 

@@ -86,6 +86,13 @@ CASES: dict[str, list[str]] = {  # folder: its error lines, without "error: "
                         "and at most 2,000 mm, found -12", AGAIN],
     "half_max_lines": [f"half_max_lines/templates/front.yaml.j2 [{FACE}]: op 2: 'max_lines' of text must be a "
                        "whole number from 1 to 1,000, found 0.5", AGAIN],
+    "deep_game_yaml": ["deep_game_yaml/game.yaml:24:107: the file nests lists and mappings more than 100 deep"],
+    "long_integer": ["long_integer/game.yaml:24:8: a whole number of 5,000 digits: cardgen reads at most 4,300"],
+    "latin1_template": ["latin1_template/templates/front.yaml.j2:4:7: not UTF-8 text (byte 0xE9)", AGAIN],
+    "bomb_png": [f"bomb_png/assets/art.png: bomb_png/templates/front.yaml.j2 [{FACE}]: the image is 100,000 × "
+                 "100,000 pixels; an image may have at most 50,000,000 pixels", AGAIN],
+    "broken_png": [f"broken_png/assets/art.png: broken_png/templates/front.yaml.j2 [{FACE}]: the image cannot be "
+                   "read: not a PNG or JPEG file", AGAIN],
 }
 
 ONE_GIB = 1 << 30

@@ -246,7 +246,7 @@ def test_unsafe_yaml_tag_is_refused(game_copy):
 def test_not_utf8(game_copy):
     root = game_copy("mini_game")
     (root / "game.yaml").write_bytes("id: mini\nname: H\xe2py\n".encode("latin-1"))
-    assert problems(root) == [f"{game_label(root)}: not UTF-8 text (byte 16)"]
+    assert problems(root) == [f"{game_label(root)}:2:8: not UTF-8 text (byte 0xE2)"]
 
 
 # -- schema: unknown keys, wrong types -------------------------------------------

@@ -141,9 +141,11 @@ def test_sandbox_is_a_sandboxed_environment(tpl):
 
 def test_no_include_outside_template_folders(tpl, tmp_path):
     (tmp_path / "secret.txt").write_text("- {rect: {x: 0, y: 0, w: 1, h: 1}}\n")
-    render = tpl({"front.yaml.j2": '{% include "../secret.txt" %}\n'})
+    render = tpl({"front.yaml.j2": '- {rect: {x: 0, y: 0, w: 1, h: 1}}\n{% include "../secret.txt" %}\n'})
     err = render_error(render, "front.yaml.j2")
-    assert "not found" in err.message
+    assert err.where.line == 2 and err.where.path.endswith("front.yaml.j2")
+    assert err.message.endswith("template '../secret.txt' must be a file inside the game's templates folder "
+                                "(no '..', no absolute path)")
 
 
 # -- the q filter and astral characters ----------------------------------------------

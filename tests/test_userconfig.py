@@ -168,7 +168,7 @@ def test_unreadable_files(env):
     user, project = env
     user.parent.mkdir(parents=True)
     user.write_bytes(b"paper = a4\nduplex = l\xf6ng\n")
-    assert error_of(load_settings) == [f"{user}:2: is not UTF-8 text"]
+    assert error_of(load_settings) == [f"{user}:2:11: not UTF-8 text (byte 0xF6)"]
     user.unlink()
     (project / PROJECT_FILE).mkdir()
     assert error_of(load_settings) == ["cardgen.cfg: is a folder, not a settings file"]

@@ -27,6 +27,7 @@ the back reads upright when the sheet is turned over left to right.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Where, display_path
+from ..files import new_file_mode
 from ..impose.papers import PAPERS_MM
 from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
@@ -418,6 +420,8 @@ def calibration_pdf(path: Path | str, paper: str, duplex: str, lang: str = "en")
                 c.rotate(180)
             _draw_back(pen, paper, duplex, g, t)
         c.save()
+        # mkstemp made it 0600: give it the mode open() would (a file replaced keeps its own)
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else new_file_mode())
         os.replace(tmp, path)
     except OSError as e:
         raise CardgenError(f"cannot be written: {e.strerror or e}", Where(display_path(path))) from None

@@ -104,16 +104,16 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
         bad = [n for n in players if n not in allowed]
         if bad:
             raise click.BadParameter(f"{model.id} is played by {', '.join(map(str, allowed))} players, not"
-                                     f" {', '.join(map(str, bad))}", param_hint="--players")
+                                     f" {', '.join(map(str, bad))}", param_hint="'--players'")
         known = rules.setups(model)
         bad_setups = [s for s in setup_names if s not in known]
         if bad_setups:
             raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
-                                     param_hint="--setup")
+                                     param_hint="'--setup'")
         bad_agents = [a for a in agent_names if a not in rules.agents]
         if bad_agents:
             raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
-                                     param_hint="--agents")
+                                     param_hint="'--agents'")
     if draw_path is not None:
         if ctx.get_parameter_source("seed") is not click.core.ParameterSource.COMMANDLINE:
             raise click.UsageError("--draw draws one game: say which with --seed S")

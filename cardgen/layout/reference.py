@@ -72,7 +72,7 @@ OPS_TEXT: dict[str, str] = {
     "glyph": "One character drawn as a figure: scaled, keeping its proportions, so that its "
              "visible ink (not the font's em box) fills the box, and centred on that ink. "
              "Made for hieroglyphs and symbols drawn large.",
-    "image": "A picture (PNG or JPEG) from the game's `assets/` folder, placed in the box.",
+    "image": "A picture (PNG or JPEG, at most 50,000,000 pixels) from the game's `assets/` folder, placed in the box.",
     "group": "Ops drawn together in a coordinate space of their own: moved by `translate`, "
              "then turned by `rotate`, then scaled by `scale`, then cut to `clip`. The ops "
              "inside use the group's coordinates. A group's `opacity` fades everything in it.",

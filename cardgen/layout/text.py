@@ -12,10 +12,11 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import CardgenError, Collector
+from ..errors import CardgenError, Collector, Where
 from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .fonts import FontBook, describe_chars
-from .jail import inside, parents_of
+from .images import check_image as check_image_file
+from .jail import inside, link_path, parents_of
 from .ops import Op
 from .textfit import FittedText, fit_text
 
@@ -44,6 +45,7 @@ class TextEngine:
         self.assets_dir = assets
         self._fits: dict[tuple, FittedText] = {}
         self._flows: dict[tuple, FlowResult] = {}
+        self._images: dict[Path, str | None] = {}  # an image's path → what is wrong with it, None when nothing
 
     def font(self, name: str | None) -> str:
         """A role name (title, text, …) or a font name → a font name."""
@@ -61,6 +63,20 @@ class TextEngine:
         if not path.is_file():
             raise CardgenError(f"image '{src}' not found in the game's assets folder")
         return inside(path, parents_of([self.assets_dir]))  # the game folder, however assets/ is linked
+
+    def check_image(self, src: str) -> None:
+        """The image ``src`` is one the painter can draw (read once per build); else a
+        CardgenError naming the image file."""
+        path = self.asset(src)
+        if path not in self._images:
+            try:
+                check_image_file(path)
+                self._images[path] = None
+            except CardgenError as exc:
+                self._images[path] = exc.message
+        problem = self._images[path]
+        if problem is not None:
+            raise CardgenError(problem, Where(link_path(Path(self.assets_dir or ".") / src)))
 
     def measure(self, font: str):
         return lambda text, size: self.book.string_width_mm(font, text, size)
@@ -161,7 +177,7 @@ class TextEngine:
                     f"{result.size:g} pt ({result.overflow:.0%} too long)"
                 )
         elif op.kind == "image":
-            self.asset(a["src"])
+            self.check_image(a["src"])
         elif op.kind == "path":
             from .svgpath import PathError, parse_path
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from ..errors import Collector, Where
 from ..model.components import Card
-from .data import freeze
+from .data import check_finite, freeze
 from .schema import ID_RE, check_keys, check_mapping, describe, get
 from .yamlsrc import YDict, YList
 
@@ -22,6 +22,28 @@ MAX_PIECES = 10_000  # cards of one component, every copy counted
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 CARD_KEYS_REQUIRED = ("id",)
 CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant")
+
+
+MAX_ID_LENGTH = 100  # a card id is part of the file name of each image exported for it
+_NOT_IN_FILE_NAMES = set('/\\:*?"<>|')  # separators, and what Windows refuses in a name
+
+
+def id_problem(card_id: str) -> str | None:
+    """What keeps ``card_id`` from being part of a file name on any system, or None."""
+    if not card_id:
+        return "is empty"
+    if card_id.startswith("."):
+        return "starts with '.'"
+    if card_id != card_id.strip():
+        return "starts or ends with a space"
+    if len(card_id) > MAX_ID_LENGTH:
+        return f"is longer than {MAX_ID_LENGTH} characters"
+    for char in card_id:
+        if char in _NOT_IN_FILE_NAMES:
+            return f"holds {char!r}"
+        if ord(char) < 32 or 0x7F <= ord(char) < 0xA0:
+            return f"holds the control character U+{ord(char):04X}"
+    return None
 
 
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:
@@ -65,6 +87,7 @@ def _for_each_values(spec: YDict, data: dict, what: str, errors: Collector) -> l
                 errors.add(f"{what}: for_each '{key}' range must be [first, last] whole numbers", where)
                 return []
         elif isinstance(source, YList):
+            check_finite(source, where, f"{what}: for_each value", key, errors)
             axes.append((key, list(source)))
         else:
             errors.add(
@@ -157,6 +180,7 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             return []
         quantity_field = placeholder.group(1)
     fields = get(entry, "fields", (dict,), ewhat, errors, default={})
+    check_finite(fields, entry.at("fields"), f"{ewhat}: field", "", errors)
     spec = entry.get("for_each")
     if spec is not None and not isinstance(spec, YDict):
         errors.add(f"'for_each' in {ewhat} must be a mapping", entry.at("for_each"))
@@ -178,6 +202,10 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             card_id = _expand_id(id_template, binding)
         except KeyError as exc:
             errors.add(f"card id '{id_template}' refers to unknown field {exc}", entry.at("id"))
+            break
+        unsafe = id_problem(card_id)
+        if unsafe is not None:
+            errors.add(f"card id {card_id!r} {unsafe} (card ids become file names)", entry.at("id"))
             break
         if card_id in ids:
             errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))

@@ -8,6 +8,7 @@ then frozen into the read-only values the model holds; the marks go beside them
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -44,7 +45,34 @@ def read_data(root: Path, doc: YDict, game_file: Where, errors: Collector) -> tu
         errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
         data = YDict()
     merged, marks = _data_files(root, doc, data, errors)
+    bad: dict[Where, str] = {}  # shared by every key: an alias of another key's value is said once
+    for key, value in merged.items():
+        _non_finite(value, marks[key].where if key in marks else game_file, "data value", str(key), bad)
+    for where, message in bad.items():
+        errors.add(message, where)
     return merged, DataMarks(Mark(doc.where, MappingProxyType(marks)), game_file)
+
+
+def check_finite(value: Any, where: Where, what: str, path: str, errors: Collector) -> None:
+    """Every number in ``value`` is finite: a NaN or an infinity would reach a layout op
+    (a position, a size) and be reported there, far from the line that holds it. The
+    error names ``what`` and the value's ``path`` in it (``data value 'rows[2].x'``); an
+    alias repeats a value, so each line is said once."""
+    bad: dict[Where, str] = {}
+    _non_finite(value, where, what, path, bad)
+    for at, message in bad.items():
+        errors.add(message, at)
+
+
+def _non_finite(value: Any, where: Where, what: str, path: str, bad: dict[Where, str]) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        bad.setdefault(where, f"{what} '{path}' is {value}: a number in the data must be finite")
+    elif isinstance(value, YDict):
+        for key, item in value.items():
+            _non_finite(item, value.at(key), what, f"{path}.{key}" if path else str(key), bad)
+    elif isinstance(value, YList):
+        for index, item in enumerate(value):
+            _non_finite(item, value.at(index), what, f"{path}[{index}]", bad)
 
 
 def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:

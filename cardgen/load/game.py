@@ -92,8 +92,11 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
 
     known = tuple(sorted({k.variant for c in components if isinstance(c, Deck) for k in c.cards if k.variant}))
     keep = _chosen_variants(game_id, known, variants, every_variant, Where(label))
+    every_card = {c.id: c.cards for c in components if isinstance(c, Deck)}
     components = [replace(c, cards=tuple(k for k in c.cards if k.variant is None or k.variant in keep))
                   if isinstance(c, Deck) else c for c in components]
+    _check_decks_not_empty(doc, components, every_card, errors)
+    errors.raise_if_any()
 
     return Game(
         id=game_id,
@@ -112,6 +115,22 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         variants=tuple(v for v in known if v in keep),
         known_variants=known,
     )
+
+
+def _check_decks_not_empty(doc: YDict, components: list[Component], every_card: dict[str, tuple],
+                           errors: Collector) -> None:
+    """Every deck has a card in this build: an empty one would be a PDF of no pages,
+    which PDF readers refuse. A deck whose cards (``every_card``, before the variants
+    were chosen) are all in variants names them."""
+    entries = {c.get("id"): c for c in doc.get("components", []) if isinstance(c, YDict)}
+    for component in components:
+        if isinstance(component, Deck) and not component.cards:
+            entry = entries.get(component.id)
+            where = entry.at("cards") if entry is not None else component.where
+            variants = sorted({k.variant for k in every_card.get(component.id, ()) if k.variant})
+            hint = (f": its cards are all in variant{'s' if len(variants) > 1 else ''} {', '.join(variants)} "
+                    f"(build with --variant {variants[0]})" if variants else "")
+            errors.add(f"deck '{component.id}' has no cards{hint}", where)
 
 
 def _chosen_variants(game_id: str, known: tuple[str, ...], variants: Iterable[str], every_variant: bool,

@@ -8,12 +8,14 @@ Only PyYAML's safe constructors are used: no tag can run code.
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import CardgenError, Where
+from ..errors import CardgenError, Where, read_utf8
 
 _Loader: type[Any]
 try:  # libyaml is much faster; fall back to the pure-Python loader
@@ -56,6 +58,9 @@ def _where(path: str, node: yaml.Node) -> Where:
 
 
 MAX_VALUES = 1_000_000  # values one file may hold once its aliases are expanded
+MAX_USER_NESTING = 100  # lists and mappings inside one another in a user's file (a game, data, a locale)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _Builder:
@@ -64,41 +69,87 @@ class _Builder:
         self.constructor = yaml.SafeLoader.__new__(yaml.SafeLoader)
         yaml.constructor.SafeConstructor.__init__(self.constructor)
         self.built = 0
+        self.pairs: dict[int, tuple[list, int]] = {}  # id of a mapping node → its pairs, merges included
 
-    def build(self, node: yaml.Node) -> Any:
+    def build(self, node: yaml.Node, depth: int = 1) -> Any:
         self.built += 1
         if self.built > MAX_VALUES:  # an alias of an alias of an alias… ("billion laughs")
             raise CardgenError(f"the file holds more than {MAX_VALUES:,} values once its aliases (*name) are "
                                f"expanded", _where(self.path, node))
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
-            raise CardgenError(f"YAML tag {node.tag!r} is not supported", _where(self.path, node))
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if node.tag not in _PLAIN_TAGS:
+                raise CardgenError(f"YAML tag {node.tag!r} is not supported", _where(self.path, node))
+            if depth > MAX_USER_NESTING:  # as written, parse_yaml measured it: an alias inside an alias…
+                raise CardgenError(f"the file nests lists and mappings more than {MAX_USER_NESTING} deep through "
+                                   f"its aliases (*name)", _where(self.path, node))
         if isinstance(node, yaml.MappingNode):
-            out = YDict()
-            out.where = _where(self.path, node)
-            out.key_where, out.value_where = {}, {}
-            self.constructor.flatten_mapping(node)
-            for key_node, value_node in node.value:
-                key = self.build(key_node)
-                if not isinstance(key, (str, int, float, bool)) or key is None:
-                    raise CardgenError("a mapping key must be a plain value", _where(self.path, key_node))
-                if key in out:
-                    first = out.key_where[key]
-                    raise CardgenError(
-                        f"duplicate key '{key}' (first at line {first.line})", _where(self.path, key_node)
-                    )
-                out[key] = self.build(value_node)
-                out.key_where[key] = _where(self.path, key_node)
-                out.value_where[key] = _where(self.path, value_node)
-            return out
+            return self._mapping(node, depth)
         if isinstance(node, yaml.SequenceNode):
-            seq = YList(self.build(item) for item in node.value)
+            seq = YList(self.build(item, depth + 1) for item in node.value)
             seq.where = _where(self.path, node)
             seq.item_where = [_where(self.path, item) for item in node.value]
             return seq
+        if node.tag == _INT_TAG and len(node.value) > sys.get_int_max_str_digits() \
+                and (digits := sum(c.isdigit() for c in node.value)) > sys.get_int_max_str_digits():  # Python's limit
+            raise CardgenError(f"a whole number of {digits:,} digits: cardgen reads at most "
+                               f"{sys.get_int_max_str_digits():,}", _where(self.path, node))
         try:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise CardgenError(f"bad value: {getattr(exc, 'problem', exc)}", _where(self.path, node)) from None
+
+    def _pairs(self, node: yaml.MappingNode) -> tuple[list, int]:
+        """The key/value nodes of a mapping with those its ``<<`` merges bring first (a
+        later merged mapping before an earlier one, so the earlier wins, as PyYAML
+        orders them), and how many of them came from merges. The nodes are left as
+        they are: an alias of this mapping is the very same node."""
+        known = self.pairs.get(id(node))
+        if known is not None:
+            return known
+        merged: list = []
+        own: list = []
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE_TAG:
+                own.append((key_node, value_node))
+                continue
+            if isinstance(value_node, yaml.MappingNode):
+                sources = [value_node]
+            elif isinstance(value_node, yaml.SequenceNode) and all(
+                    isinstance(item, yaml.MappingNode) for item in value_node.value):
+                sources = value_node.value[::-1]
+            else:
+                raise CardgenError("a merge (<<) takes a mapping or a list of mappings", _where(self.path, value_node))
+            for source in sources:
+                merged.extend(self._pairs(source)[0])
+                if len(merged) > MAX_VALUES:
+                    raise CardgenError(f"the file holds more than {MAX_VALUES:,} values once its merges (<<) are "
+                                       f"expanded", _where(self.path, node))
+        self.pairs[id(node)] = (merged + own, len(merged))
+        return self.pairs[id(node)]
+
+    def _mapping(self, node: yaml.MappingNode, depth: int) -> YDict:
+        """A mapping; its own keys override the keys a ``<<`` merge brings (and a later
+        merged mapping's, an earlier one's), but an own key written twice is an error."""
+        out = YDict()
+        out.where = _where(self.path, node)
+        out.key_where, out.value_where = {}, {}
+        pairs, merged = self._pairs(node)
+        own: set = set()
+        for index, (key_node, value_node) in enumerate(pairs):
+            key = self.build(key_node, depth + 1)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise CardgenError("a mapping key must be a plain value", _where(self.path, key_node))
+            if index >= merged:
+                if key in own:
+                    first = out.key_where[key]
+                    raise CardgenError(
+                        f"duplicate key '{key}' (first at line {first.line})", _where(self.path, key_node)
+                    )
+                own.add(key)
+            out[key] = self.build(value_node, depth + 1)
+            out.key_where[key] = _where(self.path, key_node)
+            out.value_where[key] = _where(self.path, value_node)
+        return out
 
 
 def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
@@ -110,7 +161,10 @@ def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
 
 
 def parse_yaml(text: str, path: str) -> Any:
-    """Parse YAML text into YDict/YList/scalars with positions; ``path`` labels errors."""
+    """Parse YAML text into YDict/YList/scalars with positions; ``path`` labels errors.
+    A text nested more than MAX_USER_NESTING deep is refused at the line where it goes
+    too deep, before anything recurses."""
+    _deepest(text, path, MAX_USER_NESTING, "the file")
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -124,11 +178,9 @@ def load_yaml(path: Path, label: str | None = None) -> Any:
     """Read and parse a YAML file; ``label`` is how the path is shown in errors."""
     label = label or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path, label)
     except FileNotFoundError:
         raise CardgenError("file not found", Where(label)) from None
-    except UnicodeDecodeError as exc:
-        raise CardgenError(f"not UTF-8 text (byte {exc.start})", Where(label)) from None
     return parse_yaml(text, label)
 
 
@@ -153,21 +205,21 @@ class _RenderedLoader(_Loader):
                                _where(self.path, node))
 
 
-def _deepest(text: str, path: str) -> None:
-    """Refuse a text nested deeper than MAX_NESTING, at its line. Nesting needs one of
+def _deepest(text: str, path: str, limit: int = MAX_NESTING, what: str = "the layout") -> None:
+    """Refuse a text nested deeper than ``limit``, at its line. Nesting needs one of
     ``[{-:?`` per level, so only a text with more of those than the limit is parsed
-    event by event (iteratively) to measure it: no shipped layout comes close."""
-    if sum(text.count(c) for c in "[{-:?") <= MAX_NESTING:
+    event by event (iteratively) to measure it, before libyaml's composer recurses."""
+    if sum(text.count(c) for c in "[{-:?") <= limit:
         return
     depth = 0
     try:
         for event in yaml.parse(text, Loader=_Loader):
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
-                if depth > MAX_NESTING:
+                if depth > limit:
                     mark = event.start_mark
                     where = Where(path, mark.line + 1, mark.column + 1) if mark is not None else Where(path)
-                    raise CardgenError(f"the layout nests lists and mappings more than {MAX_NESTING:,} deep", where)
+                    raise CardgenError(f"{what} nests lists and mappings more than {limit:,} deep", where)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
@@ -190,6 +242,19 @@ def _expanded_values(doc: Any) -> int:
     return count
 
 
+def _long_number(text: str, path: str, exc: ValueError) -> CardgenError:
+    """The error for a whole number too long for Python to read, at its line (or, for
+    another value PyYAML could not build, its own words)."""
+    limit = sys.get_int_max_str_digits()
+    found = re.search(rf"\d{{{limit + 1},}}", text)
+    if found is None:
+        return CardgenError(f"bad value: {exc}", Where(path))
+    line = text.count("\n", 0, found.start()) + 1
+    col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    return CardgenError(f"a whole number of {len(found.group()):,} digits: cardgen reads at most {limit:,}",
+                        Where(path, line, col))
+
+
 def fast_load(text: str, path: str) -> Any:
     """Parse machine-written YAML (rendered layouts) quickly, without positions, with
     the limits of user files: at most MAX_VALUES values once aliases and merges are
@@ -207,6 +272,8 @@ def fast_load(text: str, path: str) -> Any:
         if err.where.line and err.where.line <= len(lines):
             err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
         raise err from None
+    except ValueError as exc:  # Python's limit on the digits of a whole number read from text
+        raise _long_number(text, path, exc) from None
     finally:
         loader.dispose()
     if "&" in text and _expanded_values(doc) > MAX_VALUES:  # every alias needs an anchor (&name)

@@ -196,6 +196,10 @@ class Manifest:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise CardgenError(f"not valid JSON: {exc.msg}", Where(where.path, exc.lineno, exc.colno)) from None
+        except RecursionError:  # Python's JSON reader recurses: 100,000 '[' would be a traceback
+            raise CardgenError("not a cardgen kit manifest: arrays and objects nested too deeply", where) from None
+        except ValueError:  # a whole number longer than Python reads (4,300 digits)
+            raise CardgenError("not a cardgen kit manifest: a number too long to read", where) from None
         if not isinstance(doc, dict) or not isinstance(doc.get("files"), list) or not isinstance(doc.get("decks"), dict):
             raise CardgenError("not a cardgen kit manifest (it needs 'game', 'decks' and 'files')", where)
         try:

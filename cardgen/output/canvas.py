@@ -20,6 +20,7 @@ from reportlab.lib.colors import white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
+from ..files import naming
 from ..impose.marks import CutGuide, Mark
 from ..impose.outlines import Outline
 from ..impose.shapes import ProofLines
@@ -34,10 +35,19 @@ REGISTRATION = PCMYKColorSep(100, 100, 100, 100, spotName="All", density=100)
 HAIRLINE_MM = 0.25 / PT_PER_MM  # 0.25 pt
 
 
+class NamedCanvas(Canvas):
+    """A canvas whose ``save`` names its file when the system refuses to write it (a
+    full disk): ReportLab's write errors say only ``No space left on device``."""
+
+    def save(self) -> None:
+        with naming(self._filename):
+            super().save()
+
+
 def new_canvas(path: Path, page_mm: tuple[float, float], initial_font: str, title: str, duplex: str | None) -> Canvas:
     """A canvas with fixed metadata; ``duplex`` asks viewers for the right flip."""
     prepare_reportlab()
-    c = Canvas(
+    c = NamedCanvas(
         str(path),
         pagesize=(mm_to_pt(page_mm[0]), mm_to_pt(page_mm[1])),
         invariant=1,

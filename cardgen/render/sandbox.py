@@ -11,6 +11,7 @@ import functools
 import json
 import math
 import operator
+import os
 import re
 import traceback
 from collections.abc import Callable, Mapping
@@ -24,7 +25,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from markupsafe import Markup
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import CardgenError, Where, display_path, read_utf8
 from ..load.jail import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
@@ -309,7 +310,8 @@ def renderer_for(template_dirs: tuple[Path, ...], palette: Mapping[str, str]) ->
 class JailedLoader(jinja2.FileSystemLoader):
     """A FileSystemLoader that refuses, before reading it, a template (or an included
     or imported macro file) whose symlinks lead outside ``roots``: a game's
-    ``templates/front.yaml.j2`` linked to ``/etc/passwd`` would print it on every card."""
+    ``templates/front.yaml.j2`` linked to ``/etc/passwd`` would print it on every card.
+    A template that is not UTF-8 text is an error at the line of its first bad byte."""
 
     def __init__(self, searchpath: tuple[Path, ...], roots: tuple[Path, ...]):
         super().__init__([str(d) for d in searchpath])
@@ -322,7 +324,22 @@ class JailedLoader(jinja2.FileSystemLoader):
             if candidate.is_file():
                 inside(candidate, self.roots)
                 break
-        return super().get_source(environment, template)
+        else:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            source = read_utf8(candidate, display_path(candidate))
+            mtime = candidate.stat().st_mtime
+        except OSError:
+            raise jinja2.TemplateNotFound(template) from None
+        filename = os.path.normpath(candidate)
+
+        def uptodate() -> bool:
+            try:
+                return os.path.getmtime(filename) == mtime
+            except OSError:
+                return False
+
+        return source, filename, uptodate
 
 
 class TemplateRenderer:
@@ -382,7 +399,7 @@ class TemplateRenderer:
                 path = display_path(exc.filename) if exc.filename else name
                 raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
             except jinja2.TemplateNotFound as exc:
-                raise CardgenError(f"template '{exc.name}' not found", Where(self.template_path(name))) from None
+                raise CardgenError(_not_found(exc), Where(self.template_path(name))) from None
             except (RecursionError, SyntaxError, MemoryError) as exc:  # Jinja's parser, Python's compiler
                 raise self._too_deep(name, exc) from None
             self._cache[name] = tpl
@@ -416,17 +433,18 @@ class TemplateRenderer:
                                         f"(the limit per face)")
                 pieces.append(piece)
             return "".join(pieces)
-        except CardgenError:
-            raise
+        except CardgenError as exc:  # an included or imported file refused by the loader (its encoding, a link)
+            raise self._included(exc, exc) from None
         except TemplateLimit as exc:
             raise TemplateLimitError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
         except PlaceholderError as exc:
             raise CardgenError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
-        except jinja2.TemplateSyntaxError as exc:
+        except jinja2.TemplateSyntaxError as exc:  # in a file the template includes, imports or extends
             path = display_path(exc.filename) if exc.filename else name
-            raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
+            error = CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno))
+            raise self._included(error, exc) from None
         except jinja2.TemplateNotFound as exc:
-            raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
+            raise CardgenError(f"{label}: {_not_found(exc)}", self._where_in_template(exc, name)) from None
         except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
                 AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
@@ -443,6 +461,22 @@ class TemplateRenderer:
         text = self.render_text(name, context, label)
         return text, self.parse(text, name, label)
 
+    @staticmethod
+    def _included(error: CardgenError, raised: BaseException) -> CardgenError:
+        """``error`` (in a file a template includes, imports or extends, found ``raised``),
+        with the line of the template that included it: ``macros.j2:3 (included from
+        front.yaml.j2:8)``."""
+        where = error.where
+        if not where.path:
+            return error
+        frames = [(display_path(f.filename), f.lineno) for f in traceback.extract_tb(raised.__traceback__)
+                  if f.filename.endswith((".j2", ".jinja")) or "/templates/" in f.filename]
+        frames = [f for f in frames if f[0] != where.path]
+        if not frames:
+            return error
+        path, line = frames[-1]
+        return type(error)(error.message, Where(f"{where.prefix()} (included from {path}:{line})"))
+
     def _where_in_template(self, exc: BaseException, name: str) -> Where:
         """Where a render error happened: the deepest template frame (Jinja rewrites
         tracebacks to template lines), plus the template line that called into it."""
@@ -458,6 +492,14 @@ class TemplateRenderer:
         if callers:
             return Where(f"{path}:{line} (called from {callers[-1]})")
         return Where(path, line)
+
+
+def _not_found(exc: jinja2.TemplateNotFound) -> str:
+    """What is wrong with a template name no folder holds."""
+    name = str(exc.name)
+    if name.startswith(("/", "\\")) or ".." in re.split(r"[/\\]", name):
+        return f"template '{name}' must be a file inside the game's templates folder (no '..', no absolute path)"
+    return f"template '{name}' not found"
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import CardgenError, Where, display_path, read_utf8
 from ..impose.papers import PAPERS_MM
 from ..load.inputs import inputs_digest
 from ..model.components import Board, Deck
@@ -55,6 +55,9 @@ class _Bad(Exception):
     """A file entry the kit cannot be checked against (an unknown kind, paper, layout…)."""
 
 
+MAX_MANIFEST_BYTES = 16 << 20  # a kit's manifest is some kilobytes; a larger file is not one
+
+
 def read_manifest(folder: Path) -> Manifest:
     if not folder.is_dir():
         raise CardgenError(f"kit folder '{display_path(folder)}' not found")
@@ -63,10 +66,12 @@ def read_manifest(folder: Path) -> Manifest:
     if not path.is_file():
         raise CardgenError(f"no manifest.json in '{display_path(folder)}': build the kit first (cardgen build)",
                            Where(label))
+    if path.stat().st_size > MAX_MANIFEST_BYTES:
+        raise CardgenError(f"larger than {MAX_MANIFEST_BYTES // (1 << 20)} MiB: not a cardgen kit manifest", Where(label))
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardgenError(f"not UTF-8 text (byte {exc.start})", Where(label)) from None
+        text = read_utf8(path, label)
+    except OSError as exc:
+        raise CardgenError(f"cannot be read: {exc.strerror or exc}", Where(label)) from None
     return Manifest.from_json(text, Where(label))
 
 
