@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CardgenError, Stopped, Where, display_path
+from ..files import naming
 from ..model.manifest import FileEntry, Manifest
 from .locks import FileLock, is_abandoned
 from .swap import make_current, previous_kit, recover_previous
@@ -151,7 +152,8 @@ class KitFolder:
             carried, removed = self._carry_over({e.file for e in entries}, variants)
             reached("carried")
             doc = manifest_for(tuple(sorted([*carried, *entries], key=lambda e: e.file)))
-            (self.new_kit / MANIFEST).write_text(doc.to_json(), encoding="utf-8")
+            with naming(self.new_kit / MANIFEST):
+                (self.new_kit / MANIFEST).write_text(doc.to_json(), encoding="utf-8")
             reached("manifest written")
             old = make_current(self.new_kit, self.final, self._step)
             if old is not None and old != self.new_kit:
