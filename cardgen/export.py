@@ -154,9 +154,18 @@ def _staged(write_lang, langs: tuple[str, ...], out_dir: Path, game_id: str) -> 
     """Write every language into its staging folder, then publish them all at once,
     holding the kit's lock: the exports live inside the kit folder, which a build
     replaces as a whole, keeping what is in it when it commits."""
+    made = [p for p in (out_dir, *out_dir.parents) if not p.exists()]  # innermost first
     out_dir.mkdir(parents=True, exist_ok=True)
-    with kit_lock(out_dir, game_id):
-        return _staged_locked(write_lang, langs)
+    try:
+        with kit_lock(out_dir, game_id):
+            return _staged_locked(write_lang, langs)
+    except BaseException:
+        for folder in made:  # a failed export leaves no folder it made for its lock
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        raise
 
 
 def _staged_locked(write_lang, langs: tuple[str, ...]) -> list[Path]:
