@@ -4,7 +4,8 @@
 
 ACTION is a signal name (SIGKILL, SIGTERM, SIGINT) the process sends itself when the
 build reaches STEP (a name given to ``cardgen.output.commit.reached``), or
-``sleep:N`` to pause N seconds there. ``--no-exchange`` makes the swap use its
+``sleep:N`` to pause N seconds there, or ``wait:PATH`` to pause until the file PATH
+exists (at most a minute). ``--no-exchange`` makes the swap use its
 two-rename fallback (systems without an atomic exchange).
 """
 
@@ -14,6 +15,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 import cardgen.output.commit as commit
 import cardgen.output.swap as swap
@@ -32,6 +34,12 @@ def main() -> None:
         if action.startswith("sleep:"):
             print(f"paused at {name}", file=sys.stderr, flush=True)
             time.sleep(float(action.removeprefix("sleep:")))
+        elif action.startswith("wait:"):
+            print(f"paused at {name}", file=sys.stderr, flush=True)
+            release = Path(action.removeprefix("wait:"))
+            deadline = time.monotonic() + 60
+            while not release.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
         else:
             os.kill(os.getpid(), getattr(signal, action))
             time.sleep(5)  # a handled signal runs its handler here

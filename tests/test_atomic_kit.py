@@ -121,17 +121,33 @@ def test_the_two_rename_fallback_is_recovered(tmp_path, kits, step, how):
 def test_a_running_builds_staging_folder_is_not_taken_for_a_leftover(tmp_path, kits):
     """Two builds at once: the second waits for the first's commit and keeps its files."""
     out = tmp_path / "out"
-    first = subprocess.Popen([sys.executable, str(HERE / "faulty_build.py"), "locked", "sleep:3", "--", "build",
-                              str(kits["game"]), "--out", str(out), "--lang", "en", "--paper", "a4", "--jobs", "1"],
+    release = tmp_path / "release"
+    first = subprocess.Popen([sys.executable, str(HERE / "faulty_build.py"), "locked", f"wait:{release}", "--",
+                              "build", str(kits["game"]), "--out", str(out), *BUILD],
                              stderr=subprocess.PIPE, text=True, env=env())
-    assert first.stderr is not None
-    for line in first.stderr:  # the first holds the kit's lock
-        if line.startswith("paused at locked"):
-            break
-    second = cardgen("build", kits["game"], "--out", out, "--lang", "fr", "--paper", "a4", "--jobs", "1")
-    assert first.wait(TIMEOUT) == 0
-    assert second.returncode == 0, second.stderr
-    assert f"waiting for another cardgen writing {out / 'mini'}" in second.stderr
+    second = None
+    try:
+        assert first.stderr is not None
+        for line in first.stderr:  # the first holds the kit's lock
+            if line.startswith("paused at locked"):
+                break
+        second = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(kits["game"]), "--out", str(out),
+                                   "--lang", "fr", "--paper", "a4", "--jobs", "1"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env())
+        assert second.stderr is not None
+        waited = ""
+        for line in second.stderr:
+            if "waiting for another cardgen" in line:
+                waited = line.strip()
+                break
+        release.touch()
+        assert first.wait(TIMEOUT) == 0
+        assert second.wait(TIMEOUT) == 0
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+    assert waited == f"waiting for another cardgen writing {out / 'mini'}…"
     names = set(snapshot(out / "mini"))
     assert {"mini-en-a4-cards.pdf", "mini-fr-a4-cards.pdf", "manifest.json"} <= names
     checked = cardgen("validate", kits["game"], "--kit", out / "mini", "--lang", "en", "--lang", "fr",
@@ -139,6 +155,15 @@ def test_a_running_builds_staging_folder_is_not_taken_for_a_leftover(tmp_path, k
     assert checked.returncode == 0 and "✓ every file built from the game folder as it is now" in checked.stdout, \
         checked.stdout
     assert leftovers(out) == []
+
+
+def _finish(process: subprocess.Popen) -> str:
+    """The stderr of a process told to stop; if it does not, it and its group are killed."""
+    try:
+        return process.communicate(timeout=TIMEOUT)[1]
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
 
 
 def _processes_mentioning(marker: str) -> list[int]:
@@ -188,7 +213,7 @@ def test_ctrl_c_with_workers_is_one_line(tmp_path):
         assert build.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     os.killpg(build.pid, signal.SIGINT)  # what the terminal does: every process of the group
-    _, err = build.communicate(timeout=TIMEOUT)
+    err = _finish(build)
     assert build.returncode == 128 + signal.SIGINT, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert [line for line in err.splitlines() if line.startswith("error:")] == [
@@ -268,7 +293,7 @@ def test_ctrl_c_during_validate_is_one_line(tmp_path):
         time.sleep(0.05)
     time.sleep(0.5)
     os.killpg(run.pid, signal.SIGINT)
-    _, err = run.communicate(timeout=TIMEOUT)
+    err = _finish(run)
     assert run.returncode == 128 + signal.SIGINT, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert [line for line in err.splitlines() if line.startswith("error:")] == ["error: stopped by Ctrl-C"]
