@@ -11,6 +11,7 @@ from .calibrate import calibrate
 from .config import config_cmd
 from .export import export, preview
 from .listing import list_cmd
+from .serve import serve
 from .validate import validate
 
 
@@ -26,7 +27,7 @@ def main() -> None:
     """
 
 
-for command in (list_cmd, build, export, preview, validate, calibrate, config_cmd):
+for command in (list_cmd, build, export, preview, serve, validate, calibrate, config_cmd):
     main.add_command(command)
 
 __all__ = ["main"]

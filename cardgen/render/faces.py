@@ -69,6 +69,7 @@ class KitRenderer:
         self.renderer = renderer_for(game.template_dirs, game.palette)
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
+        self._clean: set[tuple[str, str]] = set()  # parsed and checked without a problem
         self._exhausted: dict[str, tuple[str, str]] = {}  # template -> its budget error, for this language
 
     def _base_context(self, lang: str, t) -> dict[str, Any]:
@@ -113,7 +114,18 @@ class KitRenderer:
             self.text.check(face.ops, where, found)
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
+        if not found.errors:
+            self._clean.add((template, text))
         return faces
+
+    def adopt(self, previous: KitRenderer) -> None:
+        """Start from the faces ``previous`` parsed and checked without a problem, so that
+        a face whose rendered text did not change is neither parsed nor checked again (the
+        live preview re-renders the whole language on every save). Only for a renderer of
+        the same fonts, palette and assets as ``previous``: the caller makes sure."""
+        for key in previous._clean:
+            self._parsed[key] = previous._parsed[key]
+            self._clean.add(key)
 
     def _report_once(self, template: str, label: str, found: list[CardgenError], errors: Collector) -> None:
         """One template bug breaks every card: each message is reported for its first
