@@ -26,10 +26,13 @@ ALLOWED: dict[str, set[str]] = {
     "validation": {"errors", "units", "model", "rules", "load", "impose", "output", "version"},
     "pipeline": {"errors", "units", "model", "load", "layout", "render", "impose", "output", "paths", "rules"},
     "export": {"errors", "model", "paths", "pipeline", "impose"},
+    # the live preview: loads, renders and imposes through the pipeline's builder, draws
+    # faces as the image export does
+    "serve": {"errors", "model", "load", "impose", "pipeline", "export"},
     "calibrate": {"errors", "units", "layout", "output", "paths", "impose"},
     "settings": {"errors", "units", "impose"},
     "cli": {"__init__", "errors", "units", "load", "impose", "pipeline", "validation", "rules", "output",
-            "calibrate", "settings", "export", "version", "model"},
+            "calibrate", "settings", "export", "serve", "version", "model"},
     "version": set(),
     "__init__": {"errors", "load", "model", "output", "pipeline", "validation", "version"},
     "__main__": {"cli"},

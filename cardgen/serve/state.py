@@ -351,8 +351,11 @@ class Preview:
 
     def _prune(self) -> None:
         """Keep only the pictures of the live views."""
-        live = {item.id for v in self._views.values() if v.content
-                for item in [*v.content.faces, *v.content.pages]}
+        live: set[str] = set()
+        for v in self._views.values():
+            if v.content is not None:
+                live.update(f.id for f in v.content.faces)
+                live.update(p.id for p in v.content.pages)
         for pid in [k for k in self._pictures if k not in live]:
             del self._pictures[pid]
 

@@ -7,7 +7,9 @@ temporary and swap files already filtered out.
 from __future__ import annotations
 
 import threading
+import traceback
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 QUIET_MS = 50  # a save is taken once the files have been quiet this long
@@ -19,7 +21,7 @@ class FolderWatcher:
     below the folders ``folders()`` names (asked again after each batch: a game can
     gain a templates folder)."""
 
-    def __init__(self, folders: Callable[[], list[Path]], on_change: Callable[[list[Path]], None],
+    def __init__(self, folders: Callable[[], list[Path]], on_change: Callable[[list[Path]], Any],
                  force_polling: bool = False):
         self.folders = folders
         self.on_change = on_change
@@ -45,7 +47,10 @@ class FolderWatcher:
             for changes in watch(*folders, stop_event=self.stop_event, step=QUIET_MS, debounce=MAX_WAIT_MS,
                                  rust_timeout=1000, yield_on_timeout=False, force_polling=self.force_polling,
                                  raise_interrupt=False):
-                self.on_change(sorted({Path(p) for _, p in changes}))
+                try:
+                    self.on_change(sorted({Path(p) for _, p in changes}))
+                except Exception:  # a bug in cardgen: said, and the preview keeps watching
+                    traceback.print_exc()
                 now = sorted({p.resolve() for p in self.folders() if p.is_dir()})
                 if now != folders:
                     break  # watch the new set of folders

@@ -1,0 +1,243 @@
+"""``cardgen serve`` without a browser: the routes, the event stream, the jail around
+the game folder, redrawing only what changed, and the banner's problems."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import assert_user_error, edit_file
+from serving import get, night_sky, running, view, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # an output/ folder made by mistake would show here
+    return night_sky(tmp_path)
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _faces(live) -> dict[str, str]:
+    return {f["slot"]: f["id"] for f in view(live)["faces"]}
+
+
+def test_bound_to_loopback_only(game):
+    with running(game) as live:
+        assert live.server.server_address[0] == "127.0.0.1"
+        assert live.server.socket.getsockname()[0] == "127.0.0.1"
+        assert live.url.startswith("http://127.0.0.1:")
+        # a page of another site reaching this port through its own host name is refused
+        assert get(live, "/api/view", {"Host": "attacker.example:80"})[0] == 403
+        assert get(live, "/", {"Host": "localhost"})[0] == 200
+
+
+def test_page_and_its_files_are_served(game):
+    with running(game) as live:
+        status, headers, body = get(live, "/")
+        assert status == 200 and headers["content-type"].startswith("text/html")
+        assert b'src="/static/app.js"' in body
+        for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
+            status, headers, body = get(live, f"/static/{name}")
+            assert status == 200 and headers["content-type"].startswith(kind) and len(body) > 500
+
+
+@pytest.mark.parametrize("path", ["/nope", "/static/", "/static/../state.py", "/static/state.py", "/picture/abc.png",
+                                  "/picture/", "/api/viewx", "/api", "/events/x", "/game/"])
+def test_unknown_routes_are_404(game, path):
+    with running(game) as live:
+        assert get(live, path)[0] == 404
+
+
+def test_view_describes_faces_and_sheet_pages(game):
+    with running(game) as live:
+        v = view(live)
+        assert v["game"] == "Night Sky" and v["langs"] == ["en", "fr"] and v["errors"] == []
+        slots = [f["slot"] for f in v["faces"]]
+        assert "cards/front/comet" in slots and "cards/back/sun-1" in slots
+        back = next(f for f in v["faces"] if f["side"] == "back")
+        assert len(back["cards"]) == 19 and back["copies"] == 20  # one back for the whole deck
+        comet = next(f for f in v["faces"] if f["slot"] == "cards/front/comet")
+        assert comet["copies"] == 2 and "Comet" in comet["text"]
+        assert comet["template"].endswith("templates/front.yaml.j2")
+        assert comet["template_url"] == "/game/templates/front.yaml.j2"
+        assert comet["defined"].startswith(str(Path("night-sky") / "game.yaml") + ":")
+        assert comet["data"] == {"id": "comet", "quantity": 2, "rank": 0}
+        titles = [s["title"] for s in v["sheets"]]
+        assert titles == ["A4 · cards (duplex, long edge)", "A4 · sheets (sheets)"]
+        for item in [v["faces"][0], v["sheets"][0]["pages"][0]]:
+            status, headers, body = get(live, item["url"])
+            assert status == 200 and headers["content-type"] == "image/png" and body[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_switch_values_are_400(game):
+    with running(game) as live:
+        for query in ("lang=xx", "paper=a9", "duplex=sideways", "proof=yes"):
+            status, _, body = get(live, f"/api/view?{query}")
+            assert status == 400 and json.loads(body)["error"]
+
+
+def test_switches_change_the_view(game):
+    with running(game) as live:
+        en, fr = view(live), view(live, "lang=fr")
+        assert "Comet" in next(f["text"] for f in en["faces"] if f["slot"] == "cards/front/comet")
+        assert "Comète" in next(f["text"] for f in fr["faces"] if f["slot"] == "cards/front/comet")
+        short = view(live, "duplex=short")
+        assert short["sheets"][0]["title"] == "A4 · cards (duplex, short edge)"
+        assert short["sheets"][0]["pages"][1]["id"] != en["sheets"][0]["pages"][1]["id"]  # the backs move
+        letter = view(live, "paper=letter")
+        assert letter["sheets"][0]["title"].startswith("LETTER")
+        proof = view(live, "proof=1")
+        assert {f["id"] for f in proof["faces"]}.isdisjoint(f["id"] for f in en["faces"])  # drawn with lines
+        ink = view(live, "ink_saver=1")
+        assert ink["options"]["ink_saver"] is True
+
+
+def test_game_files_by_url(game, tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    (game / "linked.yaml").symlink_to(secret)
+    (game / "templates" / "outside").symlink_to(tmp_path, target_is_directory=True)
+    with running(game) as live:
+        status, headers, body = get(live, "/game/locales/en.yaml")
+        assert status == 200 and b"Night Sky" in body and headers["content-type"].startswith("text/plain")
+        assert get(live, "/game/templates/front.yaml.j2")[0] == 200
+        refused = ["/game/../secret.yaml", "/game/..%2fsecret.yaml", "/game/..%2F..%2Fetc%2Fpasswd",
+                   "/game/%2e%2e/secret.yaml", "/game/locales/..%2f..%2fsecret.yaml", "/..%2f..%2fetc%2fpasswd",
+                   f"/game/{secret}", f"/game/%2F{str(secret).lstrip('/')}", "/game//etc/passwd",
+                   "/game/linked.yaml", "/game/templates/outside/secret.yaml", "/game/locales",
+                   "/game/locales/en.yaml%00.png", "/game/..\\secret.yaml", "/etc/passwd"]
+        for path in refused:
+            status, _, body = get(live, path)
+            assert status == 404, path
+            assert b"hunter2" not in body and b"root:" not in body
+
+
+def test_event_stream_tells_of_a_change(game):
+    import http.client
+
+    with running(game) as live:
+        conn = http.client.HTTPConnection(*live.server.server_address[:2], timeout=60)
+        conn.request("GET", "/events")
+        response = conn.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+        wait_for(lambda: live.hub.listeners == 1, what="the stream to subscribe")
+        edit_file(game / "locales" / "en.yaml", "comet: Comet", "comet: Kometa")
+        lines = []
+        while not any(line.startswith("data: ") for line in lines):
+            lines.append(response.fp.readline().decode().rstrip("\n"))
+        assert "event: change" in lines
+        message = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+        assert message["version"] == 2 and message["errors"] == []
+        assert any(p.endswith("en.yaml") for p in message["changed"])
+        conn.close()
+
+
+def test_a_change_redraws_only_the_changed_face(game):
+    with running(game) as live:
+        before = _faces(live)
+        for pid in before.values():
+            assert get(live, f"/picture/{pid}.png")[0] == 200
+        drawn = live.preview.face_draws
+        assert drawn == len(before)
+        for pid in before.values():  # served again, not drawn again
+            assert get(live, f"/picture/{pid}.png")[0] == 200
+        assert live.preview.face_draws == drawn
+        edit_file(game / "locales" / "en.yaml", "comet: Comet", "comet: Kometa")
+        wait_for(lambda: view(live)["version"] > 1, what="the change to be seen")
+        after = _faces(live)
+        assert [slot for slot in after if after[slot] != before[slot]] == ["cards/front/comet"]
+        for pid in after.values():
+            assert get(live, f"/picture/{pid}.png")[0] == 200
+        assert live.preview.face_draws == drawn + 1
+        assert get(live, f"/picture/{before['cards/front/comet']}.png")[0] == 404  # only the latest are kept
+
+
+def test_a_broken_save_shows_file_and_line_and_keeps_the_pictures(game):
+    with running(game) as live:
+        before = view(live)
+        locale = game / "locales" / "en.yaml"
+        good = locale.read_text(encoding="utf-8")
+        lines = good.splitlines()
+        n = next(i for i, line in enumerate(lines, start=1) if line.startswith("  comet:"))
+        lines[n - 1] = "  comet: [Comet"
+        locale.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        broken = wait_for(lambda: (v := view(live))["errors"] and v, what="the banner's problem")
+        (problem,) = broken["errors"]
+        assert problem["file"] == str(Path("night-sky") / "locales" / "en.yaml")
+        assert isinstance(problem["line"], int) and problem["line"] >= n
+        assert problem["text"].startswith(f"{problem['file']}:{problem['line']}:")
+        assert [f["id"] for f in broken["faces"]] == [f["id"] for f in before["faces"]]
+        assert get(live, broken["faces"][0]["url"])[0] == 200
+        locale.write_text(good.replace("comet: Comet", "comet: Kometa"), encoding="utf-8")
+        fixed = wait_for(lambda: not (v := view(live))["errors"] and v["version"] > broken["version"] and v,
+                         what="the banner to clear")
+        assert "Kometa" in next(f["text"] for f in fixed["faces"] if f["slot"] == "cards/front/comet")
+
+
+def test_a_template_error_names_its_file_and_line(game):
+    with running(game) as live:
+        edit_file(game / "templates" / "front.yaml.j2", '{{ t("card.comet")|q }}', '{{ t("card.comet")|nosuch }}')
+        broken = wait_for(lambda: view(live)["errors"], what="the template's problem")
+        assert any(str(Path("templates") / "front.yaml.j2") in e["text"] and re.search(r"\.j2:\d+", e["text"])
+                   for e in broken)
+        assert view(live)["faces"]  # the last good faces stay
+
+
+def test_nothing_is_written_into_the_game_folder_or_output(game, tmp_path):
+    before = _files(game)
+    with running(game) as live:
+        v = view(live)
+        for item in [*v["faces"], *(p for s in v["sheets"] for p in s["pages"])]:
+            assert get(live, item["url"])[0] == 200
+        view(live, "lang=fr&proof=1&ink_saver=1&duplex=short&paper=letter")
+    assert _files(game) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night-sky"]
+
+
+def _serve(*args: str, cwd: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "cardgen", "serve", *args], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "terminate"])
+def test_command_prints_its_address_and_stops_cleanly(game, tmp_path, stop):
+    proc = _serve(str(game), "--port", "0", cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()
+        match = re.fullmatch(r"Serving night-sky at (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C to stop\)\n", line)
+        assert match, line
+        import urllib.request
+
+        with urllib.request.urlopen(match.group(1) + "api/view", timeout=60) as response:
+            assert json.loads(response.read())["game"] == "Night Sky"
+        proc.send_signal(stop)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert err.strip().splitlines() == ["stopped serving"], err
+
+
+def test_command_usage_and_user_errors(cli, game, tmp_path):
+    result = cli("serve", str(game), "--lang", "xx")
+    assert result.exit_code == 2 and "has no language xx" in result.stderr
+    assert cli("serve", str(game), "--paper", "a9").exit_code == 2
+    edit_file(game / "game.yaml", "id: night-sky", "id: [night-sky")
+    lines = assert_user_error(cli("serve", str(game)))
+    assert len(lines) == 1 and lines[0].startswith(str(Path("night-sky") / "game.yaml") + ":")
+    assert not (tmp_path / "output").exists()
