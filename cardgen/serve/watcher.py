@@ -9,8 +9,8 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 QUIET_MS = 50  # a save is taken once the files have been quiet this long
 MAX_WAIT_MS = 400  # however busy the folder, changes are passed on at least this often
