@@ -241,3 +241,69 @@ def test_command_usage_and_user_errors(cli, game, tmp_path):
     lines = assert_user_error(cli("serve", str(game)))
     assert len(lines) == 1 and lines[0].startswith(str(Path("night-sky") / "game.yaml") + ":")
     assert not (tmp_path / "output").exists()
+
+
+def _fresh_keys(folder: Path, lang: str = "en") -> dict[str, list[str]]:
+    """Every face key of ``lang``, rendered from scratch."""
+    from cardgen.errors import Collector
+    from cardgen.load.game import load_game
+    from cardgen.pipeline import BuildOptions, KitBuilder
+
+    kit = KitBuilder(load_game(folder), BuildOptions(langs=(lang,), papers=("a4",))).render_lang(lang, Collector())
+    return _keys(kit)
+
+
+def _keys(kit) -> dict[str, list[str]]:
+    return {"fronts": [f.key for _, f in sorted(kit.fronts.items())], "backs": [f.key for _, f in sorted(kit.backs.items())],
+            "sheets": [f.key for _, fs in sorted(kit.sheets.items()) for f in fs],
+            "headers": [f.key for _, fs in sorted(kit.headers.items()) for f in fs]}
+
+
+@pytest.fixture
+def render_calls(monkeypatch):
+    """How many faces the template renderer rendered, by label."""
+    from cardgen.render.sandbox import TemplateRenderer
+
+    calls: list[str] = []
+    real = TemplateRenderer.render_text
+
+    def counting(self, name, context, label):
+        calls.append(label)
+        return real(self, name, context, label)
+
+    monkeypatch.setattr(TemplateRenderer, "render_text", counting)
+    return calls
+
+
+def test_a_locale_edit_renders_only_the_faces_reading_that_string(game, render_calls):
+    from cardgen.serve.state import Preview
+
+    preview = Preview(str(game))
+    preview.view(preview.default)
+    assert len(render_calls) > 20
+    render_calls.clear()
+    edit_file(game / "locales" / "en.yaml", "comet: Comet", "comet: Kometa")
+    preview.refresh()
+    assert render_calls == ["cards/comet front [en]"]
+    content = preview.view(preview.default).content
+    assert _keys(content.kit) == _fresh_keys(game)
+    render_calls.clear()
+    edit_file(game / "templates" / "back.yaml.j2", "- ", "-  ")  # any other file: every face again
+    preview.refresh()
+    assert len(render_calls) > 20
+
+
+def test_reused_renderings_match_a_fresh_render(hapy_copy, render_calls):
+    from cardgen.serve.state import Preview
+
+    preview = Preview(str(hapy_copy))
+    preview.view(preview.default)
+    locale = hapy_copy / "locales" / "en.yaml"
+    for old, new in (("animal: Jackal,", "animal: Wild dog,"), ("name: Hâpy Families", "name: Hâpy"),
+                     ("god_up: God side up", "god_up: Gods up")):
+        render_calls.clear()
+        edit_file(locale, old, new)
+        preview.refresh()
+        assert render_calls  # the faces that read it
+        assert _keys(preview.view(preview.default).content.kit) == _fresh_keys(hapy_copy)
+    assert len(render_calls) > 40  # the game's name is read by every face

@@ -93,7 +93,8 @@ class PageItem:
 class Content:
     """A view rendered without a problem: what its pictures are drawn from."""
 
-    stamp: str
+    stamp: str  # resource_stamp: fonts, palette, assets
+    sources: str  # sources_stamp: everything else but the locale strings
     builder: KitBuilder
     kit: LangKit
     sheets: Sheets
@@ -159,6 +160,24 @@ def resource_stamp(game: Game) -> str:
                     continue
                 files.append((str(p.relative_to(game.root)), st.st_size, st.st_mtime_ns))
     return _digest(sorted(game.fonts.items()), sorted(game.palette.items()), files)
+
+
+def sources_stamp(game: Game, folders: list[Path]) -> str:
+    """What a face's text is rendered from beside its locale strings: the name, size and
+    time of every file in the game and template folders but ``locales/``. While it holds,
+    a face whose strings kept their values is not rendered again after a save."""
+    locales = game.root.resolve() / "locales"
+    files = []
+    for folder in dict.fromkeys(f.resolve() for f in folders):
+        for p in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if p.is_relative_to(locales):
+                continue
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            files.append((str(p), st.st_size, st.st_mtime_ns))
+    return _digest(files, game.variants)
 
 
 def error_record(exc: CardgenError) -> dict[str, Any]:
@@ -259,11 +278,14 @@ class Preview:
             return
         try:
             stamp = resource_stamp(game)
+            sources = sources_stamp(game, self.folders())
             options = BuildOptions(langs=(o.lang,), papers=(o.paper,), duplex=o.duplex, ink_saver=o.ink_saver,
                                    proof=o.proof, variants=game.variants, jobs=1)
             builder = KitBuilder(game, options)
-            if view.content is not None and view.content.stamp == stamp:
-                builder.renderer.adopt(view.content.builder.renderer)
+            builder.renderer.keep_renders = True
+            old = view.content
+            if old is not None and old.stamp == stamp:
+                builder.renderer.adopt(old.builder.renderer, same_sources=old.sources == sources)
             errors = Collector()
             for name in game.fonts.values():
                 try:
@@ -278,7 +300,7 @@ class Preview:
         except CardgenError as exc:
             view.errors = _flat(exc)
             return
-        view.content = Content(stamp, builder, kit, sheets, self._faces(builder, kit, o, stamp),
+        view.content = Content(stamp, sources, builder, kit, sheets, self._faces(builder, kit, o, stamp),
                                _pages(kit, sheets, o, stamp))
         view.errors = []
 
