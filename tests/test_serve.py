@@ -206,31 +206,79 @@ def test_nothing_is_written_into_the_game_folder_or_output(game, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night-sky"]
 
 
-def _serve(*args: str, cwd: Path) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def test_a_board_is_shown_whole(game_copy, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    folder = game_copy("variant_board_game")
+    with running(folder) as live:
+        (board,) = [f for f in view(live)["faces"] if f["side"] == "board"]
+        assert board["cards"] == [] and board["copies"] == 1 and board["data"] is None
+        assert board["size"] == [300, 320] and board["template"].endswith("board.yaml.j2")
+        status, _, png = get(live, board["url"])
+        assert status == 200 and png[:4] == b"\x89PNG"
+        from PIL import Image
+
+        with Image.open(__import__("io").BytesIO(png)) as img:
+            assert max(img.size) <= 1600 and img.size[1] > img.size[0]  # scaled down, upright as the board
+
+
+def _serve(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "cardgen", "serve", *args], cwd=cwd, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _address(proc: subprocess.Popen) -> str:
+    line = proc.stdout.readline()
+    match = re.fullmatch(r"Serving night-sky at (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C to stop\)\n", line)
+    assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return match.group(1)
+
+
+def _fetch(url: str) -> dict:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _stop(proc: subprocess.Popen, how: int = signal.SIGINT) -> tuple[str, str]:
+    try:
+        proc.send_signal(how)
+        return proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "terminate"])
 def test_command_prints_its_address_and_stops_cleanly(game, tmp_path, stop):
     proc = _serve(str(game), "--port", "0", cwd=tmp_path)
-    try:
-        line = proc.stdout.readline()
-        match = re.fullmatch(r"Serving night-sky at (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C to stop\)\n", line)
-        assert match, line
-        import urllib.request
-
-        with urllib.request.urlopen(match.group(1) + "api/view", timeout=60) as response:
-            assert json.loads(response.read())["game"] == "Night Sky"
-        proc.send_signal(stop)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    url = _address(proc)
+    assert _fetch(url + "api/view")["game"] == "Night Sky"
+    out, err = _stop(proc, stop)
     assert proc.returncode == 0, err
     assert err.strip().splitlines() == ["stopped serving"], err
+
+
+def test_command_starts_on_the_saved_paper_and_duplex(game, tmp_path):
+    settings = tmp_path / "settings.cfg"
+    settings.write_text("paper = letter\nduplex = short\n", encoding="utf-8")
+    proc = _serve(str(game), "--port", "0", "--lang", "fr", cwd=tmp_path, env={"CARDGEN_CONFIG": str(settings)})
+    options = _fetch(_address(proc) + "api/view")["options"]
+    _stop(proc)
+    assert options == {"lang": "fr", "paper": "letter", "duplex": "short", "ink_saver": False, "proof": False}
+
+
+def test_command_on_a_port_in_use_is_one_error(cli, game):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        lines = assert_user_error(cli("serve", str(game), "--port", port))
+    assert lines == [f"cannot listen on 127.0.0.1:{port}: Address already in use"]
 
 
 def test_command_usage_and_user_errors(cli, game, tmp_path):

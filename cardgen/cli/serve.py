@@ -15,13 +15,13 @@ from .option_values import check_langs, load_with_variants
 @click.command()
 @click.argument("game")
 @click.option("--lang", default=None, metavar="LANG", help="Language shown first. Default: en, else the first.")
-@click.option("--paper", type=click.Choice(sorted(PAPERS_MM)), default="a4", show_default=True,
-              help="Paper the sheet pages are imposed on first.")
+@click.option("--paper", type=click.Choice(sorted(PAPERS_MM)), default=None,
+              help="Paper the sheet pages are imposed on first. Default: your saved paper setting, else a4.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
-def serve(game: str, lang: str | None, paper: str, port: int, open_browser: bool, variants: tuple[str, ...]) -> None:
+def serve(game: str, lang: str | None, paper: str | None, port: int, open_browser: bool, variants: tuple[str, ...]) -> None:
     """Show GAME's faces and sheet pages in the browser, redrawn as you save.
 
     \b
@@ -36,7 +36,13 @@ def serve(game: str, lang: str | None, paper: str, port: int, open_browser: bool
       cardgen serve hapy --lang fr --open
     """
     from ..serve import LivePreview
+    from ..settings import load_settings
 
+    try:  # the saved settings choose the first paper and duplex edge, as for cardgen build
+        settings = load_settings()
+    except CardgenError as exc:
+        fail(exc)
+        return
     try:
         model = load_with_variants(game, variants)
     except CardgenError as exc:
@@ -48,7 +54,8 @@ def serve(game: str, lang: str | None, paper: str, port: int, open_browser: bool
         click.echo(line, err=True)
 
     try:
-        live = LivePreview(game, lang=lang, paper=paper, variants=model.variants, port=port, log=log)
+        live = LivePreview(game, lang=lang, paper=paper or settings.paper or "a4", duplex=settings.duplex or "long",
+                           variants=model.variants, port=port, log=log)
     except CardgenError as exc:
         fail(exc)
         return

@@ -16,12 +16,13 @@ from .watcher import FolderWatcher
 class LivePreview:
     """``cardgen serve`` for one game: bound to 127.0.0.1 (``port`` 0: any free port)."""
 
-    def __init__(self, game: str, *, lang: str | None = None, paper: str = "a4", variants: tuple[str, ...] = (),
+    def __init__(self, game: str, *, lang: str | None = None, paper: str = "a4", duplex: str = "long",
+                 variants: tuple[str, ...] = (),
                  port: int = 0, log: Callable[[str], None] | None = None, force_polling: bool = False):
         self.log = log or (lambda line: None)
         self.hub = EventHub()
         self.preview = Preview(game, variants, on_change=self._changed)
-        self.preview.default = self.preview.default_options(lang, paper)
+        self.preview.default = self.preview.default_options(lang, paper, duplex)
         self.server = PreviewServer(self.preview, self.hub, port)
         self.watcher = FolderWatcher(self.preview.folders, self.preview.refresh, force_polling)
         self._thread: threading.Thread | None = None

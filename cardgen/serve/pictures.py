@@ -31,28 +31,30 @@ def _png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def _rasterise(path: Path, dpi: float) -> list[Image.Image]:
+def _rasterise(path: Path, dpi: float | list[float]) -> list[Image.Image]:
+    """Each page of the PDF at ``path``, at one resolution or one per page."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(str(path))
     try:
-        return [pdf[n].render(scale=dpi / 72.0).to_pil().convert("RGB") for n in range(len(pdf))]
+        dpis = dpi if isinstance(dpi, list) else [dpi] * len(pdf)
+        return [pdf[n].render(scale=dpis[n] / 72.0).to_pil().convert("RGB") for n in range(len(pdf))]
     finally:
         pdf.close()
 
 
-def face_pngs(builder: KitBuilder, faces: list[tuple[Deck, str, str, Face]], dpi: float,
-              with_bleed: bool) -> list[bytes]:
-    """Each ``(deck, card id, side, face)`` as a PNG: as cut, or with its bleed (for the
-    proof overlay, whose bleed line lies outside the trim)."""
+def face_pngs(builder: KitBuilder, faces: list[tuple[Deck, str, str, Face, float]], with_bleed: bool) -> list[bytes]:
+    """Each ``(deck, card id, side, face, dpi)`` as a PNG: as cut, or with its bleed (for
+    the proof overlay, whose bleed line lies outside the trim)."""
     if not faces:
         return []
     with DRAWING, tempfile.TemporaryDirectory(prefix="cardgen-serve-") as tmp:
         path = Path(tmp) / "faces.pdf"
-        builder.write_face_pages(path, [(deck, card, 0, side, face) for deck, card, side, face in faces],
+        builder.write_face_pages(path, [(deck, card, 0, side, face) for deck, card, side, face, _ in faces],
                                  "cardgen serve")
-        images = _rasterise(path, dpi)
-    return [_png(img if with_bleed else as_cut(img, deck, dpi)) for img, (deck, *_rest) in zip(images, faces)]
+        images = _rasterise(path, [dpi for *_, dpi in faces])
+    return [_png(img if with_bleed else as_cut(img, deck, dpi))
+            for img, (deck, _, _, _, dpi) in zip(images, faces)]
 
 
 def sheet_pngs(builder: KitBuilder, kit: LangKit, sheets: Sheets, dpi: float) -> list[list[bytes]]:

@@ -35,6 +35,7 @@ from ..pipeline import BuildOptions, Face, KitBuilder, LangKit, rules_data_probl
 from . import pictures
 
 FACE_DPI = 150  # sharp enough for the enlarged view
+BOARD_PX = 1600  # a board's longer side, bleed included (a 400 mm board at 150 dpi would be 2,400)
 SHEET_DPI = 60
 MAX_VIEWS = 4  # switch combinations kept alive (each with its pictures)
 ASSET_FOLDERS = ("assets", "fonts")  # drawn from, but not part of a face's layout text
@@ -53,24 +54,28 @@ class ViewOptions:
 
 @dataclass(frozen=True)
 class FaceItem:
-    """One distinct face of a deck: the cards that show it and where it comes from."""
+    """One distinct face of a deck (the cards that show it) or a whole board, and where
+    it comes from."""
 
     id: str
-    slot: str  # where it stands on the page: deck/side/first card
-    deck: Deck
-    side: str
-    cards: tuple[Card, ...]
+    slot: str  # where it stands on the page: deck/side/first card, or board/board
+    piece: Deck  # what it is drawn as: the deck, or a board as a one-piece deck
+    side: str  # front, back, or board
+    cards: tuple[Card, ...]  # none for a board
     face: Face
     template: str  # the template file, as the user sees its path
     template_url: str | None  # where the page can show it: only a file of the game folder
+    dpi: float
 
     def describe(self) -> dict[str, Any]:
-        first = self.cards[0]
+        first = self.cards[0] if self.cards else None
         return {
-            "id": self.id, "slot": self.slot, "url": f"/picture/{self.id}.png", "component": self.deck.id,
-            "side": self.side, "cards": [c.id for c in self.cards], "copies": sum(c.quantity for c in self.cards),
-            "template": self.template, "template_url": self.template_url, "defined": first.where.prefix(), "size": list(self.deck.size),
-            "data": _plain({"id": first.id, "quantity": first.quantity, **dict(first.fields)}),
+            "id": self.id, "slot": self.slot, "url": f"/picture/{self.id}.png", "component": self.piece.id,
+            "side": self.side, "cards": [c.id for c in self.cards],
+            "copies": sum(c.quantity for c in self.cards) if self.cards else 1,
+            "template": self.template, "template_url": self.template_url,
+            "defined": (first or self.piece).where.prefix(), "size": list(self.piece.size),
+            "data": _plain({"id": first.id, "quantity": first.quantity, **dict(first.fields)}) if first else None,
             "text": " · ".join(_texts(self.face.ops)),
         }
 
@@ -215,9 +220,9 @@ class Preview:
             return [self.root, *self.game.template_dirs]
 
     # -- views ------------------------------------------------------------
-    def default_options(self, lang: str | None = None, paper: str = "a4") -> ViewOptions:
+    def default_options(self, lang: str | None = None, paper: str = "a4", duplex: str = "long") -> ViewOptions:
         langs = self.game.languages
-        return ViewOptions(lang or ("en" if "en" in langs else langs[0]), paper)
+        return ViewOptions(lang or ("en" if "en" in langs else langs[0]), paper, duplex)
 
     def view(self, options: ViewOptions) -> View:
         """The view for ``options``, rendered if it is new; the least recently used go."""
@@ -305,7 +310,8 @@ class Preview:
         view.errors = []
 
     def _faces(self, builder: KitBuilder, kit: LangKit, o: ViewOptions, stamp: str) -> list[FaceItem]:
-        """Every distinct face of every deck, in deck order, with the cards that show it."""
+        """Every distinct face of every deck, in deck order, with the cards that show it;
+        then each board, whole."""
         groups: dict[tuple[str, str, str], list] = {}
         for deck in self.game.decks:
             for side, faces, template in (("front", kit.fronts, deck.front), ("back", kit.backs, deck.back)):
@@ -316,10 +322,21 @@ class Preview:
                     group = groups.setdefault((deck.id, side, face.key), [deck, side, [], face, template])
                     group[2].append(card)
         items = []
+        where = builder.renderer.renderer.template_path
         for deck, side, cards, face, template in groups.values():
             pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, o.proof, FACE_DPI, stamp)
             items.append(FaceItem(pid, f"{deck.id}/{side}/{cards[0].id}", deck, side, tuple(cards), face,
-                                  builder.renderer.renderer.template_path(template), self._game_url(template)))
+                                  where(template), self._game_url(template), FACE_DPI))
+        for board in self.game.boards:
+            face = kit.boards.get(board.id)
+            if face is None:
+                continue
+            piece = Deck(id=board.id, name_key=board.name_key, where=board.where, size=board.size, bleed=board.bleed,
+                         safe=0.0, front=board.template)
+            dpi = min(FACE_DPI, BOARD_PX / (max(board.size) + 2 * board.bleed) * 25.4)
+            pid = _digest("board", face.key, board.size, board.bleed, o.proof, dpi, stamp)
+            items.append(FaceItem(pid, f"{board.id}/board", piece, "board", (), face, where(board.template),
+                                  self._game_url(board.template), dpi))
         return items
 
     def _game_url(self, template: str) -> str | None:
@@ -357,8 +374,8 @@ class Preview:
 
     def _draw_faces(self, c: Content, o: ViewOptions) -> None:
         missing = [f for f in c.faces if f.id not in self._pictures]
-        pngs = pictures.face_pngs(c.builder, [(f.deck, f.cards[0].id, f.side, f.face) for f in missing],
-                                  FACE_DPI, with_bleed=o.proof)
+        pngs = pictures.face_pngs(c.builder, [(f.piece, f.cards[0].id if f.cards else f.piece.id, f.side, f.face, f.dpi)
+                                              for f in missing], with_bleed=o.proof)
         self._pictures.update((f.id, png) for f, png in zip(missing, pngs))
         self.face_draws += len(missing)
 

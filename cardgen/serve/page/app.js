@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const SWITCHES = ["lang", "paper", "duplex", "ink_saver", "proof"];
 let asked = 0;          // the latest /api/view request; older answers are dropped
 let current = null;     // the latest view shown
+let zoomed = null;      // the slot of the face shown large, if any
 window.cardgenLoadedAt = Date.now();  // tests check the page was never reloaded
 
 function chosen() {
@@ -125,10 +126,11 @@ function showFaces(faces) {
       const fig = figure(list, f.slot, (el) => el.classList.add("face"));
       const img = fig.querySelector("img");
       img.style.width = `calc(var(--mm) * ${f.size[0]})`;
-      setPicture(img, f.url, f.text || `${f.cards[0]} ${f.side}`);
+      setPicture(img, f.url, f.text || `${name(f)} ${f.side}`);
       const more = f.cards.length > 1 ? ` +${f.cards.length - 1} more` : "";
-      fig.querySelector("figcaption").textContent = `${f.cards[0]}${more} · ×${f.copies} · ${f.side}`;
+      fig.querySelector("figcaption").textContent = `${name(f)}${more} · ×${f.copies} · ${f.side}`;
       fig.querySelector("button").onclick = () => zoom(f);
+      if ($("zoom").open && zoomed === f.slot) zoom(f);  // the enlarged face follows the saves too
       return fig;
     }));
     return box;
@@ -153,10 +155,14 @@ function showSheets(files) {
   }));
 }
 
+// A face's card, or the component itself for a board.
+function name(f) { return f.cards.length ? f.cards[0] : f.component; }
+
 function zoom(f) {
+  zoomed = f.slot;
   $("zoom-img").src = f.url;
   $("zoom-img").alt = f.text;
-  $("zoom-title").textContent = `${f.component} · ${f.cards[0]} · ${f.side}`;
+  $("zoom-title").textContent = `${f.component} · ${name(f)} · ${f.side}`;
   const template = $("zoom-template");
   template.replaceChildren();
   if (f.template_url) {
@@ -169,12 +175,14 @@ function zoom(f) {
     template.textContent = f.template;
   }
   $("zoom-defined").textContent = f.defined || "—";
-  $("zoom-cards").textContent = `${f.cards.join(", ")} (${f.copies} cop${f.copies === 1 ? "y" : "ies"})`;
-  $("zoom-data").textContent = JSON.stringify(f.data, null, 2);
+  $("zoom-cards").textContent = f.cards.length
+    ? `${f.cards.join(", ")} (${f.copies} cop${f.copies === 1 ? "y" : "ies"})` : "— (a board)";
+  $("zoom-data").textContent = f.data ? JSON.stringify(f.data, null, 2) : "";
   if (!$("zoom").open) $("zoom").showModal();
 }
 
 function zoomPage(p) {
+  zoomed = null;
   $("zoom-img").src = p.url;
   $("zoom-img").alt = p.title;
   $("zoom-title").textContent = p.title;
@@ -195,6 +203,7 @@ function start() {
   const events = new EventSource("/events");
   events.addEventListener("change", () => load(current ? fromForm() : chosen()));
   events.onerror = () => { $("status").textContent = "reconnecting to cardgen serve…"; };
+  events.onopen = () => { if (current) load(fromForm()); };  // a restarted server may show more
   load(chosen());
 }
 
