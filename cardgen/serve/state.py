@@ -204,6 +204,9 @@ class Preview:
         self.on_change = on_change or (lambda message: None)
         self.root = find_game(game).resolve()
         self.game: Game = load_game(game, variants)  # a game that does not load at start is the caller's error
+        # taken before the game is read, so that a file saved meanwhile changes the next one
+        self._sources = sources_stamp(self.game, self.folders_of(self.game))
+        self.game = load_game(game, variants)
         self.default = self.default_options()  # the switches of a page that names none
         self.load_errors: list[CardgenError] = []
         self.version = 1
@@ -217,7 +220,10 @@ class Preview:
         """The folders whose files the preview is drawn from (its game folder and its
         template folders; fonts and assets are inside the game folder)."""
         with self._lock:
-            return [self.root, *self.game.template_dirs]
+            return self.folders_of(self.game)
+
+    def folders_of(self, game: Game) -> list[Path]:
+        return [self.root, *game.template_dirs]
 
     # -- views ------------------------------------------------------------
     def default_options(self, lang: str | None = None, paper: str = "a4", duplex: str = "long") -> ViewOptions:
@@ -260,6 +266,7 @@ class Preview:
         """Load the game again and re-render every live view; then tell the pages."""
         with self._lock:
             try:
+                self._sources = sources_stamp(self.game, self.folders())  # before reading: see __init__
                 self.game = load_game(self.source, self.variants)
                 self.load_errors = []
                 for view in list(self._views.values()):
@@ -283,7 +290,7 @@ class Preview:
             return
         try:
             stamp = resource_stamp(game)
-            sources = sources_stamp(game, self.folders())
+            sources = self._sources
             options = BuildOptions(langs=(o.lang,), papers=(o.paper,), duplex=o.duplex, ink_saver=o.ink_saver,
                                    proof=o.proof, variants=game.variants, jobs=1)
             builder = KitBuilder(game, options)
