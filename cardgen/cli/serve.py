@@ -35,7 +35,6 @@ def serve(game: str, lang: str | None, paper: str | None, port: int, open_browse
     Example:
       cardgen serve hapy --lang fr --open
     """
-    from ..serve import LivePreview
     from ..settings import load_settings
 
     try:  # the saved settings choose the first paper and duplex edge, as for cardgen build
@@ -50,19 +49,29 @@ def serve(game: str, lang: str | None, paper: str | None, port: int, open_browse
         return
     if lang is not None:
         check_langs(model, [lang])
+    signal.signal(signal.SIGTERM, _interrupt)  # a terminated server stops as cleanly as on Ctrl-C
+    try:
+        _run(game, model, lang, paper or settings.paper or "a4", settings.duplex or "long", port, open_browser)
+    except KeyboardInterrupt:  # Ctrl-C before the server was up: nothing to stop yet
+        pass
+    click.echo("stopped serving", err=True)
+
+
+def _run(game: str, model, lang: str | None, paper: str, duplex: str, port: int, open_browser: bool) -> None:
+    """Start the preview, serve until Ctrl-C, stop it."""
+    from ..serve import LivePreview
+
     def log(line: str) -> None:
         click.echo(line, err=True)
 
     try:
-        live = LivePreview(game, lang=lang, paper=paper or settings.paper or "a4", duplex=settings.duplex or "long",
-                           variants=model.variants, port=port, log=log)
+        live = LivePreview(game, lang=lang, paper=paper, duplex=duplex, variants=model.variants, port=port, log=log)
     except CardgenError as exc:
         fail(exc)
         return
     except OSError as exc:  # the port is taken, most often
         fail(CardgenError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}"))
         return
-    signal.signal(signal.SIGTERM, _interrupt)  # a terminated server stops as cleanly as on Ctrl-C
     try:
         live.start()
         for problem in live.preview.describe(live.preview.default)["errors"]:
@@ -77,7 +86,6 @@ def serve(game: str, lang: str | None, paper: str | None, port: int, open_browse
         pass
     finally:
         live.stop()
-    click.echo("stopped serving", err=True)
 
 
 def _interrupt(signum, frame) -> None:

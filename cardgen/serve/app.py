@@ -194,6 +194,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        if self.command == "HEAD":
+            return
         hub = self.server.hub
         q = hub.subscribe()
         try:
