@@ -39,10 +39,11 @@ class LivePreview:
                  else f"changed: {changed}")
 
     def start(self, in_thread: bool = False) -> None:
-        """Render the default view (so the first page comes fast), start watching, and
-        with ``in_thread`` serve from a thread of its own."""
-        self.preview.view(self.preview.default)
+        """Start watching, render the default view (so the first page comes fast), and
+        with ``in_thread`` serve from a thread of its own. Watching starts first: a save
+        during the first rendering is seen."""
         self.watcher.start()
+        self.preview.view(self.preview.default)
         if in_thread:
             self._thread = threading.Thread(target=self.server.serve_forever, name="cardgen-serve", daemon=True)
             self._thread.start()
