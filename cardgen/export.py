@@ -53,6 +53,19 @@ class _MaskPen:
         self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
 
 
+def as_cut(img: Image.Image, comp: Deck, dpi: float) -> Image.Image:
+    """A face drawn with its bleed, as the piece will be cut: the bleed cropped off, and
+    white paper outside the trim outline of a piece that is not rectangular."""
+    b = comp.bleed / 25.4 * dpi
+    img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
+    shape = shape_of(comp.shape)
+    if not shape.fills_trim_box:
+        mask = Image.new("L", img.size, 0)
+        shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
+        img = Image.composite(img, Image.new("RGB", img.size, "white"), mask)
+    return img
+
+
 def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, object]:
     builder = KitBuilder(game, options)
     errors = Collector()
@@ -92,13 +105,7 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
             for n, (comp, card_id, _, side, _face) in enumerate(pages):
                 img = pdf[n].render(scale=dpi / 72.0).to_pil().convert("RGB")
                 if trim_only:
-                    b = comp.bleed / 25.4 * dpi
-                    img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
-                    shape = shape_of(comp.shape)
-                    if not shape.fills_trim_box:  # the piece as cut: paper outside its trim outline
-                        mask = Image.new("L", img.size, 0)
-                        shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
-                        img = Image.composite(img, Image.new("RGB", img.size, "white"), mask)
+                    img = as_cut(img, comp, dpi)
                 out.append(FaceImage(comp, card_id, meta[n], side, img))
         finally:
             pdf.close()

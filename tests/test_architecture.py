@@ -31,8 +31,11 @@ ALLOWED: dict[str, set[str]] = {
     "export": {"errors", "model", "paths", "pipeline", "impose", "output", "files"},
     "calibrate": {"errors", "units", "layout", "output", "paths", "impose", "files"},
     "settings": {"errors", "units", "impose", "files"},
+    # the live preview: loads, renders and imposes through the pipeline's builder, draws
+    # faces as the image export does
+    "serve": {"errors", "model", "load", "impose", "pipeline", "export"},
     "cli": {"__init__", "errors", "units", "load", "impose", "pipeline", "validation", "rules", "output",
-            "calibrate", "settings", "export", "version", "model"},
+            "calibrate", "settings", "export", "serve", "version", "model"},
     "version": set(),
     "__init__": {"errors", "load", "model", "output", "pipeline", "validation", "version"},
     "__main__": {"cli"},

@@ -92,6 +92,14 @@ def test_error_inside_a_macro_names_the_macro_file(tpl):
     assert "missing" in err.message
 
 
+def test_unknown_filter_in_a_branch_is_an_error_at_its_line(tpl):
+    """Jinja reports a filter it does not know only when the branch using it runs."""
+    render = tpl({"front.yaml.j2": f"{{% if card %}}\n- {{text: {{{BOX}, text: {{{{ 'a'|nosuch }}}}}}}}\n{{% endif %}}\n"})
+    err = render_error(render, "front.yaml.j2", {"card": {"id": "c1"}})
+    assert str(err).startswith(f"{display_path(render.dir / 'front.yaml.j2')}:2: {LABEL}: ")
+    assert "No filter named 'nosuch'" in err.message
+
+
 def test_template_syntax_error(tpl):
     render = tpl({"front.yaml.j2": "- {rect: {x: 0}}\n{% if %}\n"})
     err = render_error(render, "front.yaml.j2")

@@ -12,6 +12,7 @@ from .config import config_cmd
 from .exits import stoppable
 from .export import export, preview
 from .listing import list_cmd
+from .serve import serve
 from .validate import validate
 
 
@@ -36,7 +37,7 @@ def main() -> None:
     """
 
 
-for command in (list_cmd, build, export, preview, validate, calibrate, config_cmd):
+for command in (list_cmd, build, export, preview, serve, validate, calibrate, config_cmd):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -8,6 +8,7 @@ template bug that breaks every card is reported once, with a count.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,14 @@ class Face:
 
     key: str
     ops: tuple[Op, ...]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A face's rendered text and the locale strings it read, with their values then."""
+
+    text: str
+    strings: tuple[tuple[str, str | None], ...]
 
 
 @dataclass
@@ -69,7 +78,16 @@ class KitRenderer:
         self.renderer = renderer_for(game.template_dirs, game.palette)
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
+        self._clean: set[tuple[str, str]] = set()  # parsed and checked without a problem
         self._exhausted: dict[str, tuple[str, str]] = {}  # template -> its budget error, for this language
+        # The live preview keeps each face's rendered text with the strings it read, to
+        # skip rendering the faces a locale edit did not touch (see ``adopt``).
+        self.keep_renders = False
+        self._renders: dict[tuple[str, str], Rendered] = {}  # (template, label) -> its last rendering
+        self._reusable: dict[tuple[str, str], Rendered] = {}  # adopted: valid while their strings are
+        self._strings: Mapping[str, str] = {}
+        self._read: set[str] = set()  # the string keys the current face has read so far
+        self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
 
     def _base_context(self, lang: str, t) -> dict[str, Any]:
         g = self.game
@@ -89,7 +107,7 @@ class KitRenderer:
             self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
             return []
         try:
-            text = self.renderer.render_text(template, ctx, label)
+            text = self._render_text(template, ctx, label)
             cached = self._parsed.get((template, text))
             if cached is not None:  # identical rendering (one back for a whole deck): reuse
                 return cached
@@ -113,7 +131,39 @@ class KitRenderer:
             self.text.check(face.ops, where, found)
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
+        if not found.errors:
+            self._clean.add((template, text))
         return faces
+
+    def _render_text(self, template: str, ctx: dict[str, Any], label: str) -> str:
+        """The face's text: rendered, or the adopted one when every string it read is unchanged."""
+        old = self._reusable.get((template, label))
+        if old is not None and all(self._strings.get(k) == v for k, v in old.strings):
+            text = old.text
+        else:
+            self._read = set()
+            text = self.renderer.render_text(template, ctx, label)
+            if not self.keep_renders:
+                return text
+            old = Rendered(text, tuple((k, self._strings.get(k)) for k in sorted(self._read | self._base_read)))
+        if self.keep_renders:
+            self._renders[(template, label)] = old
+        return text
+
+    def adopt(self, previous: KitRenderer, *, same_sources: bool = False) -> None:
+        """Start from what ``previous`` did, for the live preview's renderings after a save.
+
+        Faces ``previous`` parsed and checked without a problem are not parsed or checked
+        again when their text comes out the same: only for the same fonts, palette and
+        assets. With ``same_sources`` (nothing but locale strings changed: the same game
+        data, templates and options, which the caller makes sure of), a face whose read
+        strings all kept their values is not even rendered again (``keep_renders`` on
+        ``previous`` kept them)."""
+        for key in previous._clean:
+            self._parsed[key] = previous._parsed[key]
+            self._clean.add(key)
+        if same_sources:
+            self._reusable = dict(previous._renders)
 
     def _report_once(self, template: str, label: str, found: list[CardgenError], errors: Collector) -> None:
         """One template bug breaks every card: each message is reported for its first
@@ -153,8 +203,16 @@ class KitRenderer:
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
         self._exhausted.clear()
-        t = translator(self.game.strings[lang], lang, lambda key: None)
+        self._strings = strings = self.game.strings[lang]
+        plain_t = translator(strings, lang, lambda key: None)
+
+        def t(key: str, **values: Any) -> str:
+            self._read.add(key)
+            return plain_t(key, **values)
+
+        self._read = set()
         base = self._base_context(lang, t)
+        self._base_read = frozenset(self._read)
         for comp in self.game.components:
             if isinstance(comp, Deck):
                 w, h = comp.size

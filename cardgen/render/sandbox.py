@@ -445,7 +445,7 @@ class TemplateRenderer:
             raise self._included(error, exc) from None
         except jinja2.TemplateNotFound as exc:
             raise CardgenError(f"{label}: {_not_found(exc)}", self._where_in_template(exc, name)) from None
-        except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
+        except (jinja2.TemplateRuntimeError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
                 AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
             raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
