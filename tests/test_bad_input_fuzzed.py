@@ -358,3 +358,32 @@ def test_a_wrong_house_rule_fails_the_build_at_its_line(cli, tmp_path, request, 
     assert err.startswith(f"{game_label(root)}:{line if line else ''}"), err
     assert message in err and ".j2" not in err, err
     assert list(out.iterdir()) == []
+
+
+# -- YAML scalars that do not fit their tag ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, message", [
+    ('!!int "x"', "bad value: 'x' is not a valid integer"),
+    ('!!float ""', "bad value: '' is not a valid number"),
+    ('!!bool "maybe"', "bad value: 'maybe' is not a valid true or false"),
+    ("!!timestamp soon", "bad value: 'soon' is not a valid date"),
+    ("2001-02-30", "bad value: '2001-02-30' is not a valid date (day is out of range for month)"),
+])
+def test_scalar_that_does_not_fit_its_tag(game_copy, cli, out, value, message):
+    """PyYAML's constructors trust a tag (or a plain value that looks like a date):
+    each of these once escaped as ValueError, KeyError, IndexError or AttributeError."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", "players: [2, 3]", f"players: {value}")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:4:10: {message}"
+
+
+def test_rendered_scalar_that_does_not_fit_its_tag(game_copy, cli, out):
+    """The same in a rendered layout: found again at its rendered line."""
+    root = mini(game_copy)
+    line = append(front(root), '- {rect: {x: !!int "x", y: 0, w: 1, h: 1}}')
+    lines = build_fails(cli, root, out)
+    tpl = game_label(root, "templates", "front.yaml.j2")
+    assert lines[0] == (f"{tpl} (rendered for cards/card-1 front [en]):{line}:14: bad value: 'x' is not a valid "
+                        f"integer in rendered line: '- {{rect: {{x: !!int \"x\", y: 0, w: 1, h: 1}}}}'"), lines

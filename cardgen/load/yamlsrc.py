@@ -99,6 +99,25 @@ class _Builder:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise CardgenError(f"bad value: {getattr(exc, 'problem', exc)}", _where(self.path, node)) from None
+        except _SCALAR_ERRORS as exc:
+            raise scalar_error(node, exc, _where(self.path, node)) from None
+
+
+# PyYAML's constructors trust that a scalar fits its tag: ``!!int "x"`` (ValueError),
+# ``!!bool maybe`` (KeyError), ``!!float ""`` (IndexError), ``!!timestamp x``
+# (AttributeError), and a plain ``2001-02-30``, which looks like a date (ValueError).
+_SCALAR_ERRORS = (ValueError, KeyError, IndexError, AttributeError, TypeError, OverflowError)
+
+
+def scalar_error(node: yaml.Node, exc: BaseException, where: Where) -> CardgenError:
+    """A scalar PyYAML could not turn into the value its tag (given, or read from its
+    look, as for a date) promises."""
+    tag = str(node.tag).rsplit(":", 1)[-1]
+    kind = {"int": "integer", "float": "number", "bool": "true or false", "timestamp": "date"}.get(tag, tag)
+    text = str(node.value)
+    shown = repr(text if len(text) <= 40 else text[:39] + "…")
+    detail = f" ({exc})" if tag == "timestamp" and isinstance(exc, ValueError) else ""
+    return CardgenError(f"bad value: {shown} is not a valid {kind}{detail}", where)
 
 
 def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
@@ -190,6 +209,16 @@ def _expanded_values(doc: Any) -> int:
     return count
 
 
+def _located_scalar_error(text: str, path: str) -> CardgenError:
+    """The error of a scalar that does not fit its tag, found again at its line by the
+    slower loader that keeps positions (only on this error path)."""
+    try:
+        parse_yaml(text, path)
+    except CardgenError as exc:
+        return exc
+    return CardgenError("bad value: a scalar does not fit its tag", Where(path))  # pragma: no cover
+
+
 def fast_load(text: str, path: str) -> Any:
     """Parse machine-written YAML (rendered layouts) quickly, without positions, with
     the limits of user files: at most MAX_VALUES values once aliases and merges are
@@ -201,8 +230,8 @@ def fast_load(text: str, path: str) -> Any:
     loader = _RenderedLoader(text, path) if "<<" in text else _Loader(text)  # merges need the counting loader
     try:
         doc = loader.get_single_data()
-    except yaml.YAMLError as exc:
-        err = yaml_error(exc, path)
+    except (yaml.YAMLError, *_SCALAR_ERRORS) as exc:
+        err = yaml_error(exc, path) if isinstance(exc, yaml.YAMLError) else _located_scalar_error(text, path)
         lines = text.splitlines()
         if err.where.line and err.where.line <= len(lines):
             err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
