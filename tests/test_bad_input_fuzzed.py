@@ -387,3 +387,32 @@ def test_rendered_scalar_that_does_not_fit_its_tag(game_copy, cli, out):
     tpl = game_label(root, "templates", "front.yaml.j2")
     assert lines[0] == (f"{tpl} (rendered for cards/card-1 front [en]):{line}:14: bad value: 'x' is not a valid "
                         f"integer in rendered line: '- {{rect: {{x: !!int \"x\", y: 0, w: 1, h: 1}}}}'"), lines
+
+
+@pytest.mark.parametrize("included", [False, True])
+def test_unclosed_comment_names_its_template(game_copy, cli, out, included):
+    """Jinja's lexer gives this error no filename: it once named the bare template."""
+    root = mini(game_copy)
+    broken = front(root)
+    if included:
+        broken = root / "templates" / "macros.j2"
+        broken.write_text("{% macro m() %}{% endmacro %}\n{# never closed\n", encoding="utf-8")
+        append(front(root), "{% import 'macros.j2' as mc %}")
+        line = 2
+    else:
+        line = append(broken, "{# never closed")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', broken.name)}:{line}: template syntax error: Missing end of comment tag", lines
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    cards:\n      - id:", "    cards: &deck\n      - *deck\n      - id:"),
+    ("players: [2, 3]", "players: &p {a: [1, *p]}"),
+])
+def test_alias_inside_its_own_value(game_copy, cli, out, old, new):
+    """A value that holds an alias of itself once recursed until RecursionError."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", old, new)
+    (line,) = build_fails(cli, root, out)
+    assert re.fullmatch(re.escape(game_label(root)) + r":\d+:\d+: an alias \(\*name\) stands inside the value it "
+                        r"names, which would never end", line), line

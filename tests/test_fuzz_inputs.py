@@ -60,19 +60,22 @@ class Game:
 
     root: Path
     out: Path
-    marker: Path  # a file only code run by a YAML tag would write
+    marker: Path  # a file only code run by a YAML tag would write ($CARDGEN_FUZZ_MARKER: the
+    # examples' text must not depend on the folder's name, or hypothesis cannot replay them)
 
     def path(self, *parts: str) -> Path:
         return self.root.joinpath(*parts)
 
 
-def fresh_game(tmp_path_factory) -> Game:
+def fresh_game(tmp_path_factory, monkeypatch) -> Game:
     base = tmp_path_factory.mktemp("fuzz")
     root = base / "mini"
     shutil.copytree(DATA / "mini_game", root)
     out = base / "out"
     out.mkdir()
     (out / "keep.txt").write_text("was here\n", encoding="utf-8")
+    monkeypatch.setenv("CARDGEN_FUZZ_MARKER", str(base / "pwned"))
+    monkeypatch.setenv("CARDGEN_FUZZ_SECRET", SECRET)
     return Game(root, out, base / "pwned")
 
 
@@ -218,11 +221,11 @@ PLACEHOLDERS = ["{", "}", "{}", "{0}", "{n}", "{x}", "{x.y}", "{x[0]}", "{x!r}",
                 "{n!a}", "{ n }", "{n }", "{-1}", "{n:{x}}", "{" * 50, "}" * 50]
 UNICODE = ["é", "😀" * 50, "\u202e", "\u200b", "\ufeff", "\u0085", "\u2028", "ß" * 10, "𓂀", "\t", "\x7f",
            "\x01", "\\", "\"", "'", "\n", "\r\n", "\u00a0"]
-TAGS = ["!!python/object/apply:os.system [\"echo pwned > {marker}\"]",
-        "!!python/object/new:os.system [\"echo pwned > {marker}\"]",
-        "!!python/name:os.environ", "!!python/object:__main__.Thing {{a: 1}}", "!!binary aGVsbG8=",
-        "!!timestamp 2001-12-14t21:59:43.10-05:00", "!!set {{a, b}}", "!!omap [a: 1, b: 2]", "!!pairs [a: 1]",
-        "!!str 3", "!!int \"x\"", "!!float \"1e999\"", "!!null \"\"", "!!bool yes", "!custom x", "!!map {{}}",
+TAGS = ["!!python/object/apply:os.system [\"echo pwned > $CARDGEN_FUZZ_MARKER\"]",
+        "!!python/object/new:os.system [\"echo pwned > $CARDGEN_FUZZ_MARKER\"]",
+        "!!python/name:os.environ", "!!python/object:__main__.Thing {a: 1}", "!!binary aGVsbG8=",
+        "!!timestamp 2001-12-14t21:59:43.10-05:00", "!!set {a, b}", "!!omap [a: 1, b: 2]", "!!pairs [a: 1]",
+        "!!str 3", "!!int \"x\"", "!!float \"1e999\"", "!!null \"\"", "!!bool yes", "!custom x", "!!map {}",
         "!<tag:yaml.org,2002:python/object:os.system> x", "!!seq []", "!! x", "!x!y z"]
 INTERESTING = [[63, 88], [0, 0], [-1, 88], [1e308, 1], [1, 2, 3], ["63", "88"], {"range": [1, 10**6]},
                {"range": [3, 1]}, {"range": ["a", 2]}, {"range": [1, 3, 5]}, {"range": None}, [[]], [{}],
@@ -252,9 +255,9 @@ def texts() -> st.SearchStrategy[str]:
     )
 
 
-def values(game: Game) -> st.SearchStrategy[Any]:
+def values() -> st.SearchStrategy[Any]:
     scalars = st.one_of(st.none(), st.booleans(), numbers(), texts(),
-                        st.sampled_from(TAGS).map(lambda t: Raw(t.format(marker=game.marker))),
+                        st.sampled_from(TAGS).map(Raw),
                         st.sampled_from(INTERESTING).map(tree))
     return st.recursive(
         scalars,
@@ -294,7 +297,7 @@ def put(container: Any, i: int, value: Any) -> None:
         container[i] = value
 
 
-def mutate_tree(data, doc: Any, game: Game, count: int) -> None:
+def mutate_tree(data, doc: Any, count: int) -> None:
     """Apply ``count`` structured mutations to ``doc`` in place."""
     anchors = 0
     for _ in range(count):
@@ -305,18 +308,18 @@ def mutate_tree(data, doc: Any, game: Game, count: int) -> None:
         how = data.draw(st.sampled_from(["replace", "replace", "delete", "add", "duplicate", "alias", "tag"]))
         event(f"tree {how}")
         if how == "replace":
-            put(container, i, data.draw(values(game)))
+            put(container, i, data.draw(values()))
         elif how == "delete":
             del (container.pairs if isinstance(container, Map) else container)[i]
         elif how == "add":
             if isinstance(container, Map):
                 key = data.draw(st.one_of(st.sampled_from(KNOWN_KEYS), texts()))
-                container.pairs.insert(data.draw(st.integers(0, len(container.pairs))), [key, data.draw(values(game))])
+                container.pairs.insert(data.draw(st.integers(0, len(container.pairs))), [key, data.draw(values())])
             else:
-                container.insert(data.draw(st.integers(0, len(container))), data.draw(values(game)))
+                container.insert(data.draw(st.integers(0, len(container))), data.draw(values()))
         elif how == "duplicate" and isinstance(container, Map):
             key = container.pairs[i][0]
-            container.pairs.insert(i + 1, [key, data.draw(st.one_of(values(game), st.just(get(container, i))))])
+            container.pairs.insert(i + 1, [key, data.draw(st.one_of(values(), st.just(get(container, i))))])
         elif how == "alias":  # an anchor on one value, an alias of it somewhere else (maybe before it)
             anchors += 1
             name = f"a{anchors}"
@@ -325,7 +328,7 @@ def mutate_tree(data, doc: Any, game: Game, count: int) -> None:
             if other is not container or j != i:
                 put(other, j, Raw(f"*{name}"))
         elif how == "tag":
-            put(container, i, Raw(data.draw(st.sampled_from(TAGS)).format(marker=game.marker)))
+            put(container, i, Raw(data.draw(st.sampled_from(TAGS))))
 
 
 YAML_CHARS = list(":-[]{}#&*!|>'\"%@`,?\\ \t\n") + ["\r", "\x00", "\ufeff", "é", "😀", "<<", "\u2028", "0", "a"]
@@ -365,14 +368,14 @@ def assume_not_known(text: str) -> None:
     assume("<<" not in text)  # a YAML merge key followed by an override is refused as a duplicate key
 
 
-def mutate_yaml_file(data, path: Path, game: Game) -> None:
+def mutate_yaml_file(data, path: Path) -> None:
     """Structured mutations of the file's tree, character edits of its text, or both."""
     structured = data.draw(st.integers(0, 4), label="structured mutations")
     edits = data.draw(st.integers(0 if structured else 1, 3), label="text edits")
     text = path.read_text(encoding="utf-8")
     if structured:
         doc = tree(yaml.safe_load(text))
-        mutate_tree(data, doc, game, structured)
+        mutate_tree(data, doc, structured)
         text = document(doc)
     text = mutate_text(data, text, edits)
     assume_not_known(text)
@@ -385,9 +388,8 @@ def mutate_yaml_file(data, path: Path, game: Game) -> None:
 @FUZZ
 @given(data=st.data())
 def test_mutated_game_yaml(cli, tmp_path_factory, monkeypatch, data):
-    monkeypatch.setenv("CARDGEN_FUZZ_SECRET", SECRET)
-    game = fresh_game(tmp_path_factory)
-    mutate_yaml_file(data, game.path("game.yaml"), game)
+    game = fresh_game(tmp_path_factory, monkeypatch)
+    mutate_yaml_file(data, game.path("game.yaml"))
     build_holds_contract(cli, game)
 
 
@@ -403,8 +405,7 @@ LOCALE_FRONT = """\
 @FUZZ
 @given(data=st.data())
 def test_mutated_locale(cli, tmp_path_factory, monkeypatch, data):
-    monkeypatch.setenv("CARDGEN_FUZZ_SECRET", SECRET)
-    game = fresh_game(tmp_path_factory)
+    game = fresh_game(tmp_path_factory, monkeypatch)
     game.path("templates", "front.yaml.j2").write_text(LOCALE_FRONT, encoding="utf-8")
     locale = game.path("locales", "en.yaml")
     if data.draw(st.booleans(), label="placeholder strings"):  # each string a mix of text and placeholders
@@ -417,7 +418,7 @@ def test_mutated_locale(cli, tmp_path_factory, monkeypatch, data):
         assume_not_known(text)
         locale.write_text(text, encoding="utf-8")
     else:
-        mutate_yaml_file(data, locale, game)
+        mutate_yaml_file(data, locale)
     build_holds_contract(cli, game)
 
 
@@ -548,8 +549,7 @@ def layout_ops() -> st.SearchStrategy[str]:
 @FUZZ
 @given(data=st.data())
 def test_mutated_template(cli, tmp_path_factory, monkeypatch, data):
-    monkeypatch.setenv("CARDGEN_FUZZ_SECRET", SECRET)
-    game = fresh_game(tmp_path_factory)
+    game = fresh_game(tmp_path_factory, monkeypatch)
     front = game.path("templates", "front.yaml.j2")
     lines = front.read_text(encoding="utf-8").splitlines()
     must_fail = False

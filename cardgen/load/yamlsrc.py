@@ -64,14 +64,27 @@ class _Builder:
         self.constructor = yaml.SafeLoader.__new__(yaml.SafeLoader)
         yaml.constructor.SafeConstructor.__init__(self.constructor)
         self.built = 0
+        self.inside: set[int] = set()  # the collections being built (their ids)
 
     def build(self, node: yaml.Node) -> Any:
         self.built += 1
         if self.built > MAX_VALUES:  # an alias of an alias of an alias… ("billion laughs")
             raise CardgenError(f"the file holds more than {MAX_VALUES:,} values once its aliases (*name) are "
                                f"expanded", _where(self.path, node))
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            return self._scalar(node)
+        if node.tag not in _PLAIN_TAGS:
             raise CardgenError(f"YAML tag {node.tag!r} is not supported", _where(self.path, node))
+        if id(node) in self.inside:  # `a: &x [*x]`: a value that holds itself never ends
+            raise CardgenError("an alias (*name) stands inside the value it names, which would never end",
+                               _where(self.path, node))
+        self.inside.add(id(node))
+        try:
+            return self._collection(node)
+        finally:
+            self.inside.discard(id(node))
+
+    def _collection(self, node: yaml.Node) -> Any:
         if isinstance(node, yaml.MappingNode):
             out = YDict()
             out.where = _where(self.path, node)
@@ -90,11 +103,12 @@ class _Builder:
                 out.key_where[key] = _where(self.path, key_node)
                 out.value_where[key] = _where(self.path, value_node)
             return out
-        if isinstance(node, yaml.SequenceNode):
-            seq = YList(self.build(item) for item in node.value)
-            seq.where = _where(self.path, node)
-            seq.item_where = [_where(self.path, item) for item in node.value]
-            return seq
+        seq = YList(self.build(item) for item in node.value)
+        seq.where = _where(self.path, node)
+        seq.item_where = [_where(self.path, item) for item in node.value]
+        return seq
+
+    def _scalar(self, node: yaml.Node) -> Any:
         try:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:

@@ -379,7 +379,7 @@ class TemplateRenderer:
             try:
                 tpl = self.env.get_template(name)
             except jinja2.TemplateSyntaxError as exc:
-                path = display_path(exc.filename) if exc.filename else name
+                path = self._syntax_error_path(exc, name)
                 raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
             except jinja2.TemplateNotFound as exc:
                 raise CardgenError(f"template '{exc.name}' not found", Where(self.template_path(name))) from None
@@ -387,6 +387,13 @@ class TemplateRenderer:
                 raise self._too_deep(name, exc) from None
             self._cache[name] = tpl
         return tpl
+
+    def _syntax_error_path(self, exc: jinja2.TemplateSyntaxError, name: str) -> str:
+        """The file of a syntax error: Jinja's lexer leaves some errors (an unclosed
+        ``{#``) without a filename, so the template's own name is looked up then."""
+        if exc.filename:
+            return display_path(exc.filename)
+        return self.template_path(exc.name or name)
 
     def _too_deep(self, name: str, exc: BaseException) -> CardgenError:
         """A template Jinja could not compile for its nesting: the error at its deepest line."""
@@ -423,7 +430,7 @@ class TemplateRenderer:
         except PlaceholderError as exc:
             raise CardgenError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
         except jinja2.TemplateSyntaxError as exc:
-            path = display_path(exc.filename) if exc.filename else name
+            path = self._syntax_error_path(exc, name)
             raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
         except jinja2.TemplateNotFound as exc:
             raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
