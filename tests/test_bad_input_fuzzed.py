@@ -416,3 +416,17 @@ def test_alias_inside_its_own_value(game_copy, cli, out, old, new):
     (line,) = build_fails(cli, root, out)
     assert re.fullmatch(re.escape(game_label(root)) + r":\d+:\d+: an alias \(\*name\) stands inside the value it "
                         r"names, which would never end", line), line
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("{% set _z = 0 if 0.id else [] %}", "UndefinedError: 'int object' has no attribute 'id'"),
+    ("{% if (0).x and 1 %}{% endif %}", "UndefinedError: 'int object' has no attribute 'x'"),
+    ("{% set _z = 1 if ''.__class__ else 2 %}", "SecurityError: access to attribute '__class__' of 'str' object is unsafe."),
+])
+def test_constant_test_of_an_undefined(game_copy, cli, out, statement, message):
+    """Jinja folds constant expressions while compiling; testing an undefined there once
+    escaped as UndefinedError before any rendering began."""
+    root = mini(game_copy)
+    line = append(front(root), statement)
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: {message}", lines

@@ -385,6 +385,9 @@ class TemplateRenderer:
                 raise CardgenError(f"template '{exc.name}' not found", Where(self.template_path(name))) from None
             except (RecursionError, SyntaxError, MemoryError) as exc:  # Jinja's parser, Python's compiler
                 raise self._too_deep(name, exc) from None
+            except jinja2.TemplateRuntimeError as exc:  # folding a constant: `0 if 0.id else 1` tests an undefined
+                where = Where(self.template_path(name), _compiled_line(exc))
+                raise CardgenError(f"{type(exc).__name__}: {exc}", where) from None
             self._cache[name] = tpl
         return tpl
 
@@ -465,6 +468,17 @@ class TemplateRenderer:
         if callers:
             return Where(f"{path}:{line} (called from {callers[-1]})")
         return Where(path, line)
+
+
+def _compiled_line(exc: BaseException) -> int | None:
+    """The template line Jinja's compiler was at when ``exc`` was raised (the node it
+    was compiling, in the deepest frame that has one)."""
+    line = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        node = frame.f_locals.get("node")
+        if isinstance(node, nodes.Node) and getattr(node, "lineno", None):
+            line = node.lineno
+    return line
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
