@@ -430,3 +430,15 @@ def test_constant_test_of_an_undefined(game_copy, cli, out, statement, message):
     line = append(front(root), statement)
     lines = build_fails(cli, root, out)
     assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: {message}", lines
+
+
+def test_error_quoting_a_control_character_stays_one_line(game_copy, cli, out):
+    """A form feed or a line separator in a text was once printed raw inside its error
+    line, which it broke in two (and a right-to-left override reversed it)."""
+    root = mini(game_copy)
+    edit_file(front(root), "text: {{ card.id|q }}", 'text: "a\\fb\\u2028c\\u202ed"')
+    result = cli("build", root, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
+    lines = assert_user_error(result)
+    assert all(line.startswith("  ") or line.startswith("error: ") for line in result.stderr.splitlines()), result.stderr
+    assert "no glyph for '\\x0c' (U+000C)" in lines[0], lines
+    assert lines[0].endswith("in 'a\\x0cb\\u2028c\\u202ed'"), lines
