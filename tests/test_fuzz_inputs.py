@@ -305,8 +305,17 @@ def mutate_tree(data, doc: Any, count: int) -> None:
         if not places:
             return
         container, i = data.draw(st.sampled_from(places))
-        how = data.draw(st.sampled_from(["replace", "replace", "delete", "add", "duplicate", "alias", "tag"]))
+        how = data.draw(st.sampled_from(["replace", "replace", "nudge", "nudge", "delete", "add", "duplicate",
+                                         "alias", "tag"]))
         event(f"tree {how}")
+        old = get(container, i)
+        if how == "nudge":  # a value of the same type, often still accepted: the build goes further
+            if isinstance(old, bool) or not isinstance(old, (int, float, str)):
+                how = "replace"
+            elif isinstance(old, str):
+                put(container, i, data.draw(st.one_of(texts(), st.sampled_from([old + u for u in UNICODE]))))
+            else:
+                put(container, i, data.draw(st.one_of(numbers(), st.sampled_from([1, 5, 20, 600, 1000, 10_000]))))
         if how == "replace":
             put(container, i, data.draw(values()))
         elif how == "delete":
@@ -370,8 +379,9 @@ def assume_not_known(text: str) -> None:
 
 def mutate_yaml_file(data, path: Path) -> None:
     """Structured mutations of the file's tree, character edits of its text, or both."""
-    structured = data.draw(st.integers(0, 4), label="structured mutations")
-    edits = data.draw(st.integers(0 if structured else 1, 3), label="text edits")
+    mode = data.draw(st.sampled_from(["tree", "tree", "text", "both"]), label="mutations")
+    structured = data.draw(st.sampled_from([1, 1, 1, 2, 3, 4])) if mode != "text" else 0
+    edits = data.draw(st.integers(1, 3)) if mode != "tree" else 0
     text = path.read_text(encoding="utf-8")
     if structured:
         doc = tree(yaml.safe_load(text))
