@@ -442,3 +442,17 @@ def test_error_quoting_a_control_character_stays_one_line(game_copy, cli, out):
     assert all(line.startswith("  ") or line.startswith("error: ") for line in result.stderr.splitlines()), result.stderr
     assert "no glyph for '\\x0c' (U+000C)" in lines[0], lines
     assert lines[0].endswith("in 'a\\x0cb\\u2028c\\u202ed'"), lines
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("{% set _z = cycler() %}", "RuntimeError: at least one item has to be provided"),
+    ("{% set _z = 'abc'|truncate(-1) %}", "AssertionError: expected length >= 3, got -1"),
+    ("{% set _z = [1]|map('nosuchfilter')|list %}", "TemplateRuntimeError: No filter named 'nosuchfilter'."),
+    ("# {{ [1]|map|list }}", "FilterArgumentError: map requires a filter argument"),
+])
+def test_jinja_runtime_errors_are_one_line(game_copy, cli, out, statement, message):
+    """Jinja's own helpers raise these for bad arguments; each once escaped as a traceback."""
+    root = mini(game_copy)
+    line = append(front(root), statement)
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: cards/card-1 front [en]: {message}", lines

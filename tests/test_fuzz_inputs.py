@@ -451,7 +451,9 @@ FILTERS = ["upper", "lower", "length", "list", "string", "int", "float", "abs", 
            "selectattr('id')", "attr('__class__')", "attr('id')", "format(1, 2)", "groupby('x')", "xmlattr",
            "urlize", "wordcount", "filesizeformat", "pprint", "mix('#000000', 2)", "mix('nope')", "contrast",
            "luminance", "covered", "covered(0, 0)", "random_is_not_a_filter", "striptags", "e", "safe", "count",
-           "forceescape", "list|batch(10**9)", "sum(attribute='x')"]
+           "forceescape", "list|batch(10**9)", "sum(attribute='x')", "truncate(-1)", "wordwrap(0)", "slice(0)",
+           "batch(0)", "indent(-5)", "round(-1000)", "int('x', 99)", "map", "select('nosuchtest')", "xmlattr(1)",
+           "reject('divisibleby', 0)", "replace('', 'x')", "format('%s')", "sort(attribute='__class__')"]
 TESTS = ["defined", "undefined", "none", "number", "string", "mapping", "iterable", "sequence", "callable",
          "odd", "even", "divisibleby(3)", "divisibleby(0)", "sameas(1)", "eq(1)", "in([1])", "lower", "escaped",
          "filter", "test", "nosuchtest"]

@@ -437,8 +437,9 @@ class TemplateRenderer:
             raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
         except jinja2.TemplateNotFound as exc:
             raise CardgenError(f"{label}: template '{exc.name}' not found", Where(self.template_path(name))) from None
-        except (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
-                AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
+        except (jinja2.TemplateRuntimeError, TypeError, ValueError, LookupError, AttributeError, ArithmeticError,
+                RuntimeError, AssertionError, MemoryError) as exc:
+            # RuntimeError: RecursionError, and Jinja's `cycler()`; AssertionError: `'x'|truncate(-1)`
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
             raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
         finally:
