@@ -12,6 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, and False for a name the system refuses to look up (longer
+    than a file name may be: pathlib raises OSError for that). A name from a game
+    folder is data, so such a name is simply a file that is not there."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def one_line(text: str) -> str:
     """``text`` with every control, format and line-separator character escaped
     (``\\x0c``, ``\\u2028``, ``\\u202e``): a message quoting a game's text stays one

@@ -456,3 +456,48 @@ def test_jinja_runtime_errors_are_one_line(game_copy, cli, out, statement, messa
     line = append(front(root), statement)
     lines = build_fails(cli, root, out)
     assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: cards/card-1 front [en]: {message}", lines
+
+
+LONG_NAME = "x" * 1000  # longer than a file name may be: looking it up raises OSError (ENAMETOOLONG)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("front: front.yaml.j2", f"front: {LONG_NAME}", f"template '{LONG_NAME}' not found (looked in: "),
+    ("palette:", f"data_files: [{LONG_NAME}.csv]\npalette:", f"data file '{LONG_NAME}.csv' not found"),
+    ("text: NotoSans-Regular", f"text: {LONG_NAME}", f"unknown font '{LONG_NAME}' (looked in: "),
+])
+def test_file_name_too_long_for_the_system(game_copy, cli, out, old, new, message):
+    """A name longer than the system allows was once an OSError traceback from the
+    loader: it is a file that is not there."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", old, new)
+    (line,) = build_fails(cli, root, out)
+    assert line.startswith(f"{game_label(root)}:") and message in line, line
+
+
+@pytest.mark.parametrize("layout, message", [
+    (f"{{% include '{LONG_NAME}' %}}", f"template '{LONG_NAME}' not found"),
+    (f"- {{image: {{x: 1, y: 1, w: 10, h: 10, src: {LONG_NAME}.png}}}}",
+     f"image '{LONG_NAME}.png' not found in the game's assets folder"),
+])
+def test_template_naming_a_file_too_long_for_the_system(game_copy, cli, out, layout, message):
+    root = mini(game_copy)
+    (root / "assets").mkdir()
+    append(front(root), layout)
+    lines = build_fails(cli, root, out)
+    assert lines[0].startswith(game_label(root, "templates", "front.yaml.j2")) and lines[0].endswith(message), lines
+
+
+@pytest.mark.parametrize("key", ["front", "template"])
+def test_required_template_given_as_null(game_copy, cli, out, key):
+    """`front: null` once passed the loader and failed later as "template '' not found",
+    naming no file."""
+    root = mini(game_copy)
+    if key == "template":
+        edit_file(root / "game.yaml", "components:\n", "components:\n  - {id: rules, kind: sheet, template: null}\n")
+        where, what = "11:40", "component 'rules'"
+    else:
+        edit_file(root / "game.yaml", "front: front.yaml.j2", "front: null")
+        where, what = "15:12", "component 'cards'"
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:{where}: '{key}' in {what} must be a template file name, found nothing"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Collector, Where, display_path
+from ..errors import Collector, Where, display_path, is_file
 from ..model.components import Board, Component, Deck, Sheet
 from .cards import read_cards
 from .schema import ID_RE, check_keys, check_mapping, describe, get, get_choice, get_size
@@ -71,6 +71,8 @@ def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], er
     for key in ("front", "back", "template", "header"):
         tname = item.get(key)
         if tname is None:
+            if key in item and key in ("front", "template"):  # `back: null` is a one-sided deck; these are required
+                errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
             continue
         if not isinstance(tname, str):
             errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
@@ -122,7 +124,7 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
 
 
 def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:
-    return any((d / name).is_file() for d in template_dirs)
+    return any(is_file(d / name) for d in template_dirs)
 
 
 def _template_name(item: YDict, key: str) -> str | None:

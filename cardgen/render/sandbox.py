@@ -24,7 +24,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from markupsafe import Markup
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import CardgenError, Where, display_path, is_file
 from ..load.jail import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
@@ -319,7 +319,7 @@ class JailedLoader(jinja2.FileSystemLoader):
         pieces = jinja2.loaders.split_template_path(template)
         for searchpath in self.searchpath:
             candidate = Path(searchpath, *pieces)
-            if candidate.is_file():
+            if is_file(candidate):
                 inside(candidate, self.roots)
                 break
         return super().get_source(environment, template)
@@ -360,7 +360,7 @@ class TemplateRenderer:
 
     def template_path(self, name: str) -> str:
         for d in self.dirs:
-            if (d / name).is_file():
+            if is_file(d / name):
                 return display_path(d / name)
         return name
 
