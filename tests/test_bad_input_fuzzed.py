@@ -501,3 +501,13 @@ def test_required_template_given_as_null(game_copy, cli, out, key):
         where, what = "15:12", "component 'cards'"
     (line,) = build_fails(cli, root, out)
     assert line == f"{game_label(root)}:{where}: '{key}' in {what} must be a template file name, found nothing"
+
+
+def test_no_components_at_all(game_copy, cli, out):
+    """`components: []` once built a kit of no files and then crashed printing its list
+    (ValueError from max() of nothing)."""
+    root = mini(game_copy)
+    text = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(text[:text.index("components:")] + "components: []\n", encoding="utf-8")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:10:13: 'components' in the game is empty: list at least one deck, sheet or board"

@@ -30,6 +30,8 @@ BOARD_KEYS_OPTIONAL = ("name", "bleed", "overlap")
 def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors: Collector) -> list[Component]:
     """Every component of the game, in game order; ``data`` feeds the decks' for_each."""
     items = get(doc, "components", (list,), "the game", errors, default=[])
+    if "components" in doc and isinstance(items, list) and not items:  # a kit with no file in it
+        errors.add("'components' in the game is empty: list at least one deck, sheet or board", doc.at("components"))
     out: list[Component] = []
     seen: dict[str, Where] = {}
     all_card_ids: dict[str, Where] = {}  # card ids are unique across the whole game
