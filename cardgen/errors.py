@@ -7,8 +7,29 @@ exit with status 1. Anything else escaping the CLI is a bug in cardgen.
 from __future__ import annotations
 
 import errno
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, and False for a name the system refuses to look up (longer
+    than a file name may be: pathlib raises OSError for that). A name from a game
+    folder is data, so such a name is simply a file that is not there."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control, format and line-separator character escaped
+    (``\\x0c``, ``\\u2028``, ``\\u202e``): a message quoting a game's text stays one
+    line on the terminal, and is read in the order it is written."""
+    if text.isprintable():
+        return text
+    return "".join(c.encode("unicode_escape").decode("ascii")
+                   if c != " " and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)
 
 
 @dataclass(frozen=True)
@@ -37,7 +58,7 @@ class CardgenError(Exception):
         return f"{prefix}: {self.message}" if prefix else self.message
 
     def lines(self) -> list[str]:
-        return [str(self)]
+        return [one_line(str(self))]
 
 
 class UnknownVariantError(CardgenError):
@@ -60,7 +81,7 @@ class ErrorList(CardgenError):
         return "\n".join(str(e) for e in self.errors)
 
     def lines(self) -> list[str]:
-        return [str(e) for e in self.errors]
+        return [one_line(str(e)) for e in self.errors]
 
 
 class Collector:

@@ -358,3 +358,156 @@ def test_a_wrong_house_rule_fails_the_build_at_its_line(cli, tmp_path, request, 
     assert err.startswith(f"{game_label(root)}:{line if line else ''}"), err
     assert message in err and ".j2" not in err, err
     assert list(out.iterdir()) == []
+
+
+# -- YAML scalars that do not fit their tag ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, message", [
+    ('!!int "x"', "bad value: 'x' is not a valid integer"),
+    ('!!float ""', "bad value: '' is not a valid number"),
+    ('!!bool "maybe"', "bad value: 'maybe' is not a valid true or false"),
+    ("!!timestamp soon", "bad value: 'soon' is not a valid date"),
+    ("2001-02-30", "bad value: '2001-02-30' is not a valid date (day is out of range for month)"),
+])
+def test_scalar_that_does_not_fit_its_tag(game_copy, cli, out, value, message):
+    """PyYAML's constructors trust a tag (or a plain value that looks like a date):
+    each of these once escaped as ValueError, KeyError, IndexError or AttributeError."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", "players: [2, 3]", f"players: {value}")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:4:10: {message}"
+
+
+def test_rendered_scalar_that_does_not_fit_its_tag(game_copy, cli, out):
+    """The same in a rendered layout: found again at its rendered line."""
+    root = mini(game_copy)
+    line = append(front(root), '- {rect: {x: !!int "x", y: 0, w: 1, h: 1}}')
+    lines = build_fails(cli, root, out)
+    tpl = game_label(root, "templates", "front.yaml.j2")
+    assert lines[0] == (f"{tpl} (rendered for cards/card-1 front [en]):{line}:14: bad value: 'x' is not a valid "
+                        f"integer in rendered line: '- {{rect: {{x: !!int \"x\", y: 0, w: 1, h: 1}}}}'"), lines
+
+
+@pytest.mark.parametrize("included", [False, True])
+def test_unclosed_comment_names_its_template(game_copy, cli, out, included):
+    """Jinja's lexer gives this error no filename: it once named the bare template."""
+    root = mini(game_copy)
+    broken = front(root)
+    if included:
+        broken = root / "templates" / "macros.j2"
+        broken.write_text("{% macro m() %}{% endmacro %}\n{# never closed\n", encoding="utf-8")
+        at = append(front(root), "{% import 'macros.j2' as mc %}")
+        line = f"2 (included from {game_label(root, 'templates', 'front.yaml.j2')}:{at})"
+    else:
+        line = append(broken, "{# never closed")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', broken.name)}:{line}: template syntax error: Missing end of comment tag", lines
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    cards:\n      - id:", "    cards: &deck\n      - *deck\n      - id:"),
+    ("players: [2, 3]", "players: &p {a: [1, *p]}"),
+])
+def test_alias_inside_its_own_value(game_copy, cli, out, old, new):
+    """A value that holds an alias of itself once recursed until RecursionError."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", old, new)
+    (line,) = build_fails(cli, root, out)
+    assert re.fullmatch(re.escape(game_label(root)) + r":\d+:\d+: an alias \(\*name\) stands inside the value it "
+                        r"names, which would never end", line), line
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("{% set _z = 0 if 0.id else [] %}", "UndefinedError: 'int object' has no attribute 'id'"),
+    ("{% if (0).x and 1 %}{% endif %}", "UndefinedError: 'int object' has no attribute 'x'"),
+    ("{% set _z = 1 if ''.__class__ else 2 %}", "SecurityError: access to attribute '__class__' of 'str' object is unsafe."),
+])
+def test_constant_test_of_an_undefined(game_copy, cli, out, statement, message):
+    """Jinja folds constant expressions while compiling; testing an undefined there once
+    escaped as UndefinedError before any rendering began."""
+    root = mini(game_copy)
+    line = append(front(root), statement)
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: {message}", lines
+
+
+def test_error_quoting_a_control_character_stays_one_line(game_copy, cli, out):
+    """A form feed or a line separator in a text was once printed raw inside its error
+    line, which it broke in two (and a right-to-left override reversed it)."""
+    root = mini(game_copy)
+    edit_file(front(root), "text: {{ card.id|q }}", 'text: "a\\fb\\u2028c\\u202ed"')
+    result = cli("build", root, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
+    lines = assert_user_error(result)
+    assert all(line.startswith("  ") or line.startswith("error: ") for line in result.stderr.splitlines()), result.stderr
+    assert "no glyph for '\\x0c' (U+000C)" in lines[0], lines
+    assert lines[0].endswith("in 'a\\x0cb\\u2028c\\u202ed'"), lines
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("{% set _z = cycler() %}", "RuntimeError: at least one item has to be provided"),
+    ("{% set _z = 'abc'|truncate(-1) %}", "AssertionError: expected length >= 3, got -1"),
+    ("{% set _z = [1]|map('nosuchfilter')|list %}", "TemplateRuntimeError: No filter named 'nosuchfilter'."),
+    ("# {{ [1]|map|list }}", "FilterArgumentError: map requires a filter argument"),
+])
+def test_jinja_runtime_errors_are_one_line(game_copy, cli, out, statement, message):
+    """Jinja's own helpers raise these for bad arguments; each once escaped as a traceback."""
+    root = mini(game_copy)
+    line = append(front(root), statement)
+    lines = build_fails(cli, root, out)
+    assert lines[0] == f"{game_label(root, 'templates', 'front.yaml.j2')}:{line}: cards/card-1 front [en]: {message}", lines
+
+
+LONG_NAME = "x" * 1000  # longer than a file name may be: looking it up raises OSError (ENAMETOOLONG)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("front: front.yaml.j2", f"front: {LONG_NAME}", f"template '{LONG_NAME}' not found (looked in: "),
+    ("palette:", f"data_files: [{LONG_NAME}.csv]\npalette:", f"data file '{LONG_NAME}.csv' not found"),
+    ("text: NotoSans-Regular", f"text: {LONG_NAME}", f"unknown font '{LONG_NAME}' (looked in: "),
+])
+def test_file_name_too_long_for_the_system(game_copy, cli, out, old, new, message):
+    """A name longer than the system allows was once an OSError traceback from the
+    loader: it is a file that is not there."""
+    root = mini(game_copy)
+    edit_file(root / "game.yaml", old, new)
+    (line,) = build_fails(cli, root, out)
+    assert line.startswith(f"{game_label(root)}:") and message in line, line
+
+
+@pytest.mark.parametrize("layout, message", [
+    (f"{{% include '{LONG_NAME}' %}}", f"template '{LONG_NAME}' not found"),
+    (f"- {{image: {{x: 1, y: 1, w: 10, h: 10, src: {LONG_NAME}.png}}}}",
+     f"image '{LONG_NAME}.png' not found in the game's assets folder"),
+])
+def test_template_naming_a_file_too_long_for_the_system(game_copy, cli, out, layout, message):
+    root = mini(game_copy)
+    (root / "assets").mkdir()
+    append(front(root), layout)
+    lines = build_fails(cli, root, out)
+    assert lines[0].startswith(game_label(root, "templates", "front.yaml.j2")) and lines[0].endswith(message), lines
+
+
+@pytest.mark.parametrize("key", ["front", "template"])
+def test_required_template_given_as_null(game_copy, cli, out, key):
+    """`front: null` once passed the loader and failed later as "template '' not found",
+    naming no file."""
+    root = mini(game_copy)
+    if key == "template":
+        edit_file(root / "game.yaml", "components:\n", "components:\n  - {id: rules, kind: sheet, template: null}\n")
+        where, what = "11:40", "component 'rules'"
+    else:
+        edit_file(root / "game.yaml", "front: front.yaml.j2", "front: null")
+        where, what = "15:12", "component 'cards'"
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:{where}: '{key}' in {what} must be a template file name, found nothing"
+
+
+def test_no_components_at_all(game_copy, cli, out):
+    """`components: []` once built a kit of no files and then crashed printing its list
+    (ValueError from max() of nothing)."""
+    root = mini(game_copy)
+    text = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(text[:text.index("components:")] + "components: []\n", encoding="utf-8")
+    (line,) = build_fails(cli, root, out)
+    assert line == f"{game_label(root)}:10:13: 'components' in the game is empty: list at least one deck, sheet or board"

@@ -16,7 +16,7 @@ from pathlib import Path
 from fontTools.ttLib import TTFont as _FTFont
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from ..errors import CardgenError, Where, display_path
+from ..errors import CardgenError, Where, display_path, is_file
 from ..units import pt_to_mm
 from .jail import inside, parents_of
 
@@ -72,12 +72,12 @@ class FontBook:
         for d in self.search_dirs:
             for suffix in (".ttf", ".TTF"):
                 candidate = d / (name + suffix)
-                if candidate.is_file():
+                if is_file(candidate):
                     path = inside(candidate, self.roots)
                     self._paths[name] = path
                     return path
             for suffix in (".otf", ".OTF"):
-                if otf is None and (d / (name + suffix)).is_file():
+                if otf is None and is_file(d / (name + suffix)):
                     otf = d / (name + suffix)
         looked = ", ".join(display_path(d) for d in self.search_dirs) or "no folders"
         if otf is not None:

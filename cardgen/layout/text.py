@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import CardgenError, Collector, Where
+from ..errors import CardgenError, Collector, Where, is_file
 from .flow import FlowFonts, FlowResult, fit_flow, runs
 from .fonts import FontBook, describe_chars
 from .images import check_image as check_image_file
@@ -60,7 +60,7 @@ class TextEngine:
         if self.assets_dir is None or ".." in Path(src).parts or Path(src).is_absolute():
             raise CardgenError(f"image '{src}' must be a file inside the game's assets folder")
         path = self.assets_dir / src
-        if not path.is_file():
+        if not is_file(path):
             raise CardgenError(f"image '{src}' not found in the game's assets folder")
         return inside(path, parents_of([self.assets_dir]))  # the game folder, however assets/ is linked
 

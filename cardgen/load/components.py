@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Collector, Where, display_path
+from ..errors import Collector, Where, display_path, is_file
 from ..model.components import Board, Component, Deck, Sheet
 from .cards import read_cards
 from .schema import ID_RE, check_keys, check_mapping, describe, get, get_choice, get_size
@@ -30,6 +30,8 @@ BOARD_KEYS_OPTIONAL = ("name", "bleed", "overlap")
 def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors: Collector) -> list[Component]:
     """Every component of the game, in game order; ``data`` feeds the decks' for_each."""
     items = get(doc, "components", (list,), "the game", errors, default=[])
+    if "components" in doc and isinstance(items, list) and not items:  # a kit with no file in it
+        errors.add("'components' in the game is empty: list at least one deck, sheet or board", doc.at("components"))
     out: list[Component] = []
     seen: dict[str, Where] = {}
     all_card_ids: dict[str, Where] = {}  # card ids are unique across the whole game
@@ -71,6 +73,8 @@ def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], er
     for key in ("front", "back", "template", "header"):
         tname = item.get(key)
         if tname is None:
+            if key in item and key in ("front", "template"):  # `back: null` is a one-sided deck; these are required
+                errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
             continue
         if not isinstance(tname, str):
             errors.add(f"'{key}' in {what} must be a template file name, found {describe(tname)}", item.at(key))
@@ -122,7 +126,7 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
 
 
 def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:
-    return any((d / name).is_file() for d in template_dirs)
+    return any(is_file(d / name) for d in template_dirs)
 
 
 def _template_name(item: YDict, key: str) -> str | None:

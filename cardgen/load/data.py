@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import CardgenError, Collector, Where, display_path
+from ..errors import CardgenError, Collector, Where, display_path, is_file
 from ..model.marks import DataMarks, Mark
 from .jail import game_roots, inside
 from .schema import describe, get
@@ -89,7 +89,7 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
             errors.add(f"data file {name!r} must be a file name inside the game folder", where)
             continue
         path = root / name
-        if not path.is_file():
+        if not is_file(path):
             errors.add(f"data file '{name}' not found", where)
             continue
         try:

@@ -70,6 +70,7 @@ class _Builder:
         yaml.constructor.SafeConstructor.__init__(self.constructor)
         self.built = 0
         self.pairs: dict[int, tuple[list, int]] = {}  # id of a mapping node → its pairs, merges included
+        self.inside: set[int] = set()  # the collections being built, and the mappings being merged (their ids)
 
     def build(self, node: yaml.Node, depth: int = 1) -> Any:
         self.built += 1
@@ -82,13 +83,25 @@ class _Builder:
             if depth > MAX_USER_NESTING:  # as written, parse_yaml measured it: an alias inside an alias…
                 raise CardgenError(f"the file nests lists and mappings more than {MAX_USER_NESTING} deep through "
                                    f"its aliases (*name)", _where(self.path, node))
+            if id(node) in self.inside:  # `a: &x [*x]`: a value that holds itself never ends
+                raise CardgenError("an alias (*name) stands inside the value it names, which would never end",
+                                   _where(self.path, node))
+            self.inside.add(id(node))
+            try:
+                return self._collection(node, depth)
+            finally:
+                self.inside.discard(id(node))
+        return self._scalar(node)
+
+    def _collection(self, node: yaml.Node, depth: int) -> Any:
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, depth)
-        if isinstance(node, yaml.SequenceNode):
-            seq = YList(self.build(item, depth + 1) for item in node.value)
-            seq.where = _where(self.path, node)
-            seq.item_where = [_where(self.path, item) for item in node.value]
-            return seq
+        seq = YList(self.build(item, depth + 1) for item in node.value)
+        seq.where = _where(self.path, node)
+        seq.item_where = [_where(self.path, item) for item in node.value]
+        return seq
+
+    def _scalar(self, node: yaml.Node) -> Any:
         if node.tag == _INT_TAG and len(node.value) > sys.get_int_max_str_digits() \
                 and (digits := sum(c.isdigit() for c in node.value)) > sys.get_int_max_str_digits():  # Python's limit
             raise CardgenError(f"a whole number of {digits:,} digits: cardgen reads at most "
@@ -97,6 +110,8 @@ class _Builder:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise CardgenError(f"bad value: {getattr(exc, 'problem', exc)}", _where(self.path, node)) from None
+        except _SCALAR_ERRORS as exc:
+            raise scalar_error(node, exc, _where(self.path, node)) from None
 
     def _pairs(self, node: yaml.MappingNode) -> tuple[list, int]:
         """The key/value nodes of a mapping with those its ``<<`` merges bring first (a
@@ -120,7 +135,14 @@ class _Builder:
             else:
                 raise CardgenError("a merge (<<) takes a mapping or a list of mappings", _where(self.path, value_node))
             for source in sources:
-                merged.extend(self._pairs(source)[0])
+                if id(source) in self.inside:  # `a: &x {<<: *x}`
+                    raise CardgenError("a merge (<<) brings in the mapping it stands in, which would never end",
+                                       _where(self.path, value_node))
+                self.inside.add(id(source))
+                try:
+                    merged.extend(self._pairs(source)[0])
+                finally:
+                    self.inside.discard(id(source))
                 if len(merged) > MAX_VALUES:
                     raise CardgenError(f"the file holds more than {MAX_VALUES:,} values once its merges (<<) are "
                                        f"expanded", _where(self.path, node))
@@ -150,6 +172,23 @@ class _Builder:
             out.key_where[key] = _where(self.path, key_node)
             out.value_where[key] = _where(self.path, value_node)
         return out
+
+
+# PyYAML's constructors trust that a scalar fits its tag: ``!!int "x"`` (ValueError),
+# ``!!bool maybe`` (KeyError), ``!!float ""`` (IndexError), ``!!timestamp x``
+# (AttributeError), and a plain ``2001-02-30``, which looks like a date (ValueError).
+_SCALAR_ERRORS = (ValueError, KeyError, IndexError, AttributeError, TypeError, OverflowError)
+
+
+def scalar_error(node: yaml.Node, exc: BaseException, where: Where) -> CardgenError:
+    """A scalar PyYAML could not turn into the value its tag (given, or read from its
+    look, as for a date) promises."""
+    tag = str(node.tag).rsplit(":", 1)[-1]
+    kind = {"int": "integer", "float": "number", "bool": "true or false", "timestamp": "date"}.get(tag, tag)
+    text = str(node.value)
+    shown = repr(text if len(text) <= 40 else text[:39] + "…")
+    detail = f" ({exc})" if tag == "timestamp" and isinstance(exc, ValueError) else ""
+    return CardgenError(f"bad value: {shown} is not a valid {kind}{detail}", where)
 
 
 def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
@@ -242,17 +281,27 @@ def _expanded_values(doc: Any) -> int:
     return count
 
 
-def _long_number(text: str, path: str, exc: ValueError) -> CardgenError:
-    """The error for a whole number too long for Python to read, at its line (or, for
-    another value PyYAML could not build, its own words)."""
+def _long_number(text: str, path: str) -> CardgenError | None:
+    """The error for a whole number too long for Python to read, at its line; None if
+    the text holds none."""
     limit = sys.get_int_max_str_digits()
     found = re.search(rf"\d{{{limit + 1},}}", text)
     if found is None:
-        return CardgenError(f"bad value: {exc}", Where(path))
+        return None
     line = text.count("\n", 0, found.start()) + 1
     col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
     return CardgenError(f"a whole number of {len(found.group()):,} digits: cardgen reads at most {limit:,}",
                         Where(path, line, col))
+
+
+def _located_scalar_error(text: str, path: str) -> CardgenError:
+    """The error of a scalar that does not fit its tag, found again at its line by the
+    slower loader that keeps positions (only on this error path)."""
+    try:
+        parse_yaml(text, path)
+    except CardgenError as exc:
+        return exc
+    return CardgenError("bad value: a scalar does not fit its tag", Where(path))  # pragma: no cover
 
 
 def fast_load(text: str, path: str) -> Any:
@@ -266,14 +315,15 @@ def fast_load(text: str, path: str) -> Any:
     loader = _RenderedLoader(text, path) if "<<" in text else _Loader(text)  # merges need the counting loader
     try:
         doc = loader.get_single_data()
-    except yaml.YAMLError as exc:
-        err = yaml_error(exc, path)
+    except (yaml.YAMLError, *_SCALAR_ERRORS) as exc:  # _SCALAR_ERRORS: a scalar that does not fit its tag
+        long_number = None if isinstance(exc, yaml.YAMLError) else _long_number(text, path)
+        if long_number is not None:  # a whole number too long for Python: its own words, at its place
+            raise long_number from None
+        err = yaml_error(exc, path) if isinstance(exc, yaml.YAMLError) else _located_scalar_error(text, path)
         lines = text.splitlines()
         if err.where.line and err.where.line <= len(lines):
             err = CardgenError(f"{err.message} in rendered line: {lines[err.where.line - 1].strip()[:90]!r}", err.where)
         raise err from None
-    except ValueError as exc:  # Python's limit on the digits of a whole number read from text
-        raise _long_number(text, path, exc) from None
     finally:
         loader.dispose()
     if "&" in text and _expanded_values(doc) > MAX_VALUES:  # every alias needs an anchor (&name)

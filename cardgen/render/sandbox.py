@@ -25,7 +25,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from markupsafe import Markup
 
-from ..errors import CardgenError, Where, display_path, read_utf8
+from ..errors import CardgenError, Where, display_path, is_file, read_utf8
 from ..load.jail import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
@@ -321,7 +321,7 @@ class JailedLoader(jinja2.FileSystemLoader):
         pieces = jinja2.loaders.split_template_path(template)
         for searchpath in self.searchpath:
             candidate = Path(searchpath, *pieces)
-            if candidate.is_file():
+            if is_file(candidate):
                 inside(candidate, self.roots)
                 break
         else:
@@ -377,7 +377,7 @@ class TemplateRenderer:
 
     def template_path(self, name: str) -> str:
         for d in self.dirs:
-            if (d / name).is_file():
+            if is_file(d / name):
                 return display_path(d / name)
         return name
 
@@ -396,14 +396,24 @@ class TemplateRenderer:
             try:
                 tpl = self.env.get_template(name)
             except jinja2.TemplateSyntaxError as exc:
-                path = display_path(exc.filename) if exc.filename else name
+                path = self._syntax_error_path(exc, name)
                 raise CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno)) from None
             except jinja2.TemplateNotFound as exc:
                 raise CardgenError(_not_found(exc), Where(self.template_path(name))) from None
             except (RecursionError, SyntaxError, MemoryError) as exc:  # Jinja's parser, Python's compiler
                 raise self._too_deep(name, exc) from None
+            except jinja2.TemplateRuntimeError as exc:  # folding a constant: `0 if 0.id else 1` tests an undefined
+                where = Where(self.template_path(name), _compiled_line(exc))
+                raise CardgenError(f"{type(exc).__name__}: {exc}", where) from None
             self._cache[name] = tpl
         return tpl
+
+    def _syntax_error_path(self, exc: jinja2.TemplateSyntaxError, name: str) -> str:
+        """The file of a syntax error: Jinja's lexer leaves some errors (an unclosed
+        ``{#``) without a filename, so the template's own name is looked up then."""
+        if exc.filename:
+            return display_path(exc.filename)
+        return self.template_path(exc.name or name)
 
     def _too_deep(self, name: str, exc: BaseException) -> CardgenError:
         """A template Jinja could not compile for its nesting: the error at its deepest line."""
@@ -440,13 +450,14 @@ class TemplateRenderer:
         except PlaceholderError as exc:
             raise CardgenError(f"{label}: {exc}", self._where_in_template(exc, name)) from None
         except jinja2.TemplateSyntaxError as exc:  # in a file the template includes, imports or extends
-            path = display_path(exc.filename) if exc.filename else name
+            path = self._syntax_error_path(exc, name)
             error = CardgenError(f"template syntax error: {exc.message}", Where(path, exc.lineno))
             raise self._included(error, exc) from None
         except jinja2.TemplateNotFound as exc:
             raise CardgenError(f"{label}: {_not_found(exc)}", self._where_in_template(exc, name)) from None
-        except (jinja2.TemplateRuntimeError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
-                AttributeError, ArithmeticError, IndexError, RecursionError, MemoryError) as exc:
+        except (jinja2.TemplateRuntimeError, jinja2.exceptions.SecurityError, TypeError, ValueError, LookupError,
+                AttributeError, ArithmeticError, RuntimeError, AssertionError, MemoryError) as exc:
+            # RuntimeError: RecursionError, and Jinja's `cycler()`; AssertionError: `'x'|truncate(-1)`
             message = str(exc).replace("'mappingproxy object'", "the mapping").replace("'tuple object'", "the list")
             raise CardgenError(f"{label}: {type(exc).__name__}: {message}", self._where_in_template(exc, name)) from None
         finally:
@@ -500,6 +511,17 @@ def _not_found(exc: jinja2.TemplateNotFound) -> str:
     if name.startswith(("/", "\\")) or ".." in re.split(r"[/\\]", name):
         return f"template '{name}' must be a file inside the game's templates folder (no '..', no absolute path)"
     return f"template '{name}' not found"
+
+
+def _compiled_line(exc: BaseException) -> int | None:
+    """The template line Jinja's compiler was at when ``exc`` was raised (the node it
+    was compiling, in the deepest frame that has one)."""
+    line = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        node = frame.f_locals.get("node")
+        if isinstance(node, nodes.Node) and getattr(node, "lineno", None):
+            line = node.lineno
+    return line
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
