@@ -8,6 +8,7 @@ template bug that breaks every card is reported once, with a count.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,9 @@ from ..layout.ops import Op, parse_layout
 from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
+from ..model.pseudo import PSEUDO
+from .fallback import mark_fallbacks
+from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
@@ -30,6 +34,19 @@ class Face:
 
     key: str
     ops: tuple[Op, ...]
+
+
+@dataclass(frozen=True)
+class FaceUse:
+    """One rendering of a template, for whoever listens (the translators' catalogue):
+    which strings it read and the faces it gave."""
+
+    lang: str
+    template: str
+    label: str
+    context: dict[str, Any]
+    keys: tuple[str, ...]
+    faces: tuple[Face, ...]
 
 
 @dataclass
@@ -70,20 +87,38 @@ class KitRenderer:
         self.seen_errors: dict[tuple[str, str], int] = {}
         self._parsed: dict[tuple[str, str], list[Face]] = {}
         self._exhausted: dict[str, tuple[str, str]] = {}  # template -> its budget error, for this language
+        self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        self._read: list[str] = []  # the keys the face being rendered looked up
+        self._lang = ""
 
     def _base_context(self, lang: str, t) -> dict[str, Any]:
         g = self.game
+        rules_lang = g.languages[0] if lang == PSEUDO else lang
         return {
             "game": {"id": g.id, "name": t(g.name_key), "players": list(g.players), "data": g.data},
             "palette": dict(g.palette),
             "lang": lang,
             "t": t,
+            **count_helpers(g.strings[lang], lang, rules_lang, t),
             "ink_saver": self.opt.ink_saver,
             "components": {c.id: _component_context(c) for c in g.components},
         }
 
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
               allow_pages: bool = False) -> list[Face]:
+        self._read = []
+        faces = self._rendered(template, ctx, label, errors, allow_pages)
+        fallbacks = self.game.fallbacks.get(self._lang)
+        if fallbacks and self.opt.proof and faces:
+            strings = self.game.strings[self._lang]
+            faces = [mark_fallbacks(f, [strings[k] for k in dict.fromkeys(self._read) if k in fallbacks])
+                     for f in faces]
+        if self.on_face is not None:
+            self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces)))
+        return faces
+
+    def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+                  allow_pages: bool) -> list[Face]:
         exhausted = self._exhausted.get(template)
         if exhausted is not None:  # it ran out of its budget on an earlier face: counted, not run again
             self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
@@ -150,10 +185,14 @@ class KitRenderer:
                 if faces:
                     pages.append(faces[0])
 
+    def _read_key(self, key: str) -> None:
+        self._read.append(key)
+
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
         self._exhausted.clear()
-        t = translator(self.game.strings[lang], lang, lambda key: None)
+        self._lang = lang
+        t = translator(self.game.strings[lang], lang, lambda key: None, self._read_key)
         base = self._base_context(lang, t)
         for comp in self.game.components:
             if isinstance(comp, Deck):
