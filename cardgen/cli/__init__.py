@@ -10,6 +10,7 @@ from .build import build
 from .calibrate import calibrate
 from .config import config_cmd
 from .export import export, preview
+from .i18n import i18n
 from .listing import list_cmd
 from .validate import validate
 
@@ -26,7 +27,7 @@ def main() -> None:
     """
 
 
-for command in (list_cmd, build, export, preview, validate, calibrate, config_cmd):
+for command in (list_cmd, build, export, preview, validate, calibrate, config_cmd, i18n):
     main.add_command(command)
 
 __all__ = ["main"]
