@@ -133,6 +133,8 @@ def set_strings(text: str, updates: Mapping[str, str], label: str) -> str:
             old = text[start:end]
             tail = old[len(old.rstrip()):]
             style = node.style if node.style in ("'", '"') else (None if not node.style else '"')
+            if not before.get(key, "").strip():
+                style = None  # an untranslated string's quotes are the file's, not the translator's
             edits.append((start, end, scalar(value, style, in_flow) + tail))
         elif key in index.maps:
             raise CardgenError(f"cannot set '{key}': the file holds a group of strings there", Where(label))
