@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
+from ..impose.labels import WORDS
+from ..toolwords import words as tool_words
 from ..model.plurals import CATEGORIES
 from .jail import game_roots, inside
 from .schema import check_mapping, describe
@@ -83,4 +85,9 @@ def read_locales(root: Path, languages: list[str], errors: Collector,
             shown = ", ".join(missing[:MISSING_SHOWN])
             more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
             errors.add(f"missing {len(missing)} translation(s): {shown}{more}", Where(label))
+    for lang, table in strings.items():  # cardgen's own sheet words where the game sets none
+        own = tool_words("sheet", lang)
+        for word in WORDS:
+            if not table.get(f"sheet.{word}", "").strip():
+                table[f"sheet.{word}"] = own[word]
     return strings
