@@ -15,8 +15,8 @@ from pathlib import Path
 from ..errors import CardgenError, Collector, Where, display_path
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
 from ..impose.labels import WORDS
-from ..toolwords import words as tool_words
 from ..model.plurals import CATEGORIES
+from ..toolwords import words as tool_words
 from .jail import game_roots, inside
 from .schema import check_mapping, describe
 from .yamlsrc import YDict, load_yaml
