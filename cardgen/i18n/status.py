@@ -9,7 +9,8 @@ strings; its overflows are the boxes a longer language will break.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from types import MappingProxyType
 
 from ..load.locales import optional_key
 from ..model.game import Game
@@ -48,20 +49,29 @@ def language_status(game: Game, lang: str) -> LangStatus:
     own = dict(game.strings[PSEUDO]) if lang == PSEUDO else read_locale(game, lang)
     required = [k for k in src if not optional_key(k, src)]
     translated = [k for k in required if own.get(k, "").strip()]
-    usage = render_usage(game, lang)
-    tool = used_by_cardgen(game)
     st = LangStatus(lang, len(required), len(translated))
     st.missing = [k for k in required if not own.get(k, "").strip()]
-    st.unused = [k for k, v in own.items() if v.strip() and not usage.used(k) and k not in tool
-                 and not k.startswith("sheet.")]
     for key, text in own.items():
         found = placeholders(text)
         if key in src and text.strip() and (found is None or set(found) != set(placeholders(src[key]) or ())):
             st.placeholder_mismatches.append(key)
+    if st.placeholder_mismatches:  # rendered with the source's text there, so the rest of each face is checked
+        table = {**game.strings[lang], **{k: src[k] for k in st.placeholder_mismatches}}
+        game = replace(game, strings=MappingProxyType({**game.strings, lang: MappingProxyType(table)}))
+    usage = render_usage(game, lang)
+    tool = used_by_cardgen(game)
+    st.unused = [k for k, v in own.items() if v.strip() and not usage.used(k) and k not in tool
+                 and not k.startswith("sheet.")]
     for key, found in usage.overflows.items():
-        for o in found:
-            st.overflows.append({"key": key, "where": o.label, "paper": o.paper, "too_long": round(o.overflow, 3),
-                                 "box": o.box})
+        seen: dict[tuple, dict] = {}
+        for o in found:  # one line per box and paper, however many cards share it
+            same = (o.paper, round(o.overflow, 3), o.box)
+            if same in seen:
+                seen[same]["faces"] += 1
+                continue
+            seen[same] = {"key": key, "where": o.label, "paper": o.paper, "too_long": same[1], "box": o.box,
+                          "faces": 1}
+            st.overflows.append(seen[same])
     st.problems = usage.problems
     return st
 
@@ -80,8 +90,9 @@ def text_report(st: LangStatus) -> list[str]:
     listed("not used by any template", st.unused)
     for o in st.overflows:
         paper = f" on {o['paper']}" if o["paper"] else ""
+        more = f" and {o['faces'] - 1} more face(s)" if o["faces"] > 1 else ""
         lines.append(f"  too long{paper}: {o['key']} is {o['too_long']:.0%} too long for its {o['box']} box "
-                     f"({o['where']})")
+                     f"({o['where']}{more})")
     for p in st.problems:
         lines.append(f"  error: {p}")
     return lines

@@ -71,9 +71,11 @@ def read_locales(root: Path, languages: list[str], errors: Collector,
         strings[lang] = table
     # every key in every language, but cardgen's own sheet-label words (``sheet.*``), which
     # fall back to built-in ones per language (cardgen.impose.labels)
-    every = {k for t in strings.values() for k in t if t[k].strip()}
-    every_key = {k for k in every if not optional_key(k, every)}
     source = strings.get(languages[0], {}) if languages else {}
+    # with fallback the source language's keys are the game's (a key only a translation
+    # has is its own business: ``cardgen i18n status`` calls it unused)
+    every = {k for t in ([source] if fallback is not None else strings.values()) for k in t if t[k].strip()}
+    every_key = {k for k in every if not optional_key(k, every)}
     for lang, table in strings.items():
         missing = sorted(k for k in every_key if not table.get(k, "").strip())
         if fallback is not None and lang != languages[0]:
