@@ -79,6 +79,7 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
         raise CardgenError(f"the catalogue is for '{lang}', the source language: edit its locale file instead",
                            Where(display_path(file)))
     src = read_locale(game, source)
+    current = read_locale(game, lang)
     errors = Collector()
     updates: dict[str, str] = {}
     untranslated = fuzzy = 0
@@ -92,6 +93,8 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
         if not tr.text.strip():
             untranslated += 1
             continue
+        if tr.text == current.get(tr.key):
+            continue  # what the file holds already (status reports it if it is wrong)
         want, got = placeholders(src[tr.key]), placeholders(tr.text)
         if got is None:
             errors.add(f"the translation of '{tr.key}' has a brace that is not a {{name}} placeholder "
@@ -107,7 +110,6 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
     path = locale_path(game, lang)
     label = display_path(path)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    current = read_locale(game, lang)
     changes = {k: v for k, v in updates.items() if current.get(k) != v}
     if changes:
         _atomic_write(path, set_strings(text, changes, label))
