@@ -159,3 +159,11 @@ def test_set_strings_adds_keys_in_block_and_flow_mappings():
     text = "# top\na:\n  b: x  # note\n  c: {d: y}\n"
     out = set_strings(text, {"a.e": "new: value", "a.c.f": "z", "g.h": "w"}, "t.yaml")
     assert out == '# top\na:\n  b: x  # note\n  c: {d: y, f: z}\n  e: "new: value"\ng: {h: w}\n'
+
+
+def test_the_german_hapy_strings_round_trip_through_po(hapy_copy, tmp_path):
+    before = (hapy_copy / "locales" / "de.yaml").read_bytes()
+    po = tmp_path / "de.po"
+    po.write_bytes(_edit_po(export_catalogue(load_for_translators(hapy_copy), "de", "po")))  # Babel, untouched
+    assert import_catalogue(load_for_translators(hapy_copy), po).changed == 0
+    assert (hapy_copy / "locales" / "de.yaml").read_bytes() == before

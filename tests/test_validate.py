@@ -305,7 +305,7 @@ def test_cli_json_holds_every_figure(cli, tmp_path):
 
 @pytest.mark.parametrize("args", [
     ("--players", "2,x"), ("--players", "5"), ("--games", "0"), ("--setup", "moon"), ("--agents", "smart"),
-    ("--lang", "de"), ("--seed", "-1"),
+    ("--lang", "xx"), ("--seed", "-1"),
 ])
 def test_cli_usage_errors_exit_2(cli, args):
     r = cli("validate", "hapy", *args)
