@@ -167,3 +167,21 @@ def test_the_german_hapy_strings_round_trip_through_po(hapy_copy, tmp_path):
     po.write_bytes(_edit_po(export_catalogue(load_for_translators(hapy_copy), "de", "po")))  # Babel, untouched
     assert import_catalogue(load_for_translators(hapy_copy), po).changed == 0
     assert (hapy_copy / "locales" / "de.yaml").read_bytes() == before
+
+
+def test_a_language_the_game_lacks_is_a_usage_error(scenario, cli, tmp_path):
+    r = cli("i18n", "export", scenario("i18n_game"), "--lang", "es", "-o", tmp_path / "es.po")
+    assert r.exit_code == 2 and "Invalid value for '--lang': lingo has no language es" in r.stderr
+    assert "cardgen i18n init lingo es" in r.stderr and not (tmp_path / "es.po").exists()
+    r = cli("i18n", "status", scenario("i18n_game"), "--lang", "es")
+    assert r.exit_code == 2
+
+
+def test_a_catalogue_for_a_language_the_game_lacks_is_refused(game_copy, tmp_path, cli):
+    root = game_copy("i18n_game")
+    po = tmp_path / "fr.po"
+    po.write_bytes(export_catalogue(load_for_translators(root), "fr", "po").replace(b"Language: fr", b"Language: es")
+                   .replace(b"X-Cardgen-Language: fr", b"X-Cardgen-Language: es"))
+    lines = assert_user_error(cli("i18n", "import", root, po))
+    assert lines == [f"{po}: the catalogue is for 'es', which game 'lingo' does not have (add it with: cardgen i18n "
+                     f"init lingo es)"]

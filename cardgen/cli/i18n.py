@@ -18,6 +18,16 @@ def _load(game: str):
     return load_for_translators(game)
 
 
+def _check(model, lang: str | None, source: str | None) -> None:
+    """A language or source language the game lacks is a usage error, as for build."""
+    if lang is not None and not model.has_language(lang):
+        raise click.BadParameter(f"{model.id} has no language {lang} (it has: {', '.join(model.languages)}, and "
+                                 f"pseudo; add one with: cardgen i18n init {model.id} {lang})", param_hint="'--lang'")
+    if source is not None and source not in model.languages:
+        raise click.BadParameter(f"{model.id} has no language {source} (it has: {', '.join(model.languages)})",
+                                 param_hint="'--source'")
+
+
 @click.group("i18n")
 def i18n() -> None:
     """Translate a game: catalogues for translation tools, new languages, status.
@@ -47,7 +57,9 @@ def export_cmd(game: str, lang: str, fmt: str, source: str | None, output: Path 
     from ..i18n.exchange import export_catalogue
 
     try:
-        data = export_catalogue(_load(game), lang, fmt, source)
+        model = _load(game)
+        _check(model, lang, source)
+        data = export_catalogue(model, lang, fmt, source)
         if output is None:
             sys.stdout.buffer.write(data)
             return
@@ -69,7 +81,9 @@ def import_cmd(game: str, file: Path, source: str | None) -> None:
     from ..i18n.exchange import import_catalogue
 
     try:
-        result = import_catalogue(_load(game), file, source)
+        model = _load(game)
+        _check(model, None, source)
+        result = import_catalogue(model, file, source)
     except (CardgenError, OSError) as exc:
         fail(exc)
         return
@@ -93,7 +107,9 @@ def init_cmd(game: str, lang: str, source: str | None) -> None:
     from ..i18n.newlang import init_language
 
     try:
-        written = init_language(_load(game), lang, source)
+        model = _load(game)
+        _check(model, None, source)
+        written = init_language(model, lang, source)
     except (CardgenError, OSError) as exc:
         fail(exc)
         return
