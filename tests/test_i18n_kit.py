@@ -38,6 +38,9 @@ def test_ordinals_follow_each_languages_rules():
     assert [en("r", n) for n in (1, 2, 3, 4, 11, 21, 22)] == ["1st", "2nd", "3rd", "4th", "11th", "21st", "22nd"]
     fr = _helpers({"r.one": "{n}ʳᵉ", "r.other": "{n}ᵉ"}, "fr")["ordinal"]
     assert [fr("r", n) for n in (1, 2)] == ["1ʳᵉ", "2ᵉ"]
+    dyn = _helpers({"d.one": "{roman}ʳᵉ dynastie", "d.other": "{roman}ᵉ dynastie"}, "fr")["ordinal"]
+    assert [dyn("d", n) for n in (1, 4, 18, 19)] == ["Iʳᵉ dynastie", "IVᵉ dynastie", "XVIIIᵉ dynastie",
+                                                      "XIXᵉ dynastie"]
     nl = _helpers({"r.other": "{n}e"}, "nl")["ordinal"]
     assert [nl("r", n) for n in (1, 8)] == ["1e", "8e"]
 

@@ -16,6 +16,7 @@ from ..load.game import load_game
 from ..load.jail import game_roots, inside
 from ..load.yamlsrc import load_yaml
 from ..model.game import Game
+from ..model.plurals import CATEGORIES
 from ..model.pseudo import PSEUDO
 from ..render.placeholders import PlaceholderError, parse_placeholders
 from .usage import Room, Usage, render_usage
@@ -50,6 +51,21 @@ def placeholders(text: str) -> tuple[str, ...] | None:
         return tuple(dict.fromkeys(name for _, name in parse_placeholders(text) if name))
     except PlaceholderError:
         return None
+
+
+COUNT_PLACEHOLDERS = frozenset({"n", "roman"})  # what plural() and ordinal() fill in a plural form
+
+
+def same_placeholders(key: str, source: str, translation: str) -> bool:
+    """Whether a translation has its source's placeholders; a plural form may write
+    the count either way ({n} or {roman}), whichever its language needs."""
+    want, got = placeholders(source), placeholders(translation)
+    if got is None:
+        return False
+    want_set, got_set = set(want or ()), set(got)
+    if key.rpartition(".")[2] in CATEGORIES:
+        return want_set - COUNT_PLACEHOLDERS == got_set - COUNT_PLACEHOLDERS
+    return want_set == got_set
 
 
 def locale_path(game: Game, lang: str) -> Path:

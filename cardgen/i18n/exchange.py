@@ -18,7 +18,7 @@ from ..errors import CardgenError, Collector, Where, display_path
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from . import po, xliff
-from .catalog import catalogue, check_source, locale_path, placeholders, read_locale
+from .catalog import catalogue, check_source, locale_path, placeholders, read_locale, same_placeholders
 from .formats import Imported
 from .yamledit import set_strings
 
@@ -99,7 +99,7 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
         if got is None:
             errors.add(f"the translation of '{tr.key}' has a brace that is not a {{name}} placeholder "
                        f"(write {{{{ and }}}} for a literal brace)", tr.where)
-        elif set(got) != set(want or ()):
+        elif not same_placeholders(tr.key, src[tr.key], tr.text):
             def shown(names):
                 return ", ".join("{" + n + "}" for n in sorted(names)) or "none"
             errors.add(f"the translation of '{tr.key}' has placeholders {shown(got)}, its source "

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from ..load.locales import optional_key
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .catalog import placeholders, read_locale, used_by_cardgen
+from .catalog import read_locale, same_placeholders, used_by_cardgen
 from .usage import render_usage
 
 
@@ -52,8 +52,7 @@ def language_status(game: Game, lang: str) -> LangStatus:
     st = LangStatus(lang, len(required), len(translated))
     st.missing = [k for k in required if not own.get(k, "").strip()]
     for key, text in own.items():
-        found = placeholders(text)
-        if key in src and text.strip() and (found is None or set(found) != set(placeholders(src[key]) or ())):
+        if key in src and text.strip() and not same_placeholders(key, src[key], text):
             st.placeholder_mismatches.append(key)
     if st.placeholder_mismatches:  # rendered with the source's text there, so the rest of each face is checked
         table = {**game.strings[lang], **{k: src[k] for k in st.placeholder_mismatches}}

@@ -5,8 +5,9 @@ A locale string may hold plural forms keyed by CLDR's categories
 picks the form the language's rules give for ``n`` (``other`` when the language has
 no form of its own for that category) and fills ``{n}`` with the number written the
 language's way. ``ordinal("rank", n)`` does the same with the ordinal rules
-(``rank: {one: "{n}st", two: "{n}nd", few: "{n}rd", other: "{n}th"}``), and
-``number(n)`` writes a number alone.
+(``rank: {one: "{n}st", two: "{n}nd", few: "{n}rd", other: "{n}th"}``), where a form
+may write ``{roman}`` for the number in Roman numerals instead (French
+``{roman}ᵉ dynastie``); ``number(n)`` writes a number alone.
 """
 
 from __future__ import annotations
@@ -42,6 +43,21 @@ def format_number(lang: str, n: int | float) -> str:
     return format_decimal(n, locale=locale_of(lang))
 
 
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def roman(n: int | float) -> str:
+    """``n`` in Roman numerals (1 to 3999); other numbers as they are."""
+    if n != int(n) or not 0 < n < 4000:
+        return str(n)
+    n, out = int(n), []
+    for value, letters in _ROMAN:
+        count, n = divmod(n, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
 def _number(value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise jinja2.UndefinedError(f"a count must be a number, found {type(value).__name__}")
@@ -59,7 +75,8 @@ def count_helpers(strings: Mapping[str, str], lang: str, rules_lang: str,
         chosen = f"{key}.{cat}" if f"{key}.{cat}" in strings else f"{key}.other"
         if chosen not in strings and key in strings:  # a plain string: the same for every count
             chosen = key
-        return t(chosen, n=format_number(rules_lang, n), **values)
+        extra = {"roman": roman(n)} if ordinal else {}
+        return t(chosen, n=format_number(rules_lang, n), **extra, **values)
 
     def plural(key: str, n: Any, **values: Any) -> str:
         return form(key, n, False, values)
@@ -73,4 +90,4 @@ def count_helpers(strings: Mapping[str, str], lang: str, rules_lang: str,
     return {"plural": plural, "ordinal": ordinal, "number": number}
 
 
-__all__ = ["CATEGORIES", "category", "count_helpers", "format_number", "locale_of"]
+__all__ = ["CATEGORIES", "category", "count_helpers", "format_number", "locale_of", "roman"]
