@@ -9,7 +9,6 @@ strings are too long, on which paper, and by how much.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..errors import CardgenError, Collector
@@ -149,7 +148,7 @@ class _Listener:
                         self.usage.rooms[key] = room
                     if not fits:
                         self.usage.overflows.setdefault(key, []).append(Overflow(
-                            use.label, use.context.get("paper"), overflow, f"{op.args['w']:g}×{op.args['h']:g} mm"))
+                            use.label, use.context.get("paper"), overflow, f"{round(op.args['w'], 1):g}×{round(op.args['h'], 1):g} mm"))
 
     def finish(self) -> Usage:
         for (key, where), cards in self.cards.items():
@@ -179,8 +178,4 @@ def render_usage(game: Game, lang: str) -> Usage:
     return usage
 
 
-def rough_chars(room: Room | None) -> str:
-    return "" if room is None else f"about {room.chars} characters"
-
-
-__all__ = ["Overflow", "Room", "Usage", "math", "render_usage", "rough_chars"]
+__all__ = ["Overflow", "Room", "Usage", "render_usage"]
