@@ -185,3 +185,29 @@ def test_a_catalogue_for_a_language_the_game_lacks_is_refused(game_copy, tmp_pat
     lines = assert_user_error(cli("i18n", "import", root, po))
     assert lines == [f"{po}: the catalogue is for 'es', which game 'lingo' does not have (add it with: cardgen i18n "
                      f"init lingo es)"]
+
+
+def test_pseudo_text_keeps_placeholders_and_bold_marks():
+    from cardgen.model.pseudo import pseudo_text
+
+    text = "**Take a card** worth {n} points, {{literally}}"
+    out = pseudo_text(text)
+    assert out.startswith("[**Táké á çáŕd** wöŕth {n} pöîñtš, {{lîtéŕállý}}") and out.endswith("]")
+    assert len(out) >= 1.3 * len(text)
+
+
+def test_an_xliff_target_with_markup_is_refused(game_copy, tmp_path, cli):
+    root = game_copy("i18n_game")
+    data = export_catalogue(load_for_translators(root), "de", "xliff").decode()
+    at = data.index('<target state="new" />')
+    data = data[:at] + "<target>Kurz <g id='1'>fett</g></target>" + data[at + len('<target state="new" />'):]
+    path = tmp_path / "de.xlf"
+    path.write_text(data, encoding="utf-8")
+    lines = assert_user_error(cli("i18n", "import", root, path))
+    assert len(lines) == 1 and "holds markup <g>: only plain text is allowed" in lines[0]
+
+
+def test_export_writes_to_standard_output(scenario, cli):
+    r = cli("i18n", "export", scenario("i18n_game"), "--lang", "fr")
+    assert r.exit_code == 0
+    assert 'msgctxt "card.title"\nmsgid "Short"\nmsgstr "Une traduction' in r.stdout

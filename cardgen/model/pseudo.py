@@ -29,8 +29,7 @@ def pseudo_text(text: str) -> str:
         return text
     parts = _KEEP.split(text)
     accented = "".join(p if _KEEP.fullmatch(p) else p.translate(_ACCENTS) for p in parts)
-    letters = len(_KEEP.sub("", text))
-    extra = max(1, round(letters * GROWTH) - 2)  # the two brackets count towards the growth
+    extra = max(1, round(len(text) * GROWTH) - 3)  # the brackets and the space before the padding count too
     pad = (_PADDING * (extra // len(_PADDING) + 1))[:extra].rstrip()
     trailing = accented[len(accented.rstrip("\n")):]
     return f"[{accented.rstrip(chr(10))}\u00a0{pad}]{trailing}" if pad else f"[{accented}]"
