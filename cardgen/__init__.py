@@ -46,12 +46,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'cardgen' has no attribute {name!r}")
 
 
-def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False) -> Game:
+def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False,
+              fallback: bool = False) -> Game:
     """Load and check a game folder (or a shipped game id); raises CardgenError with
-    every problem found. Cards of an optional variant are kept only if named."""
+    every problem found. Cards of an optional variant are kept only if named. With
+    ``fallback``, a language's missing strings take the first language's text."""
     from .load.game import load_game as load
 
-    return load(game, variants, every_variant=every_variant)
+    return load(game, variants, every_variant=every_variant, fallback=fallback)
 
 
 def build(game: Game, options: BuildOptions | None = None,

@@ -3,7 +3,7 @@
 An installed wheel carries them inside the package (``cardgen/shipped/``, put there by
 the build backend); a checkout or an editable install reads them from the repository
 root, where they are edited. CARDGEN_HOME can point at another folder holding
-``card_data/``, ``templates/`` and ``fonts/``.
+``card_data/``, ``templates/``, ``fonts/`` and ``locales/``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ def shipped_templates_dir() -> Path:
 
 def shipped_fonts_dir() -> Path:
     return project_root() / "fonts"
+
+
+def shipped_locales_dir() -> Path:
+    """The words cardgen itself prints, per language (cardgen/toolwords.py)."""
+    return project_root() / "locales"
 
 
 def default_output_dir() -> Path:

@@ -47,6 +47,7 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back page (x right, y down)
     proof: bool = False  # trim, bleed and safe-zone lines over every card
     variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
+    allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
 
 
 
@@ -68,7 +69,7 @@ class KitBuilder:
         self.game = game
         self.opt = options
         self.progress = progress or (lambda msg: None)
-        unknown = [l for l in options.langs if l not in game.languages]
+        unknown = [l for l in options.langs if not game.has_language(l)]
         if unknown:
             raise CardgenError(
                 f"game '{game.id}' has no language {', '.join(unknown)} (it has: {', '.join(game.languages)})"
@@ -193,7 +194,8 @@ def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -
     from .load.game import load_game
 
     try:
-        return KitBuilder(load_game(root, options.variants), options).build_language(lang, Path(tmp))
+        game = load_game(root, options.variants, fallback=options.allow_fallback)
+        return KitBuilder(game, options).build_language(lang, Path(tmp))
     except CardgenError as exc:
         return LangOutcome(exc.lines(), [], [])
 

@@ -61,7 +61,7 @@ def test_list_shows_hapy(cli):
     lines = result.stdout.splitlines()
     head = [line for line in lines if line.startswith("hapy ")]
     assert len(head) == 1, lines
-    assert re.fullmatch(r"hapy\s+Hâpy Families\s+\(2–4 players; languages: en, fr, nl\)", head[0]), head[0]
+    assert re.fullmatch(r"hapy\s+Hâpy Families\s+\(2–4 players; languages: en, fr, nl, de\)", head[0]), head[0]
     start = lines.index(head[0])
     block = []
     for line in lines[start + 1:]:
@@ -163,9 +163,9 @@ def test_unknown_game(cli, tmp_path):
 
 
 def test_unknown_language_is_a_usage_error(cli, tmp_path):
-    r = cli("build", "hapy", "--lang", "de", "--out", tmp_path)
+    r = cli("build", "hapy", "--lang", "xx", "--out", tmp_path)
     assert r.exit_code == 2
-    assert "Error: Invalid value for '--lang': hapy has no language de (it has: en, fr, nl)" in r.stderr
+    assert "Error: Invalid value for '--lang': hapy has no language xx (it has: en, fr, nl, de, and pseudo)" in r.stderr
     assert list(tmp_path.iterdir()) == []
 
 

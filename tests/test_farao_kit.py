@@ -28,12 +28,12 @@ from pypdf import PdfReader
 from textlayer import page_text
 
 from cardgen.cli import main
-from cardgen.impose.labels import sheet_words
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.impose.tiling import plan_tiles
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
+from cardgen.toolwords import words as tool_words
 
 LANGS = ("nl", "en", "fr")
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
@@ -145,7 +145,7 @@ def test_the_board_is_tiled_with_assembly_labels_on_a4_and_letter(kit, manifest,
         entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-{paper}-sheets.pdf")
         pages = [p for p in entry["pages"] if p["component"] == "board"]
         assert [p["tile"] for p in pages] == [t.label for t in plan.tiles]
-        words = sheet_words(lang)
+        words = tool_words("sheet", lang)
         for p, t in zip(pages, plan.tiles):
             text = text_of(kit / entry["file"], p["page"] - 1)
             assert f"{plan.tile_label(t, words['of'])} · {words['page']} {t.index + 1}/{plan.pages} · {paper.upper()}" \

@@ -97,7 +97,7 @@ def test_a_back_page_mirrors_its_front_page_for_the_flip_and_is_shifted_by_the_o
             assert [b.slot for b in back.faces] == [mirrored[f.slot.index] for f in front.faces]
             assert [b.card for b in back.faces] == [f.card for f in front.faces]
             assert {b.slot.rotation for b in back.faces} == {180 if duplex == "short" else 0}
-            assert "backs shifted 0.5, -1 mm" in " ".join(line.text for line in back.label)
+            assert "backs shifted 0.5, -1\u00a0mm" in " ".join(line.text for line in back.label)
             assert "shifted" not in " ".join(line.text for line in front.label)
 
 

@@ -117,13 +117,13 @@ def test_a_family_without_its_symbol_is_named(hapy_copy):
 
 
 def test_a_family_without_a_name_in_every_language_is_named(hapy_copy):
-    for lang in ("en", "fr", "nl"):
+    for lang in ("en", "fr", "nl", "de"):
         path = hapy_copy / "locales" / f"{lang}.yaml"
         text = path.read_text(encoding="utf-8")
         path.write_text(re.sub(r"(\n  bull: \{)god: [^,]+, ", r"\1", text), encoding="utf-8")
     problems = problems_of(hapy_copy)
     assert sorted(p.split(": ", 1)[1] for p in problems) == sorted(
-        f"family 'bull' has no god name in '{lang}' (string 'family.bull.god')" for lang in ("en", "fr", "nl"))
+        f"family 'bull' has no god name in '{lang}' (string 'family.bull.god')" for lang in ("en", "fr", "nl", "de"))
 
 
 def test_two_families_sharing_a_symbol_are_named(hapy_copy):
@@ -305,7 +305,7 @@ def test_cli_json_holds_every_figure(cli, tmp_path):
 
 @pytest.mark.parametrize("args", [
     ("--players", "2,x"), ("--players", "5"), ("--games", "0"), ("--setup", "moon"), ("--agents", "smart"),
-    ("--lang", "de"), ("--seed", "-1"),
+    ("--lang", "xx"), ("--seed", "-1"),
 ])
 def test_cli_usage_errors_exit_2(cli, args):
     r = cli("validate", "hapy", *args)

@@ -11,6 +11,7 @@ from .calibrate import calibrate
 from .config import config_cmd
 from .exits import stoppable
 from .export import export, preview
+from .i18n import i18n
 from .listing import list_cmd
 from .serve import serve
 from .validate import validate
@@ -37,7 +38,7 @@ def main() -> None:
     """
 
 
-for command in (list_cmd, build, export, preview, serve, validate, calibrate, config_cmd):
+for command in (list_cmd, build, export, preview, serve, validate, calibrate, config_cmd, i18n):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -37,12 +37,15 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Include the cards of this optional variant (repeatable); 'cardgen list' shows a game's "
                    "variants. Default: none.")
+@click.option("--allow-fallback", is_flag=True,
+              help="Build a language with missing strings, using the first language's text for them (outlined "
+                   "in orange with --proof). Without it, a missing string stops the build.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
-          watch: bool) -> None:
+          allow_fallback: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -58,6 +61,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --layout gutterfold --paper letter
       cardgen build hapy --back-offset 0.5,-1
       cardgen build farao --variant jokers
+      cardgen build hapy --lang pseudo --paper a4
+      cardgen build hapy --lang de --allow-fallback --proof
     """
     from .. import BuildOptions
     from ..settings import load_settings
@@ -71,12 +76,12 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
-                           variants=tuple(dict.fromkeys(variants)))
+                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
     try:  # loaded here so a --lang or --variant the game lacks is a usage error, as a bad --paper is
-        model = load_with_variants(game, options.variants)
+        model = load_with_variants(game, options.variants, allow_fallback)
     except CardgenError as exc:
         if not watch:
             fail(exc)
@@ -94,7 +99,7 @@ def _build_once(game: str, options, model=None) -> bool:
     from .. import build, load_game
 
     try:
-        model = model or load_game(game, options.variants)
+        model = model or load_game(game, options.variants, fallback=options.allow_fallback)
         folder, written = build(model, options, progress=_progress)
     except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
         report(exc)
@@ -117,7 +122,7 @@ def _watch(game: str, options) -> None:
 
     def folders() -> list[Path]:
         try:
-            model = load_game(game, options.variants)
+            model = load_game(game, options.variants, fallback=options.allow_fallback)
             return [model.root, *model.template_dirs]
         except CardgenError:
             root = find_game(game)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..calibrate.text import LANGS as CALIBRATION_LANGS
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from .exits import fail
@@ -16,7 +17,7 @@ from .exits import fail
               help="Paper size. Default: your 'paper' setting, else a4.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
               help="How your printer flips the sheet. Default: your 'duplex' setting, else long.")
-@click.option("--lang", type=click.Choice(["en", "fr", "nl"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(CALIBRATION_LANGS), default="en", show_default=True,
               help="Language of the sheet's instructions.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="PDF to write. Default: output/calibration-PAPER-DUPLEX.pdf (-fr / -nl before .pdf).")

@@ -25,19 +25,19 @@ def back_offset_option(ctx: click.Context, param: click.Parameter, value: str | 
         raise click.BadParameter(exc.message) from None
 
 
-def load_with_variants(game: str, variants: Iterable[str]):
+def load_with_variants(game: str, variants: Iterable[str], fallback: bool = False):
     """The game loaded with ``variants``; a variant it does not have is a bad ``--variant``."""
     from .. import load_game
 
     try:
-        return load_game(game, variants)
+        return load_game(game, variants, fallback=fallback)
     except UnknownVariantError as exc:
         raise click.BadParameter(exc.message, param_hint="'--variant'") from None
 
 
 def check_langs(model, langs: Iterable[str]) -> None:
     """A language the game does not have is a bad ``--lang``."""
-    unknown = [lang for lang in langs if lang not in model.languages]
+    unknown = [lang for lang in langs if not model.has_language(lang)]
     if unknown:
         raise click.BadParameter(f"{model.id} has no language {', '.join(unknown)}"
-                                 f" (it has: {', '.join(model.languages)})", param_hint="'--lang'")
+                                 f" (it has: {', '.join(model.languages)}, and pseudo)", param_hint="'--lang'")

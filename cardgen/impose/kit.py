@@ -145,7 +145,7 @@ class _Context:
 
     def __init__(self, game: Game, options: ImposeOptions, kit: RenderedKit, paper: str, measure: Measure):
         self.game, self.options, self.kit, self.paper, self.measure = game, options, kit, paper, measure
-        self.words = sheet_words(kit.lang, game.strings[kit.lang])
+        self.words = sheet_words(game.strings[kit.lang])
 
     def label(self, comp: Component, what: Sequence[str], how: Sequence[str] = ()) -> str:
         """A page label: the game, the component, ``what`` page it is, the paper, the scale

@@ -1,10 +1,10 @@
 """The small label at the edge of each sheet ("Hâpy · Cards · front 1/4 · A4 · 100% ·
 duplex long-edge"): its words in the kit's language, and where its lines go.
 
-The words are the tool's, not a game's: English, French and Dutch are built in, and
-any other language falls back to English. A game may set any of them in its own
-locale files under ``sheet.<word>`` (e.g. ``sheet.front: Vorderseite`` in
-``locales/de.yaml``), which wins over the built-in words.
+The words are the tool's, not a game's: they live in cardgen's own locale files
+(``locales/<lang>.yaml``, read by cardgen/toolwords.py), and a language without a file
+falls back to English. A game may set any of them in its own locale files under
+``sheet.<word>`` (e.g. ``sheet.front: Vorderseite``), which wins.
 
 Where the label goes is geometry like the rest of the imposition: a line runs down the
 left margin between two cut lines, where no crop mark runs, or across the top margin;
@@ -19,40 +19,14 @@ from dataclasses import dataclass
 
 from .grid import SheetPlan
 
-BUILT_IN: dict[str, dict[str, str]] = {
-    "en": {
-        "front": "front", "back": "back", "page": "page", "of": "of",
-        "duplex_long": "duplex long-edge", "duplex_short": "duplex short-edge",
-        "fold_here": "fold on the dashed line", "backs_shifted": "backs shifted {x}, {y} mm", "decimal": ".",
-    },
-    "fr": {
-        "front": "recto", "back": "verso", "page": "page", "of": "sur",
-        "duplex_long": "recto verso bord long", "duplex_short": "recto verso bord court",
-        "fold_here": "pliez sur le pointillé", "backs_shifted": "versos décalés de {x} / {y} mm",
-        "decimal": ",",
-    },
-    "nl": {
-        "front": "voorkant", "back": "achterkant", "page": "pagina", "of": "van",
-        "duplex_long": "dubbelzijdig, lange kant", "duplex_short": "dubbelzijdig, korte kant",
-        "fold_here": "vouw op de stippellijn", "backs_shifted": "achterkanten {x} / {y} mm verschoven",
-        "decimal": ",",
-    },
-}
-WORDS = tuple(BUILT_IN["en"])
+WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal")
 LOCALE_KEYS = frozenset(f"sheet.{word}" for word in WORDS)  # optional in a game's locale files
 
 
-def sheet_words(lang: str, strings: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The label words for ``lang``: the game's ``sheet.<word>`` strings, else the
-    built-in ones for that language, else English."""
-    words = dict(BUILT_IN["en"])
-    words.update(BUILT_IN.get(lang, {}))
-    if strings:
-        for word in WORDS:
-            own = strings.get(f"sheet.{word}")
-            if isinstance(own, str) and own.strip():
-                words[word] = own
-    return words
+def sheet_words(strings: Mapping[str, str]) -> dict[str, str]:
+    """The label words of a language, from its strings (``sheet.<word>``), which the
+    loader fills from cardgen's own locale files where the game sets none."""
+    return {word: strings[f"sheet.{word}"] for word in WORDS}
 
 
 def shifted(words: Mapping[str, str], x: float, y: float) -> str:

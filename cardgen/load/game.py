@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import CardgenError, Collector, UnknownVariantError, Where, display_path
 from ..model.components import Component, Deck
 from ..model.game import Game
+from ..model.pseudo import PSEUDO, pseudo_table
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
@@ -53,13 +54,18 @@ def find_game(game: str) -> Path:
     raise CardgenError(f"unknown game '{game}' (shipped games: {shipped}; or give the path of a game folder)")
 
 
-def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False) -> Game:
+def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: bool = False,
+              fallback: bool = False) -> Game:
     """Load and check a game by id or folder; raises CardgenError/ErrorList.
 
     Cards marked ``variant: NAME`` are left out of the decks unless NAME is among
     ``variants`` (or ``every_variant`` is set, as ``cardgen list`` does), so every
     later stage (build, manifest, validate) sees the deck the user chose. An
-    unknown variant name is an error naming the ones the game has."""
+    unknown variant name is an error naming the ones the game has.
+
+    With ``fallback`` a language's missing strings take the first language's text
+    (``Game.fallbacks`` says which) instead of failing the load. Every game also has
+    the pseudo-language (``pseudo``), derived from its first language."""
     root = find_game(str(game))
     label = display_path(root / GAME_FILE)
     doc = load_yaml(inside(root / GAME_FILE, game_roots(root)), label)
@@ -85,7 +91,10 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         d for d in (root / "templates", shipped_templates_dir() / game_id, shipped_templates_dir() / "common")
     )
     components = read_components(doc, data, template_dirs, errors)
-    strings = read_locales(root, languages, errors)
+    fallbacks: dict[str, frozenset[str]] = {}
+    strings = read_locales(root, languages, errors, fallbacks if fallback else None)
+    if languages and languages[0] in strings and PSEUDO not in strings:
+        strings[PSEUDO] = pseudo_table(strings[languages[0]])
     _check_font_names(root, doc, fonts, errors)
     _check_names_translated(doc, name_key, components, languages, strings, errors)
     errors.raise_if_any()
@@ -114,6 +123,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         where=doc.where,
         variants=tuple(v for v in known if v in keep),
         known_variants=known,
+        fallbacks=freeze(fallbacks),
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import Where
 from .components import Board, Component, Deck, Sheet
 from .marks import DataMarks
+from .pseudo import PSEUDO
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,12 @@ class Game:
     where: Where = field(default_factory=Where)
     variants: tuple[str, ...] = ()        # the variants chosen for this build (their cards are in the decks)
     known_variants: tuple[str, ...] = ()  # every variant the game's cards name
+    # lang -> the keys that language took from the first language (loaded with fallback)
+    fallbacks: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def has_language(self, lang: str) -> bool:
+        """One of the game's languages, or the pseudo-language derived from the first."""
+        return lang in self.languages or (lang == PSEUDO and PSEUDO in self.strings)
 
     def name(self, lang: str) -> str:
         return self.strings[lang][self.name_key]

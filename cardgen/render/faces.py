@@ -8,7 +8,7 @@ template bug that breaks every card is reported once, with a count.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,9 @@ from ..layout.ops import Op, parse_layout
 from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
+from ..model.pseudo import PSEUDO
+from .fallback import mark_fallbacks
+from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0
@@ -39,6 +42,19 @@ class Rendered:
 
     text: str
     strings: tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True)
+class FaceUse:
+    """One rendering of a template, for whoever listens (the translators' catalogue):
+    which strings it read and the faces it gave."""
+
+    lang: str
+    template: str
+    label: str
+    context: dict[str, Any]
+    keys: tuple[str, ...]
+    faces: tuple[Face, ...]
 
 
 @dataclass
@@ -86,22 +102,39 @@ class KitRenderer:
         self._renders: dict[tuple[str, str], Rendered] = {}  # (template, label) -> its last rendering
         self._reusable: dict[tuple[str, str], Rendered] = {}  # adopted: valid while their strings are
         self._strings: Mapping[str, str] = {}
-        self._read: set[str] = set()  # the string keys the current face has read so far
+        self._read: list[str] = []  # the string keys the current face has read so far
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
+        self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        self._lang = ""
 
     def _base_context(self, lang: str, t) -> dict[str, Any]:
         g = self.game
+        rules_lang = g.languages[0] if lang == PSEUDO else lang
         return {
             "game": {"id": g.id, "name": t(g.name_key), "players": list(g.players), "data": g.data},
             "palette": dict(g.palette),
             "lang": lang,
             "t": t,
+            **count_helpers(g.strings[lang], lang, rules_lang, t),
             "ink_saver": self.opt.ink_saver,
             "components": {c.id: _component_context(c) for c in g.components},
         }
 
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
               allow_pages: bool = False) -> list[Face]:
+        self._read = []
+        faces = self._rendered(template, ctx, label, errors, allow_pages)
+        fallbacks = self.game.fallbacks.get(self._lang)
+        if fallbacks and self.opt.proof and faces:
+            strings = self.game.strings[self._lang]
+            faces = [mark_fallbacks(f, [strings[k] for k in dict.fromkeys(self._read) if k in fallbacks])
+                     for f in faces]
+        if self.on_face is not None:
+            self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces)))
+        return faces
+
+    def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+                  allow_pages: bool) -> list[Face]:
         exhausted = self._exhausted.get(template)
         if exhausted is not None:  # it ran out of its budget on an earlier face: counted, not run again
             self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
@@ -140,12 +173,12 @@ class KitRenderer:
         old = self._reusable.get((template, label))
         if old is not None and all(self._strings.get(k) == v for k, v in old.strings):
             text = old.text
+            self._read.extend(k for k, _ in old.strings)  # what it read when it was rendered
         else:
-            self._read = set()
             text = self.renderer.render_text(template, ctx, label)
             if not self.keep_renders:
                 return text
-            old = Rendered(text, tuple((k, self._strings.get(k)) for k in sorted(self._read | self._base_read)))
+            old = Rendered(text, tuple((k, self._strings.get(k)) for k in sorted({*self._read, *self._base_read})))
         if self.keep_renders:
             self._renders[(template, label)] = old
         return text
@@ -200,17 +233,16 @@ class KitRenderer:
                 if faces:
                     pages.append(faces[0])
 
+    def _read_key(self, key: str) -> None:
+        self._read.append(key)
+
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
         self._exhausted.clear()
-        self._strings = strings = self.game.strings[lang]
-        plain_t = translator(strings, lang, lambda key: None)
-
-        def t(key: str, **values: Any) -> str:
-            self._read.add(key)
-            return plain_t(key, **values)
-
-        self._read = set()
+        self._lang = lang
+        self._strings = self.game.strings[lang]
+        self._read = []
+        t = translator(self._strings, lang, lambda key: None, self._read_key)
         base = self._base_context(lang, t)
         self._base_read = frozenset(self._read)
         for comp in self.game.components:

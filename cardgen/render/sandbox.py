@@ -524,12 +524,16 @@ def _compiled_line(exc: BaseException) -> int | None:
     return line
 
 
-def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None]) -> Callable[..., str]:
+def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None],
+               read: Callable[[str], None] | None = None) -> Callable[..., str]:
     """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, its
-    ``{name}`` placeholders filled by the plain formatter of placeholders.py."""
+    ``{name}`` placeholders filled by the plain formatter of placeholders.py;
+    ``read`` hears every key looked up (which strings a face uses)."""
     parsed: dict[str, Any] = {}
 
     def t(key: str, **values: Any) -> str:
+        if read is not None:
+            read(key)
         text = strings.get(key)
         if text is None:
             missing(key)

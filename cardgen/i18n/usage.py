@@ -1,0 +1,181 @@
+"""Where each string is used and how much room it has, learnt by rendering.
+
+A template may build a key (``t("family." ~ fam.id ~ ".god")``), so reading templates
+cannot say which faces use which string. Instead every face of a language is rendered
+as a build would, listening to the keys each face looks up; the text boxes that hold a
+string's text give its room, and fitting them (as the build's check does) says which
+strings are too long, on which paper, and by how much.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import CardgenError, Collector
+from ..impose.papers import PAPERS_MM
+from ..layout.ops import Op
+from ..model.game import Game
+from ..model.plurals import CATEGORIES
+from ..pipeline import BuildOptions, KitBuilder
+from ..render.faces import FaceUse
+from ..units import pt_to_mm
+
+_SAMPLE = "the quick brown fox jumps over a lazy dog, 0123 ETAOIN"
+
+
+@dataclass(frozen=True)
+class Room:
+    """A box a string is set in."""
+
+    w: float
+    h: float
+    size: float
+    min_size: float
+    chars: int  # roughly how many characters fit at the minimum size
+    shared: bool  # the box holds other text too (a flow, or a string joined with others)
+
+    def describe(self) -> str:
+        shared = ", shared with other text" if self.shared else ""
+        return (f"{round(self.w, 1):g}×{round(self.h, 1):g} mm at {self.size:g} pt (down to {self.min_size:g} pt), "
+                f"about {self.chars} characters{shared}")
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A box whose text does not fit even at its minimum size."""
+
+    label: str
+    paper: str | None
+    overflow: float  # how much too long, as a fraction
+    box: str
+
+
+@dataclass
+class Usage:
+    """What rendering one language found, per key."""
+
+    lang: str
+    uses: dict[str, list[str]] = field(default_factory=dict)  # key -> where it is used (one line each)
+    rooms: dict[str, Room] = field(default_factory=dict)  # key -> its tightest box
+    overflows: dict[str, list[Overflow]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # whatever else would stop a build (one line each)
+
+    def used(self, key: str) -> bool:
+        if key in self.uses:
+            return True
+        stem, _, last = key.rpartition(".")
+        return last in CATEGORIES and any(f"{stem}.{c}" in self.uses for c in CATEGORIES)
+
+
+def _texts(op: Op) -> list[str]:
+    if op.kind == "text":
+        return [op.args["text"]]
+    if op.kind == "flow":
+        return [text for _, text in op.args["blocks"]]
+    return []
+
+
+def _leaves(ops: tuple[Op, ...]):
+    for op in ops:
+        if op.kind == "group":
+            yield from _leaves(op.children)
+        elif op.kind in ("text", "flow"):
+            yield op
+
+
+def _where(use: FaceUse) -> str:
+    """A face as a translator reads it: its template, component and side."""
+    comp = use.context.get("component", {}).get("id", "?")
+    side = use.context.get("face") or "sheet"
+    return f"{use.template}: {comp} {side}"
+
+
+class _Listener:
+    def __init__(self, game: Game, builder: KitBuilder, lang: str):
+        self.strings = game.strings[lang]
+        self.text = builder.text
+        self.usage = Usage(lang)
+        self.cards: dict[tuple[str, str], list[str]] = {}
+        self.avg: dict[tuple[str, float], float] = {}
+
+    def _avg_width(self, font: str, size: float) -> float:
+        key = (font, size)
+        if key not in self.avg:
+            self.avg[key] = self.text.book.string_width_mm(font, _SAMPLE, size) / len(_SAMPLE)
+        return self.avg[key]
+
+    def _room(self, op: Op, shared: bool) -> Room:
+        a = op.args
+        size = a.get("size") or 9.0
+        min_size = min(a.get("min_size") or size, size)
+        font = self.text.font(a.get("font"))
+        line_h = pt_to_mm(min_size * a.get("line_height", 1.2 if op.kind == "text" else 1.25))
+        lines = max(1, int(a["h"] // line_h)) if line_h > 0 else 1
+        if a.get("max_lines"):
+            lines = min(lines, int(a["max_lines"]))
+        per_line = int(a["w"] * (a.get("columns") or 1) // max(self._avg_width(font, min_size), 1e-6))
+        return Room(a["w"], a["h"], size, min_size, max(1, per_line) * lines, shared or op.kind == "flow")
+
+    def _fits(self, op: Op) -> tuple[bool, float]:
+        try:
+            result = self.text.fit_op(op) if op.kind == "text" else self.text.flow_op(op)
+        except CardgenError:
+            return True, 0.0  # a missing glyph, reported by the check
+        return result.fits, result.overflow
+
+    def __call__(self, use: FaceUse) -> None:
+        where = _where(use)
+        card = use.context.get("card", {}).get("id")
+        for key in use.keys:
+            lines = self.usage.uses.setdefault(key, [])
+            if where not in lines:
+                lines.append(where)
+            if card:
+                self.cards.setdefault((key, where), []).append(card)
+        for face in use.faces:
+            for op in _leaves(face.ops):
+                texts = _texts(op)
+                keys = [k for k in use.keys if self.strings.get(k, "").strip()
+                        and any(self.strings[k] in text for text in texts)]
+                if not keys:
+                    continue
+                fits, overflow = self._fits(op)
+                for key in keys:
+                    shared = not any(self.strings[key] == text for text in texts)
+                    room = self._room(op, shared)
+                    known = self.usage.rooms.get(key)
+                    if known is None or room.chars < known.chars:
+                        self.usage.rooms[key] = room
+                    if not fits:
+                        self.usage.overflows.setdefault(key, []).append(Overflow(
+                            use.label, use.context.get("paper"), overflow, f"{round(op.args['w'], 1):g}×{round(op.args['h'], 1):g} mm"))
+
+    def finish(self) -> Usage:
+        for (key, where), cards in self.cards.items():
+            lines = self.usage.uses[key]
+            shown = ", ".join(dict.fromkeys(cards[:4])) + (", …" if len(set(cards)) > 4 else "")
+            lines[lines.index(where)] = f"{where} (cards {shown}; {len(set(cards))} in all)"
+        return self.usage
+
+
+def render_usage(game: Game, lang: str) -> Usage:
+    """Render every face of ``lang`` on every paper, listening: where each string is
+    used, its room, and which boxes overflow. ``game`` is loaded with every variant."""
+    options = BuildOptions(langs=(lang,), papers=tuple(PAPERS_MM), jobs=1, variants=game.variants)
+    builder = KitBuilder(game, options)
+    listener = _Listener(game, builder, lang)
+    builder.renderer.on_face = listener
+    errors = Collector()
+    for name in game.fonts.values():
+        try:
+            builder.book.register(name)
+        except CardgenError as exc:
+            errors.extend(exc)
+    if not errors.errors:
+        builder.render_lang(lang, errors)
+    usage = listener.finish()
+    usage.problems = [str(e) for e in errors.errors if "does not fit" not in e.message]
+    return usage
+
+
+__all__ = ["Overflow", "Room", "Usage", "render_usage"]
