@@ -35,6 +35,7 @@ class Game:
     where: Where = field(default_factory=Where)
     variants: tuple[str, ...] = ()        # the variants chosen for this build (their cards are in the decks)
     known_variants: tuple[str, ...] = ()  # every variant the game's cards name
+    players_where: Where = field(default_factory=Where)  # the line of 'players', for the rules' check of it
 
     def name(self, lang: str) -> str:
         return self.strings[lang][self.name_key]

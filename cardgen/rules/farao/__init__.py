@@ -128,7 +128,7 @@ class FaraoRules:
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
-        return tuple(range(max(3, lo), min(hi, 4) + 1))
+        return tuple(range(max(3, lo), min(hi, 4) + 1))  # a wider range is refused by the deck check
 
     def setups(self, game) -> tuple[str, ...]:
         return (SETUP,)

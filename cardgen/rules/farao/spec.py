@@ -12,6 +12,7 @@ from typing import Any
 from ...errors import Where
 from ..api import Arrangement, Problem, StaticSpec
 from ..options import read_house_rules
+from . import rulebook
 
 GAME_ID = "farao"
 DECK = "cards"
@@ -239,6 +240,8 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
         arrangements=(Arrangement(SETUP, total, detail="one shuffled draw pile (the End card set aside until"
                                   " the last plateau)", where=locate("building")),),
         problems=tuple(problems),
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
 from ..tableau import Layout, parse_layout
+from . import rulebook
 
 GAME_ID = "hapy"
 DECK = "gods"
@@ -97,6 +98,8 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
             data_list="families"),),
         arrangements=tuple(arrangements),
         problems=tuple(problems),
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )
 
 
