@@ -9,10 +9,12 @@ binding the rules to a game)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
+from ..options import read_house_rules
 from ..tableau import Layout, parse_layout
 from . import rulebook
 
@@ -22,7 +24,9 @@ FAMILIES = 6
 NUMBERS = 6
 N_CARDS = FAMILIES * NUMBERS
 SETS_TO_WIN = {2: 5, 3: 4, 4: 3}
-SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza")
+SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza", "giza-mummy")
+GIZA_MUMMY = "giza-mummy"  # Giza with one of its three designs all Mummy side up, made from 'giza'
+DERIVED_SETUPS = {GIZA_MUMMY: "giza"}  # setups the rules make from another layout, not read from the data
 MAX_TURNS = 1000  # the generous limit: real games last tens of turns
 
 # phases
@@ -31,6 +35,47 @@ PHASE_NAMES = ("deal", "take", "request", "keep", "over")
 # what a place shows besides a card
 EMPTY = -2  # a place without a card
 HIDDEN = -1  # a place whose card lies Mummy side up
+
+
+@dataclass(frozen=True)
+class HapyOptions:
+    """Where the two rulebooks disagree, a named option (``data.house_rules``).
+
+    ``request_ban``: which card a request may not name. The English rulebook bans the
+    card the previous player requested, so a pass lifts the ban
+    (``previous_player``, the default); the French one bans the last card requested by
+    another player, which a pass leaves in force (``last_other_request``)."""
+
+    request_ban: str = "previous_player"
+
+    CHOICES = {"request_ban": ("previous_player", "last_other_request")}
+
+    @classmethod
+    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple[HapyOptions, list[Problem]]:
+        return read_house_rules(cls, data, locate)
+
+
+def giza_mummy(layout: Layout) -> Layout:
+    """Giza with its first design all Mummy side up (the rulebook suggests one of the
+    three that way): the design is the cards linked to the first by covering."""
+    group, todo = {0}, [0]
+    while todo:
+        p = todo.pop()
+        for q in (*layout.covers[p], *layout.covered_by[p]):
+            if q not in group:
+                group.add(q)
+                todo.append(q)
+    return replace(layout, name=GIZA_MUMMY,
+                   face_up=tuple(False if p in group else up for p, up in enumerate(layout.face_up)))
+
+
+def read_layout(name: str, layouts: Mapping[str, Any], locate: Callable[..., Where]) -> tuple[Layout | None, list]:
+    """A setup's layout: read from the data, or made from the layout it derives from."""
+    base = DERIVED_SETUPS.get(name)
+    if base is None:
+        return parse_layout(name, layouts[name], locate)
+    layout, problems = parse_layout(base, layouts[base], locate)
+    return (giza_mummy(layout) if layout is not None else None), problems
 
 
 def setup_names(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -65,11 +110,13 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
                                 " layouts; see card_data/hapy/layouts.yaml)", locate("layouts")))
         layouts = {}
     for name in setup_names(game.data):
-        if name not in layouts:
+        if DERIVED_SETUPS.get(name, name) not in layouts:
             problems.append(Problem(f"layout '{name}' is missing: the rules describe it, the data has none",
                                     locate("layouts")))
             continue
-        layout, found = parse_layout(name, layouts[name], locate)
+        layout, found = read_layout(name, layouts, locate)
+        if name in DERIVED_SETUPS and found:  # named once, at the layout it is made from
+            continue
         if layout is None:
             arrangements.append(Arrangement(name, 0, where=locate("layouts", name), problems=tuple(found)))
             continue
@@ -97,7 +144,7 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
                      "symbol.{symbol}": "symbol name"},
             data_list="families"),),
         arrangements=tuple(arrangements),
-        problems=tuple(problems),
+        problems=tuple(problems + HapyOptions.from_data(game.data.get("house_rules"), locate)[1]),
         players=rulebook.PLAYERS,
         players_text=rulebook.PLAYERS_TEXT,
     )
