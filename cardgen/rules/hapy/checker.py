@@ -11,9 +11,9 @@ from operator import floordiv, or_
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation
+from . import rulebook
 from .codec import KEEP_BASE, PASS, REQUEST_BASE
 from .masks import ALL, BIT, LOW6, PLACES_HI, PLACES_LO, PLACES_MID, POP6, mask_cards, sets_and_whole
-from . import rulebook
 from .spec import DEAL, EMPTY, FAMILIES, HIDDEN, KEEP, N_CARDS, OVER, REQUEST, TAKE
 from .state import HapyState
 

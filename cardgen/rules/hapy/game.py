@@ -23,7 +23,7 @@ class HapyGame:
 
     def __init__(self, families: Sequence[str], card_names: Sequence[str], card_fields: Sequence[Mapping[str, Any]],
                  layout: Layout, num_players: int, max_turns: int = MAX_TURNS,
-                 options: HapyOptions = HapyOptions()):
+                 options: HapyOptions | None = None):
         if num_players not in SETS_TO_WIN:
             raise CardgenError(f"Hâpy Families is for 2 to 4 players, not {num_players}")
         if layout.places != N_CARDS:
@@ -35,7 +35,7 @@ class HapyGame:
         self.layout = layout
         self.win_sets = SETS_TO_WIN[num_players]
         self.max_turns = max_turns
-        self.options = options
+        self.options = options = options or HapyOptions()
         self.ban_survives_passes = options.request_ban == "last_other_request"
         # deal: places with a 'need' first (from the cards that meet it), then the rest
         pools: list[tuple[int, frozenset[int] | None]] = []
