@@ -445,9 +445,12 @@ def test_no_tile_may_block_the_rivers_way_on_from_a_boat(g2):
     assert s.escape(code(2, 2)) is not None  # down through the gap at (4, 6)
     legal = places(s.place_options(HL))
     assert (4, 6) not in legal and (3, 4) not in legal and (4, 4) not in legal  # each closes the way
-    assert (2, 4) in legal and (10, 0) in legal  # these leave it open
-    # a River tile in the way is the River's own continuation: it blocks nothing here
-    assert (3, 4) in places(s.place_options(RIVER))
+    assert (10, 0) in legal  # this leaves it open
+    # the way runs over free table only: once (2, 4) is taken the Boat could only reach the
+    # pocket through the River tile beside it, which is no way on (it would let the Boat be boxed in)
+    assert (2, 4) not in legal
+    # a River tile blocks like any other: the way never runs through water
+    assert (3, 4) not in places(s.place_options(RIVER))
 
 
 def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_way(g2):
@@ -485,8 +488,10 @@ def test_a_bag_river_tile_with_no_boat_able_to_move_goes_next_to_the_river(g2):
         DDDDDD..DDDD
     """
     s = HorusState.from_position(g2, parse_board(picture, LETTERS))
-    assert s.escape(code(2, 2)) is not None  # the River has its way on, past the Step Pyramid
-    assert s.movable_boats(True) == []  # but neither Boat has a free place next to it
+    # a constructed position play never reaches now: a way on runs over free table only, so
+    # these Boats are shut in (the way past the Step Pyramid through the River does not count)
+    assert s.escape(code(2, 2)) is None
+    assert s.movable_boats(True) == []  # neither Boat has a free place next to it: the fallback
     bag_river(s)
     assert s.phase == P_RIVERPLACE
     assert (4, 4) in places(s.legal_actions(), RIVER_BASE)

@@ -130,7 +130,7 @@ class HorusChecker:
 
     def _boat_open(self, b: int, extra: int | None, water: bool = False, placed: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
-        one before, each free table or a water tile, from ``b`` to an open place (free,
+        one before, each free table, from ``b`` to an open place (free,
         no tile within a tile's width)? ``extra``: a tile about to be placed there
         (a water tile if ``water``). Searched outwards first; the way found is kept,
         and a later tile that lands neither on its free places nor near its end
@@ -142,8 +142,8 @@ class HorusChecker:
         if known is not None and extra is not None:
             free, end = known
             if end - extra not in K_CROWDSET:
-                # untouched, or a water tile exactly on one of its places: the way goes through it
-                if all(f - extra not in over or (water and f == extra) for f in free):
+                # untouched by the new tile: the way is still open
+                if all(f - extra not in over for f in free):
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
@@ -162,12 +162,8 @@ class HorusChecker:
                 if r in parent:
                     continue
                 parent[r] = q
-                if r == extra:
-                    if not water:
-                        continue
-                elif r in tiles:
-                    if tiles[r] not in WATER:
-                        continue
+                if r == extra or r in tiles:  # the rulebook: Boats may not be blocked; our reading:
+                    continue  # a way over free table only, never through the River to its other end
                 # free, then open
                 elif r in overlapped or r - ex in over:
                     continue
