@@ -24,6 +24,7 @@ from cardgen.rules.horus.codec import (
     KIND_MASK,
     NECRO_BASE,
     NILE_ACTION,
+    NO_STONE,
     P_BAG,
     P_BOATCHOICE,
     P_BOATPLACE,
@@ -88,7 +89,8 @@ def kind_at(s, x, y) -> int:
 
 
 def places(actions, base=0) -> set[tuple[int, int]]:
-    return {xy(a - base) for a in actions}
+    """The places the actions name (placing no stone names none)."""
+    return {xy(a - base) for a in actions if a != NO_STONE}
 
 
 def scratch(s):
@@ -351,6 +353,7 @@ def test_a_stone_goes_on_an_empty_tile_of_a_region_of_exactly_the_cards_size(g2)
     assert s.phase == P_STONE
     legal = places(s.legal_actions(), STONE_BASE)
     assert legal == {(6, 0)}  # the Hills: two tiles, one already taken
+    assert NO_STONE in s.legal_actions()  # Action 4: a stone *may* be placed: none is a choice too
     # a size the table lacks: the stone is skipped
     s2 = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
     hand_with(g2, s2, 0, "hill-4")
@@ -841,3 +844,19 @@ def test_mutation_bad_counts_stop_the_games_with_a_clear_message(horus_copy, cli
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "Play: FAILED — the deck does not match the rules" in r.stdout
     assert "swamp-stack" in r.stdout
+
+
+def test_action_4_the_player_may_place_no_kingdom_stone(g2):
+    """Action 4 says a Kingdom Stone *may* be placed in a region of the card's size: the
+    player may also place none, and the turn goes on to Action 5 with the stone kept."""
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS), [(4, 0, 1)])
+    hand_with(g2, s, 0, "swamp-2")
+    play_card_and_place(s, "swamp-2", (22, 0))
+    assert s.phase == P_STONE and NO_STONE in s.legal_actions()
+    left = s.stones_left[0]
+    chk = HorusChecker(g2)
+    chk._init(s)
+    chk.before(s, 0, NO_STONE)  # the checker allows it
+    s.apply_action(NO_STONE)
+    assert s.stones_left[0] == left and all(p != 0 for p in s.stone_at.values())
+    assert s.phase != P_STONE

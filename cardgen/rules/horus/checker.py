@@ -14,6 +14,7 @@ from .codec import (
     KIND_MASK,
     NECRO_BASE,
     NILE_ACTION,
+    NO_STONE,
     P_BOATCHOICE,
     P_BOATPLACE,
     P_CARD,
@@ -261,6 +262,8 @@ class HorusChecker:
                 raise RuleViolation("a stack is chosen without a '?' card")
             if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
                 raise RuleViolation(f"stack {arg} is empty")
+        elif ph == P_STONE and action == NO_STONE:
+            pass  # Action 4: a Kingdom Stone may be placed, so none is allowed too
         elif ph == P_STONE:
             q = key_of_code(arg)
             kind = self.tiles.get(q)
