@@ -296,6 +296,10 @@ class FaraoChecker:
                                     f" {s.plateau}; it needs {need}")
             self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
                            len(s.pyr[player]) - 1)
+        elif ph == STEAL and action == PASS:
+            if g.options.steal != "optional":
+                raise RuleViolation(f"{who} takes nothing after a winning roll, but the house rules make the theft"
+                                    " compulsory")
         elif ph == STEAL:
             q, slot = s.target
             pyr = s.pyr[q][slot]

@@ -220,7 +220,7 @@ class FaraoState:
             return _ALLOW_BLOCK if self.hands[p][PHARAOH] else _ALLOW_ONLY
         if ph == STEAL:
             seat, slot = self.target
-            out = []
+            out = [PASS] if g.options.steal == "optional" else []
             for i, r in enumerate(self.pyr[seat][slot][1]):
                 if (r >> 3) - (r & 7):
                     out.append(STEAL_ACT + 2 * i)
@@ -378,6 +378,9 @@ class FaraoState:
             self.hand_n[q] -= 1
             self._gain(self.active, action)
             self._next_tax()
+        elif ph == STEAL and action == PASS:  # steal: optional, and the Thief's player takes nothing
+            self.target = None
+            self._to_attack()
         elif ph == STEAL or ph == C_STEAL:
             self._steal(action)
         elif ph == LOSS_DISCARD:
