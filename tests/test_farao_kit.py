@@ -111,7 +111,7 @@ def test_the_components_follow_the_contract_with_the_rules_engine(game):
     assert game.component("board").kind == "board"
     assert raw["data"]["house_rules"] == {
         "cash_optional": True, "min_rows_to_cash": 1, "trade": "one_for_one", "thief_takes": "any",
-        "one_attack_per_turn": True, "pharaoh_blocks_each": True, "final_cash": "all", "joker": "wild_in_row"}
+        "steal": "compulsory", "tax_take": "compulsory", "one_attack_per_turn": True, "pharaoh_blocks_each": True, "final_cash": "all", "joker": "wild_in_row"}
     assert raw["data"]["board"] == {"plateaus": 11, "double_from": 3, "tall_only_from": 7, "tall_rows": 3}
 
 
