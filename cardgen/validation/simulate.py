@@ -200,8 +200,9 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
               final: list | None = None) -> GameOutcome:
     """Play one seeded game with every check on; never raises for a game's fault.
 
-    The step count and the full-check steps do not depend on whether the chance
-    fast path is taken (it is not when tracing), so a replay fails at the same step.
+    The chance fast path is taken whether or not the game is traced (the trace reads
+    the words of each draw off a copy), so a replay runs the same code and fails at
+    the same step.
     ``final``: a list that receives the state as the game left it (e.g. to draw it)."""
     rng = random.Random(seed)
     state = gamedef.new_initial_state()
@@ -219,7 +220,9 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     before = checker.before
     after = checker.after
     sample = getattr(state, "sample_chance", None)
-    chance_run = getattr(state, "apply_chance_run", None) if trace is None else None
+    # the fast chance run is taken with or without a trace, so that a replay (which traces)
+    # plays the very code path of the run that failed
+    chance_run = getattr(state, "apply_chance_run", None)
     acts = [a.act for a in agents]
     # a random player's pick needs no list of legal actions where the state can index them
     legal_at = getattr(state, "legal_at", None)
@@ -243,7 +246,11 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 if run_from < 0:
                     run_from = step
                 if chance_run is not None:  # fast path: the same draws as one by one
-                    step += len(chance_run(rng))
+                    shadow = state.clone() if trace is not None else None  # for the words of each draw
+                    drawn = chance_run(rng)
+                    if shadow is not None:
+                        _trace_run(trace, step, shadow, drawn)
+                    step += len(drawn)
                 else:
                     action = sample(rng) if sample is not None else sample_chance(state, rng)
                     if action not in [a for a, _ in state.chance_outcomes()]:
@@ -298,6 +305,18 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     best = max(returns) if returns else 0
     winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
     return GameOutcome(seed, "ok", step, state.length(), winners, figures=figures)
+
+
+def _trace_run(trace: Trace, step: int, shadow: Any, drawn: list[int]) -> None:
+    """Trace the draws of a fast chance run, each in words, read off a copy of the state
+    taken before the run (the copy plays them one by one; the game itself took the run)."""
+    for k, action in enumerate(drawn):
+        try:
+            text = shadow.action_to_string(action)
+            shadow.apply_action(action)
+        except Exception:  # the words are a courtesy: a copy that cannot follow still shows the number
+            text = f"action {action}"
+        trace(step + k, CHANCE, text)
 
 
 def _unfinished(seed: int, step: int, state: Any) -> GameOutcome:
