@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..api import RuleViolation
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
+from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
     ANKH,
     COMBO_IDS,
@@ -21,9 +22,6 @@ from .spec import (
     DISCARD,
     DRAW,
     DYNASTY,
-    HAND,
-    KEEP,
-    MAX_DISCARD,
     N_CARDS,
     NTYPES,
     OVER,
@@ -84,6 +82,7 @@ class EgyptChecker:
 
     def __init__(self, game: EgyptGame):
         self.g = game
+        self.turns = TURNS  # the rulebook's ten turns, never the engine's own count
         n = game.num_players
         self.phase = DRAW
         self.turn = 0
@@ -413,8 +412,8 @@ class EgyptChecker:
     def at_end(self, s: EgyptState) -> None:
         if s.phase != OVER:
             raise RuleViolation("the game stopped before it was over")
-        if s.turn != self.g.turns:
-            raise RuleViolation(f"the game lasted {s.turn} turns, not {self.g.turns}")
+        if s.turn != self.turns:
+            raise RuleViolation(f"the game lasted {s.turn} turns, not {self.turns}")
         self.conservation(s)
         if s.table:
             raise RuleViolation("melds were left on the table at the end")

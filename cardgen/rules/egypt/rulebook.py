@@ -16,3 +16,11 @@ HAND = 7
 # also in game.yaml's comment)
 PLAYERS = (2, 6)
 PLAYERS_TEXT = "the rulebook names no count; 2 to 6 is our choice, so that seven-card hands leave a deck to draw"
+# End Phase: each player may discard up to three cards and must come down to five
+MAX_DISCARD = 3
+KEEP = 5
+# Turn sequence and the end: ten turns (3000 years of rule)
+TURNS = 10
+# Special melds: Pyramid Builders (Pharaoh, Slaves, Pyramid) and Priests (Temple,
+# Hieroglyph, God), with their tribute
+COMBOS = {"builders": (("pharaohs", "slaves", "pyramid"), 12), "priests": (("temples", "hieroglyph", "gods"), 10)}

@@ -86,6 +86,10 @@ class HorusChecker:
         self.ways: dict[int, tuple[list, int]] = {}  # Boat -> (free places, end) of its way
         self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
         self.every_card = list(range(game.ncards))
+        # the checker's own count of turns (a turn is a run of one seat's decisions), for the
+        # first round, in which every card counts as size 1 (not the engine's flag)
+        self.turns_seen = 0
+        self.actor = -1
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
@@ -93,6 +97,7 @@ class HorusChecker:
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
+        self.turns_seen = s.turn  # a constructed position starts at its turn
         self.tiles = {}
         for slot, c in enumerate(s.pos):
             self._add(key_of_code(c), s.kind[slot])
@@ -207,6 +212,9 @@ class HorusChecker:
         g = self.g
         if player != s.player:
             raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
+        if player != self.actor:
+            self.actor = player
+            self.turns_seen += 1
         ph = s.phase
         base = action & ~KIND_MASK
         arg = action & KIND_MASK
@@ -274,7 +282,7 @@ class HorusChecker:
             if s.stones_left[player] <= 0:
                 raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
             size = len(self._region(q))
-            want = 1 if s.round_one else g.card_kinds[s.card][2]
+            want = 1 if self.turns_seen <= g.num_players else g.card_kinds[s.card][2]
             if size >= g.closed:
                 raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
             if want != ANY and size != want:
