@@ -47,3 +47,33 @@ def test_the_trace_names_each_draw_of_a_fast_run(cli):
     assert r.exit_code == 0, r.output
     deals = [line for line in r.stderr.splitlines() if "chance" in line and " deal " in line]
     assert len(deals) == 36 and re.match(r"step +0 +chance +deal \S+ to place \d+", deals[0]), deals[:2]
+
+
+class Copycat:
+    """Plays the first legal action; ``draws`` numbers from its random source first."""
+
+    def __init__(self, draws: int):
+        self.draws = draws
+
+    def act(self, obs, legal, rng):
+        for _ in range(self.draws):
+            rng.random()
+        return legal[0]
+
+
+def test_players_have_a_random_stream_of_their_own_apart_from_chance():
+    """Two players that choose alike but draw differently from their random source see the
+    same deals and draws: chance never shares their stream, so none can read the next
+    roll off it (one that did once stole on every roll)."""
+    from cardgen.load.game import load_game
+    from cardgen.rules import rules_for
+    from cardgen.validation.simulate import play_game
+
+    gd = rules_for("farao").load(load_game("farao"), 3, "standard")
+    chance = {}
+    for draws in (0, 7):
+        seen: list = []
+        play_game(gd, lambda g, seat, d=draws: Copycat(d), 5,
+                  trace=lambda step, p, text, seen=seen: seen.append(text) if p < 0 else None)
+        chance[draws] = seen
+    assert chance[0] and chance[0] == chance[7]

@@ -224,6 +224,13 @@ def uniform_index(u: float, count: int) -> int:
     return int(u * count)
 
 
+def player_rng(seed: int, seat: int) -> random.Random:
+    """The random source of one seat's player in the game of ``seed``: a stream of its own,
+    never the one chance draws from, so a player cannot foresee a roll or a draw (string
+    seeds are hashed the same way on every platform and run)."""
+    return random.Random(f"cardgen player {seat} of game {seed}")
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw a chance outcome with the one seeded random source."""
     fast = getattr(state, "sample_chance", None)

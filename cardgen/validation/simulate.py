@@ -1,8 +1,10 @@
 """The generic runner: plays seeded games through any game's rules API and checks them.
 
 Game ``i`` of every configuration (setup × player count × player kind) is played
-with ``random.Random(seed + i)``, the one random source for the deal and every
-player's choice, so a failure is replayed by its seed alone.
+with ``random.Random(seed + i)`` for chance (the deal, draws, dice) and, for each
+seat's player, a stream of its own made from the same seed (:func:`player_rng`), so
+a failure is replayed by its seed alone and no player can read the dice off its
+random source.
 
 Checks per step: the rules module's checker sees every action before it is
 applied (``before``, which judges it by the rules) and the state after it
@@ -31,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, sample_chance, uniform_index
+from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, player_rng, sample_chance, uniform_index
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -204,7 +206,10 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     the words of each draw off a copy), so a replay runs the same code and fails at
     the same step.
     ``final``: a list that receives the state as the game left it (e.g. to draw it)."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # chance only: deals, draws, dice
+    # each seat's own stream, apart from chance: a player that read its random source
+    # could otherwise foresee the next roll or draw
+    seat_rngs = [player_rng(seed, s) for s in range(gamedef.num_players)]
     state = gamedef.new_initial_state()
     if final is not None:
         final.append(state)
@@ -268,7 +273,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 return _unfinished(seed, step, state)
             full = not (step + 1) % check_every
             if uniform[p]:
-                u = rng.random()
+                u = seat_rngs[p].random()
                 action = legal_at(u)
                 if action is None:
                     raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
@@ -281,7 +286,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 legal = legal_actions()
                 if not legal:
                     raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-                action = acts[p](observation(p) if views is None else views[p], legal, rng)
+                action = acts[p](observation(p) if views is None else views[p], legal, seat_rngs[p])
                 if full and action not in legal:  # sampled: the checker judges every action by the rules
                     raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
