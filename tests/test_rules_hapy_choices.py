@@ -156,3 +156,35 @@ def test_giza_is_also_offered_with_one_design_all_mummy_side_up(rules):
     changed = [p for p in range(36) if giza.face_up[p] != mummy.face_up[p]]
     assert changed and not any(mummy.face_up[p] for p in range(15)), "the first design (15 cards) is all Mummy-up"
     assert mummy.face_up[15:] == giza.face_up[15:]
+
+
+# ------------------------------------------------------------ the layouts and families, checked
+LAYOUT_MISTAKES = {
+    "a pyramid where no card covers another": (
+        "layouts.yaml", "  pyramid:\n    rows:", "  pyramid:\n    covers: []\n    rows:",
+        "layout 'pyramid': card 1 of row 1 is partly covered by 0 card(s) of row 2"),
+    "a Mastaba with the wrong first row": (
+        "layouts.yaml", "{side: god,   y: 0.0, x: [3, 4, 5, 6, 7, 8], need: {number: 1}}",
+        "{side: mummy, y: 0.0, x: [3, 4, 5, 6, 7, 8], need: {number: 1}}",
+        "layout 'mastaba': the first row must be the six number-1 Gods, God side up"),
+    "a Temple all God-up": (
+        "layouts.yaml", "{side: mummy, y: 0.0, x: [0, 1, 2, 3, 4, 5]}", "{side: god, y: 0.0, x: [0, 1, 2, 3, 4, 5]}",
+        "layout 'temple': the rules lay two designs, one all Mummy side up and one all God side up"),
+    "swapped sticker symbols": (
+        "game.yaml", "god: anubis, colour: obsidian, symbol: cross", "god: anubis, colour: obsidian, symbol: round",
+        "family 'jackal': the French edition's sticker for anubis is the cross, not 'round'"),
+    "two families sharing a god": (
+        "game.yaml", "{id: cat, god: bastet,", "{id: cat, god: anubis,",
+        "family 'cat': its god is bastet in the rulebook, not 'anubis'"),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(LAYOUT_MISTAKES))
+def test_a_layout_or_family_the_rulebook_does_not_describe_is_named(mistake, tmp_path):
+    from conftest import problems_of
+
+    file, old, new, words = LAYOUT_MISTAKES[mistake]
+    folder = copy_shipped("hapy", tmp_path)
+    edit_file(folder / file, old, new)
+    problems = problems_of(folder)
+    assert any(words in p for p in problems), problems

@@ -19,3 +19,15 @@ GROUP = 3
 FAMILIES = 6
 NUMBERS = 6
 CARDS = FAMILIES * NUMBERS
+# The Gods of Ancient Egypt: each family's animal and its god
+GODS = {"jackal": "anubis", "cat": "bastet", "crocodile": "sobek", "falcon": "horus", "hippopotamus": "taweret",
+        "bull": "apis"}
+# French edition, the accessibility stickers: one symbol per god
+STICKERS = {"taweret": "drop", "bastet": "round", "anubis": "cross", "apis": "heart", "horus": "moon",
+            "sobek": "clover"}
+# Setup: the pyramid's rows of 1 to 8 cards, each card of a row partly covering two of
+# the row above it (the apex lies God side up, then the rows alternate)
+PYRAMID_ROWS = tuple(range(1, 9))
+# Exploration Variants, Mastaba: first the six number-1 Gods in a line, God side up
+MASTABA_FIRST = 6
+# Exploration Variants, Temple: two designs, one all Mummy side up, one all God side up

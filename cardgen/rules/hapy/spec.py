@@ -57,14 +57,8 @@ class HapyOptions:
 
 def giza_mummy(layout: Layout) -> Layout:
     """Giza with its first design all Mummy side up (the rulebook suggests one of the
-    three that way): the design is the cards linked to the first by covering."""
-    group, todo = {0}, [0]
-    while todo:
-        p = todo.pop()
-        for q in (*layout.covers[p], *layout.covered_by[p]):
-            if q not in group:
-                group.add(q)
-                todo.append(q)
+    three that way)."""
+    group = designs(layout)[0]
     return replace(layout, name=GIZA_MUMMY,
                    face_up=tuple(False if p in group else up for p, up in enumerate(layout.face_up)))
 
@@ -129,6 +123,7 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
             else f"{len(layout.rows)} rows"
         if name == "pyramid":
             found += pyramid_problems(game, layout, locate)
+        found += variant_problems(name, layout, locate)
         arrangements.append(Arrangement(name, layout.places, fixed, detail, locate("layouts", name), tuple(found)))
     return StaticSpec(
         component=DECK,
@@ -139,15 +134,73 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
         groups=(GroupSpec(
             field="family", label="family", plural="families", id_key="id", count=FAMILIES,
             required={"colour": "colour", "symbol": "accessibility symbol", "god": "god"},
-            distinct=("id", "colour", "symbol"), palette=("colour",),
+            distinct=("id", "colour", "symbol", "god"), palette=("colour",),
             strings={"family.{id}.god": "god name", "family.{id}.animal": "animal name",
                      "symbol.{symbol}": "symbol name"},
             data_list="families"),),
         arrangements=tuple(arrangements),
-        problems=tuple(problems + HapyOptions.from_data(game.data.get("house_rules"), locate)[1]),
+        problems=tuple(problems + family_problems(game, locate)
+                       + HapyOptions.from_data(game.data.get("house_rules"), locate)[1]),
         players=rulebook.PLAYERS,
         players_text=rulebook.PLAYERS_TEXT,
     )
+
+
+def designs(layout: Layout) -> list[set[int]]:
+    """The layout's separate designs: groups of places linked by cards that overlap or
+    touch (at most a card apart both ways); a gap wider than a card separates two."""
+    seen: set[int] = set()
+    out = []
+    xs, ys = layout.xs, layout.ys
+    for start in range(layout.places):
+        if start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            p = todo.pop()
+            for q in range(layout.places):
+                if q not in group and abs(xs[p] - xs[q]) <= 1 + 1e-9 and abs(ys[p] - ys[q]) <= 1 + 1e-9:
+                    group.add(q)
+                    todo.append(q)
+        seen |= group
+        out.append(group)
+    return out
+
+
+def variant_problems(name: str, layout: Layout, locate) -> list[Problem]:
+    """The exploration layouts as the rulebook describes them (their shapes are ours)."""
+    out = []
+    where = locate("layouts", name)
+    if name == "mastaba":
+        first = range(min(rulebook.MASTABA_FIRST, layout.places))
+        if not all(layout.face_up[p] and (layout.need[p] or {}).get("number") == 1 for p in first) \
+                or (layout.rows and layout.rows[0] != rulebook.MASTABA_FIRST):
+            out.append(Problem("layout 'mastaba': the first row must be the six number-1 Gods, God side up"
+                               " (each with need: {number: 1})", where))
+    elif name == "temple":
+        sides = sorted(tuple(sorted({layout.face_up[p] for p in group})) for group in designs(layout))
+        if sides != [(False,), (True,)]:
+            out.append(Problem("layout 'temple': the rules lay two designs, one all Mummy side up and one all God"
+                               " side up", where))
+    return out
+
+
+def family_problems(game, locate) -> list[Problem]:
+    """Each family's god and sticker symbol as the rulebooks give them."""
+    out = []
+    for i, fam in enumerate(game.data.get("families") or ()):
+        if not isinstance(fam, Mapping):
+            continue
+        fid, god, symbol = fam.get("id"), fam.get("god"), fam.get("symbol")
+        want = rulebook.GODS.get(fid)
+        if want is not None and god != want:
+            out.append(Problem(f"family '{fid}': its god is {want} in the rulebook, not {god!r}",
+                               locate("families", i, "god")))
+        sticker = rulebook.STICKERS.get(god if isinstance(god, str) else "")
+        if sticker is not None and symbol != sticker:
+            out.append(Problem(f"family '{fid}': the French edition's sticker for {god} is the {sticker},"
+                               f" not {symbol!r}", locate("families", i, "symbol")))
+    return out
 
 
 def pyramid_problems(game, layout: Layout, locate) -> list[Problem]:
@@ -164,6 +217,18 @@ def pyramid_problems(game, layout: Layout, locate) -> list[Problem]:
                                    " side up (apex God side up, then alternating)",
                                    locate("layouts", "pyramid", "rows", r, "side")))
             i += size
+        # every card but the base row's lies partly under two cards of the next row
+        start = 0
+        for r, size in enumerate(layout.rows[:-1]):
+            nxt = range(start + size, start + size + layout.rows[r + 1])
+            for p in range(start, start + size):
+                under = [q for q in layout.covered_by[p] if q in nxt]
+                if len(under) != 2:
+                    out.append(Problem(f"layout 'pyramid': card {p - start + 1} of row {r + 1} is partly covered"
+                                       f" by {len(under)} card(s) of row {r + 2}; the rules lay two over it",
+                                       locate("layouts", "pyramid", "rows", r)))
+                    break
+            start += size
     sheet = game.data.get("pyramid")
     if isinstance(sheet, Mapping) and isinstance(sheet.get("rows"), (list, tuple)):
         if list(sheet["rows"]) != list(layout.rows):
