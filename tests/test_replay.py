@@ -77,3 +77,15 @@ def test_players_have_a_random_stream_of_their_own_apart_from_chance():
                   trace=lambda step, p, text, seen=seen: seen.append(text) if p < 0 else None)
         chance[draws] = seen
     assert chance[0] and chance[0] == chance[7]
+
+
+def test_the_trace_shows_outcomes_not_only_actions(cli):
+    r = cli("validate", "hapy", "--seed", 3, "--games", 1, "--players", 2, "--setup", "pyramid",
+            "--agents", "greedy", "--trace")
+    lines = r.stderr.splitlines()
+    assert any(re.search(r"→ seat \d does not hold \S+", x) for x in lines)  # a request refused
+    assert any(re.search(r"→ seat \d gives \S+", x) for x in lines)  # a request answered
+    assert any("reveals" in x for x in lines) and any("wins" in x for x in lines)
+    assert re.match(r"step +\d+ +end +game over after \d+ turns: seat \d won", lines[-1]), lines[-1]
+    r = cli("validate", "farao", "--seed", 2, "--games", 1, "--players", 3, "--agents", "greedy", "--trace")
+    assert any(re.search(r"→ seat \d scores \d+ \(now \d+\)", x) for x in r.stderr.splitlines())

@@ -142,7 +142,7 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     trace = None
     if opts.trace is not None:
         def trace(step: int, player: int, text: str, opts=opts) -> None:
-            who = "chance" if player < 0 else f"seat {player + 1}"
+            who = {-1: "chance", -2: "", -4: "end"}.get(player, f"seat {player + 1}")  # -2: what a step did
             opts.trace(f"step {step:>4}  {who:<7} {text}")
     jobs = 1 if trace is not None else worker_count(opts.jobs, opts.games, len(configs))
     if jobs > 1 and not workers_can_play(configs):

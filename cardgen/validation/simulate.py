@@ -194,7 +194,7 @@ def distribution(values: list[float], bins: int = 10) -> dict[str, Any]:
             "median": percentile(xs, 50), "p95": percentile(xs, 95), "max": hi, "histogram": hist}
 
 
-Trace = Callable[[int, int, str], None]
+Trace = Callable[[int, int, str], None]  # (step, seat or CHANCE, or -2 for a step's outcome, or TERMINAL, text)
 
 
 def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
@@ -229,6 +229,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     # plays the very code path of the run that failed
     chance_run = getattr(state, "apply_chance_run", None)
     acts = [a.act for a in agents]
+    outcome = getattr(state, "outcome_text", None) if trace is not None else None  # what a step did, for --trace
+    earlier = None
     # a random player's pick needs no list of legal actions where the state can index them
     legal_at = getattr(state, "legal_at", None)
     uniform = [legal_at is not None and type(a).act is RandomAgent.act for a in agents]
@@ -291,15 +293,26 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
+                earlier = state.clone() if outcome is not None else None
             before(state, p, action)
             p = apply_action(action)
             if p.__class__ is not int:  # apply_action may return the new current player
                 p = current_player()
             elif full and p != current_player():
                 raise RuleViolation(f"applying {action} returned player {p}, but {current_player()} is to move")
+            if trace is not None and earlier is not None:
+                said = outcome(earlier)
+                if said:
+                    trace(step, -2, f"→ {said}")
             step += 1
             after(state, full)
         checker.at_end(state)
+        if trace is not None:
+            returns = state.returns()
+            best = max(returns) if returns else 0
+            won = [s + 1 for s, r in enumerate(returns) if r == best] if returns and best > min(returns) else []
+            trace(step, TERMINAL, f"game over after {state.length()} turns: "
+                  + (f"seat {', '.join(map(str, won))} won" if won else "a draw") + f" (returns {returns})")
         figures = state.figures() if hasattr(state, "figures") else None
     except RuleViolation as exc:
         return GameOutcome(seed, "failure", step, _length(state), message=str(exc))

@@ -674,6 +674,17 @@ class FaraoState:
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
 
+    def outcome_text(self, before: FaraoState) -> str:
+        """For ``--trace``: what the step from ``before`` did: points scored, a theft, a
+        collapse, a block."""
+        out = [f"seat {q + 1} scores {b - a} (now {b})" for q, (a, b) in enumerate(zip(before.score, self.score))
+               if b != a]
+        for what, n in (("a theft", self.thefts - before.thefts), ("a collapse", self.collapses - before.collapses),
+                        ("a Pharaoh blocks", self.blocks - before.blocks)):
+            if n:
+                out.append(what)
+        return "; ".join(out)
+
     def __str__(self) -> str:
         return state_text(self)
 

@@ -29,6 +29,7 @@ from .codec import (
     REQ_TARGET,
     REQUEST_BASE,
     action_text,
+    outcome_text,
     state_text,
 )
 from .masks import (
@@ -480,6 +481,10 @@ class HapyState:
     # -- text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
+
+    def outcome_text(self, before: HapyState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :func:`.codec.outcome_text`)."""
+        return outcome_text(self, before)
 
     def __str__(self) -> str:
         return state_text(self)
