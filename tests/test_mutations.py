@@ -144,3 +144,10 @@ def test_each_game_has_a_rulebook_module_the_engine_does_not_use(game_id):
                                                          or any(a.name == "rulebook" for a in node.names)):
                     users.append(name)
     assert not users, f"engine modules importing the rulebook module: {users}"
+
+
+# ------------------------------------------------------------------ O, Farao!
+def test_farao_a_hand_of_six():
+    gd = rules_for("farao").load(load_game("farao"), 3, "standard")
+    gd.hand_limit = 6  # the engine's number; the rulebook: back to seven at the end of a turn
+    assert failures(gd, "greedy", 3) > 0

@@ -8,3 +8,7 @@ from __future__ import annotations
 # Game information at the end of the rulebook: three to four players
 PLAYERS = (3, 4)
 PLAYERS_TEXT = "the rulebook's game information says 3 to 4 players"
+# Start: every player takes seven cards; step 6: the turn ends with seven in hand
+HAND = 7
+# Start: the top three cards lie face up as the display
+DISPLAY = 3
