@@ -101,6 +101,24 @@ def test_egypt_lasting_nine_turns(egypt):
     assert failures(gd, "greedy", 3) > 0
 
 
+def test_egypt_a_dynasty_phase_without_the_steal(egypt, monkeypatch):
+    """Dynasty Phase: the controller first draws a random card from another player's
+    hand; an engine that goes straight to the melds fails."""
+    from cardgen.rules.egypt import state as engine
+
+    honest = engine.EgyptState._resolve_control
+
+    def no_steal(self):
+        honest(self)
+        if self.phase in (engine.VICTIM, engine.STEAL):
+            self.phase = engine.DYNASTY
+            self._dynasty_choice()
+
+    monkeypatch.setattr(engine.EgyptState, "_resolve_control", no_steal)
+    gd = rules_for("egypt").load(egypt, 3, "standard")
+    assert failures(gd, "greedy", 3) > 0
+
+
 # ------------------------------------------------------------------ Horus
 def test_horus_without_the_first_round(horus, monkeypatch):
     """Every card counts as size 1 in each seat's first turn: an engine whose first-round

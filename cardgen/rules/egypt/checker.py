@@ -271,6 +271,12 @@ class EgyptChecker:
             self._control_resolved(s, sizes)
             if stolen:
                 old = STEAL
+            elif s.phase not in (VICTIM, STEAL) and s.controller >= 0 and s.turn == self.turn:
+                # Dynasty Phase: the controller draws a card from another player's hand first
+                c = s.controller
+                if any(k for q, k in enumerate(sizes) if q != c):
+                    raise RuleViolation(f"the Dynasty phase went on without seat {c + 1}, in control, taking a"
+                                        " card from another player")
         if old == STEAL:
             c, v = s.controller, s.victim
             if s.hand_n[c] != self.pre_steal[c] + 1 or s.hand_n[v] != self.pre_steal[v] - 1:
