@@ -259,7 +259,7 @@ def test_a_failing_seed_is_named_and_replayed_by_the_cli(monkeypatch, cli, tmp_p
     r2 = cli(*fail["replay"].split()[1:])
     assert r2.exit_code == 1
     assert f"seed {fail['seed']}, step {fail['step']} (turn {fail['turn'] + 1}): {fail['message']}" in r2.stdout
-    trace = [line for line in r2.stderr.splitlines() if line.startswith("step")]
+    trace = [line for line in r2.stderr.splitlines() if line.startswith("step") and "→" not in line]
     assert len(trace) == fail["step"] + 1, "the trace runs up to the failing step"
 
 
