@@ -111,7 +111,7 @@ def test_the_components_follow_the_contract_with_the_rules_engine(game):
     assert game.component("board").kind == "board"
     assert raw["data"]["house_rules"] == {
         "cash_optional": True, "min_rows_to_cash": 1, "trade": "one_for_one", "thief_takes": "any",
-        "one_attack_per_turn": True, "pharaoh_blocks_each": True, "final_cash": "all", "joker": "wild_in_row"}
+        "steal": "compulsory", "tax_take": "compulsory", "one_attack_per_turn": True, "pharaoh_blocks_each": True, "final_cash": "all", "joker": "wild_in_row"}
     assert raw["data"]["board"] == {"plateaus": 11, "double_from": 3, "tall_only_from": 7, "tall_rows": 3}
 
 
@@ -212,8 +212,8 @@ def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     for k in range(1, 7):
         assert flat(re.match(r"\*\*(.+?)\*\*", s[f"rules.step{k}"]).group(1)) in rules
     hr = game.data["house_rules"]
-    for key in ("cash_optional", "min_rows_to_cash", "trade", "thief_takes", "one_attack_per_turn",
-                "pharaoh_blocks_each", "final_cash"):
+    for key in ("cash_optional", "min_rows_to_cash", "trade", "thief_takes", "steal", "tax_take",
+                "one_attack_per_turn", "pharaoh_blocks_each", "final_cash"):
         assert flat(s[f"choice.{key}.{str(hr[key]).lower()}"])[:40] in rules, key
     scoring = re.sub(r"\s+", " ", text_of(sheets, 1))
     assert "(2 + 3 + 4) × 3 = 27" in scoring.replace("\u00a0", " ")

@@ -970,3 +970,30 @@ def test_cli_validate_farao_passes(cli):
     assert r.exit_code == 0, r.stdout
     assert "87 cards in deck 'cards' = 76 building cards" in r.stdout
     assert re.search(r"standard\s+4\s+greedy\s+3\s+100%", r.stdout), r.stdout
+
+
+def test_house_rule_steal_compulsory_or_optional(game, rules, gd3):
+    """Step 5: after a roll higher than the pyramid's height the Thief *may* steal a card
+    (the Dutch text says "mag"). Our default house rule (steal: compulsory) always takes
+    one; steal: optional lets the Thief's player take nothing, and the checker holds each
+    reading."""
+    s = thief_at(gd3, (2, [3, 2, 1]), 4)
+    assert PASS not in s.legal_actions()
+    with pytest.raises(RuleViolation, match="house rules make the theft compulsory"):
+        gd3.checker().before(s, 0, PASS)
+    free = with_options(game, rules, steal="optional")
+    s = thief_at(free, (2, [3, 2, 1]), 4)
+    assert s.phase == STEAL and s.legal_actions()[0] == PASS
+    free.checker().before(s, 0, PASS)
+    s.apply_action(PASS)
+    assert s.pyr[1] == [(2, (24, 16, 8))] and s.thefts == 0 and s.phase != STEAL
+
+
+def test_house_rule_steal_optional_needs_the_thiefs_player_to_choose(tmp_path, cli):
+    from conftest import copy_shipped, edit_file
+
+    folder = copy_shipped("farao", tmp_path)
+    edit_file(folder / "game.yaml", "steal: compulsory", "steal: optional")
+    edit_file(folder / "game.yaml", "thief_takes: any", "thief_takes: random")
+    r = cli("validate", folder, "--games", 1, "--jobs", 1)
+    assert r.exit_code == 1 and "'steal: optional' needs 'thief_takes: any'" in r.stdout, r.output

@@ -24,6 +24,7 @@ from cardgen.rules.horus.codec import (
     KIND_MASK,
     NECRO_BASE,
     NILE_ACTION,
+    NO_STONE,
     P_BAG,
     P_BOATCHOICE,
     P_BOATPLACE,
@@ -88,7 +89,8 @@ def kind_at(s, x, y) -> int:
 
 
 def places(actions, base=0) -> set[tuple[int, int]]:
-    return {xy(a - base) for a in actions}
+    """The places the actions name (placing no stone names none)."""
+    return {xy(a - base) for a in actions if a != NO_STONE}
 
 
 def scratch(s):
@@ -351,6 +353,7 @@ def test_a_stone_goes_on_an_empty_tile_of_a_region_of_exactly_the_cards_size(g2)
     assert s.phase == P_STONE
     legal = places(s.legal_actions(), STONE_BASE)
     assert legal == {(6, 0)}  # the Hills: two tiles, one already taken
+    assert NO_STONE in s.legal_actions()  # Action 4: a stone *may* be placed: none is a choice too
     # a size the table lacks: the stone is skipped
     s2 = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS))
     hand_with(g2, s2, 0, "hill-4")
@@ -445,9 +448,12 @@ def test_no_tile_may_block_the_rivers_way_on_from_a_boat(g2):
     assert s.escape(code(2, 2)) is not None  # down through the gap at (4, 6)
     legal = places(s.place_options(HL))
     assert (4, 6) not in legal and (3, 4) not in legal and (4, 4) not in legal  # each closes the way
-    assert (2, 4) in legal and (10, 0) in legal  # these leave it open
-    # a River tile in the way is the River's own continuation: it blocks nothing here
-    assert (3, 4) in places(s.place_options(RIVER))
+    assert (10, 0) in legal  # this leaves it open
+    # the way runs over free table only: once (2, 4) is taken the Boat could only reach the
+    # pocket through the River tile beside it, which is no way on (it would let the Boat be boxed in)
+    assert (2, 4) not in legal
+    # a River tile blocks like any other: the way never runs through water
+    assert (3, 4) not in places(s.place_options(RIVER))
 
 
 def test_a_tile_may_not_take_the_last_open_table_from_a_boat_even_away_from_its_way(g2):
@@ -485,8 +491,10 @@ def test_a_bag_river_tile_with_no_boat_able_to_move_goes_next_to_the_river(g2):
         DDDDDD..DDDD
     """
     s = HorusState.from_position(g2, parse_board(picture, LETTERS))
-    assert s.escape(code(2, 2)) is not None  # the River has its way on, past the Step Pyramid
-    assert s.movable_boats(True) == []  # but neither Boat has a free place next to it
+    # a constructed position play never reaches now: a way on runs over free table only, so
+    # these Boats are shut in (the way past the Step Pyramid through the River does not count)
+    assert s.escape(code(2, 2)) is None
+    assert s.movable_boats(True) == []  # neither Boat has a free place next to it: the fallback
     bag_river(s)
     assert s.phase == P_RIVERPLACE
     assert (4, 4) in places(s.legal_actions(), RIVER_BASE)
@@ -836,3 +844,19 @@ def test_mutation_bad_counts_stop_the_games_with_a_clear_message(horus_copy, cli
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "Play: FAILED — the deck does not match the rules" in r.stdout
     assert "swamp-stack" in r.stdout
+
+
+def test_action_4_the_player_may_place_no_kingdom_stone(g2):
+    """Action 4 says a Kingdom Stone *may* be placed in a region of the card's size: the
+    player may also place none, and the turn goes on to Action 5 with the stone kept."""
+    s = HorusState.from_position(g2, parse_board(STONES.replace("BB", "~~"), LETTERS), [(4, 0, 1)])
+    hand_with(g2, s, 0, "swamp-2")
+    play_card_and_place(s, "swamp-2", (22, 0))
+    assert s.phase == P_STONE and NO_STONE in s.legal_actions()
+    left = s.stones_left[0]
+    chk = HorusChecker(g2)
+    chk._init(s)
+    chk.before(s, 0, NO_STONE)  # the checker allows it
+    s.apply_action(NO_STONE)
+    assert s.stones_left[0] == left and all(p != 0 for p in s.stone_at.values())
+    assert s.phase != P_STONE

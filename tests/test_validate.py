@@ -259,7 +259,7 @@ def test_a_failing_seed_is_named_and_replayed_by_the_cli(monkeypatch, cli, tmp_p
     r2 = cli(*fail["replay"].split()[1:])
     assert r2.exit_code == 1
     assert f"seed {fail['seed']}, step {fail['step']} (turn {fail['turn'] + 1}): {fail['message']}" in r2.stdout
-    trace = [line for line in r2.stderr.splitlines() if line.startswith("step")]
+    trace = [line for line in r2.stderr.splitlines() if line.startswith("step") and "→" not in line]
     assert len(trace) == fail["step"] + 1, "the trace runs up to the failing step"
 
 
@@ -284,7 +284,7 @@ def test_unfinished_games_are_counted_and_listed_with_their_seeds(monkeypatch, c
 def test_cli_quick_pass_exits_0_with_a_readable_report(cli):
     r = cli("validate", "hapy", "--games", "5", "--players", "2,3")
     assert r.exit_code == 0, r.stdout + r.stderr
-    assert "Deck and setups: OK" in r.stdout and "Play: OK — 100 games" in r.stdout
+    assert "Deck and setups: OK" in r.stdout and "Play: OK — 120 games" in r.stdout  # 6 setups × 2 × 2 × 5
     assert "Result: OK — everything holds." in r.stdout
     assert "playing pyramid" in r.stderr, "progress goes to standard error"
 
@@ -540,11 +540,11 @@ def test_the_report_names_unbalanced_seats():
     report = validate(load_game("horus"), ValidateOptions(games=400, players=(4,)))
     marked = [(c["agents"], s["seat"]) for c in report["simulation"]["configs"] for s in c["seats"]
               if s["vs_fair_share"] == "above"]
-    assert ("random", 1) in marked  # the game ends mid-round: the first seat has had one more turn
+    assert ("greedy", 1) in marked  # the game ends mid-round: the first seat has had one more turn
     assert report["simulation"]["seat_balance"]["seats_judged"] == 8
     text = render(report)
     assert "so that all 8 together are wrong at most 5 % of the time" in text
-    assert "standard, 4 players, random: seat 1 wins" in text
+    assert "standard, 4 players, greedy: seat 1 wins" in text
     fair = validate(load_game("hapy"), ValidateOptions(games=30, setups=("pyramid",), players=(2,)))
     assert all(s["vs_fair_share"] == "fair" for c in fair["simulation"]["configs"] for s in c["seats"])
     assert "Seat balance" not in render(fair)

@@ -113,6 +113,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         name_key=name_key,
         languages=tuple(languages),
         players=players,
+        players_where=doc.at("players"),
         fonts=freeze(fonts),
         palette=freeze(palette),
         data=freeze(data),

@@ -36,6 +36,7 @@ class Game:
     where: Where = field(default_factory=Where)
     variants: tuple[str, ...] = ()        # the variants chosen for this build (their cards are in the decks)
     known_variants: tuple[str, ...] = ()  # every variant the game's cards name
+    players_where: Where = field(default_factory=Where)  # the line of 'players', for the rules' check of it
     # lang -> the keys that language took from the first language (loaded with fallback)
     fallbacks: Mapping[str, frozenset[str]] = field(default_factory=dict)
 

@@ -108,7 +108,11 @@ class StaticSpec:
     given, says where a wrong number of copies of a key in ``quantities`` should
     point (e.g. the data line its count comes from; None: the card or the deck).
     ``also`` lists further decks the rules play with, each checked the same way
-    (its cards and groups; arrangements and problems belong to the first spec)."""
+    (its cards and groups; arrangements and problems belong to the first spec).
+
+    ``players`` is the range of player counts the rulebook allows: the game's
+    ``players`` must lie inside it (a narrower range is the designer's choice; a wider
+    one promises games the rules do not describe, so it is refused, never cut back)."""
 
     component: str
     key_fields: tuple[str, ...]
@@ -122,6 +126,8 @@ class StaticSpec:
     key_of: Callable[[Mapping[str, Any]], tuple | None] | None = None
     where_of: Callable[[tuple], Where | None] | None = None  # where to point for a key's count (e.g. its data line)
     also: tuple[StaticSpec, ...] = ()
+    players: tuple[int, int] | None = None  # the player counts the rulebook allows, lowest and highest
+    players_text: str = ""  # where that range comes from, for the message
 
     def wanted(self, key: tuple) -> int:
         """How many copies of the card ``key`` the rules need."""
@@ -216,6 +222,13 @@ def uniform_index(u: float, count: int) -> int:
     """The index a uniform pick ``u`` in [0, 1) chooses among ``count`` items (RandomAgent's
     rule, shared with the states' ``legal_at`` so that both choose alike)."""
     return int(u * count)
+
+
+def player_rng(seed: int, seat: int) -> random.Random:
+    """The random source of one seat's player in the game of ``seed``: a stream of its own,
+    never the one chance draws from, so a player cannot foresee a roll or a draw (string
+    seeds are hashed the same way on every platform and run)."""
+    return random.Random(f"cardgen player {seat} of game {seed}")
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -70,6 +70,8 @@ def worker_count(jobs: int, games: int, configs: int) -> int:
     """Processes to use: ``jobs`` (0 = one per usable core), never more than there are
     chunks of games, and 1 where no worker can start."""
     wanted = jobs or usable_cores()
+    if configs < 1 or games < 1:
+        return 1
     chunks = configs * -(-games // chunk_size(games, configs, wanted))
     return max(1, min(wanted, chunks)) if start_method() else 1
 

@@ -91,7 +91,7 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
     if rules is None:
         sim["skipped"] = "no rules module"
     elif not static.deck_ok:
-        sim["skipped"] = "the deck does not match the rules: fix the deck problems first"
+        sim["skipped"] = "the deck does not match the rules: fix the problems above first"
         sim["ok"] = False
     else:
         names = [a.name for a in spec.arrangements if a.name not in static.bad_setups]
@@ -105,58 +105,18 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
                 try:
                     gamedef = rules.load(game, n, setup)
                 except CardgenError as exc:
-                    report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")
+                    if not spec.problems:  # else the data problems listed above say why, at their lines
+                        report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")
                     sim["ok"] = False
                     continue
                 configs += [Config(f"{setup}, {n} players, {kind}", gamedef, rules.agents[kind], kind,
                                    rules.must_finish.get(kind, True)) for kind in kinds]
-        total = len(configs) * opts.games
-        done = 0
-
-        def played(label: str, games: int) -> None:
-            nonlocal done
-            done += games
-            if progress:
-                progress(label, done, total)
-
-        trace = None
-        if opts.trace is not None:
-            def trace(step: int, player: int, text: str, opts=opts) -> None:
-                who = "chance" if player < 0 else f"seat {player + 1}"
-                opts.trace(f"step {step:>4}  {who:<7} {text}")
-        jobs = 1 if trace is not None else worker_count(opts.jobs, opts.games, len(configs))
-        if jobs > 1 and not workers_can_play(configs):
-            jobs = 1
-        t0 = time.perf_counter()
-        if jobs > 1:
-            results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
+        if configs:
+            _play(configs, opts, sim, progress)
         else:
-            results = play_here(configs, opts.games, opts.seed, opts.check_every, played, trace)
-        for c, res in zip(configs, results):
-            setup, n, kind = c.gamedef.setup, c.gamedef.num_players, c.kind
-            fig = res.figures()
-            sim["configs"].append(fig)
-            sim["ok"] = sim["ok"] and res.ok
-            for f in fig["failures"]:
-                sim["failures"].append({"setup": setup, "players": n, "agents": kind, **f,
-                                        "replay": replay_command(opts, f["seed"], setup, n, kind)})
-            if fig["nonterminating"]["count"]:
-                for seed in fig["nonterminating"]["seeds"][:5]:
-                    sim["failures"].append({
-                        "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
-                        "turn": None, "nonterminating": True,
-                        "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
-                        "message": f"no end within {c.gamedef.max_game_length()} steps",
-                        "replay": replay_command(opts, seed, setup, n, kind)})
-        elapsed = time.perf_counter() - t0
-        sim["seat_balance"] = mark_seat_balance(sim["configs"])
-        games = sum(c["games"] for c in sim["configs"])
-        sim["games"] = games
-        sim["elapsed_s"] = round(elapsed, 3)
-        sim["games_per_s"] = round(games / elapsed, 1) if elapsed > 0 else None
-        sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
-        sim["full_check_every_steps"] = opts.check_every
-        sim["jobs"] = jobs
+            sim["ok"] = False
+            sim["skipped"] = ("the game's data does not match the rules: fix the problems above first" if spec.problems
+                              else "no setup and player count can be played (see the notes above)")
 
     # 3. the built kit (checked first, so that a wrong folder fails at once)
     report["kit"] = None
@@ -166,3 +126,54 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
     report["ok"] = bool(static.ok and sim["ok"] and (report["kit"] is None or report["kit"]["ok"]))
     report["elapsed_s"] = round(time.perf_counter() - started, 3)
     return report
+
+
+def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], progress: Progress | None) -> None:
+    """Play every configuration and put its figures and failures into ``sim``."""
+    total = len(configs) * opts.games
+    done = 0
+
+    def played(label: str, games: int) -> None:
+        nonlocal done
+        done += games
+        if progress:
+            progress(label, done, total)
+
+    trace = None
+    if opts.trace is not None:
+        def trace(step: int, player: int, text: str, opts=opts) -> None:
+            who = {-1: "chance", -2: "", -4: "end"}.get(player, f"seat {player + 1}")  # -2: what a step did
+            opts.trace(f"step {step:>4}  {who:<7} {text}")
+    jobs = 1 if trace is not None else worker_count(opts.jobs, opts.games, len(configs))
+    if jobs > 1 and not workers_can_play(configs):
+        jobs = 1
+    t0 = time.perf_counter()
+    if jobs > 1:
+        results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
+    else:
+        results = play_here(configs, opts.games, opts.seed, opts.check_every, played, trace)
+    for c, res in zip(configs, results):
+        setup, n, kind = c.gamedef.setup, c.gamedef.num_players, c.kind
+        fig = res.figures()
+        sim["configs"].append(fig)
+        sim["ok"] = sim["ok"] and res.ok
+        for f in fig["failures"]:
+            sim["failures"].append({"setup": setup, "players": n, "agents": kind, **f,
+                                    "replay": replay_command(opts, f["seed"], setup, n, kind)})
+        if fig["nonterminating"]["count"]:
+            for seed in fig["nonterminating"]["seeds"][:5]:
+                sim["failures"].append({
+                    "setup": setup, "players": n, "agents": kind, "seed": seed, "step": None,
+                    "turn": None, "nonterminating": True,
+                    "counts_as_failure": fig["nonterminating"]["counts_as_failure"],
+                    "message": f"no end within {c.gamedef.max_game_length()} steps",
+                    "replay": replay_command(opts, seed, setup, n, kind)})
+    elapsed = time.perf_counter() - t0
+    sim["seat_balance"] = mark_seat_balance(sim["configs"])
+    games = sum(c["games"] for c in sim["configs"])
+    sim["games"] = games
+    sim["elapsed_s"] = round(elapsed, 3)
+    sim["games_per_s"] = round(games / elapsed, 1) if elapsed > 0 else None
+    sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
+    sim["full_check_every_steps"] = opts.check_every
+    sim["jobs"] = jobs

@@ -1,8 +1,10 @@
 """The generic runner: plays seeded games through any game's rules API and checks them.
 
 Game ``i`` of every configuration (setup × player count × player kind) is played
-with ``random.Random(seed + i)``, the one random source for the deal and every
-player's choice, so a failure is replayed by its seed alone.
+with ``random.Random(seed + i)`` for chance (the deal, draws, dice) and, for each
+seat's player, a stream of its own made from the same seed (:func:`player_rng`), so
+a failure is replayed by its seed alone and no player can read the dice off its
+random source.
 
 Checks per step: the rules module's checker sees every action before it is
 applied (``before``, which judges it by the rules) and the state after it
@@ -31,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, sample_chance, uniform_index
+from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, player_rng, sample_chance, uniform_index
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -192,7 +194,7 @@ def distribution(values: list[float], bins: int = 10) -> dict[str, Any]:
             "median": percentile(xs, 50), "p95": percentile(xs, 95), "max": hi, "histogram": hist}
 
 
-Trace = Callable[[int, int, str], None]
+Trace = Callable[[int, int, str], None]  # (step, seat or CHANCE, or -2 for a step's outcome, or TERMINAL, text)
 
 
 def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
@@ -200,10 +202,14 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
               final: list | None = None) -> GameOutcome:
     """Play one seeded game with every check on; never raises for a game's fault.
 
-    The step count and the full-check steps do not depend on whether the chance
-    fast path is taken (it is not when tracing), so a replay fails at the same step.
+    The chance fast path is taken whether or not the game is traced (the trace reads
+    the words of each draw off a copy), so a replay runs the same code and fails at
+    the same step.
     ``final``: a list that receives the state as the game left it (e.g. to draw it)."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # chance only: deals, draws, dice
+    # each seat's own stream, apart from chance: a player that read its random source
+    # could otherwise foresee the next roll or draw
+    seat_rngs = [player_rng(seed, s) for s in range(gamedef.num_players)]
     state = gamedef.new_initial_state()
     if final is not None:
         final.append(state)
@@ -219,8 +225,12 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     before = checker.before
     after = checker.after
     sample = getattr(state, "sample_chance", None)
-    chance_run = getattr(state, "apply_chance_run", None) if trace is None else None
+    # the fast chance run is taken with or without a trace, so that a replay (which traces)
+    # plays the very code path of the run that failed
+    chance_run = getattr(state, "apply_chance_run", None)
     acts = [a.act for a in agents]
+    outcome = getattr(state, "outcome_text", None) if trace is not None else None  # what a step did, for --trace
+    earlier = None
     # a random player's pick needs no list of legal actions where the state can index them
     legal_at = getattr(state, "legal_at", None)
     uniform = [legal_at is not None and type(a).act is RandomAgent.act for a in agents]
@@ -243,7 +253,11 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 if run_from < 0:
                     run_from = step
                 if chance_run is not None:  # fast path: the same draws as one by one
-                    step += len(chance_run(rng))
+                    shadow = state.clone() if trace is not None else None  # for the words of each draw
+                    drawn = chance_run(rng)
+                    if shadow is not None:
+                        _trace_run(trace, step, shadow, drawn)
+                    step += len(drawn)
                 else:
                     action = sample(rng) if sample is not None else sample_chance(state, rng)
                     if action not in [a for a, _ in state.chance_outcomes()]:
@@ -261,7 +275,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 return _unfinished(seed, step, state)
             full = not (step + 1) % check_every
             if uniform[p]:
-                u = rng.random()
+                u = seat_rngs[p].random()
                 action = legal_at(u)
                 if action is None:
                     raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
@@ -274,20 +288,31 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 legal = legal_actions()
                 if not legal:
                     raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-                action = acts[p](observation(p) if views is None else views[p], legal, rng)
+                action = acts[p](observation(p) if views is None else views[p], legal, seat_rngs[p])
                 if full and action not in legal:  # sampled: the checker judges every action by the rules
                     raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
+                earlier = state.clone() if outcome is not None else None
             before(state, p, action)
             p = apply_action(action)
             if p.__class__ is not int:  # apply_action may return the new current player
                 p = current_player()
             elif full and p != current_player():
                 raise RuleViolation(f"applying {action} returned player {p}, but {current_player()} is to move")
+            if trace is not None and earlier is not None:
+                said = outcome(earlier)
+                if said:
+                    trace(step, -2, f"→ {said}")
             step += 1
             after(state, full)
         checker.at_end(state)
+        if trace is not None:
+            returns = state.returns()
+            best = max(returns) if returns else 0
+            won = [s + 1 for s, r in enumerate(returns) if r == best] if returns and best > min(returns) else []
+            trace(step, TERMINAL, f"game over after {state.length()} turns: "
+                  + (f"seat {', '.join(map(str, won))} won" if won else "a draw") + f" (returns {returns})")
         figures = state.figures() if hasattr(state, "figures") else None
     except RuleViolation as exc:
         return GameOutcome(seed, "failure", step, _length(state), message=str(exc))
@@ -298,6 +323,18 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     best = max(returns) if returns else 0
     winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
     return GameOutcome(seed, "ok", step, state.length(), winners, figures=figures)
+
+
+def _trace_run(trace: Trace, step: int, shadow: Any, drawn: list[int]) -> None:
+    """Trace the draws of a fast chance run, each in words, read off a copy of the state
+    taken before the run (the copy plays them one by one; the game itself took the run)."""
+    for k, action in enumerate(drawn):
+        try:
+            text = shadow.action_to_string(action)
+            shadow.apply_action(action)
+        except Exception:  # the words are a courtesy: a copy that cannot follow still shows the number
+            text = f"action {action}"
+        trace(step + k, CHANCE, text)
 
 
 def _unfinished(seed: int, step: int, state: Any) -> GameOutcome:

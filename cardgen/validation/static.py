@@ -54,12 +54,29 @@ def check_static(game: Game, spec: StaticSpec, locate: Callable[..., Where]) -> 
                 return res
             continue
         _check_groups(game, one, comp, locate, res)
+    _check_players(game, spec, res)
     comp = game.component(spec.component)
     _check_arrangements(spec, comp, res)
     res.problems.extend(spec.problems)
     if spec.problems and not spec.expected:
         res.deck_ok = False
     return res
+
+
+def _check_players(game: Game, spec: StaticSpec, res: StaticResult) -> None:
+    """The game's ``players`` against the range the rules allow: outside it, no game is played."""
+    if spec.players is None:
+        return
+    lo, hi = spec.players
+    have = game.players
+    allowed = f"{lo} to {hi}" if lo != hi else str(lo)
+    if have[0] < lo or have[1] > hi:
+        why = f" ({spec.players_text})" if spec.players_text else ""
+        res.problems.append(Problem(f"'players' is [{have[0]}, {have[1]}]; the rules are for {allowed} players{why}",
+                                    game.players_where))
+        res.deck_ok = False
+    else:
+        res.passed.append(f"players [{have[0]}, {have[1]}] within the {allowed} the rules allow")
 
 
 def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res: StaticResult) -> Deck | None:

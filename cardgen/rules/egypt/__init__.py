@@ -85,7 +85,7 @@ class EgyptRules:
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
-        return tuple(range(max(2, lo), min(hi, MAX_PLAYERS) + 1))
+        return tuple(range(max(2, lo), min(hi, MAX_PLAYERS) + 1))  # a wider range is refused by the deck check
 
     def setups(self, game) -> tuple[str, ...]:
         return (SETUP,)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..api import RuleViolation
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
+from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
     ANKH,
     COMBO_IDS,
@@ -21,9 +22,6 @@ from .spec import (
     DISCARD,
     DRAW,
     DYNASTY,
-    HAND,
-    KEEP,
-    MAX_DISCARD,
     N_CARDS,
     NTYPES,
     OVER,
@@ -84,6 +82,7 @@ class EgyptChecker:
 
     def __init__(self, game: EgyptGame):
         self.g = game
+        self.turns = TURNS  # the rulebook's ten turns, never the engine's own count
         n = game.num_players
         self.phase = DRAW
         self.turn = 0
@@ -272,6 +271,12 @@ class EgyptChecker:
             self._control_resolved(s, sizes)
             if stolen:
                 old = STEAL
+            elif s.phase not in (VICTIM, STEAL) and s.controller >= 0 and s.turn == self.turn:
+                # Dynasty Phase: the controller draws a card from another player's hand first
+                c = s.controller
+                if any(k for q, k in enumerate(sizes) if q != c):
+                    raise RuleViolation(f"the Dynasty phase went on without seat {c + 1}, in control, taking a"
+                                        " card from another player")
         if old == STEAL:
             c, v = s.controller, s.victim
             if s.hand_n[c] != self.pre_steal[c] + 1 or s.hand_n[v] != self.pre_steal[v] - 1:
@@ -413,8 +418,8 @@ class EgyptChecker:
     def at_end(self, s: EgyptState) -> None:
         if s.phase != OVER:
             raise RuleViolation("the game stopped before it was over")
-        if s.turn != self.g.turns:
-            raise RuleViolation(f"the game lasted {s.turn} turns, not {self.g.turns}")
+        if s.turn != self.turns:
+            raise RuleViolation(f"the game lasted {s.turn} turns, not {self.turns}")
         self.conservation(s)
         if s.table:
             raise RuleViolation("melds were left on the table at the end")

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..api import CHANCE, TERMINAL
+from ..api import CHANCE, TERMINAL, player_rng
 
 if TYPE_CHECKING:
     from .game import EgyptGame
@@ -19,7 +19,8 @@ def play_statistics(gamedef: EgyptGame, make_agent: Callable[[EgyptGame, int], A
     changes hands, ties…
 
     Plays the same seeded games as ``cardgen validate`` (game ``i`` with
-    ``random.Random(seed + i)``, the same draws and choices) without the checks."""
+    ``random.Random(seed + i)`` for chance and :func:`~cardgen.rules.api.player_rng` for
+    each seat, the same draws and choices) without the checks."""
     scores: list[int] = []
     winning: list[int] = []
     margins: list[int] = []
@@ -29,6 +30,7 @@ def play_statistics(gamedef: EgyptGame, make_agent: Callable[[EgyptGame, int], A
     reshuffles = ties = combos = melds = 0
     for i in range(games):
         rng = random.Random(seed + i)
+        seats = [player_rng(seed + i, q) for q in range(gamedef.num_players)]
         state = gamedef.new_initial_state()
         acts = [make_agent(gamedef, q).act for q in range(gamedef.num_players)]
         first = 0
@@ -39,7 +41,7 @@ def play_statistics(gamedef: EgyptGame, make_agent: Callable[[EgyptGame, int], A
             if p == CHANCE:
                 state.apply_chance_run(rng)
                 continue
-            state.apply_action(acts[p](state.observation(p), state.legal_actions(), rng))
+            state.apply_action(acts[p](state.observation(p), state.legal_actions(), seats[p]))
             if not first and state.controller >= 0:
                 first = state.turn + 1
         sc = sorted(state.score, reverse=True)

@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
 from ..options import read_house_rules
+from . import rulebook
 
 GAME_ID = "egypt"
 DECK = "cards"
@@ -140,6 +141,8 @@ def build_static_spec(game, locate: Callable[..., Where]) -> StaticSpec:
         # one setup: every card shuffled into the draw deck
         arrangements=(Arrangement(SETUP, N_CARDS, detail="one shuffled draw deck", where=locate("types")),),
         problems=tuple(problems),
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )
 
 

@@ -62,6 +62,10 @@ read from ``data.house_rules``; the values the data sets are the ones played:
 * ``min_rows_to_cash: 1``: a single row is a pyramid and may be cashed;
 * ``trade: one_for_one``: each trade swaps one card for one (``none``: no trading);
 * ``thief_takes: any``: the thief's player picks the card (``random``: a chance step);
+* ``steal: compulsory``: after a winning roll the Thief takes a card, although the
+  Dutch text says it *may* (``optional``: ``PASS`` takes nothing; needs ``thief_takes: any``);
+* ``tax_take: compulsory``: the Tax collector takes a card from every other player
+  (the text says *may*; the only choice so far);
 * ``one_attack_per_turn: true``: one Thief or one Tax collector a turn;
 * ``pharaoh_blocks_each: true``: each target blocks for itself (``false``: one
   Pharaoh stops a whole tax collection);
@@ -128,7 +132,7 @@ class FaraoRules:
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
-        return tuple(range(max(3, lo), min(hi, 4) + 1))
+        return tuple(range(max(3, lo), min(hi, 4) + 1))  # a wider range is refused by the deck check
 
     def setups(self, game) -> tuple[str, ...]:
         return (SETUP,)

@@ -167,8 +167,8 @@ class GreedyAgent:
             return BLOCK_ACT if pyramid_value(obs.pyrs(q)[slot]) >= 8 else ALLOW
         if ph == TAX_BLOCK:
             return BLOCK_ACT if obs.own()[PHARAOH] >= 2 else ALLOW
-        if ph == STEAL:
-            return self._steal(obs, legal)
+        if ph == STEAL:  # a greedy player always steals (a PASS is offered with steal: optional)
+            return self._steal(obs, [a for a in legal if a != PASS])
         if ph == LOSS_DISCARD or ph == END_DISCARD:
             worths = self.worths(obs)
             best, bw = legal[0], worths[legal[0] - DISCARD]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..api import RuleViolation
+from . import rulebook
 from .codec import (
     ACCEPT,
     BLOCK_ACT,
@@ -173,7 +174,7 @@ class FaraoChecker:
         self.who = [f"seat {q + 1}" for q in range(n)]
         self.built_in_turn = -1  # the last turn with a build: no trade offer after it
         self.total = game.total
-        self.hand_limit = game.hand_limit
+        self.hand_limit = rulebook.HAND  # the rulebook's seven, not the engine's number
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
@@ -296,6 +297,10 @@ class FaraoChecker:
                                     f" {s.plateau}; it needs {need}")
             self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
                            len(s.pyr[player]) - 1)
+        elif ph == STEAL and action == PASS:
+            if g.options.steal != "optional":
+                raise RuleViolation(f"{who} takes nothing after a winning roll, but the house rules make the theft"
+                                    " compulsory")
         elif ph == STEAL:
             q, slot = s.target
             pyr = s.pyr[q][slot]
@@ -419,8 +424,10 @@ class FaraoChecker:
             raise RuleViolation(f"the turn count went from {self.turn} to {s.turn}")
         prev = self.active
         n = s.hand_n[prev]
-        if n > g.hand_limit or (n < g.hand_limit and (s.pile_n or s.disc_n)):
-            raise RuleViolation(f"seat {prev + 1} ended its turn with {n} cards; the rules say {g.hand_limit}")
+        limit = self.hand_limit
+        if n > limit or (n < limit and (s.pile_n or s.disc_n)):
+            raise RuleViolation(f"seat {prev + 1} ended its turn with {n} cards; the rules say {limit}")
+
         if s.active != (prev + 1) % g.num_players:
             raise RuleViolation(f"seat {s.active + 1} plays after seat {prev + 1}")
         self.turn = s.turn

@@ -12,6 +12,7 @@ from typing import Any
 from ...errors import Where
 from ..api import Arrangement, Problem, StaticSpec
 from ..options import read_house_rules
+from . import rulebook
 
 GAME_ID = "farao"
 DECK = "cards"
@@ -67,9 +68,15 @@ class FaraoOptions:
     trade_offers: int = 3  # ours: at most this many trade offers a turn
     build: str = "upward"  # ours: new rows only on top; rows may widen while narrower than the row below
     jokers: bool = False  # the variant, off by default
+    # the Dutch text says the Thief *may* steal after a winning roll and the Tax collector's
+    # player *may* take a card from every other player; we play both as always done
+    # (our house rules); steal: optional offers the Thief's player to take nothing
+    steal: str = "compulsory"
+    tax_take: str = "compulsory"
 
     CHOICES = {"trade": ("one_for_one", "none"), "thief_takes": ("any", "random"), "final_cash": ("all", "eligible"),
-               "joker": ("wild_in_row",), "build": ("upward",)}
+               "joker": ("wild_in_row",), "build": ("upward",), "steal": ("compulsory", "optional"),
+               "tax_take": ("compulsory",)}
     BOOLS = ("cash_optional", "one_attack_per_turn", "pharaoh_blocks_each", "jokers")
     INTS = {"min_rows_to_cash": (1, MAX_VALUE), "trade_offers": (0, 20)}
 
@@ -196,6 +203,9 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
     problems += read_board(game.data, locate)[1]
     options, option_problems = FaraoOptions.from_data(game.data.get("house_rules"), locate)
     problems += option_problems
+    if options.steal == "optional" and options.thief_takes != "any":
+        problems.append(Problem("rule option 'steal: optional' needs 'thief_takes: any' (the Thief's player"
+                                " chooses, and may choose nothing)", locate("house_rules", "steal")))
     expected = [("build", v) for v in RULE_BUILDING] + [(sid,) for sid in RULE_SPECIALS]
     quantities = {("build", v): k for v, k in RULE_BUILDING.items()}
     quantities.update({(sid,): k for sid, k in RULE_SPECIALS.items()})
@@ -239,6 +249,8 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
         arrangements=(Arrangement(SETUP, total, detail="one shuffled draw pile (the End card set aside until"
                                   " the last plateau)", where=locate("building")),),
         problems=tuple(problems),
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )
 
 

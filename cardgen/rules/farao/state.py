@@ -220,7 +220,7 @@ class FaraoState:
             return _ALLOW_BLOCK if self.hands[p][PHARAOH] else _ALLOW_ONLY
         if ph == STEAL:
             seat, slot = self.target
-            out = []
+            out = [PASS] if g.options.steal == "optional" else []
             for i, r in enumerate(self.pyr[seat][slot][1]):
                 if (r >> 3) - (r & 7):
                     out.append(STEAL_ACT + 2 * i)
@@ -378,6 +378,9 @@ class FaraoState:
             self.hand_n[q] -= 1
             self._gain(self.active, action)
             self._next_tax()
+        elif ph == STEAL and action == PASS:  # steal: optional, and the Thief's player takes nothing
+            self.target = None
+            self._to_attack()
         elif ph == STEAL or ph == C_STEAL:
             self._steal(action)
         elif ph == LOSS_DISCARD:
@@ -670,6 +673,17 @@ class FaraoState:
     # -- text (worded by the codec) -----------------------------------------------
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
+
+    def outcome_text(self, before: FaraoState) -> str:
+        """For ``--trace``: what the step from ``before`` did: points scored, a theft, a
+        collapse, a block."""
+        out = [f"seat {q + 1} scores {b - a} (now {b})" for q, (a, b) in enumerate(zip(before.score, self.score))
+               if b != a]
+        for what, n in (("a theft", self.thefts - before.thefts), ("a collapse", self.collapses - before.collapses),
+                        ("a Pharaoh blocks", self.blocks - before.blocks)):
+            if n:
+                out.append(what)
+        return "; ".join(out)
 
     def __str__(self) -> str:
         return state_text(self)

@@ -10,8 +10,11 @@ A turn is up to three steps, each an action of the player whose turn it is:
 1. take an available card from the layout (an action = its place index); the
    step is skipped when the layout is empty;
 2. request a named card from one other player (``REQUEST_BASE + seat * 100 + card``)
-   or pass (``PASS``); the card the previous player requested cannot be named,
-   nor a revealed card (nor, as pointless, one of your own cards);
+   or pass (``PASS``); any card may be named, one's own included (it bluffs, and it
+   becomes the card the next player may not name), but not a revealed card nor the
+   banned one: the card the previous player requested (EN rulebook) or the last card
+   another player requested, through passes (FR rulebook), as ``house_rules.request_ban``
+   says;
 3. reveal every set of three of a family, automatically; only when a player
    holds four of one family do they choose which card to keep
    (``KEEP_BASE + card``). Then the win is checked: a whole family (6) revealed, or
@@ -41,10 +44,10 @@ from typing import Any
 
 from ...errors import Where
 from .. import register
-from ..api import RandomAgent, StaticSpec
+from ..api import Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import HapyGame, bind
-from .spec import GAME_ID, MAX_TURNS, SETS_TO_WIN, setup_names, static_spec_of
+from .spec import GAME_ID, MAX_TURNS, SETS_TO_WIN, HapyOptions, setup_names, static_spec_of
 
 
 class HapyRules:
@@ -69,6 +72,10 @@ class HapyRules:
 
     def static_spec(self, game, locate: Callable[..., Where]) -> StaticSpec:
         return static_spec_of(game, locate)
+
+    def data_problems(self, game, locate: Callable[..., Where]) -> list[Problem]:
+        """A wrong house rule, which the printed rules summary states: build refuses it too."""
+        return HapyOptions.from_data(game.data.get("house_rules"), locate)[1]
 
     def load(self, game, num_players: int, setup: str, max_turns: int = MAX_TURNS) -> HapyGame:
         """Bind the rules to a game whose data passed :meth:`static_spec`'s checks."""

@@ -11,9 +11,10 @@ from operator import floordiv, or_
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation
+from . import rulebook
 from .codec import KEEP_BASE, PASS, REQUEST_BASE
 from .masks import ALL, BIT, LOW6, PLACES_HI, PLACES_LO, PLACES_MID, POP6, mask_cards, sets_and_whole
-from .spec import DEAL, EMPTY, FAMILIES, HIDDEN, KEEP, N_CARDS, OVER, REQUEST, SETS_TO_WIN, TAKE
+from .spec import DEAL, EMPTY, FAMILIES, HIDDEN, KEEP, N_CARDS, OVER, REQUEST, TAKE
 from .state import HapyState
 
 if TYPE_CHECKING:  # for annotations only: the game definition imports this module
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # for annotations only: the game definition imports this modu
 # does each family hold 0, 3 or 6 (whole sets of three)?
 _THREE12 = tuple(POP6[v & 63] >= 3 or POP6[v >> 6] >= 3 for v in range(4096))
 _SETS12 = tuple(POP6[v & 63] % 3 == 0 and POP6[v >> 6] % 3 == 0 for v in range(4096))
-_THREES = (3,) * max(SETS_TO_WIN)
+_THREES = (rulebook.GROUP,) * max(rulebook.SETS_TO_WIN)
 _ALL_CARDS = frozenset(range(N_CARDS))
 
 
@@ -77,7 +78,7 @@ class HapyChecker:
 
     __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
                  "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
-                 "fine", "whole_sets")
+                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -85,7 +86,12 @@ class HapyChecker:
         self.covered_by = game.covered_by
         self.face_up = game.face_up
         self.next_seat = game.next_seat
-        self.win_sets = game.win_sets
+        self.win_sets = rulebook.SETS_TO_WIN[self.n]  # the rulebook's number, not the engine's
+        # the checker's own record of the requests, for the ban: the option chosen (EN or FR reading)
+        self.ban_fr = game.options.request_ban == "last_other_request"
+        self.prev_req = -1  # EN: the card requested in the previous turn (-1: a pass)
+        self.this_req = -1
+        self.req_seat = self.req_card = self.req_prev = -1  # FR: the latest request, and the latest by another seat
         self.rev_seen = [-1] * self.n  # each seat's revealed cards when its win condition was last computed
         self.may_win = [False] * self.n
         self.turn = 0
@@ -105,15 +111,21 @@ class HapyChecker:
         phase = s.phase
         if phase == REQUEST:
             if action == PASS:
+                self.this_req = -1
                 return
             a = action - REQUEST_BASE
             target = a // 100
             card = a - 100 * target
             if not (0 <= target < self.n) or target == player or card >= N_CARDS:
                 raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
-            if card == s.last_request:
-                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card the previous"
-                                    " player requested")
+            if card == self.banned(player):
+                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card "
+                                    + ("another player requested last" if self.ban_fr
+                                       else "the previous player requested"))
+            self.this_req = card
+            if player != self.req_seat:
+                self.req_prev = self.req_card
+            self.req_seat, self.req_card = player, card
             bit = BIT[card]
             if s.rev_all & bit:  # rev_all itself is checked against each seat's cards in full checks
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
@@ -146,6 +158,28 @@ class HapyChecker:
                 raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
             if POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
                 raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
+
+    def banned(self, player: int) -> int:
+        """The card ``player`` may not request now, from the checker's own record (-1: none).
+        Rulebook, Requesting a God: not the card the previous player requested (EN); the
+        French edition: not the last card requested by another player."""
+        if self.ban_fr:
+            return self.req_card if self.req_seat != player else self.req_prev
+        return self.prev_req
+
+    def requests_offered(self, s: HapyState) -> None:
+        """The engine offers exactly the requests the rulebook allows: pass, or any other
+        seat and any God card that is not revealed nor banned (one's own cards included)."""
+        p = s.player
+        taboo = reduce(or_, s.rev, 0) | (BIT[self.banned(p)] if self.banned(p) >= 0 else 0)
+        want = {PASS} | {REQUEST_BASE + 100 * q + c for q in range(self.n) if q != p for c in range(N_CARDS)
+                         if not taboo >> c & 1}
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
+                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
+            raise RuleViolation(f"seat {p + 1}'s request step {what}")
 
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
@@ -192,8 +226,11 @@ class HapyChecker:
                     raise RuleViolation("a turn began without the take step although the layout holds cards")
             self.turn = turn
             self.player = player
+            self.prev_req, self.this_req = self.this_req, -1
         if full:
             self.conservation(s)
+            if phase == REQUEST:
+                self.requests_offered(s)
 
     def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
         rev = s.rev[prev]
@@ -328,8 +365,8 @@ class HapyChecker:
         if not (0 <= w < self.g.num_players):
             raise RuleViolation("the game ended without a winner")
         sets, whole = sets_and_whole(s.rev[w])
-        if not whole and sets < self.g.win_sets:
+        if not whole and sets < self.win_sets:
             raise RuleViolation(f"seat {w + 1} won with {sets} set(s) of three and no whole family"
-                                f" ({self.g.win_sets} sets needed with {self.g.num_players} players)")
+                                f" ({self.win_sets} sets needed with {self.n} players)")
         if s.returns()[w] != 1.0:
             raise RuleViolation("the winner's return is not 1")

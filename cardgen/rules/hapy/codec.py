@@ -54,6 +54,21 @@ def action_text(s: HapyState, action: int) -> str:
     return f"action {action}"
 
 
+def outcome_text(s: HapyState, before: HapyState) -> str:
+    """What the last step did that its action does not say, from the public log: a
+    request answered or refused, the sets revealed, the winner."""
+    g = s.g
+    out = []
+    for ev in s.events[len(before.events):]:
+        if ev[0] == EV_REQUEST:
+            out.append(f"seat {ev[2] + 1} {'gives' if ev[4] else 'does not hold'} {g.card_name(ev[3])}")
+        elif ev[0] == EV_REVEAL:
+            out.append(f"seat {ev[1] + 1} reveals {', '.join(g.card_name(c) for c in ev[2])}")
+        elif ev[0] == EV_WIN:
+            out.append(f"seat {ev[1] + 1} wins")
+    return "; ".join(out)
+
+
 def state_text(s: HapyState) -> str:
     """Whose turn and step it is, the cards left in the layout, and every seat's cards."""
     g = s.g

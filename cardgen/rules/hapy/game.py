@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import CardgenError, Where
-from ..tableau import Layout, parse_layout
+from ..tableau import Layout
 from .checker import HapyChecker
 from .codec import request_tables
-from .spec import HIDDEN, MAX_TURNS, N_CARDS, SETS_TO_WIN, deck_cards
+from .spec import HIDDEN, MAX_TURNS, N_CARDS, SETS_TO_WIN, HapyOptions, deck_cards, read_layout
 from .state import HapyState
 
 
@@ -22,7 +22,8 @@ class HapyGame:
     """The rules bound to a game's data, a player count and a setup layout."""
 
     def __init__(self, families: Sequence[str], card_names: Sequence[str], card_fields: Sequence[Mapping[str, Any]],
-                 layout: Layout, num_players: int, max_turns: int = MAX_TURNS):
+                 layout: Layout, num_players: int, max_turns: int = MAX_TURNS,
+                 options: HapyOptions | None = None):
         if num_players not in SETS_TO_WIN:
             raise CardgenError(f"Hâpy Families is for 2 to 4 players, not {num_players}")
         if layout.places != N_CARDS:
@@ -34,6 +35,8 @@ class HapyGame:
         self.layout = layout
         self.win_sets = SETS_TO_WIN[num_players]
         self.max_turns = max_turns
+        self.options = options = options or HapyOptions()
+        self.ban_survives_passes = options.request_ban == "last_other_request"
         # deal: places with a 'need' first (from the cards that meet it), then the rest
         pools: list[tuple[int, frozenset[int] | None]] = []
         for place, need in enumerate(layout.need):
@@ -85,7 +88,10 @@ def _field(fields: Mapping[str, Any], path: str) -> Any:
 def bind(game, num_players: int, setup: str, max_turns: int = MAX_TURNS) -> HapyGame:
     """Bind the rules to a game whose data passed :func:`~.spec.static_spec_of`'s checks."""
     families, names, fields = deck_cards(game)
-    layout, problems = parse_layout(setup, game.data["layouts"][setup], lambda *p: Where())
+    layout, problems = read_layout(setup, game.data["layouts"], lambda *p: Where())
     if layout is None:
         raise CardgenError(f"layout '{setup}' cannot be read: {problems[0].message}")
-    return HapyGame(families, names, fields, layout, num_players, max_turns)
+    options, wrong = HapyOptions.from_data(game.data.get("house_rules"))
+    if wrong:
+        raise CardgenError(f"house rules: {wrong[0].message}")
+    return HapyGame(families, names, fields, layout, num_players, max_turns, options)

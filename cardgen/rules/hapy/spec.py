@@ -9,11 +9,14 @@ binding the rules to a game)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
+from ..options import read_house_rules
 from ..tableau import Layout, parse_layout
+from . import rulebook
 
 GAME_ID = "hapy"
 DECK = "gods"
@@ -21,7 +24,9 @@ FAMILIES = 6
 NUMBERS = 6
 N_CARDS = FAMILIES * NUMBERS
 SETS_TO_WIN = {2: 5, 3: 4, 4: 3}
-SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza")
+SETUPS = ("pyramid", "mastaba", "temple", "tomb", "giza", "giza-mummy")
+GIZA_MUMMY = "giza-mummy"  # Giza with one of its three designs all Mummy side up, made from 'giza'
+DERIVED_SETUPS = {GIZA_MUMMY: "giza"}  # setups the rules make from another layout, not read from the data
 MAX_TURNS = 1000  # the generous limit: real games last tens of turns
 
 # phases
@@ -30,6 +35,41 @@ PHASE_NAMES = ("deal", "take", "request", "keep", "over")
 # what a place shows besides a card
 EMPTY = -2  # a place without a card
 HIDDEN = -1  # a place whose card lies Mummy side up
+
+
+@dataclass(frozen=True)
+class HapyOptions:
+    """Where the two rulebooks disagree, a named option (``data.house_rules``).
+
+    ``request_ban``: which card a request may not name. The English rulebook bans the
+    card the previous player requested, so a pass lifts the ban
+    (``previous_player``, the default); the French one bans the last card requested by
+    another player, which a pass leaves in force (``last_other_request``)."""
+
+    request_ban: str = "previous_player"
+
+    CHOICES = {"request_ban": ("previous_player", "last_other_request")}
+
+    @classmethod
+    def from_data(cls, data: Any, locate: Callable[..., Where] | None = None) -> tuple[HapyOptions, list[Problem]]:
+        return read_house_rules(cls, data, locate)
+
+
+def giza_mummy(layout: Layout) -> Layout:
+    """Giza with its first design all Mummy side up (the rulebook suggests one of the
+    three that way)."""
+    group = designs(layout)[0]
+    return replace(layout, name=GIZA_MUMMY,
+                   face_up=tuple(False if p in group else up for p, up in enumerate(layout.face_up)))
+
+
+def read_layout(name: str, layouts: Mapping[str, Any], locate: Callable[..., Where]) -> tuple[Layout | None, list]:
+    """A setup's layout: read from the data, or made from the layout it derives from."""
+    base = DERIVED_SETUPS.get(name)
+    if base is None:
+        return parse_layout(name, layouts[name], locate)
+    layout, problems = parse_layout(base, layouts[base], locate)
+    return (giza_mummy(layout) if layout is not None else None), problems
 
 
 def setup_names(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -64,11 +104,13 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
                                 " layouts; see card_data/hapy/layouts.yaml)", locate("layouts")))
         layouts = {}
     for name in setup_names(game.data):
-        if name not in layouts:
+        if DERIVED_SETUPS.get(name, name) not in layouts:
             problems.append(Problem(f"layout '{name}' is missing: the rules describe it, the data has none",
                                     locate("layouts")))
             continue
-        layout, found = parse_layout(name, layouts[name], locate)
+        layout, found = read_layout(name, layouts, locate)
+        if name in DERIVED_SETUPS and found:  # named once, at the layout it is made from
+            continue
         if layout is None:
             arrangements.append(Arrangement(name, 0, where=locate("layouts", name), problems=tuple(found)))
             continue
@@ -81,6 +123,7 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
             else f"{len(layout.rows)} rows"
         if name == "pyramid":
             found += pyramid_problems(game, layout, locate)
+        found += variant_problems(name, layout, locate)
         arrangements.append(Arrangement(name, layout.places, fixed, detail, locate("layouts", name), tuple(found)))
     return StaticSpec(
         component=DECK,
@@ -91,13 +134,73 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
         groups=(GroupSpec(
             field="family", label="family", plural="families", id_key="id", count=FAMILIES,
             required={"colour": "colour", "symbol": "accessibility symbol", "god": "god"},
-            distinct=("id", "colour", "symbol"), palette=("colour",),
+            distinct=("id", "colour", "symbol", "god"), palette=("colour",),
             strings={"family.{id}.god": "god name", "family.{id}.animal": "animal name",
                      "symbol.{symbol}": "symbol name"},
             data_list="families"),),
         arrangements=tuple(arrangements),
-        problems=tuple(problems),
+        problems=tuple(problems + family_problems(game, locate)
+                       + HapyOptions.from_data(game.data.get("house_rules"), locate)[1]),
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )
+
+
+def designs(layout: Layout) -> list[set[int]]:
+    """The layout's separate designs: groups of places linked by cards that overlap or
+    touch (at most a card apart both ways); a gap wider than a card separates two."""
+    seen: set[int] = set()
+    out = []
+    xs, ys = layout.xs, layout.ys
+    for start in range(layout.places):
+        if start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            p = todo.pop()
+            for q in range(layout.places):
+                if q not in group and abs(xs[p] - xs[q]) <= 1 + 1e-9 and abs(ys[p] - ys[q]) <= 1 + 1e-9:
+                    group.add(q)
+                    todo.append(q)
+        seen |= group
+        out.append(group)
+    return out
+
+
+def variant_problems(name: str, layout: Layout, locate) -> list[Problem]:
+    """The exploration layouts as the rulebook describes them (their shapes are ours)."""
+    out = []
+    where = locate("layouts", name)
+    if name == "mastaba":
+        first = range(min(rulebook.MASTABA_FIRST, layout.places))
+        if not all(layout.face_up[p] and (layout.need[p] or {}).get("number") == 1 for p in first) \
+                or (layout.rows and layout.rows[0] != rulebook.MASTABA_FIRST):
+            out.append(Problem("layout 'mastaba': the first row must be the six number-1 Gods, God side up"
+                               " (each with need: {number: 1})", where))
+    elif name == "temple":
+        sides = sorted(tuple(sorted({layout.face_up[p] for p in group})) for group in designs(layout))
+        if sides != [(False,), (True,)]:
+            out.append(Problem("layout 'temple': the rules lay two designs, one all Mummy side up and one all God"
+                               " side up", where))
+    return out
+
+
+def family_problems(game, locate) -> list[Problem]:
+    """Each family's god and sticker symbol as the rulebooks give them."""
+    out = []
+    for i, fam in enumerate(game.data.get("families") or ()):
+        if not isinstance(fam, Mapping):
+            continue
+        fid, god, symbol = fam.get("id"), fam.get("god"), fam.get("symbol")
+        want = rulebook.GODS.get(fid)
+        if want is not None and god != want:
+            out.append(Problem(f"family '{fid}': its god is {want} in the rulebook, not {god!r}",
+                               locate("families", i, "god")))
+        sticker = rulebook.STICKERS.get(god if isinstance(god, str) else "")
+        if sticker is not None and symbol != sticker:
+            out.append(Problem(f"family '{fid}': the French edition's sticker for {god} is the {sticker},"
+                               f" not {symbol!r}", locate("families", i, "symbol")))
+    return out
 
 
 def pyramid_problems(game, layout: Layout, locate) -> list[Problem]:
@@ -114,6 +217,18 @@ def pyramid_problems(game, layout: Layout, locate) -> list[Problem]:
                                    " side up (apex God side up, then alternating)",
                                    locate("layouts", "pyramid", "rows", r, "side")))
             i += size
+        # every card but the base row's lies partly under two cards of the next row
+        start = 0
+        for r, size in enumerate(layout.rows[:-1]):
+            nxt = range(start + size, start + size + layout.rows[r + 1])
+            for p in range(start, start + size):
+                under = [q for q in layout.covered_by[p] if q in nxt]
+                if len(under) != 2:
+                    out.append(Problem(f"layout 'pyramid': card {p - start + 1} of row {r + 1} is partly covered"
+                                       f" by {len(under)} card(s) of row {r + 2}; the rules lay two over it",
+                                       locate("layouts", "pyramid", "rows", r)))
+                    break
+            start += size
     sheet = game.data.get("pyramid")
     if isinstance(sheet, Mapping) and isinstance(sheet.get("rows"), (list, tuple)):
         if list(sheet["rows"]) != list(layout.rows):

@@ -29,6 +29,7 @@ from .codec import (
     REQ_TARGET,
     REQUEST_BASE,
     action_text,
+    outcome_text,
     state_text,
 )
 from .masks import (
@@ -82,7 +83,8 @@ class HapyObservation:
     available = property(lambda self: tuple(self._s.avail), doc="places no card covers any more")
     hand_sizes = property(lambda self: tuple(self._s.hand_n))
     revealed = property(lambda self: tuple(self._s.rev), doc="revealed cards per seat, as bitmasks")
-    forbidden = property(lambda self: self._s.last_request, doc="the card the previous player requested, or -1")
+    forbidden = property(lambda self: self._s.last_request,
+                         doc="the card the request rule bans this turn (see HapyOptions.request_ban), or -1")
     events = property(lambda self: self._s.events, doc="the public log (read, never change)")
     own_revealed = property(lambda self: self._s.rev[self.player], doc="the player's revealed cards (bitmask)")
     request_view = property(lambda self: (self._s.hand[self.player], self._s.rev[self.player], self._s.rev_all,
@@ -107,7 +109,7 @@ class HapyObservation:
 class HapyState:
     __slots__ = ("g", "phase", "player", "deal_k", "remaining", "slot_card", "cover_left", "avail", "faces", "pyr",
                  "hand", "hand_n", "rev", "rev_all", "rev_sets", "last_request", "this_request", "turn", "winner",
-                 "events", "keep_family", "steps", "pending", "won")
+                 "events", "keep_family", "steps", "pending", "won", "req_seat", "req_card", "req_prev")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -135,6 +137,11 @@ class HapyState:
         self.steps = 0
         self.pending: list[int] = []  # families gained this turn, still to check for sets
         self.won = False  # a whole family was revealed this turn
+        # for the French reading of the ban: the latest request (seat, card) and the latest
+        # request by a seat other than that one
+        self.req_seat = -1
+        self.req_card = -1
+        self.req_prev = -1
 
     # -- queries ----------------------------------------------------------------
     live_observations = True  # observation(p) is a live view: the runner makes one per seat and game
@@ -221,11 +228,11 @@ class HapyState:
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == REQUEST:
-            # every card but the mover's own, the revealed ones and the one just requested, from each
+            # every card but the revealed ones and the banned one (own cards too: a bluff), from each
             # other seat in turn: for each 12-bit slice of that mask (cards 0-11, 12-23, 24-35) a table
             # gives the requests naming its cards from one seat, so that listing the ~100 legal
             # requests of a 4-player turn is nine lookups, not a loop
-            mask = ALL & ~(self.hand[self.player] | self.rev_all | BIT_OR_0[self.last_request])
+            mask = ALL & ~(self.rev_all | BIT_OR_0[self.last_request])
             m0 = mask & 4095
             m1 = (mask >> 12) & 4095
             m2 = mask >> 24
@@ -250,7 +257,7 @@ class HapyState:
         phase = self.phase
         if phase == REQUEST:
             p = self.player
-            mask = ALL & ~(self.hand[p] | self.rev_all | BIT_OR_0[self.last_request])
+            mask = ALL & ~(self.rev_all | BIT_OR_0[self.last_request])
             k = mask.bit_count()
             i = int(u * (1 + (self.g.num_players - 1) * k))  # uniform_index, inline
             if not i:
@@ -324,6 +331,10 @@ class HapyState:
                 a = action - REQUEST_BASE
                 target = REQ_TARGET[a]
                 card = REQ_CARD[a]
+                if self.g.ban_survives_passes:
+                    if p != self.req_seat:
+                        self.req_prev = self.req_card
+                    self.req_seat, self.req_card = p, card
                 if self.hand[target] & BIT[card]:
                     self._transfer(card, target, p)
                     self.pending.append(FAMILY_OF[card])
@@ -347,8 +358,8 @@ class HapyState:
                 self._end_turn()
                 return self.current_player()
             self.turn += 1
-            self.last_request = card
             p = self.player = g.next_seat[p]
+            self.last_request = self._ban_for(p) if g.ban_survives_passes else card
             if self.pyr:
                 self.phase = TAKE
             else:
@@ -458,14 +469,22 @@ class HapyState:
             self.phase = OVER
             self.events.append((EV_WIN, p))
             return
-        self.last_request = self.this_request
+        self.player = q = (p + 1) % self.g.num_players
+        self.last_request = self._ban_for(q) if self.g.ban_survives_passes else self.this_request
         self.this_request = -1
-        self.player = (p + 1) % self.g.num_players
         self._start_turn()
+
+    def _ban_for(self, seat: int) -> int:
+        """The French reading: the latest card requested by a seat other than ``seat``."""
+        return self.req_card if self.req_seat != seat else self.req_prev
 
     # -- text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
+
+    def outcome_text(self, before: HapyState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :func:`.codec.outcome_text`)."""
+        return outcome_text(self, before)
 
     def __str__(self) -> str:
         return state_text(self)

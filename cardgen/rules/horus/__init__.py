@@ -17,7 +17,8 @@ only registers the rules (:func:`cardgen.rules.rules_for` imports it).
 * *Water* is every River tile: plain River tiles, the Step Pyramid and the two Boats.
   "Next to the River" means touching a water tile.
 * *Blocking the River*: a Boat must always have a *way on*: a chain of places, each
-  touching the one before, each either free table or a water tile, from the Boat to
+  touching the one before, each free table (never a tile, water included: a way
+  through the River to its other end let tiles box a Boat in), from the Boat to
   an *open* place (a free place with no tile within a tile's width around it: no
   tile's place within three half-cells). No tile, not even a Boat or a River tile,
   may be placed so that a Boat loses its way on, and a Boat is only put down where
@@ -45,7 +46,8 @@ only registers the rules (:func:`cardgen.rules.rules_for` imports it).
   rulebook names this as a way to change a closed region); no stone move possible
   → none. No Horus card is used, so no stone is placed and no card drawn.
 * First round: every seat's first turn; each Horus card counts as size 1 (a "?" as
-  well). No legal stone place → the stone is skipped. The bag empty → action 1
+  well). Action 4's stone *may* be placed: placing none (``NO_STONE``) is offered
+  whenever one fits. No legal stone place → the stone is skipped. The bag empty → action 1
   is skipped. A turn in which nothing at all can be done (bag empty, no card left
   to play) ends the game, so a game always ends.
 * The Temple drawn with no legal place is removed from the game.
@@ -75,7 +77,7 @@ class HorusRules:
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
-        return tuple(range(max(2, lo), hi + 1))
+        return tuple(range(max(2, lo), min(hi, 4) + 1))  # a wider range is refused by the deck check
 
     def setups(self, game) -> tuple[str, ...]:
         return (SETUP,)

@@ -14,6 +14,7 @@ from .codec import (
     FROM_BASE,
     KIND_MASK,
     NILE_ACTION,
+    NO_STONE,
     P_BOATPLACE,
     P_CARD,
     P_FROM,
@@ -190,8 +191,8 @@ class GreedyAgent:
                     v = best[1 if b.round_one else self.g.card_kinds[k][2]]
                 scored.append((v, rng.random(), a))
             return max(scored)[2]
-        if ph == P_STONE:
-            return self._best_stone(b, legal, STONE_BASE, rng)
+        if ph == P_STONE:  # placing none is allowed; a greedy player always places one
+            return self._best_stone(b, [a for a in legal if a != NO_STONE], STONE_BASE, rng)
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE or ph == P_BOATPLACE:
             outlook = self.outlook(b)
             if ph == P_BOATPLACE and not outlook.near_slots:  # no island to close: any place will do

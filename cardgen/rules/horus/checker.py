@@ -14,6 +14,7 @@ from .codec import (
     KIND_MASK,
     NECRO_BASE,
     NILE_ACTION,
+    NO_STONE,
     P_BOATCHOICE,
     P_BOATPLACE,
     P_CARD,
@@ -85,6 +86,10 @@ class HorusChecker:
         self.ways: dict[int, tuple[list, int]] = {}  # Boat -> (free places, end) of its way
         self.every_tile = list(range(game.total_tiles))  # each physical tile once, in order
         self.every_card = list(range(game.ncards))
+        # the checker's own count of turns (a turn is a run of one seat's decisions), for the
+        # first round, in which every card counts as size 1 (not the engine's flag)
+        self.turns_seen = 0
+        self.actor = -1
         self.fulls = 0  # full checks so far
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
@@ -92,6 +97,7 @@ class HorusChecker:
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
+        self.turns_seen = s.turn  # a constructed position starts at its turn
         self.tiles = {}
         for slot, c in enumerate(s.pos):
             self._add(key_of_code(c), s.kind[slot])
@@ -130,7 +136,7 @@ class HorusChecker:
 
     def _boat_open(self, b: int, extra: int | None, water: bool = False, placed: bool = False) -> bool:
         """Can the River go on from a Boat at ``b``: a chain of places, each touching the
-        one before, each free table or a water tile, from ``b`` to an open place (free,
+        one before, each free table, from ``b`` to an open place (free,
         no tile within a tile's width)? ``extra``: a tile about to be placed there
         (a water tile if ``water``). Searched outwards first; the way found is kept,
         and a later tile that lands neither on its free places nor near its end
@@ -142,8 +148,8 @@ class HorusChecker:
         if known is not None and extra is not None:
             free, end = known
             if end - extra not in K_CROWDSET:
-                # untouched, or a water tile exactly on one of its places: the way goes through it
-                if all(f - extra not in over or (water and f == extra) for f in free):
+                # untouched by the new tile: the way is still open
+                if all(f - extra not in over for f in free):
                     return True
         x0, x1, y0, y1 = self.bbox
         tiles = self.tiles
@@ -162,12 +168,8 @@ class HorusChecker:
                 if r in parent:
                     continue
                 parent[r] = q
-                if r == extra:
-                    if not water:
-                        continue
-                elif r in tiles:
-                    if tiles[r] not in WATER:
-                        continue
+                if r == extra or r in tiles:  # the rulebook: Boats may not be blocked; our reading:
+                    continue  # a way over free table only, never through the River to its other end
                 # free, then open
                 elif r in overlapped or r - ex in over:
                     continue
@@ -210,6 +212,9 @@ class HorusChecker:
         g = self.g
         if player != s.player:
             raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
+        if player != self.actor:
+            self.actor = player
+            self.turns_seen += 1
         ph = s.phase
         base = action & ~KIND_MASK
         arg = action & KIND_MASK
@@ -265,6 +270,8 @@ class HorusChecker:
                 raise RuleViolation("a stack is chosen without a '?' card")
             if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
                 raise RuleViolation(f"stack {arg} is empty")
+        elif ph == P_STONE and action == NO_STONE:
+            pass  # Action 4: a Kingdom Stone may be placed, so none is allowed too
         elif ph == P_STONE:
             q = key_of_code(arg)
             kind = self.tiles.get(q)
@@ -275,7 +282,7 @@ class HorusChecker:
             if s.stones_left[player] <= 0:
                 raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
             size = len(self._region(q))
-            want = 1 if s.round_one else g.card_kinds[s.card][2]
+            want = 1 if self.turns_seen <= g.num_players else g.card_kinds[s.card][2]
             if size >= g.closed:
                 raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
             if want != ANY and size != want:

@@ -29,6 +29,7 @@ STACK_BASE = 8 << 20        # + stack index: a "?" card takes from that stack
 DRAW_TILE_BASE = 9 << 20    # chance: + physical tile drawn from the bag
 DRAW_CARD_BASE = 10 << 20   # chance: + physical card drawn
 KIND_MASK = (1 << 20) - 1
+NO_STONE = STONE_BASE + KIND_MASK  # Action 4: a Kingdom Stone *may* be placed; this places none
 
 # decision / chance phases
 (P_BAG, P_PLACE, P_BOATCHOICE, P_BOATPLACE, P_RN, P_CARD, P_STACK, P_STONE, P_FROM, P_TO, P_DRAW, P_OVER,
@@ -56,6 +57,8 @@ def action_text(s, action: int) -> str:
         return f"{seat} places River at {xy(arg)}"
     if base == NECRO_BASE:
         return f"{seat} places Necropolis at {xy(arg)}"
+    if action == NO_STONE:
+        return f"{seat} places no Kingdom Stone"
     if base == BOAT_BASE:
         return f"{seat} replaces Boat {arg + 1} with the River tile"
     if action == NILE_ACTION:

@@ -24,6 +24,7 @@ from .codec import (
     KIND_MASK,
     NECRO_BASE,
     NILE_ACTION,
+    NO_STONE,
     P_BAG,
     P_BOATCHOICE,
     P_BOATPLACE,
@@ -270,7 +271,7 @@ class HorusState(HorusTable):
         if ph == P_STACK:
             return [STACK_BASE + s for s, st in enumerate(self.stacks) if st]
         if ph == P_STONE:
-            return self.stone_options(self.card_size())
+            return [*self.stone_options(self.card_size()), NO_STONE]
         if ph == P_FROM:
             return self.nile_sources()
         if ph == P_TO:
@@ -331,6 +332,8 @@ class HorusState(HorusTable):
             self._play_card(action)
         elif ph == P_STACK:
             self._take_from_stack(arg)
+        elif ph == P_STONE and action == NO_STONE:
+            pass
         elif ph == P_STONE:
             slot = self.at[arg]
             p = self.player
@@ -501,8 +504,8 @@ class HorusState(HorusTable):
             elif what == "stone":
                 if self.stones_left[self.player] > 0:
                     legal = self.stone_options(self.card_size())
-                    if legal:
-                        self._ready(P_STONE, legal)
+                    if legal:  # the rulebook: a stone *may* be placed, so placing none is offered too
+                        self._ready(P_STONE, [*legal, NO_STONE])
                         return
             elif what == "from":
                 legal = self.nile_sources()

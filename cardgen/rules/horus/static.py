@@ -18,6 +18,7 @@ from typing import Any
 
 from ...errors import Where
 from ..api import Arrangement, Problem, StaticSpec
+from . import rulebook
 from .spec import (
     CLOSED_SIZE,
     COLOURS,
@@ -258,4 +259,6 @@ def horus_static_spec(game, locate: Callable[..., Where]) -> StaticSpec:
                                   detail="the bag, the five stacks and the three start tiles"),),
         problems=tuple(problems),
         also=also,
+        players=rulebook.PLAYERS,
+        players_text=rulebook.PLAYERS_TEXT,
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 
 from .codec import STONE_BASE
-from .geometry import CELLS, COVER_COUNT, CROWD, CROWDSET, FAR, NBR, NBR_BACK, NO_TILES, WINDOW, WINSET, W
+from .geometry import CELLS, COVER_COUNT, CROWD, CROWDSET, FAR, NBR, NBR_BACK, NO_TILES, WINDOW, W
 from .spec import ANY, NECRO, TEMPLE, WATER, HorusSpec
 
 _NOTHING: frozenset[int] = frozenset()
@@ -49,7 +49,7 @@ class HorusTable:
         self.open_sides: list[int] = []
         self.frontier: set[int] = set()
         self.taken: set[int] = set()  # places a tile would overlap another at
-        self.wall: set[int] = set()  # taken places a way on cannot pass: all but the water tiles' own places
+        self.wall: set[int] = set()  # taken places: a way on cannot pass any of them
         # places with a tile's place within three half-cells (an open place is in none); tiles are
         # never taken off the table, so a set is enough
         self.crowd: set[int] = set()
@@ -102,9 +102,7 @@ class HorusTable:
         taken.update(*window)
         water = kind in WATER
         wall = self.wall
-        wall.update(*window)
-        if water:  # (water never turns to land: a lifted Boat leaves a River tile)
-            wall.discard(c)
+        wall.update(*window)  # a way on runs over free table only, never through a tile (water included)
         self._spoil(c, water)
         # frontier: this place and the places overlapping it are taken; free neighbours join
         frontier = self.frontier
@@ -195,7 +193,8 @@ class HorusTable:
     def escape(self, c: int, blocked: int = -1, water: bool = False, avoid: set[int] | None = None,
                limit: int = 1 << 30) -> list[int] | None:
         """The River's way on from the tile at place ``c``: a chain of places touching
-        one another (at least half an edge), each free table or a water tile, ending
+        one another (at least half an edge), each free table (never a tile, not even
+        water: a way through the River to its other end would let tiles box a Boat in), ending
         at an *open* place: a free place with no tile within a tile's width around
         it (no tile's place within three half-cells). With the place ``blocked``
         taken by a tile (a water tile if ``water``) and the places of ``avoid``
@@ -212,9 +211,7 @@ class HorusTable:
         frontier = self.frontier
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
         if blocked >= 0:
-            shut = set(map(blocked.__add__, WINDOW))  # the free places the blocked tile covers
-            if water:
-                shut.discard(blocked)  # a water tile is itself a way through
+            shut = set(map(blocked.__add__, WINDOW))  # the free places the blocked tile covers (any tile)
         else:
             shut = _NOTHING
             blocked = -(1 << 40)  # far from every place: never within CROWDSET
@@ -295,15 +292,14 @@ class HorusTable:
         self._spoil_end.setdefault(path[-1], []).append(key)
 
     def _spoil(self, c: int, water: bool) -> None:
-        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils.
-        A water tile exactly on a free place of a way spoils nothing there: the way
-        goes on through it (it touches the same places)."""
+        """A tile was placed at ``c``: forget every cached answer resting on a way it spoils
+        (any tile on a free place of a way, water too, or near its open end)."""
         keys = []
         on_free = self._spoil_free
         if on_free:
             for d in WINDOW:
                 q = c + d
-                if q in on_free and not (water and q == c):
+                if q in on_free:
                     keys += on_free.pop(q)
         on_end = self._spoil_end
         if on_end:
@@ -386,19 +382,8 @@ class HorusTable:
         return sorted(cands - bad if bad else cands)
 
     def _boat_ok(self, q: int) -> bool:
-        """May a Boat stand at ``q``: a chain out to open table from it (see :meth:`escape`)?
-        Most often a place next to a Boat's place (or the place a Boat just left) whose
-        way on :meth:`_danger` still keeps: a Boat at ``q`` then goes on through that
-        water tile and along that way, unless its tile lies on one of the way's free
-        places or within three half-cells of its end; only then a search."""
-        dcache = self._dcache
-        for w in map(q.__add__, NBR):
-            got = dcache.get(w)
-            if got is not None and got[2] is not None:
-                free, end = got[2]
-                # (a free place at ``q`` itself stays a way through: the Boat is water)
-                if end - q not in CROWDSET and all(f - q not in WINSET or f == q for f in free):
-                    return True
+        """May a Boat stand at ``q``: a chain over free table out to open table from it
+        (see :meth:`escape`)?"""
         return self._way(q, q, True)
 
     def boat_options(self, b: int, near: int, first: bool = False) -> list[int]:
