@@ -91,6 +91,16 @@ def test_an_xliff_file_with_an_entity_is_refused(game_copy, tmp_path, cli):
                      f"(refused: entities can make a small file expand without end)"]
 
 
+def test_an_xliff_file_in_utf16_is_refused_unread(game_copy, tmp_path, cli):
+    """A DTD written in UTF-16 would hide from a byte search: only UTF-8 is read."""
+    root = game_copy("i18n_game")
+    data = export_catalogue(load_for_translators(root), "de", "xliff").decode()
+    path = tmp_path / "de.xlf"
+    path.write_bytes(data.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"))
+    lines = assert_user_error(cli("i18n", "import", root, path))
+    assert lines == [f"{path}:1: not UTF-8 text (byte 0xFF); cardgen reads XLIFF files in UTF-8"]
+
+
 def test_an_xliff_file_translated_by_a_tool_is_imported(game_copy, tmp_path):
     root = game_copy("i18n_game")
     data = export_catalogue(load_for_translators(root), "de", "xliff").decode()

@@ -57,6 +57,12 @@ def read(path: Path) -> Imported:
     data = path.read_bytes()
     if len(data) > MAX_BYTES:
         raise CardgenError(f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB", Where(label))
+    try:  # read as UTF-8 first: a UTF-16 file would hide a declaration from the search below
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CardgenError(f"not UTF-8 text (byte 0x{data[exc.start]:02X}); cardgen reads XLIFF files in UTF-8",
+                           Where(label, line)) from None
     found = _DECLARATION.search(data)
     if found:
         line = data.count(b"\n", 0, found.start()) + 1
