@@ -87,6 +87,15 @@ class KitBuilder:
         self.renderer = KitRenderer(game, options, self.text)
         self.stale: list[str] = []  # after build(): files of the kit left from other inputs
 
+    def register_fonts(self, errors: Collector) -> None:
+        """Register every font the game names, adding the ones that cannot be read to
+        ``errors`` (before any face is rendered, so each is reported once)."""
+        for name in self.game.fonts.values():
+            try:
+                self.book.register(name)
+            except CardgenError as exc:
+                errors.extend(exc)
+
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         """Render and check every face of ``lang``, adding problems to ``errors``."""
         return self.renderer.render_lang(lang, errors)
@@ -101,11 +110,7 @@ class KitBuilder:
         the kit in one step (:mod:`cardgen.output.commit`) only if every language
         succeeded."""
         errors = Collector()
-        for name in self.game.fonts.values():
-            try:
-                self.book.register(name)
-            except CardgenError as exc:
-                errors.extend(exc)
+        self.register_fonts(errors)
         for problem in rules_data_problems(self.game):
             errors.add(problem.message, problem.where)
         errors.raise_if_any()

@@ -18,6 +18,7 @@ from ..model.game import Game
 from ..model.plurals import CATEGORIES
 from ..pipeline import BuildOptions, KitBuilder
 from ..render.faces import FaceUse
+from ..render.fallback import texts_of
 from ..units import pt_to_mm
 
 _SAMPLE = "the quick brown fox jumps over a lazy dog, 0123 ETAOIN"
@@ -65,14 +66,6 @@ class Usage:
             return True
         stem, _, last = key.rpartition(".")
         return last in CATEGORIES and any(f"{stem}.{c}" in self.uses for c in CATEGORIES)
-
-
-def _texts(op: Op) -> list[str]:
-    if op.kind == "text":
-        return [op.args["text"]]
-    if op.kind == "flow":
-        return [text for _, text in op.args["blocks"]]
-    return []
 
 
 def _leaves(ops: tuple[Op, ...]):
@@ -134,7 +127,7 @@ class _Listener:
                 self.cards.setdefault((key, where), []).append(card)
         for face in use.faces:
             for op in _leaves(face.ops):
-                texts = _texts(op)
+                texts = texts_of(op)
                 keys = [k for k in use.keys if self.strings.get(k, "").strip()
                         and any(self.strings[k] in text for text in texts)]
                 if not keys:
@@ -166,11 +159,7 @@ def render_usage(game: Game, lang: str) -> Usage:
     listener = _Listener(game, builder, lang)
     builder.renderer.on_face = listener
     errors = Collector()
-    for name in game.fonts.values():
-        try:
-            builder.book.register(name)
-        except CardgenError as exc:
-            errors.extend(exc)
+    builder.register_fonts(errors)
     if not errors.errors:
         builder.render_lang(lang, errors)
     usage = listener.finish()

@@ -11,7 +11,8 @@ from ..layout.ops import Op
 FALLBACK_COLOUR = "#e07000"
 
 
-def _texts(op: Op) -> list[str]:
+def texts_of(op: Op) -> list[str]:
+    """The strings a text or flow op prints (none for other ops)."""
     if op.kind == "text":
         return [op.args["text"]]
     if op.kind == "flow":
@@ -29,7 +30,7 @@ def _marked(ops: tuple[Op, ...], texts: list[str]) -> tuple[tuple[Op, ...], bool
             changed |= inner
             continue
         out.append(op)
-        if any(t and t in text for text in _texts(op) for t in texts):
+        if any(t and t in text for text in texts_of(op) for t in texts):
             a = op.args
             out.append(Op("rect", {"x": a["x"], "y": a["y"], "w": a["w"], "h": a["h"], "fill": "none",
                                    "stroke": FALLBACK_COLOUR, "stroke_width": 0.35, "dash": [1.2, 0.8]}))

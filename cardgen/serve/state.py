@@ -299,11 +299,7 @@ class Preview:
             if old is not None and old.stamp == stamp:
                 builder.renderer.adopt(old.builder.renderer, same_sources=old.sources == sources)
             errors = Collector()
-            for name in game.fonts.values():
-                try:
-                    builder.book.register(name)
-                except CardgenError as exc:
-                    errors.extend(exc)
+            builder.register_fonts(errors)
             for problem in rules_data_problems(game):
                 errors.add(problem.message, problem.where)
             kit = builder.render_lang(o.lang, errors)
