@@ -29,6 +29,7 @@ from .output.commit import KitFolder
 from .output.kit import KitWriter, WrittenFile
 from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
+from .render.inkcheck import ink_saver_warning
 
 Progress = Callable[[str], None]
 
@@ -87,6 +88,13 @@ class KitBuilder:
         self.renderer = KitRenderer(game, options, self.text)
         self.stale: list[str] = []  # after build(): files of the kit left from other inputs
 
+    def warn_ink_saver(self) -> None:
+        """Say so when --ink-saver would print the same kit as without it."""
+        if self.opt.ink_saver:
+            warning = ink_saver_warning(self.game, self.renderer.renderer.env)
+            if warning:
+                self.progress(warning)
+
     def register_fonts(self, errors: Collector) -> None:
         """Register every font the game names, adding the ones that cannot be read to
         ``errors`` (before any face is rendered, so each is reported once)."""
@@ -111,6 +119,7 @@ class KitBuilder:
         succeeded."""
         errors = Collector()
         self.register_fonts(errors)
+        self.warn_ink_saver()
         for problem in rules_data_problems(self.game):
             errors.add(problem.message, problem.where)
         errors.raise_if_any()

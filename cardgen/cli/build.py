@@ -113,7 +113,7 @@ def _build_once(game: str, options, model=None) -> bool:
 
 
 def _progress(message: str) -> None:
-    click.echo(message if message.startswith("note:") else f"  {message}…", err=True)
+    click.echo(message if message.startswith(("note:", "warning:")) else f"  {message}…", err=True)
 
 
 def _watch(game: str, options) -> None:

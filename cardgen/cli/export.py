@@ -46,6 +46,10 @@ def export(game: str, png: bool, tts: bool, dpi: int, langs: tuple[str, ...], ou
     check_langs(model, langs)
     try:
         options = BuildOptions(langs=langs, ink_saver=ink_saver, out_dir=out_dir, variants=model.variants)
+        if ink_saver:
+            from ..pipeline import KitBuilder
+
+            KitBuilder(model, options, lambda line: click.echo(line, err=True)).warn_ink_saver()
         written = []
         if png:
             written += export_png(model, langs, out_dir, dpi, options)

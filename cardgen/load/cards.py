@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from ..errors import Collector, Where
@@ -21,7 +22,7 @@ MAX_QUANTITY = 1000  # copies of one card
 MAX_PIECES = 10_000  # cards of one component, every copy counted
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 CARD_KEYS_REQUIRED = ("id",)
-CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant")
+CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant", "front", "back")
 
 
 MAX_ID_LENGTH = 100  # a card id is part of the file name of each image exported for it
@@ -111,6 +112,7 @@ def _quantity(name: str, template: str, binding: dict[str, Any], entry: YDict, e
         except KeyError:
             errors.add(f"'quantity' refers to unknown field '{name}'", where)
             return None
+    where = where_of(binding, name) or where  # the cell or line the count was read from
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         errors.add(f"'quantity' \"{template}\" gives {value!r}; it must be a whole number, 1 or more", where)
         return None
@@ -136,14 +138,21 @@ def _variant(entry: YDict, binding: dict[str, Any], errors: Collector) -> str | 
         errors.add(f"'variant' \"{template}\" refers to unknown field {exc}", where)
         return False
     if not ID_RE.match(name):
+        placeholder = PLACEHOLDER_RE.fullmatch(template.strip())
+        where = (where_of(binding, placeholder.group(1)) if placeholder else None) or where
         errors.add(f"variant name {name!r} must be lower-case letters, digits, '-' or '_'", where)
         return False
     return name
 
 
-def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where]) -> list[Card]:
+TemplateCheck = Callable[[str, str, Where, Collector], bool]  # (key, template name, where, errors) → found
+
+
+def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where],
+               check_template: TemplateCheck | None = None) -> list[Card]:
     """The cards of deck ``cid`` from its ``cards:`` list; ``ids`` holds every card id of
-    the game so far (ids are unique across decks)."""
+    the game so far (ids are unique across decks); ``check_template`` says whether a
+    card's own front or back template exists (and reports it when not)."""
     what = f"component '{cid}'"
     if not isinstance(items, YList):
         errors.add(f"'cards' in {what} must be a list of card entries, found {describe(items)}", where)
@@ -152,14 +161,15 @@ def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector
     for i, entry in enumerate(items):
         ewhat = f"card entry {i + 1} of {what}"
         if check_mapping(entry, items.at(i), ewhat, errors):
-            out += _entry_cards(entry, ewhat, data, errors, ids)
+            out += _entry_cards(entry, ewhat, data, errors, ids, check_template)
     pieces = sum(max(card.quantity, 0) for card in out)
     if pieces > MAX_PIECES:
         errors.add(f"{what} has {pieces:,} cards, every copy counted; at most {MAX_PIECES:,} are allowed", where)
     return out
 
 
-def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: dict[str, Where]) -> list[Card]:
+def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: dict[str, Where],
+                 check_template: TemplateCheck | None = None) -> list[Card]:
     """The cards of one entry: one, or one per combination of its ``for_each`` values.
     At the first card that cannot be made, the entry's later cards are not tried."""
     check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
@@ -195,6 +205,7 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
                    entry.at("for_each"))
         return []
     out: list[Card] = []
+    checked: dict[str, bool] = {}  # template names of this entry already looked up
     for combo in itertools.product(*(values for _, values in axes)) if axes else [()]:
         binding = dict(zip(names, combo))
         binding.update(fields)
@@ -205,7 +216,9 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             break
         unsafe = id_problem(card_id)
         if unsafe is not None:
-            errors.add(f"card id {card_id!r} {unsafe} (card ids become file names)", entry.at("id"))
+            placeholder = PLACEHOLDER_RE.fullmatch(id_template.strip())
+            at = (where_of(binding, placeholder.group(1)) if placeholder else None) or entry.at("id")
+            errors.add(f"card id {card_id!r} {unsafe} (card ids become file names)", at)
             break
         if card_id in ids:
             errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
@@ -218,5 +231,61 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
         variant = _variant(entry, binding, errors)
         if variant is False:
             break
-        out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"), variant=variant))
+        sides = [_side(entry, key, binding, errors, check_template, checked) for key in ("front", "back")]
+        if False in sides:
+            break
+        out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"), variant=variant,
+                        front=sides[0] or None, back=sides[1] or None))
     return out
+
+
+def where_of(binding: dict[str, Any], dotted: str) -> Where | None:
+    """Where the value a placeholder names was read (a cell of a spreadsheet, a line of
+    a data file), or None when it is not known."""
+    value: Any = binding
+    where = None
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        where = value.at(part) if isinstance(value, YDict) else None
+        value = value[part]
+    return where
+
+
+def _side(entry: YDict, key: str, binding: dict[str, Any], errors: Collector, check: TemplateCheck | None,
+          checked: dict[str, bool]) -> str | None | Literal[False]:
+    """A card's own ``front`` or ``back`` template (a name, or a placeholder such as
+    ``"{row.front}"`` that a spreadsheet column fills); None when it sets none, False
+    after an error."""
+    if key not in entry:
+        return None
+    template = entry[key]
+    where = entry.at(key)
+    if not isinstance(template, str):
+        errors.add(f"'{key}' of a card must be a template file name, found {describe(template)}", where)
+        return False
+    placeholder = PLACEHOLDER_RE.fullmatch(template.strip())
+    head = placeholder.group(1).rsplit(".", 1)[0] if placeholder and "." in placeholder.group(1) else None
+    try:
+        name = _expand_id(template, binding)
+    except KeyError as exc:
+        if head is not None and isinstance(_lookup_or_none(binding, head), dict):
+            return None  # the row leaves the cell empty: the deck's template
+        errors.add(f"'{key}' \"{template}\" refers to unknown field {exc}", where)
+        return False
+    cell = where_of(binding, placeholder.group(1)) if placeholder else None
+    if not name:
+        return None  # an empty cell: the deck's template
+    if check is not None:
+        if name not in checked:
+            checked[name] = check(key, name, cell or where, errors)
+        if not checked[name]:
+            return False
+    return name
+
+
+def _lookup_or_none(binding: dict[str, Any], dotted: str) -> Any:
+    try:
+        return _lookup(binding, dotted)
+    except KeyError:
+        return None

@@ -64,7 +64,7 @@ def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], err
         elif kind == "board":
             out.append(_board(item, cid, name_key, what, errors))
         else:
-            out.append(_deck(item, cid, name_key, what, data, errors, all_card_ids))
+            out.append(_deck(item, cid, name_key, what, data, errors, all_card_ids, template_dirs))
     return out
 
 
@@ -86,7 +86,7 @@ def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], er
 
 
 def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, errors: Collector,
-          all_card_ids: dict[str, Where]) -> Deck:
+          all_card_ids: dict[str, Where], template_dirs: tuple[Path, ...] = ()) -> Deck:
     """A deck: its piece size, bleed and safe margins, outline, sides and cards."""
     size = get_size(item, "size", what, errors, PIECE_MM)
     bleed = get(item, "bleed", (float,), what, errors, default=3.0)
@@ -106,7 +106,14 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
     if "header" in item and item.get("back") is not None:
         errors.add(f"'header' in {what} is for one-sided decks (printed on the sheets file); "
                    f"this deck has a back", item.at("header"))
-    cards = read_cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids)
+    cards = read_cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids,
+                       lambda key, name, where, errs: _card_template(key, name, where, template_dirs, errs))
+    if item.get("back") is None:
+        for card in cards:
+            if card.back:
+                errors.add(f"card '{card.id}' sets its own 'back', but {what} is one-sided: give the deck a "
+                           f"'back' too", card.where)
+                break
     return Deck(
         id=cid,
         name_key=name_key,
@@ -123,6 +130,18 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
         new_row_per=new_row_per,
         header=_template_name(item, "header"),
     )
+
+
+def _card_template(key: str, name: str, where: Where, template_dirs: tuple[Path, ...], errors: Collector) -> bool:
+    """Whether a card's own front or back template is a file of the template folders."""
+    if ".." in Path(name).parts or Path(name).is_absolute():
+        errors.add(f"template '{name}' must be a name inside the templates folder", where)
+        return False
+    if not _find_template(name, template_dirs):
+        looked = ", ".join(display_path(d) for d in template_dirs)
+        errors.add(f"template '{name}' (the card's own '{key}') not found (looked in: {looked})", where)
+        return False
+    return True
 
 
 def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:

@@ -16,7 +16,8 @@ from typing import Any
 from ..errors import CardgenError, Collector, Where, display_path, is_file
 from ..model.marks import DataMarks, Mark
 from .jail import game_roots, inside
-from .schema import describe, get
+from .schema import check_keys, describe, get
+from .tables import is_table, is_workbook, read_tables
 from .yamlsrc import YDict, YList, load_yaml
 
 
@@ -83,17 +84,28 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
     files = get(doc, "data_files", (list,), "the game", errors, default=[])
     merged = dict(data)
     marks = {k: mark_of(v, data.at(k)) for k, v in data.items()} if isinstance(data, YDict) else {}
-    for i, name in enumerate(files):
+    for i, item in enumerate(files):
         where = files.at(i)
-        if not isinstance(name, str) or ".." in Path(name).parts or Path(name).is_absolute():
-            errors.add(f"data file {name!r} must be a file name inside the game folder", where)
+        source = _data_file(item, where, errors)
+        if source is None:
             continue
+        name, sheet, key = source
         path = root / name
         if not is_file(path):
             errors.add(f"data file '{name}' not found", where)
             continue
         try:
-            extra = load_yaml(inside(path, game_roots(root)), display_path(path))
+            safe = inside(path, game_roots(root))
+            if is_table(name):
+                tables = read_tables(safe, display_path(path), sheet)
+                if key is not None:
+                    tables = {key: next(iter(tables.values()))}
+                extra = YDict(tables)
+                extra.where = where
+                extra.key_where = {k: where for k in tables}
+                extra.value_where = {k: rows.where for k, rows in tables.items()}
+            else:
+                extra = load_yaml(safe, display_path(path))
         except CardgenError as exc:
             errors.extend(exc)
             continue
@@ -107,3 +119,34 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
                 merged[key] = extra[key]
                 marks[key] = mark_of(extra[key], extra.at(key))
     return merged, marks
+
+
+DATA_FILE_KEYS = ("file", "sheet", "name")
+
+
+def _data_file(item: Any, where: Where, errors: Collector) -> tuple[str, str | None, str | None] | None:
+    """One ``data_files`` entry: a file name, or ``{file, sheet, name}`` for one sheet of
+    a workbook (or a table) under a data key of its own; None after an error."""
+    sheet = key = None
+    if isinstance(item, YDict):
+        check_keys(item, ("file",), ("sheet", "name"), "data file entry", errors)
+        name, sheet, key = (item.get(k) for k in DATA_FILE_KEYS)
+        for k, value in (("sheet", sheet), ("name", key)):
+            if value is not None and (not isinstance(value, str) or not value):
+                errors.add(f"'{k}' of a data file entry must be a name, found {describe(value)}", item.at(k))
+                return None
+        if name is None:
+            return None  # check_keys said it is missing
+        if key is not None and sheet is None and is_workbook(name):
+            errors.add(f"'name' of data file '{name}' needs 'sheet': a workbook's sheets each have their own "
+                       f"name", item.at("name"))
+            return None
+        if (sheet is not None or key is not None) and not is_table(name):
+            errors.add(f"'sheet' and 'name' apply to a CSV, XLSX or ODS file, not '{name}'", item.where)
+            return None
+    else:
+        name = item
+    if not isinstance(name, str) or ".." in Path(name).parts or Path(name).is_absolute():
+        errors.add(f"data file {name!r} must be a file name inside the game folder", where)
+        return None
+    return name, sheet, key

@@ -31,7 +31,7 @@ GAME_FILE = "game.yaml"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
-GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files")
+GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files", "ink_saver")
 
 
 def shipped_game_ids() -> list[str]:
@@ -85,6 +85,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     for key, value in palette.items():
         if not COLOUR_RE.match(value):
             errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
+    ink_palette = _ink_palette(doc, palette, errors)
     data, marks = read_data(root, doc, Where(label), errors)
 
     template_dirs = tuple(
@@ -116,6 +117,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         players_where=doc.at("players"),
         fonts=freeze(fonts),
         palette=freeze(palette),
+        ink_palette=freeze(ink_palette),
         data=freeze(data),
         data_marks=marks,
         components=tuple(components),
@@ -218,3 +220,20 @@ def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Col
             book.resolve(name, doc["fonts"].at(role))
         except CardgenError as exc:
             errors.extend(exc)
+
+
+def _ink_palette(doc: YDict, palette: dict[str, str], errors: Collector) -> dict[str, str]:
+    """``ink_saver``: the colours drawn instead of others by a build with
+    ``--ink-saver`` (a palette name or ``#rrggbb`` → a palette name, ``#rrggbb`` or
+    ``none``), so a game saves ink without a template reading ``ink_saver``."""
+    table = _string_map(doc, "ink_saver", errors)
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        where = doc["ink_saver"].at(key)
+        if key not in palette and not COLOUR_RE.match(key):
+            errors.add(f"ink_saver colour '{key}' must be a palette name or look like #1f4e8c", doc["ink_saver"].key_at(key))
+        elif value not in palette and value != "none" and not COLOUR_RE.match(value):
+            errors.add(f"ink_saver colour '{key}' must become a palette name, #rrggbb or none, found {value!r}", where)
+        else:
+            out[key.lower() if key.startswith("#") else key] = value
+    return out

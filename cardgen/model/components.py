@@ -24,6 +24,8 @@ class Card:
     quantity: int
     where: Where
     variant: str | None = None  # only printed when the build asks for this variant (``--variant``)
+    front: str | None = None  # its own front template, instead of its deck's
+    back: str | None = None  # its own back template, instead of its deck's (a two-sided deck only)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,9 +61,18 @@ class Deck(ComponentBase):
         """How many pieces the deck prints (quantities included)."""
         return sum(c.quantity for c in self.cards)
 
+    def front_of(self, card: Card) -> str:
+        """The template of ``card``'s front: its own, or the deck's."""
+        return card.front or self.front
+
+    def back_of(self, card: Card) -> str | None:
+        """The template of ``card``'s back (None for a one-sided deck)."""
+        return (card.back or self.back) if self.back else None
+
     @property
     def templates(self) -> tuple[str, ...]:
-        return tuple(t for t in (self.front, self.back, self.header) if t)
+        own = dict.fromkeys(t for c in self.cards for t in (c.front, c.back) if t)
+        return tuple(dict.fromkeys(t for t in (self.front, self.back, self.header, *own) if t))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -39,6 +39,8 @@ class Game:
     players_where: Where = field(default_factory=Where)  # the line of 'players', for the rules' check of it
     # lang -> the keys that language took from the first language (loaded with fallback)
     fallbacks: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # --ink-saver: a palette name or #rrggbb → the colour drawn instead (game.yaml's ink_saver)
+    ink_palette: Mapping[str, str] = field(default_factory=dict)
 
     def has_language(self, lang: str) -> bool:
         """One of the game's languages, or the pseudo-language derived from the first."""

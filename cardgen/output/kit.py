@@ -62,7 +62,8 @@ class KitWriter:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
 
     def _painter(self, c) -> Painter:
-        return Painter(c, self.text, self.game.palette, self.game.root / "assets")
+        return Painter(c, self.text, self.game.palette, self.game.root / "assets",
+                       self.game.ink_palette if self.opt.ink_saver else None)
 
     def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, size: tuple[float, float],
                         bleed: float) -> str:

@@ -25,10 +25,12 @@ _UNSET = object()
 class Painter:
     """Draws checked ops onto a canvas already in millimetre, y-down space."""
 
-    def __init__(self, canvas: Canvas, text: TextEngine, palette: Mapping[str, str], assets: Path | None = None):
+    def __init__(self, canvas: Canvas, text: TextEngine, palette: Mapping[str, str], assets: Path | None = None,
+                 ink: Mapping[str, str] | None = None):
         self.c = canvas
         self.text = text
         self.palette = palette
+        self.ink = ink or {}  # --ink-saver: a palette name or #rrggbb → the colour drawn instead
         self.assets = assets
         self._colours: dict[str, Color | None] = {}
         self._stack: list[dict[str, Any]] = []
@@ -43,6 +45,10 @@ class Painter:
         if cached is not False:
             return cached
         raw = self.palette.get(value, value)
+        if self.ink:
+            swap = self.ink.get(value) or self.ink.get(raw.lower())
+            if swap is not None:
+                raw = self.palette.get(swap, swap)
         if raw in ("none", "transparent"):
             col = None
         else:

@@ -250,7 +250,8 @@ class KitRenderer:
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed, "safe": comp.safe, "shape": comp.shape}
                 for card in comp.cards:
-                    for side, template, store in (("front", comp.front, kit.fronts), ("back", comp.back, kit.backs)):
+                    for side, template, store in (("front", comp.front_of(card), kit.fronts),
+                                                  ("back", comp.back_of(card), kit.backs)):
                         if template is None:
                             continue
                         ctx = {**base, "component": {"id": comp.id, **geo}, "card": _card_context(card),

@@ -317,9 +317,10 @@ class Preview:
         then each board, whole."""
         groups: dict[tuple[str, str, str], list] = {}
         for deck in self.game.decks:
-            for side, faces, template in (("front", kit.fronts, deck.front), ("back", kit.backs, deck.back)):
+            for side, faces, side_of in (("front", kit.fronts, deck.front_of), ("back", kit.backs, deck.back_of)):
                 for card in deck.cards:
                     face = faces.get((deck.id, card.id))
+                    template = side_of(card)
                     if face is None or template is None:
                         continue
                     group = groups.setdefault((deck.id, side, face.key), [deck, side, [], face, template])
