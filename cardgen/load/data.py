@@ -108,6 +108,9 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
                 extra = load_yaml(safe, display_path(path))
         except CardgenError as exc:
             errors.extend(exc)
+            table_key = key or (sheet if sheet is not None else Path(name).stem if not is_workbook(name) else None)
+            if is_table(name) and table_key is not None and table_key not in merged:
+                merged[table_key] = YList()  # said once: the cards that read it are not made
             continue
         if not isinstance(extra, YDict):
             errors.add(f"data file '{name}' must hold a mapping", where)
