@@ -7,6 +7,8 @@ rasterised with pypdfium2, so a PNG and a PDF of the same card match.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import os
 import shutil
@@ -20,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .errors import CardgenError, Collector
 from .files import naming
 from .impose.shapes import shape_of
-from .model.components import Deck
+from .model.components import Board, Deck
 from .model.game import Game
 from .output.commit import kit_lock
 from .paths import shipped_fonts_dir
@@ -29,11 +31,16 @@ from .pipeline import BuildOptions, Face, KitBuilder
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot is left for the hidden card
 TTS_CARD_PX = 409  # 10 cards across stay within TTS's 4096-pixel limit
+TTS_BOARD_PX = 4096  # a board's longer side
+PREVIEW_BOARD_PX = 720  # a board's longer side in the preview
+
+
+MAX_BOARD_PIXELS = 64_000_000  # a board's image, at most (a 600 mm board at 300 dpi is 50 million)
 
 
 @dataclass(frozen=True)
 class FaceImage:
-    component: Deck
+    component: Deck | Board
     card_id: str
     index: int  # position of the card in its component (1-based)
     side: str
@@ -53,12 +60,18 @@ class _MaskPen:
         self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
 
 
-def as_cut(img: Image.Image, comp: Deck, dpi: float) -> Image.Image:
+def board_dpi(board: Board, dpi: float) -> float:
+    """``dpi``, or less for a board so large that its image would pass MAX_BOARD_PIXELS."""
+    w, h = ((side + 2 * board.bleed) / 25.4 for side in board.size)
+    return min(dpi, math.sqrt(MAX_BOARD_PIXELS / (w * h)))
+
+
+def as_cut(img: Image.Image, comp: Deck | Board, dpi: float) -> Image.Image:
     """A face drawn with its bleed, as the piece will be cut: the bleed cropped off, and
     white paper outside the trim outline of a piece that is not rectangular."""
     b = comp.bleed / 25.4 * dpi
     img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
-    shape = shape_of(comp.shape)
+    shape = shape_of(getattr(comp, "shape", "rect"))
     if not shape.fills_trim_box:
         mask = Image.new("L", img.size, 0)
         shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
@@ -75,7 +88,8 @@ def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, o
 
 
 def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, distinct: bool = False,
-                options: BuildOptions | None = None, component: str | None = None) -> list[FaceImage]:
+                options: BuildOptions | None = None, component: str | None = None,
+                boards: bool = False) -> list[FaceImage]:
     """Every card face of ``lang`` as an image at ``dpi`` (with bleed unless ``trim_only``).
 
     ``distinct`` keeps only the first of identical faces (one back for a whole deck)."""
@@ -96,6 +110,10 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
                 seen.add(face.key)
                 pages.append((comp, card.id, 0, side, face))
                 meta.append(i)
+    for board in game.boards if boards else ():
+        if component is None or board.id == component:
+            pages.append((board, board.id, 0, "board", kit.boards[board.id]))  # type: ignore[arg-type]
+            meta.append(1)
     out: list[FaceImage] = []
     with tempfile.TemporaryDirectory() as tmp:
         pdf_path = Path(tmp) / "faces.pdf"
@@ -103,9 +121,10 @@ def face_images(game: Game, lang: str, dpi: float, trim_only: bool = False, dist
         pdf = pdfium.PdfDocument(str(pdf_path))
         try:
             for n, (comp, card_id, _, side, _face) in enumerate(pages):
-                img = pdf[n].render(scale=dpi / 72.0).to_pil().convert("RGB")
+                page_dpi = board_dpi(comp, dpi) if isinstance(comp, Board) else dpi
+                img = pdf[n].render(scale=page_dpi / 72.0).to_pil().convert("RGB")
                 if trim_only:
-                    img = as_cut(img, comp, dpi)
+                    img = as_cut(img, comp, page_dpi)
                 out.append(FaceImage(comp, card_id, meta[n], side, img))
         finally:
             pdf.close()
@@ -190,19 +209,48 @@ def _staged_locked(write_lang, langs: tuple[str, ...]) -> list[Path]:
 
 def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300,
                options: BuildOptions | None = None) -> list[Path]:
-    """One PNG per card face with its bleed, named so fronts and backs sort in pairs:
-    ``<game>-<lang>-<component>-<NNN>-<card>-a-front.png`` / ``…-b-back.png``."""
+    """One PNG per distinct card with its bleed, named so fronts and backs sort in pairs
+    (``<game>-<lang>-<component>-<NNN>-<card>-a-front.png`` / ``…-b-back.png``), one
+    per board (``<game>-<lang>-<board>-board.png``), and ``quantities.csv``: how many
+    copies of each to print, the list a print service's order asks for."""
     if not 72 <= dpi <= 1200:
         raise CardgenError(f"--dpi must be between 72 and 1200, found {dpi}")
 
     def write(lang: str, staging: _Staging) -> None:
         tmp = staging.dir(out_dir / game.id / "png" / lang)
-        for f in face_images(game, lang, dpi, options=options):
+        rows: dict[tuple[str, str], list[str]] = {}
+        for f in face_images(game, lang, dpi, options=options, boards=True):
+            if isinstance(f.component, Board):
+                name = f"{game.id}-{lang}-{f.component.id}-board.png"
+                rows[(f.component.id, f.card_id)] = [name, "", "1", f.component.id, ""]
+                shown = round(board_dpi(f.component, dpi))
+                _save(f.image, tmp / name, dpi=(shown, shown), optimize=False)
+                continue
             tag = "a-front" if f.side == "front" else "b-back"
             name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}-{tag}.png"
+            card = next(c for c in f.component.cards if c.id == f.card_id)
+            row = rows.setdefault((f.component.id, f.card_id), ["", "", str(card.quantity), f.component.id, f.card_id])
+            row[0 if f.side == "front" else 1] = name
             _save(f.image, tmp / name, dpi=(dpi, dpi), optimize=False)
+        _write_quantities(tmp / QUANTITIES, list(rows.values()))
 
     return _staged(write, langs or game.languages, out_dir, game.id)
+
+
+QUANTITIES = "quantities.csv"
+QUANTITY_COLUMNS = ("front", "back", "quantity", "component", "card")
+
+
+def _write_quantities(path: Path, rows: list[list[str]]) -> None:
+    """The copies of each exported image: front file, back file (empty for one-sided
+    pieces and boards), copies, component and card. UTF-8 with a byte-order mark,
+    so that Excel reads accented card names right."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(QUANTITY_COLUMNS)
+    writer.writerows(rows)
+    with naming(path):
+        path.write_text(buffer.getvalue(), encoding="utf-8-sig")
 
 
 TTS_NOTE = """Tabletop Simulator decks for {game} ({lang})
@@ -258,6 +306,13 @@ def export_tts(game: Game, langs: tuple[str, ...], out_dir: Path, options: Build
                     _save(bsheet, tmp / back_name)
                     back_note = f"{back_name} (unique backs)"
                 lines.append(f"{base}.png: {len(chunk)} cards, width {cols}, height {rows}; back: {back_note}")
+        for board in game.boards:
+            board_px = TTS_BOARD_PX / (max(board.size) / 25.4)
+            (image,) = face_images(game, lang, board_px, trim_only=True, options=options, component=board.id,
+                                   boards=True)
+            name = f"{game.id}-{lang}-{board.id}-board.png"
+            _save(image.image, tmp / name)
+            lines.append(f"{name}: a board; Objects > Components > Custom > Board, image {name}")
         with naming(tmp / "TTS-IMPORT.txt"):
             (tmp / "TTS-IMPORT.txt").write_text(
                 TTS_NOTE.format(game=game.name(lang), lang=lang, decks="\n".join(lines)), encoding="utf-8")
@@ -289,9 +344,20 @@ def _preview_rows(faces: list[FaceImage], max_w: int) -> list[list[FaceImage]]:
     return rows
 
 
+def _smaller(f: FaceImage, longest: int) -> FaceImage:
+    """A face image no longer than ``longest`` pixels on either side."""
+    scale = longest / max(f.image.size)
+    if scale >= 1:
+        return f
+    size = (max(1, round(f.image.width * scale)), max(1, round(f.image.height * scale)))
+    return FaceImage(f.component, f.card_id, f.index, f.side, f.image.resize(size, Image.Resampling.LANCZOS))
+
+
 def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptions | None = None) -> Path:
-    """One contact-sheet PNG of every distinct face of the kit, each labelled."""
-    faces = face_images(game, lang, dpi, trim_only=True, distinct=True, options=options)
+    """One contact-sheet PNG of every distinct face of the kit, each labelled, and of
+    each board (made smaller to fit)."""
+    faces = [_smaller(f, PREVIEW_BOARD_PX) if isinstance(f.component, Board) else f
+             for f in face_images(game, lang, dpi, trim_only=True, distinct=True, options=options, boards=True)]
     if not faces:
         raise CardgenError(f"game '{game.id}' has no card faces to preview")
     area = sum(_cell_w(f) * (f.image.height + 34) for f in faces)
@@ -302,7 +368,10 @@ def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptio
     sheet_h = title_h + sum(max(f.image.height for f in row) + 34 for row in rows) + 8
     sheet = Image.new("RGB", (sheet_w, sheet_h), "#f4f1ea")
     draw = ImageDraw.Draw(sheet)
-    draw.text((16, 12), f"{game.name(lang)} — {len(faces)} distinct faces ({lang})", fill="#1d1b24", font=_font(22))
+    boards = sum(isinstance(f.component, Board) for f in faces)
+    also = f" and {boards} board{'s' if boards != 1 else ''}" if boards else ""
+    draw.text((16, 12), f"{game.name(lang)} — {len(faces) - boards} distinct faces{also} ({lang})", fill="#1d1b24",
+              font=_font(22))
     label_font = _font(11)
     y = title_h
     for row in rows:

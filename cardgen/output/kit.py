@@ -228,7 +228,7 @@ class KitWriter:
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
                 pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
                 if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
-                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
+                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
             printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
                 PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()
