@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import workers
 from .errors import CardgenError, Collector, ErrorList
-from .impose.kit import impose_kit, plan_decks
+from .impose.kit import impose_kit, plan_decks, tile_boards
 from .impose.papers import PAPERS_MM
+from .impose.seams import seam_warnings
 from .layout.fonts import FontBook
 from .layout.text import TextEngine
 from .load.inputs import inputs_digest
@@ -131,6 +132,8 @@ class KitBuilder:
             problems = [line for o in outcomes for line in o.errors]
             if problems:
                 raise ErrorList([CardgenError(line) for line in problems])
+            for warning in dict.fromkeys(w for o in outcomes for w in o.warnings):
+                self.progress(warning)
             written = [f for o in outcomes for f in o.written]
             entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
@@ -185,13 +188,26 @@ class KitBuilder:
             errors.add(f"(the same template errors recur on {repeats} more face(s) in [{lang}], not listed)")
         if errors.errors:
             return LangOutcome([str(e) for e in errors.errors], [], [])
+        warnings = self.seam_warnings(lang, kit)
         written: list[WrittenFile] = []
         manifest: list[FileEntry] = []
         for sheets in impose_kit(self.game, self.opt, kit, self.writer.label_width):
             written += self.writer.write_sheets(tmp, kit, sheets, manifest)
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
-        return LangOutcome([], written, manifest)
+        return LangOutcome([], written, manifest, warnings)
+
+    def seam_warnings(self, lang: str, kit: LangKit) -> list[str]:
+        """A warning for each line of a board's text that a seam between its printed
+        pieces cuts, on each paper of the build."""
+        out: list[str] = []
+        for paper in self.opt.papers:
+            plans = tile_boards(self.game, paper)
+            for board in self.game.boards:
+                face = kit.boards.get(board.id)
+                if face is not None:
+                    out += seam_warnings(board.id, face.ops, self.text, plans[board.id], f"[{lang}, {paper}]")
+        return out
 
 
 @dataclass(frozen=True)
@@ -201,6 +217,7 @@ class LangOutcome:
     errors: list[str]
     written: list[WrittenFile]
     manifest: list[FileEntry]
+    warnings: list[str] = field(default_factory=list)  # said, but the kit is built
 
 
 def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -> LangOutcome:

@@ -524,6 +524,18 @@ def _compiled_line(exc: BaseException) -> int | None:
     return line
 
 
+def _unfilled(text: str) -> list[str]:
+    """The placeholders of a locale string (read without values), in order, once each;
+    none for a string that is not a valid template of placeholders (it is printed as
+    written, as it always was)."""
+    if "{" not in text:
+        return []
+    try:
+        return list(dict.fromkeys(name for _, name in parse_placeholders(text) if name is not None))
+    except PlaceholderError:
+        return []
+
+
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None],
                read: Callable[[str], None] | None = None) -> Callable[..., str]:
     """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, its
@@ -539,6 +551,12 @@ def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], N
             missing(key)
             raise jinja2.UndefinedError(f"no string '{key}' in locales/{lang}.yaml")
         if not values:
+            unfilled = _unfilled(text)
+            if unfilled:
+                names = ", ".join(f"{{{name}}}" for name in unfilled)
+                raise PlaceholderError(f"string '{key}' in {lang}: {names} not filled: the template gives t() no "
+                                       f"value for {'it' if len(unfilled) == 1 else 'them'} "
+                                       f"(t(\"{key}\", {unfilled[0]}=…))")
             return text
         try:
             pieces = parsed.get(key)
