@@ -117,6 +117,8 @@ def typed(value: Any, where: CellWhere) -> Any:
         if value != value or value in (float("inf"), float("-inf")):
             raise CardgenError(f"the cell holds {value}: a number in the data must be finite", where)
         return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
+    if isinstance(value, datetime.datetime) and value.time() == datetime.time():
+        return value.date().isoformat()  # a date: spreadsheets keep dates as midnight
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, datetime.timedelta):

@@ -164,7 +164,7 @@ def resource_stamp(game: Game) -> str:
                 except OSError:
                     continue
                 files.append((str(p.relative_to(game.root)), st.st_size, st.st_mtime_ns))
-    return _digest(sorted(game.fonts.items()), sorted(game.palette.items()), files)
+    return _digest(sorted(game.fonts.items()), sorted(game.palette.items()), sorted(game.ink_palette.items()), files)
 
 
 def sources_stamp(game: Game, folders: list[Path]) -> str:
@@ -328,7 +328,8 @@ class Preview:
         items = []
         where = builder.renderer.renderer.template_path
         for deck, side, cards, face, template in groups.values():
-            pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, o.proof, FACE_DPI, stamp)
+            pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, o.proof, o.ink_saver, FACE_DPI,
+                          stamp)
             items.append(FaceItem(pid, f"{deck.id}/{side}/{cards[0].id}", deck, side, tuple(cards), face,
                                   where(template), self._game_url(template), FACE_DPI))
         for board in self.game.boards:
@@ -338,7 +339,7 @@ class Preview:
             piece = Deck(id=board.id, name_key=board.name_key, where=board.where, size=board.size, bleed=board.bleed,
                          safe=0.0, front=board.template)
             dpi = min(FACE_DPI, BOARD_PX / (max(board.size) + 2 * board.bleed) * 25.4)
-            pid = _digest("board", face.key, board.size, board.bleed, o.proof, dpi, stamp)
+            pid = _digest("board", face.key, board.size, board.bleed, o.proof, o.ink_saver, dpi, stamp)
             items.append(FaceItem(pid, f"{board.id}/board", piece, "board", (), face, where(board.template),
                                   self._game_url(board.template), dpi))
         return items
