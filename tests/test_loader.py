@@ -131,7 +131,7 @@ def test_quantity_from_the_data_must_be_a_count(game_copy):
     )
     (line,) = problems(root)
     assert line.endswith(": 'quantity' \"{kind.count}\" gives 0; it must be a whole number, 1 or more"), line
-    assert ":19:" in line, line
+    assert ":21:35:" in line, line  # where the count is written (a data file's line, a spreadsheet's cell)
 
 
 def test_for_each_inline_list_and_fields(game_copy):
