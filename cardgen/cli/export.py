@@ -13,8 +13,10 @@ from .option_values import check_langs, load_with_variants
 
 @click.command()
 @click.argument("game")
-@click.option("--png", "png", is_flag=True, help="One PNG per card face, with bleed, fronts and backs paired by name.")
-@click.option("--tts", "tts", is_flag=True, help="Tabletop Simulator deck sheets (10 × 7 at most) and back images.")
+@click.option("--png", "png", is_flag=True, help="One PNG per distinct card face and per board, with bleed, fronts and backs paired by name, "
+                   "and quantities.csv: the copies of each.")
+@click.option("--tts", "tts", is_flag=True,
+              help="Tabletop Simulator deck sheets (10 × 7 at most), back images and board images.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of --png images, from 72 to 1200.")
 @click.option("--lang", "langs", multiple=True, metavar="LANG", help="Language (repeatable). Default: all.")
