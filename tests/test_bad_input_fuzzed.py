@@ -213,7 +213,8 @@ def test_quantity_from_the_data_is_limited_too(game_copy, cli, out):
               '      - id: "{kind.id}"\n        quantity: "{kind.count}"\n        for_each:\n'
               "          kind: [{id: sun, count: 5000}]\n")
     (line,) = build_fails(cli, root, out)
-    assert line == f"{game_label(root)}:19:19: 'quantity' \"{{kind.count}}\" gives 5,000; at most 1,000 copies are allowed"
+    # at the count as written in the data (a spreadsheet's cell, for a table)
+    assert line == f"{game_label(root)}:21:35: 'quantity' \"{{kind.count}}\" gives 5,000; at most 1,000 copies are allowed"
 
 
 def test_huge_for_each_range_and_deck(game_copy, cli, out):
