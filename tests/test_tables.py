@@ -253,3 +253,17 @@ def test_a_csv_with_too_many_rows(tmp_path):
     with pytest.raises(CardgenError) as exc:
         read_tables(path, "many.csv", None)
     assert str(exc.value) == "many.csv: row 10002: the sheet has more than 10,000 rows of data"
+
+
+def test_an_ods_formula_is_read_from_its_saved_value_and_an_error_cell_is_refused(tmp_path):
+    formula = ('<table:table-cell table:formula="of:=[.A2]+1" office:value-type="float" office:value="7">'
+               "<text:p>7</text:p></table:table-cell>")
+    path = write_ods(tmp_path / "f.ods", {"S": [["a", "b"], [1, formula]]})
+    assert [dict(r) for r in read_tables(path, "f.ods", None)["S"]] == [{"a": 1, "b": 7}]  # saved, not 2
+    broken = ('<table:table-cell table:formula="of:=1/0" office:value-type="string" office:string-value="#DIV/0!">'
+              "<text:p>#DIV/0!</text:p></table:table-cell>")
+    path = write_ods(tmp_path / "e.ods", {"S": [["a", "b"], [1, broken]]})
+    with pytest.raises(CardgenError) as exc:
+        read_tables(path, "e.ods", None)
+    assert str(exc.value) == ("e.ods: sheet 'S', row 2, column B: the cell holds the spreadsheet error #DIV/0!: fix "
+                              "the formula that makes it")
