@@ -11,10 +11,13 @@ import pytest
 from conftest import assert_user_error, edit_file, game_label
 
 from cardgen import load_game
+from cardgen.errors import Collector
 from cardgen.impose.seams import seam_warnings, text_lines
 from cardgen.impose.tiling import plan_tiles
 from cardgen.layout.ops import Op
 from cardgen.pipeline import BuildOptions, KitBuilder
+from cardgen.render.placeholders import PlaceholderError
+from cardgen.render.sandbox import translator
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "examples"
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -42,11 +45,30 @@ def test_an_unfilled_placeholder_is_an_error_naming_key_language_and_template(cl
     assert not (tmp_path / "out" / "harbour-market").exists()
 
 
-def test_a_string_without_placeholders_or_with_literal_braces_needs_no_values(cli, tmp_path):
+def test_literal_braces_need_no_values(tmp_path):
     folder = tmp_path / "market"
     shutil.copytree(DOCS / "spreadsheet", folder)
-    edit_file(folder / "locales" / "en.yaml", "event: Event", 'event: "Event {{storm}} {"')
-    assert build(cli, folder, tmp_path, "--paper", "a4").exit_code == 0
+    edit_file(folder / "locales" / "en.yaml", "event: Event", 'event: "Event {{storm}}"\n  odd: "a { b"')
+    kit = KitBuilder(load_game(folder), BuildOptions(langs=("en",)))
+    errors = Collector()
+    fronts = kit.render_lang("en", errors).fronts
+    errors.raise_if_any()
+    assert "Event {storm}" in [op.args["text"] for op in fronts[("market", "storm")].ops if op.kind == "text"]
+    t = translator({"odd": "a { b", "two": "{a} and {b}"}, "en", lambda key: None)
+    assert t("odd") == "a { b"  # not a string of placeholders: printed as written
+    with pytest.raises(PlaceholderError) as exc:
+        t("two")
+    assert str(exc.value) == "string 'two' in en: {a}, {b} not filled: the template gives t() no value for them " \
+                             "(t(\"two\", a=…))"
+
+
+def test_a_placeholder_in_the_game_name_is_an_error(cli, tmp_path):
+    folder = tmp_path / "market"
+    shutil.copytree(DOCS / "spreadsheet", folder)
+    edit_file(folder / "locales" / "en.yaml", "name: Harbour Market", 'name: "Harbour {n}"')
+    lines = assert_user_error(build(cli, folder, tmp_path))
+    assert lines == [f"{game_label(folder)}:3:1: the game's name, string 'game.name' in en, holds a {{placeholder}} "
+                     f"that nothing fills (write {{{{ and }}}} for a literal brace)"]
 
 
 BOARD_TITLE = ('- {text: {x: 20, y: 100, w: 260, h: 14, text: "The Kitchen Garden", font: title, align: center, '

@@ -22,6 +22,7 @@ from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from .fallback import mark_fallbacks
+from .placeholders import PlaceholderError
 from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
 
@@ -107,11 +108,17 @@ class KitRenderer:
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
         self._lang = ""
 
-    def _base_context(self, lang: str, t) -> dict[str, Any]:
+    def _base_context(self, lang: str, t, errors: Collector) -> dict[str, Any]:
         g = self.game
         rules_lang = g.languages[0] if lang == PSEUDO else lang
+        try:
+            name = t(g.name_key)
+        except PlaceholderError:  # the game's name holds a {placeholder}: nothing can fill it
+            errors.add(f"the game's name, string '{g.name_key}' in {lang}, holds a {{placeholder}} that nothing "
+                       f"fills (write {{{{ and }}}} for a literal brace)", g.where)
+            name = g.strings[lang].get(g.name_key, g.id)
         return {
-            "game": {"id": g.id, "name": t(g.name_key), "players": list(g.players), "data": g.data},
+            "game": {"id": g.id, "name": name, "players": list(g.players), "data": g.data},
             "palette": dict(g.palette),
             "lang": lang,
             "t": t,
@@ -243,7 +250,7 @@ class KitRenderer:
         self._strings = self.game.strings[lang]
         self._read = []
         t = translator(self._strings, lang, lambda key: None, self._read_key)
-        base = self._base_context(lang, t)
+        base = self._base_context(lang, t, errors)
         self._base_read = frozenset(self._read)
         for comp in self.game.components:
             if isinstance(comp, Deck):

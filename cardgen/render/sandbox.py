@@ -524,16 +524,15 @@ def _compiled_line(exc: BaseException) -> int | None:
     return line
 
 
-def _unfilled(text: str) -> list[str]:
-    """The placeholders of a locale string (read without values), in order, once each;
-    none for a string that is not a valid template of placeholders (it is printed as
-    written, as it always was)."""
-    if "{" not in text:
-        return []
+def _pieces_or_none(text: str) -> Any:
+    """A locale string's pieces (see parse_placeholders), or None for a string that is
+    not a valid template of placeholders."""
+    if "{" not in text and "}" not in text:
+        return ((text, None),)
     try:
-        return list(dict.fromkeys(name for _, name in parse_placeholders(text) if name is not None))
+        return parse_placeholders(text)
     except PlaceholderError:
-        return []
+        return None
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None],
@@ -551,13 +550,18 @@ def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], N
             missing(key)
             raise jinja2.UndefinedError(f"no string '{key}' in locales/{lang}.yaml")
         if not values:
-            unfilled = _unfilled(text)
+            pieces = parsed.get(key) or _pieces_or_none(text)
+            if pieces is not None:
+                parsed[key] = pieces
+            if pieces is None:
+                return text  # not a template of placeholders (a lone brace): printed as written
+            unfilled = list(dict.fromkeys(name for _, name in pieces if name is not None))
             if unfilled:
                 names = ", ".join(f"{{{name}}}" for name in unfilled)
                 raise PlaceholderError(f"string '{key}' in {lang}: {names} not filled: the template gives t() no "
                                        f"value for {'it' if len(unfilled) == 1 else 'them'} "
                                        f"(t(\"{key}\", {unfilled[0]}=…))")
-            return text
+            return "".join(literal for literal, _ in pieces)  # {{ and }} are literal braces, as with values
         try:
             pieces = parsed.get(key)
             if pieces is None:
