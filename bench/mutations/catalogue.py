@@ -492,10 +492,10 @@ def horus_hands_of_six(p: Patcher, gd: Any) -> None:
     p.set(gd, "hand_size", 6)
 
 
-@mutation("horus", "regions close at seven tiles instead of six (a wrong constant)", agents="random", games=10)
-def horus_closed_at_seven(p: Patcher, gd: Any) -> None:
-    p.set(gd, "closed", 7)
-    p.set(gd, "max_size", 6)
+@mutation("horus", "regions close at five tiles instead of six (a wrong constant)", agents="random", games=40)
+def horus_closed_at_five(p: Patcher, gd: Any) -> None:
+    p.set(gd, "closed", 5)
+    p.set(gd, "max_size", 4)
 
 
 @mutation("horus", "a region may score up to 12 (a wrong constant)", agents="greedy", games=10)
