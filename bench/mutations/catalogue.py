@@ -492,10 +492,16 @@ def horus_hands_of_six(p: Patcher, gd: Any) -> None:
     p.set(gd, "hand_size", 6)
 
 
-@mutation("horus", "regions close at five tiles instead of six (a wrong constant)", agents="random", games=40)
+@mutation("horus", "regions close at five tiles instead of six: no stone offered in a region of five",
+          agents="greedy", games=20)
 def horus_closed_at_five(p: Patcher, gd: Any) -> None:
-    p.set(gd, "closed", 5)
-    p.set(gd, "max_size", 4)
+    from cardgen.rules.horus import state as engine
+
+    def make(honest):
+        def options(self, size):
+            return [a for a in honest(self, size) if len(self.reg_members[self.reg[self.at[a & 0xFFFFF]]]) < 5]
+        return options
+    p.wrap(engine.HorusState, "stone_options", make)
 
 
 @mutation("horus", "a region may score up to 12 (a wrong constant)", agents="greedy", games=10)
@@ -706,7 +712,7 @@ def farao_figure_stays(p: Patcher, gd: Any) -> None:
     p.wrap(engine.FaraoState, "_cash", make)
 
 
-@mutation("farao", "two pyramids from the start (the first special plateau ignored)", agents="greedy", games=5)
+@mutation("farao", "two pyramids from the start (the first special plateau ignored)", agents="random", games=20)
 def farao_two_pyramids_early(p: Patcher, gd: Any) -> None:
     p.set(gd, "pyramid_caps", tuple(2 for _ in gd.pyramid_caps))
 

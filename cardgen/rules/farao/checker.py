@@ -31,6 +31,10 @@ from .spec import (
     ATTACK,
     BLOCK,
     BUILD,
+    C_DIE,
+    C_DRAW,
+    C_STEAL,
+    C_TAX,
     CASH,
     DRAW,
     END,
@@ -58,6 +62,7 @@ if TYPE_CHECKING:
     from .state import FaraoState
 
 
+_CHANCE = frozenset((C_DIE, C_DRAW, C_TAX, C_STEAL))
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
@@ -175,6 +180,11 @@ class FaraoChecker:
         self.built_in_turn = -1  # the last turn with a build: no trade offer after it
         self.total = game.total
         self.hand_limit = rulebook.HAND  # the rulebook's seven, not the engine's number
+        # compulsory steps the checker waits for, from the actions it saw: a thief's roll
+        # (a steal when it beats the height), a Tax collector's round, a display refill
+        self.thief: tuple | None = None  # (seat robbed, slot, height)
+        self.tax: tuple | None = None  # (active, hand sizes before, [(seat, blocked)] asked)
+        self.refill_due = False
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
@@ -227,6 +237,11 @@ class FaraoChecker:
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
         elif ph == DRAW:
+            if len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
+                raise RuleViolation(f"{who} draws with {len(s.display)} card(s) in the display although the pile"
+                                    f" holds cards: the display is {rulebook.DISPLAY}")
+            if action != PILE:
+                self.refill_due = True
             if action == PILE:
                 if not (s.pile_n or s.disc_n):
                     raise RuleViolation(f"{who} draws from an empty pile")
@@ -269,6 +284,7 @@ class FaraoChecker:
             if action == TAX_ACT:
                 if not hand[TAX]:
                     raise RuleViolation(f"{who} plays a tax collector it does not hold")
+                self.tax = (player, s.hand_n[:], [])
                 return
             q, slot = divmod(action - THIEF_ACT, 2)
             if not hand[THIEF]:
@@ -280,6 +296,13 @@ class FaraoChecker:
                 raise RuleViolation(f"{who} blocks without a Pharaoh")
             if ph == BLOCK and player != s.target[0]:
                 raise RuleViolation(f"{who} blocks a thief sent to seat {s.target[0] + 1}")
+            if action == BLOCK_ACT:  # the Pharaoh is played: it leaves the hand
+                self.expect = ("block", player, hand[PHARAOH] - 1, s.hand_n[player] - 1)
+            elif ph == BLOCK:  # the die decides
+                q, slot = s.target
+                self.thief = (q, slot, len(s.pyr[q][slot][1]))
+            if ph == TAX_BLOCK and self.tax is not None:
+                self.tax[2].append((player, action == BLOCK_ACT))
         elif ph == CASH:
             if action == PASS:
                 if not g.options.cash_optional:
@@ -341,6 +364,8 @@ class FaraoChecker:
         if exp is not None:
             self.expect = None
             self._expected(s, exp)
+        if (self.thief or self.tax or self.refill_due) and s.phase not in _CHANCE:
+            self._compulsory(s)
         if s.plateau != self.plateau or s.score != self.scores:
             self._score_moved(s)
         if max(hand_n) > self.hand_limit:
@@ -351,6 +376,46 @@ class FaraoChecker:
             self._turn_change(s)
         if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
             self.conservation(s)
+
+    def _compulsory(self, s: FaraoState) -> None:
+        """The steps the rules force, once the chance steps after the action are over: a
+        thief whose roll beats the pyramid's height steals (step 5), a Tax collector takes a
+        card from every other player who holds one and does not block, a display card taken
+        is replaced."""
+        g = self.g
+        if self.thief is not None:
+            q, slot, height = self.thief
+            self.thief = None
+            roll = s.roll
+            if not 1 <= roll <= g.board.die:
+                raise RuleViolation(f"the thief's die shows {roll}")
+            if roll > height and g.options.thief_takes == "any" and (s.phase != STEAL or s.target != (q, slot)):
+                raise RuleViolation(f"a thief rolled {roll} against a pyramid of height {height} but does not"
+                                    " steal: a roll higher than the height steals a card")
+            if roll <= height and s.phase == STEAL:
+                raise RuleViolation(f"a thief rolled {roll} against a pyramid of height {height} and may steal")
+        if self.tax is not None and s.phase != TAX_BLOCK:
+            a, sizes, asked = self.tax
+            self.tax = None
+            spared_from = None
+            blocked = {q for q, b in asked if b}
+            order = [(a + i) % g.num_players for i in range(1, g.num_players)]
+            if not g.options.pharaoh_blocks_each and blocked:
+                spared_from = min(order.index(q) for q in blocked)
+            for i, q in enumerate(order):
+                if not sizes[q]:
+                    continue
+                spared = q in blocked or (spared_from is not None and i >= spared_from)
+                want = sizes[q] - (0 if spared else 1) - (1 if q in blocked else 0)
+                if s.hand_n[q] != want:
+                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after the Tax collector of seat"
+                                        f" {a + 1}; {want} expected (a card from every other player who does not"
+                                        " block)")
+        if self.refill_due:
+            self.refill_due = False
+            if s.phase != OVER and len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
+                raise RuleViolation(f"the display holds {len(s.display)} card(s) after a take although the pile"
+                                    " holds cards: a display card taken is replaced")
 
     def _score_moved(self, s: FaraoState) -> None:
         """The scores or the figure changed without a cash (the final cashes excepted)."""
@@ -398,6 +463,11 @@ class FaraoChecker:
                 raise RuleViolation(f"seat {p + 1} still has {len(s.pyr[p])} pyramid(s) after cashing one")
             if plateau == self.g.board.plateaus and not s.final:
                 raise RuleViolation("the figure reached the last plateau but the End card is not in the pile")
+        elif what == "block":
+            _, q, pharaohs, size = exp
+            if s.hands[q][PHARAOH] != pharaohs or s.hand_n[q] != size:
+                raise RuleViolation(f"seat {q + 1} blocked with a Pharaoh but still holds it: a Pharaoh played"
+                                    " is used up")
         elif what == "trade":
             _, a, q, ag, aa, qg, qa, give, ask = exp
             if (s.hands[a][give], s.hands[a][ask], s.hands[q][give], s.hands[q][ask]) != (ag, aa, qg, qa):

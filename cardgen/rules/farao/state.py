@@ -494,6 +494,12 @@ class FaraoState:
             self.disc_n += r >> 3
 
     def _to_draw(self) -> None:
+        # the display holds three face-up cards (Start): one that ran short while pile and
+        # discard were empty is filled again before step 2, once there are cards to draw
+        short = self.g.board.display - len(self.display)
+        if short > 0 and (self.pile_n or self.disc_n):
+            self._draw(DISPLAY_TARGET, short, self._to_draw)
+            return
         if self.pile_n or self.disc_n or self.display:
             self.phase = DRAW
         else:
