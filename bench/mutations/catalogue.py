@@ -240,7 +240,7 @@ def hapy_player_reads_the_hands(p: Patcher, gd: Any) -> None:
         for a in legal:
             if a >= REQUEST_BASE:
                 q, c = divmod(a - REQUEST_BASE, 100)
-                if s.hand[q] >> c & 1:
+                if q < len(s.hand) and s.hand[q] >> c & 1:
                     return a
         return None
     base = rules_for("hapy").agents["greedy"]
