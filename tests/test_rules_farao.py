@@ -42,7 +42,6 @@ from cardgen.rules.farao.spec import (
     ATTACK,
     BLOCK,
     BUILD,
-    C_DRAW as CHANCE_DRAW,
     C_DIE,
     C_DRAW,
     C_STEAL,
@@ -67,6 +66,9 @@ from cardgen.rules.farao.spec import (
     FaraoOptions,
     key_name,
     pyramid_value,
+)
+from cardgen.rules.farao.spec import (
+    C_DRAW as CHANCE_DRAW,
 )
 from cardgen.rules.farao.state import FaraoState
 from cardgen.validation.simulate import play_game, run_config

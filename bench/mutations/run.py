@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from cardgen.load.game import load_game
@@ -26,7 +26,7 @@ class Verdict:
         return self.seed is not None and self.replayed
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game(game_id: str) -> Any:
     return load_game(game_id)
 
