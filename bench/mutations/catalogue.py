@@ -776,3 +776,48 @@ def farao_player_reads_the_pile(p: Patcher, gd: Any) -> None:
     def peek(s, obs, legal, rng):
         return PILE if PILE in legal and s.pile_n % 2 else None
     p.set(gd, "_agent", peeking_agent(rules_for("farao").agents["greedy"], peek))
+
+
+# ------------------------------------------------------- missing legal moves, found by the lists
+@mutation("hapy", "a missing legal move: the first free card of the layout cannot be taken", **HAPY)
+def hapy_first_free_card_not_offered(p: Patcher, gd: Any) -> None:
+    from cardgen.rules.hapy import state as engine
+
+    def make(honest):
+        def legal(self):
+            out = honest(self)
+            return out[1:] if self.phase == engine.TAKE and len(out) > 1 else out
+        return legal
+    p.wrap(engine.HapyState, "legal_actions", make)
+    p.set(engine.HapyState, "legal_at", None)
+
+
+@mutation("horus", "a missing legal move: the Nile card is never offered", agents="random", games=10)
+def horus_nile_never_offered(p: Patcher, gd: Any) -> None:
+    from cardgen.rules.horus import state as engine
+    from cardgen.rules.horus.codec import NILE_ACTION
+
+    def make(honest):
+        def legal(self):
+            return [a for a in honest(self) if a != NILE_ACTION]
+        return legal
+    p.wrap(engine.HorusState, "legal_actions", make)
+
+
+@mutation("farao", "a missing legal move: the display's cards are never offered", agents="greedy", games=5)
+def farao_display_never_offered(p: Patcher, gd: Any) -> None:
+    from cardgen.rules.farao import state as engine
+    from cardgen.rules.farao.codec import PILE
+
+    def make(honest):
+        def legal(self):
+            out = honest(self)
+            return [PILE] if self.phase == engine.DRAW and PILE in out else out
+        return legal
+    p.wrap(engine.FaraoState, "legal_actions", make)
+
+
+@mutation("farao", "a missing legal move: no second pyramid after the first special plateau", agents="greedy",
+          games=10)
+def farao_no_second_pyramid(p: Patcher, gd: Any) -> None:
+    p.set(gd, "pyramid_caps", tuple(1 for _ in gd.pyramid_caps))

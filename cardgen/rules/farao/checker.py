@@ -23,6 +23,7 @@ from .codec import (
     TAX_ACT,
     THIEF_ACT,
     YES,
+    build_action,
     decode_build,
     decode_trade,
     pyramid_text,
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
     from .state import FaraoState
 
 
+LIST_SAMPLE = 4
+_LISTED = frozenset((TRADE, BUILD, CASH, DRAW, ATTACK, STEAL))
 _CHANCE = frozenset((C_DIE, C_DRAW, C_TAX, C_STEAL))
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
@@ -185,11 +188,15 @@ class FaraoChecker:
         self.thief: tuple | None = None  # (seat robbed, slot, height)
         self.tax: tuple | None = None  # (active, hand sizes before, [(seat, blocked)] asked)
         self.refill_due = False
+        self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's own
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
         ph = s.phase
         who = self.who[player]
+        self.decisions += 1
+        if not self.decisions % LIST_SAMPLE and ph in _LISTED:
+            self._compare_lists(s, player)
         if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to trade")
@@ -219,19 +226,12 @@ class FaraoChecker:
                 if len(pyrs) >= cap:
                     raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
                                         f" {s.plateau}: the rules allow {cap}")
-                new = (v, (_row(nat + j, j),))
-            else:
-                if slot >= len(pyrs):
-                    raise RuleViolation(f"{who} builds on a pyramid it does not have")
+            elif slot >= len(pyrs):
+                raise RuleViolation(f"{who} builds on a pyramid it does not have")
+            new = self._grown(pyrs, slot, v, nat, j)  # a new row on top, or the row's cards and Jokers grown
+            if new is None:
                 base, rows = pyrs[slot]
-                i = v - base
-                if i < 0 or i > len(rows):
-                    raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
-                if i == len(rows):  # a new row on top
-                    new = (base, rows + (_row(nat + j, j),))
-                else:  # the row's cards and Jokers, each grown
-                    r = rows[i]
-                    new = (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
+                raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
             if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
@@ -376,6 +376,81 @@ class FaraoChecker:
             self._turn_change(s)
         if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
             self.conservation(s)
+
+    def _grown(self, pyrs: list, slot: int, v: int, nat: int, j: int) -> tuple | None:
+        """The pyramid a build of ``nat`` cards of value ``v`` and ``j`` Jokers makes on ``slot``
+        (``NEW``: a new pyramid), by the rules' shape alone (None: no row of that value there)."""
+        if slot == NEW:
+            return (v, (_row(nat + j, j),))
+        base, rows = pyrs[slot]
+        i = v - base
+        if i < 0 or i > len(rows):
+            return None
+        if i == len(rows):
+            return (base, rows + (_row(nat + j, j),))
+        r = rows[i]
+        return (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
+
+    def own_builds(self, s: FaraoState, p: int) -> set[int]:
+        """Step 4 by the rules: every build of cards of one value (Jokers where the variant is
+        on) onto a row of an own pyramid, a new row on top, or a new pyramid when the caps allow
+        one, whose result is a pyramid that follows the rules."""
+        g = self.g
+        hand = s.hands[p]
+        pyrs = s.pyr[p]
+        jk = hand[JOKER] if g.options.jokers else 0
+        cap = 2 if s.plateau >= g.board.double_from else 1
+        slots = list(range(len(pyrs))) + ([NEW] if len(pyrs) < cap else [])
+        cards = self._cards
+        out = set()
+        for slot in slots:
+            for v in range(1, MAX_VALUE + 1):
+                for nat in range(hand[v] + 1):
+                    for j in range(jk + 1):
+                        if nat + j:
+                            new = self._grown(pyrs, slot, v, nat, j)
+                            if new is not None and cards[new][0] >= 0:
+                                out.add(build_action(slot, v, nat, j))
+        return out
+
+    def _compare_lists(self, s: FaraoState, p: int) -> None:
+        """On sampled decisions: the engine offers exactly the checker's own list for step 1
+        (the pyramids that may be cashed), step 2 (the pile, each kind in the display), step 4
+        (every build), step 5 (each other player's pyramid for a Thief, the Tax collector) and a
+        theft (each card of the pyramid)."""
+        g = self.g
+        ph = s.phase
+        hand = s.hands[p]
+        have = set(s.legal_actions())
+        if ph == TRADE or ph == BUILD:
+            want = self.own_builds(s, p) | {PASS}
+            have -= {YES}
+        elif ph == CASH:
+            need = g.options.min_rows_to_cash
+            if s.plateau >= g.board.tall_only_from:
+                need = max(need, g.board.tall_rows)
+            want = {CASH_ACT + k for k, pyr in enumerate(s.pyr[p]) if len(pyr[1]) >= need}
+            if g.options.cash_optional:
+                want.add(PASS)
+        elif ph == DRAW:
+            want = {TAKE + k for k in s.display} | ({PILE} if s.pile_n or s.disc_n else set())
+        elif ph == ATTACK:
+            want = {PASS} | ({TAX_ACT} if hand[TAX] else set())
+            if hand[THIEF]:
+                want |= {THIEF_ACT + 2 * q + k for q in range(g.num_players) if q != p for k in range(len(s.pyr[q]))}
+        else:  # STEAL
+            q, slot = s.target
+            want = {PASS} if g.options.steal == "optional" else set()
+            for i, (n, j) in enumerate(rows_of(s.pyr[q][slot])):
+                if n - j:
+                    want.add(STEAL_ACT + 2 * i)
+                if j:
+                    want.add(STEAL_ACT + 2 * i + 1)
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
+                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
+            raise RuleViolation(f"seat {p + 1}'s {PHASE_NAMES[ph]} step {what}")
 
     def _compulsory(self, s: FaraoState) -> None:
         """The steps the rules force, once the chance steps after the action are over: a

@@ -231,6 +231,21 @@ class HapyChecker:
             self.conservation(s)
             if phase == REQUEST:
                 self.requests_offered(s)
+            elif phase == TAKE:
+                self.takes_offered(s)
+
+    def takes_offered(self, s: HapyState) -> None:
+        """The take step offers exactly the cards no other card covers any more (Taking a God),
+        by the checker's own record of the layout."""
+        layout = self.layout if self.layout is not None else list(s.slot_card)
+        want = {p for p in range(N_CARDS) if layout[p] != EMPTY
+                and all(layout[q] == EMPTY for q in self.covered_by[p])}
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            raise RuleViolation(f"seat {s.player + 1}'s take step " + (
+                f"offers place {extra[0]}, which the rules forbid" if extra else
+                f"does not offer place {missing[0]}, which no card covers"))
 
     def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
         rev = s.rev[prev]

@@ -101,6 +101,7 @@ class HorusChecker:
         self.placed = [0] * game.num_players
         self.stone_due: tuple[int, int] | None = None  # (seat, the size its card asks)
         self.stone_steps = 0  # the stone decisions seen: every STONE_SAMPLE-th is compared in full
+        self.card_steps = 0  # and the card decisions
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
@@ -265,6 +266,9 @@ class HorusChecker:
             self.ways.pop(q, None)
             self.lifted = (b, q if ph == P_BOATCHOICE else None)
         elif ph == P_CARD:
+            self.card_steps += 1
+            if not self.card_steps % self.STONE_SAMPLE:
+                self._cards_offered(s, player)
             if action == NILE_ACTION:
                 if not s.nile[player] or player in self.nile_played:
                     raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has: the Nile card"
@@ -420,6 +424,20 @@ class HorusChecker:
                                 + (f"offers {key_xy(extra[0])}, which the rules forbid" if extra else
                                    f"does not offer {key_xy(missing[0])}, which the rules allow")
                                 + f" (card size {due[1]})")
+
+    def _cards_offered(self, s: HorusState, player: int) -> None:
+        """Action 2 offers exactly each kind of Horus card in the hand, and the Nile card while
+        the seat has not played it and the River / Necropolis stack has tiles."""
+        g = self.g
+        want = {CARD_BASE + g.card_of[c] for c in s.hands[player]}
+        if g.nile and player not in self.nile_played and s.stacks[g.river_stack]:
+            want.add(NILE_ACTION)
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
+                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
+            raise RuleViolation(f"seat {player + 1}'s card step {what}")
 
     def _turn_over(self, s: HorusState, prev: int) -> None:
         """Seat ``prev``'s turn is over: its Kingdom Stone step happened when a stone fitted,
