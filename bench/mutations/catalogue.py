@@ -821,3 +821,10 @@ def farao_display_never_offered(p: Patcher, gd: Any) -> None:
           games=10)
 def farao_no_second_pyramid(p: Patcher, gd: Any) -> None:
     p.set(gd, "pyramid_caps", tuple(1 for _ in gd.pyramid_caps))
+
+
+@mutation("egypt", "a wrong constant: the Priests special meld pays 12 instead of 10", agents="greedy", games=10)
+def egypt_priests_pay_twelve(p: Patcher, gd: Any) -> None:
+    from cardgen.rules.egypt import game as engine
+    p.set(engine, "COMBOS", (engine.COMBOS[0], (engine.COMBOS[1][0], engine.COMBOS[1][1], 12)))
+    p.set(gd, "_points", {})  # the engine's cache of tributes, rebuilt with the bug

@@ -11,13 +11,13 @@ from operator import attrgetter, or_, sub
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation
+from . import rulebook
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
 from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
     ANKH,
     COMBO_IDS,
-    COMBOS,
     CONTROL,
     DISCARD,
     DRAW,
@@ -26,11 +26,16 @@ from .spec import (
     NTYPES,
     OVER,
     PHASE_NAMES,
-    RULE_VALUES,
     STEAL,
+    TYPE_IDS,
     VICTIM,
 )
 
+# the rulebook's special melds (their types, in the slot order of the actions) and values, by
+# the action's numbering of the types and melds (the codec's), never the engine's own table
+RULE_COMBOS = tuple((tuple(TYPE_IDS.index(t) for t in rulebook.COMBOS[cid][0]), rulebook.COMBOS[cid][1])
+                    for cid in COMBO_IDS)
+RULE_VALUES = tuple(rulebook.VALUES[tid] for tid in TYPE_IDS)
 LIST_SAMPLE = 4  # every 4th decision: the engine's legal actions compared with the checker's own list
 
 if TYPE_CHECKING:
@@ -181,7 +186,7 @@ class EgyptChecker:
         """A special meld's cards per type ((shift, how many), Ankhs in the filled slots)
         and its tribute, checked against the options; kept per action once found legal."""
         ci, fill = divmod(action - COMBO, 10)
-        if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
+        if not (0 <= ci < len(RULE_COMBOS)) or not 0 <= fill < 8:
             raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
         k = fill.bit_count()
         allowed = self.g.options.ankhs_in_combo
@@ -189,9 +194,9 @@ class EgyptChecker:
             raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
                                 f" the options allow {allowed}")
         need = [0] * NTYPES
-        for slot, t in enumerate(COMBOS[ci][1]):
+        for slot, t in enumerate(RULE_COMBOS[ci][0]):
             need[ANKH if fill >> slot & 1 else t] += 1
-        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), COMBOS[ci][2])
+        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), RULE_COMBOS[ci][1])
         self._combo_need[action] = rule
         return rule
 
@@ -355,12 +360,12 @@ class EgyptChecker:
         if opt.all_ankh_meld is not None:
             out.update(MELD + 100 * ANKH + ank for ank in range(2, a + 1))
         if dynasty:
-            for ci, combo in enumerate(COMBOS):
-                for fill in range(1 << len(combo[1])):
+            for ci, combo in enumerate(RULE_COMBOS):
+                for fill in range(1 << len(combo[0])):
                     if fill.bit_count() > opt.ankhs_in_combo:
                         continue
                     need = [0] * NTYPES
-                    for slot, t in enumerate(combo[1]):
+                    for slot, t in enumerate(combo[0]):
                         need[ANKH if fill >> slot & 1 else t] += 1
                     if all(need[t] <= held[t] for t in range(NTYPES)):
                         out.add(COMBO + 10 * ci + fill)
