@@ -828,3 +828,19 @@ def egypt_priests_pay_twelve(p: Patcher, gd: Any) -> None:
     from cardgen.rules.egypt import game as engine
     p.set(engine, "COMBOS", (engine.COMBOS[0], (engine.COMBOS[1][0], engine.COMBOS[1][1], 12)))
     p.set(gd, "_points", {})  # the engine's cache of tributes, rebuilt with the bug
+
+
+@mutation("horus", "a skipped compulsory step: after a stack runs out only the player on turn draws back",
+          agents="greedy", games=10)
+def horus_depletion_refills_one_seat(p: Patcher, gd: Any) -> None:
+    from cardgen.rules.horus import state as engine
+
+    def make(honest):
+        def depleted(self, s):
+            honest(self, s)
+            for i, step in enumerate(self.queue):
+                if step[0] == "refill" and len(step[1]) > 1:
+                    self.queue[i] = ("refill", (self.player,))
+                    break
+        return depleted
+    p.wrap(engine.HorusState, "_depleted", make)

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 
 LIST_SAMPLE = 4
+_AFTER_DRAW = frozenset((TRADE, TRADE_PICK, BUILD))  # steps 3 and 4: no card reaches the pile or the discard
 _LISTED = frozenset((TRADE, BUILD, CASH, DRAW, ATTACK, STEAL))
 _CHANCE = frozenset((C_DIE, C_DRAW, C_TAX, C_STEAL))
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
@@ -189,6 +190,7 @@ class FaraoChecker:
         self.tax: tuple | None = None  # (active, hand sizes before, [(seat, blocked)] asked)
         self.refill_due = False
         self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's own
+        self.drew = -1  # the last turn with step 2 (a draw or a take)
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
@@ -197,6 +199,11 @@ class FaraoChecker:
         self.decisions += 1
         if not self.decisions % LIST_SAMPLE and ph in _LISTED:
             self._compare_lists(s, player)
+        if ph == DRAW:
+            self.drew = s.turn
+        elif ph in _AFTER_DRAW and self.drew != s.turn and (s.pile_n or s.disc_n or s.display):
+            raise RuleViolation(f"{who} is at step 3 or 4 without step 2: a card is drawn from the pile or taken"
+                                " from the display first")
         if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to trade")

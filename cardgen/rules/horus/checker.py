@@ -447,10 +447,12 @@ class HorusChecker:
         if due is not None and due[0] == prev and self.placed[prev] < rulebook.STONES and self._stone_places(due[1]):
             raise RuleViolation(f"seat {prev + 1}'s turn skipped Action 4: a Kingdom Stone fitted a region of"
                                 f" {due[1] if due[1] != ANY else '1 to 5'} tile(s) and none was offered")
-        n = len(s.hands[prev])
-        if n < rulebook.HAND and (s.deck or any(self._usable(s, c) for c in s.discard)):
-            raise RuleViolation(f"seat {prev + 1} ended its turn with {n} Horus cards; Action 5 refills the hand"
-                                f" to {rulebook.HAND}")
+        for q, hand in enumerate(s.hands):  # a stack that ran out refilled every hand too
+            n = len(hand)
+            if n < rulebook.HAND and (s.deck or any(self._usable(s, c) for c in s.discard)):
+                raise RuleViolation(f"seat {q + 1} holds {n} Horus cards at the end of seat {prev + 1}'s turn; "
+                                    + ("Action 5 refills the hand" if q == prev else "a hand that lost the cards of"
+                                       " an empty stack draws back") + f" to {rulebook.HAND}")
 
     def _usable(self, s: HorusState, c: int) -> bool:
         st = self.g.card_kinds[self.g.card_of[c]][1]
