@@ -17,7 +17,9 @@ class Patcher:
         self._undo: list[tuple[Any, str, Any]] = []
 
     def set(self, obj: Any, name: str, value: Any) -> None:
-        old = vars(obj).get(name, _MISSING) if isinstance(obj, type) else getattr(obj, name, _MISSING)
+        # what the object itself holds (a class's or an instance's own attribute), so that undo
+        # puts back exactly that, or removes the attribute the patch added
+        old = vars(obj).get(name, _MISSING) if hasattr(obj, "__dict__") else getattr(obj, name, _MISSING)
         self._undo.append((obj, name, old))
         if isinstance(obj, (type, ModuleType)):
             setattr(obj, name, value)
