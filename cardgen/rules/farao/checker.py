@@ -191,6 +191,8 @@ class FaraoChecker:
         self.refill_due = False
         self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's own
         self.drew = -1  # the last turn with step 2 (a draw or a take)
+        self.watching = -1  # the turn the checker saw begin (a position built mid-turn: none)
+        self.started = False
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
@@ -201,7 +203,8 @@ class FaraoChecker:
             self._compare_lists(s, player)
         if ph == DRAW:
             self.drew = s.turn
-        elif ph in _AFTER_DRAW and self.drew != s.turn and (s.pile_n or s.disc_n or s.display):
+        elif (ph in _AFTER_DRAW and self.watching == s.turn and self.drew != s.turn
+              and (s.pile_n or s.disc_n or s.display)):
             raise RuleViolation(f"{who} is at step 3 or 4 without step 2: a card is drawn from the pile or taken"
                                 " from the display first")
         if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
@@ -356,6 +359,10 @@ class FaraoChecker:
     def after(self, s: FaraoState, full: bool) -> None:
         """The checks of every step (see the class doc), the cheapest first; the full ones when due."""
         g = self.g
+        if not self.started:  # the first step seen: the turn's start only if no step of it is past
+            self.started = True
+            if s.phase in (CASH, DRAW):
+                self.watching = s.turn
         pyr = s.pyr
         if pyr != self._pyr_seen:  # a seat's pyramids changed: judge them again (the others were judged)
             for q, pyrs in enumerate(pyr):
@@ -583,6 +590,7 @@ class FaraoChecker:
         if s.active != (prev + 1) % g.num_players:
             raise RuleViolation(f"seat {s.active + 1} plays after seat {prev + 1}")
         self.turn = s.turn
+        self.watching = s.turn
         self.active = s.active
 
     def conservation(self, s: FaraoState) -> None:
