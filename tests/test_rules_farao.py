@@ -67,6 +67,9 @@ from cardgen.rules.farao.spec import (
     key_name,
     pyramid_value,
 )
+from cardgen.rules.farao.spec import (
+    C_DRAW as CHANCE_DRAW,
+)
 from cardgen.rules.farao.state import FaraoState
 from cardgen.validation.simulate import play_game, run_config
 from cardgen.validation.static import check_static
@@ -164,12 +167,24 @@ def test_rule_a_pyramid_is_worth_its_distinct_values_times_its_height(base, widt
 
 
 def test_rule_cashing_scores_the_pyramid_and_moves_the_figure(gd3):
-    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=4)
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], [[(2, [3, 2, 1])]], plateau=4, display=[7, 8, 9])
     assert s.phase == CASH and s.legal_actions() == [PASS, CASH_ACT]
     s.apply_action(CASH_ACT)
     assert s.score == [27, 0, 0] and s.plateau == 5 and s.pyr[0] == []
     assert s.discard[2] == 3 and s.discard[3] == 2 and s.discard[4] == 1, "cashed cards go to the discard (ours)"
     assert s.phase == DRAW
+
+
+def test_rule_a_short_display_is_filled_to_three_before_step_2(gd3):
+    """Start: three cards lie face up. A display left short (the pile and the discard were
+    empty when it was to be refilled) is filled again from the pile before the next draw step."""
+    s = pos(gd3, [{1: 7}, {5: 7}, {6: 7}], display=[7])
+    s.display_owed = 2  # two display cards taken while pile and discard were empty
+    s._start_turn(0)
+    assert s.phase == CHANCE_DRAW
+    rng = random.Random(1)
+    s.apply_chance_run(rng)
+    assert len(s.display) == 3 and s.phase == DRAW
 
 
 def test_choice_cashing_is_optional_unless_the_option_says_so(game, rules):

@@ -11,13 +11,13 @@ from operator import attrgetter, or_, sub
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation
+from . import rulebook
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
 from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
     ANKH,
     COMBO_IDS,
-    COMBOS,
     CONTROL,
     DISCARD,
     DRAW,
@@ -26,10 +26,17 @@ from .spec import (
     NTYPES,
     OVER,
     PHASE_NAMES,
-    RULE_VALUES,
     STEAL,
+    TYPE_IDS,
     VICTIM,
 )
+
+# the rulebook's special melds (their types, in the slot order of the actions) and values, by
+# the action's numbering of the types and melds (the codec's), never the engine's own table
+RULE_COMBOS = tuple((tuple(TYPE_IDS.index(t) for t in rulebook.COMBOS[cid][0]), rulebook.COMBOS[cid][1])
+                    for cid in COMBO_IDS)
+RULE_VALUES = tuple(rulebook.VALUES[tid] for tid in TYPE_IDS)
+LIST_SAMPLE = 4  # every 4th decision: the engine's legal actions compared with the checker's own list
 
 if TYPE_CHECKING:
     from .game import EgyptGame
@@ -103,6 +110,11 @@ class EgyptChecker:
         # what each action needs, decoded by the checker itself the first time a checker of
         # this game meets it (by the options alone: shared by the checkers of every game played)
         self._meld_need, self._discard_need, self._combo_need, self._control_of = game.checker_tables
+        # the house rule read from the options themselves, not from the engine's flag for it
+        self.discard_on_reveal = game.options.control_meld == "discarded"
+        self.asked: set[int] = set()  # the seats asked for a reveal in this Control phase
+        self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's
+        self.melded = -1  # the controller who just played a meld (the phase goes on, or it had none left)
 
     @staticmethod
     def _held(s: EgyptState, p: int, t: int) -> int:
@@ -111,7 +123,11 @@ class EgyptChecker:
     def before(self, s: EgyptState, player: int, action: int) -> None:
         """The action's rule, judged from the cards the player holds (every step)."""
         phase = s.phase
+        self.decisions += 1
+        if not self.decisions % LIST_SAMPLE:
+            self._compare_lists(s, player)
         if phase == CONTROL:  # _check_meld inlined: every seat reveals every turn
+            self.asked.add(player)
             if action != PASS:
                 shift, nat, ank, _ = self._meld_need.get(action) or self._meld_rule(player, action, "revealed")
                 hand = s.hand[player]
@@ -135,6 +151,7 @@ class EgyptChecker:
                 raise RuleViolation(f"seat {player + 1} plays a meld without controlling Egypt")
             if action == PASS:
                 return
+            self.melded = player
             if action >= COMBO:
                 parts, pts = self._combo_need.get(action) or self._combo_rule(player, action)
                 hand = s.hand[player]
@@ -169,7 +186,7 @@ class EgyptChecker:
         """A special meld's cards per type ((shift, how many), Ankhs in the filled slots)
         and its tribute, checked against the options; kept per action once found legal."""
         ci, fill = divmod(action - COMBO, 10)
-        if not (0 <= ci < len(COMBOS)) or not 0 <= fill < 8:
+        if not (0 <= ci < len(RULE_COMBOS)) or not 0 <= fill < 8:
             raise RuleViolation(f"seat {player + 1} played an unknown special meld ({action})")
         k = fill.bit_count()
         allowed = self.g.options.ankhs_in_combo
@@ -177,9 +194,9 @@ class EgyptChecker:
             raise RuleViolation(f"seat {player + 1} filled {k} slot(s) of {COMBO_IDS[ci]} with Ankhs;"
                                 f" the options allow {allowed}")
         need = [0] * NTYPES
-        for slot, t in enumerate(COMBOS[ci][1]):
+        for slot, t in enumerate(RULE_COMBOS[ci][0]):
             need[ANKH if fill >> slot & 1 else t] += 1
-        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), COMBOS[ci][2])
+        rule = (tuple((8 * t, m) for t, m in enumerate(need) if m), RULE_COMBOS[ci][1])
         self._combo_need[action] = rule
         return rule
 
@@ -229,6 +246,12 @@ class EgyptChecker:
             raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
             self._transition(s)
+        if self.melded >= 0:
+            c = self.melded
+            self.melded = -1
+            if s.phase != DYNASTY and s.turn == self.turn and len(self.own_melds(s, c, True)) > 1:
+                raise RuleViolation(f"the Dynasty phase ended after a meld although seat {c + 1} could play another"
+                                    " and did not pass: the controller may play one or more melds")
         if full:
             self.conservation(s)
 
@@ -305,7 +328,7 @@ class EgyptChecker:
         self.last_controller = s.controller
         start = self.start_sizes
         # a revealed meld's cards leave the hand under "discarded" (a rank's size: its cards, PASS -1)
-        keep = [k - n if n > 0 else k for k, (n, _) in zip(start, keys)] if self.g.discard_on_reveal else start
+        keep = [k - n if n > 0 else k for k, (n, _) in zip(start, keys)] if self.discard_on_reveal else start
         if sizes != keep:
             q = next(q for q, k in enumerate(keep) if sizes[q] != k)
             raise RuleViolation(f"seat {q + 1} holds {sizes[q]} cards after revealing {start[q] - keep[q]} of"
@@ -313,6 +336,59 @@ class EgyptChecker:
         if s.controller < 0 and s.phase in (VICTIM, STEAL, DYNASTY):
             raise RuleViolation("a Dynasty phase began with nobody in control")
         self.pre_steal = sizes
+        # Control Phase: each player who has a meld may reveal one: a seat never asked had none
+        for q in range(self.g.num_players):
+            if q not in self.asked and q != s.controller and len(self.own_melds(s, q, False)) > 1:
+                raise RuleViolation(f"seat {q + 1} held a meld but was not asked whether to reveal it in the"
+                                    " Control phase")
+        self.asked.clear()
+
+    def own_melds(self, s: EgyptState, p: int, dynasty: bool) -> set[int]:
+        """The checker's own list of what seat ``p`` may reveal (or, ``dynasty``, play) with its
+        hand: nothing; any 2 or more cards of one type with at least one natural, Ankhs wild
+        (Ankhs alone where the options allow); in the Dynasty phase the special melds too."""
+        opt = self.g.options
+        held = [self._held(s, p, t) for t in range(NTYPES)]
+        a = held[ANKH]
+        out = {PASS}
+        for t in range(NTYPES):
+            if t == ANKH:
+                continue
+            for nat in range(1, held[t] + 1):
+                for ank in range(0 if nat >= 2 else 1, a + 1):
+                    out.add(MELD + 100 * t + 10 * nat + ank)
+        if opt.all_ankh_meld is not None:
+            out.update(MELD + 100 * ANKH + ank for ank in range(2, a + 1))
+        if dynasty:
+            for ci, combo in enumerate(RULE_COMBOS):
+                for fill in range(1 << len(combo[0])):
+                    if fill.bit_count() > opt.ankhs_in_combo:
+                        continue
+                    need = [0] * NTYPES
+                    for slot, t in enumerate(combo[0]):
+                        need[ANKH if fill >> slot & 1 else t] += 1
+                    if all(need[t] <= held[t] for t in range(NTYPES)):
+                        out.add(COMBO + 10 * ci + fill)
+        return out
+
+    def _compare_lists(self, s: EgyptState, player: int) -> None:
+        """On sampled decisions: the engine offers exactly the checker's own list of the reveals,
+        the melds (special melds included) and the seats to take a card from."""
+        phase = s.phase
+        if phase == CONTROL or phase == DYNASTY:
+            want = self.own_melds(s, player, phase == DYNASTY)
+        elif phase == VICTIM:
+            want = {VICTIM_BASE + q for q in range(self.g.num_players) if q != player and s.hand_n[q]}
+        else:
+            return
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {self.g.describe(extra[0]) if phase != VICTIM else extra[0]}, which the rules forbid"
+                    if extra else
+                    f"does not offer {self.g.describe(missing[0]) if phase != VICTIM else missing[0]}, which the"
+                    " rules allow")
+            raise RuleViolation(f"seat {player + 1}'s {PHASE_NAMES[phase]} step {what}")
 
     def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
         """:func:`control_winner`, with each meld's rank decoded once per action; and the ranks."""

@@ -24,3 +24,6 @@ TURNS = 10
 # Special melds: Pyramid Builders (Pharaoh, Slaves, Pyramid) and Priests (Temple,
 # Hieroglyph, God), with their tribute
 COMBOS = {"builders": (("pharaohs", "slaves", "pyramid"), 12), "priests": (("temples", "hieroglyph", "gods"), 10)}
+# Card list: each type's point value (Ankhs are wild and have none)
+VALUES = {"hieroglyph": 0, "slaves": 1, "nile": 2, "temples": 3, "chariots": 4, "pharaohs": 5, "pyramid": 6,
+          "gods": 7, "ankh": None}

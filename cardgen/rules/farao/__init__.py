@@ -90,7 +90,9 @@ And fixed choices of the engine (not options):
   ``board.double_from`` or beyond (the data's reading of the first special
   plateau);
 * step 2 is not optional when there is a card to take; the display is refilled
-  from the pile at once;
+  from the pile at once; a display card that cannot be replaced (pile and discard
+  both empty) is owed and drawn before the next step 2 once there are cards again,
+  so the display goes back to three (the rulebook's Start);
 * when the pile runs out before the last plateau, the discard pile is shuffled
   into a new pile; with both empty, nobody draws (hands stay short);
 * cashed pyramids go to the discard pile; played Thieves, Tax collectors and

@@ -23,6 +23,7 @@ from .codec import (
     TAX_ACT,
     THIEF_ACT,
     YES,
+    build_action,
     decode_build,
     decode_trade,
     pyramid_text,
@@ -31,6 +32,10 @@ from .spec import (
     ATTACK,
     BLOCK,
     BUILD,
+    C_DIE,
+    C_DRAW,
+    C_STEAL,
+    C_TAX,
     CASH,
     DRAW,
     END,
@@ -58,6 +63,10 @@ if TYPE_CHECKING:
     from .state import FaraoState
 
 
+LIST_SAMPLE = 4
+_AFTER_DRAW = frozenset((TRADE, TRADE_PICK, BUILD))  # steps 3 and 4: no card reaches the pile or the discard
+_LISTED = frozenset((TRADE, BUILD, CASH, DRAW, ATTACK, STEAL))
+_CHANCE = frozenset((C_DIE, C_DRAW, C_TAX, C_STEAL))
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
 
@@ -175,11 +184,29 @@ class FaraoChecker:
         self.built_in_turn = -1  # the last turn with a build: no trade offer after it
         self.total = game.total
         self.hand_limit = rulebook.HAND  # the rulebook's seven, not the engine's number
+        # compulsory steps the checker waits for, from the actions it saw: a thief's roll
+        # (a steal when it beats the height), a Tax collector's round, a display refill
+        self.thief: tuple | None = None  # (seat robbed, slot, height)
+        self.tax: tuple | None = None  # (active, hand sizes before, [(seat, blocked)] asked)
+        self.refill_due = False
+        self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's own
+        self.drew = -1  # the last turn with step 2 (a draw or a take)
+        self.watching = -1  # the turn the checker saw begin (a position built mid-turn: none)
+        self.started = False
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         g = self.g
         ph = s.phase
         who = self.who[player]
+        self.decisions += 1
+        if not self.decisions % LIST_SAMPLE and ph in _LISTED:
+            self._compare_lists(s, player)
+        if ph == DRAW:
+            self.drew = s.turn
+        elif (ph in _AFTER_DRAW and self.watching == s.turn and self.drew != s.turn
+              and (s.pile_n or s.disc_n or s.display)):
+            raise RuleViolation(f"{who} is at step 3 or 4 without step 2: a card is drawn from the pile or taken"
+                                " from the display first")
         if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
             if action != PASS and action != YES:
                 raise RuleViolation(f"{who} answered {action} to whether to trade")
@@ -209,24 +236,22 @@ class FaraoChecker:
                 if len(pyrs) >= cap:
                     raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
                                         f" {s.plateau}: the rules allow {cap}")
-                new = (v, (_row(nat + j, j),))
-            else:
-                if slot >= len(pyrs):
-                    raise RuleViolation(f"{who} builds on a pyramid it does not have")
+            elif slot >= len(pyrs):
+                raise RuleViolation(f"{who} builds on a pyramid it does not have")
+            new = self._grown(pyrs, slot, v, nat, j)  # a new row on top, or the row's cards and Jokers grown
+            if new is None:
                 base, rows = pyrs[slot]
-                i = v - base
-                if i < 0 or i > len(rows):
-                    raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
-                if i == len(rows):  # a new row on top
-                    new = (base, rows + (_row(nat + j, j),))
-                else:  # the row's cards and Jokers, each grown
-                    r = rows[i]
-                    new = (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
+                raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
             if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
                 why = pyramid_problem(new, g.options.jokers)
                 raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
             self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
         elif ph == DRAW:
+            if len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
+                raise RuleViolation(f"{who} draws with {len(s.display)} card(s) in the display although the pile"
+                                    f" holds cards: the display is {rulebook.DISPLAY}")
+            if action != PILE:
+                self.refill_due = True
             if action == PILE:
                 if not (s.pile_n or s.disc_n):
                     raise RuleViolation(f"{who} draws from an empty pile")
@@ -269,6 +294,7 @@ class FaraoChecker:
             if action == TAX_ACT:
                 if not hand[TAX]:
                     raise RuleViolation(f"{who} plays a tax collector it does not hold")
+                self.tax = (player, s.hand_n[:], [])
                 return
             q, slot = divmod(action - THIEF_ACT, 2)
             if not hand[THIEF]:
@@ -280,6 +306,13 @@ class FaraoChecker:
                 raise RuleViolation(f"{who} blocks without a Pharaoh")
             if ph == BLOCK and player != s.target[0]:
                 raise RuleViolation(f"{who} blocks a thief sent to seat {s.target[0] + 1}")
+            if action == BLOCK_ACT:  # the Pharaoh is played: it leaves the hand
+                self.expect = ("block", player, hand[PHARAOH] - 1, s.hand_n[player] - 1)
+            elif ph == BLOCK:  # the die decides
+                q, slot = s.target
+                self.thief = (q, slot, len(s.pyr[q][slot][1]))
+            if ph == TAX_BLOCK and self.tax is not None:
+                self.tax[2].append((player, action == BLOCK_ACT))
         elif ph == CASH:
             if action == PASS:
                 if not g.options.cash_optional:
@@ -326,6 +359,10 @@ class FaraoChecker:
     def after(self, s: FaraoState, full: bool) -> None:
         """The checks of every step (see the class doc), the cheapest first; the full ones when due."""
         g = self.g
+        if not self.started:  # the first step seen: the turn's start only if no step of it is past
+            self.started = True
+            if s.phase in (CASH, DRAW):
+                self.watching = s.turn
         pyr = s.pyr
         if pyr != self._pyr_seen:  # a seat's pyramids changed: judge them again (the others were judged)
             for q, pyrs in enumerate(pyr):
@@ -341,6 +378,8 @@ class FaraoChecker:
         if exp is not None:
             self.expect = None
             self._expected(s, exp)
+        if (self.thief or self.tax or self.refill_due) and s.phase not in _CHANCE:
+            self._compulsory(s)
         if s.plateau != self.plateau or s.score != self.scores:
             self._score_moved(s)
         if max(hand_n) > self.hand_limit:
@@ -351,6 +390,121 @@ class FaraoChecker:
             self._turn_change(s)
         if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
             self.conservation(s)
+
+    def _grown(self, pyrs: list, slot: int, v: int, nat: int, j: int) -> tuple | None:
+        """The pyramid a build of ``nat`` cards of value ``v`` and ``j`` Jokers makes on ``slot``
+        (``NEW``: a new pyramid), by the rules' shape alone (None: no row of that value there)."""
+        if slot == NEW:
+            return (v, (_row(nat + j, j),))
+        base, rows = pyrs[slot]
+        i = v - base
+        if i < 0 or i > len(rows):
+            return None
+        if i == len(rows):
+            return (base, rows + (_row(nat + j, j),))
+        r = rows[i]
+        return (base, rows[:i] + (_row((r >> 3) + nat + j, (r & 7) + j),) + rows[i + 1:])
+
+    def own_builds(self, s: FaraoState, p: int) -> set[int]:
+        """Step 4 by the rules: every build of cards of one value (Jokers where the variant is
+        on) onto a row of an own pyramid, a new row on top, or a new pyramid when the caps allow
+        one, whose result is a pyramid that follows the rules."""
+        g = self.g
+        hand = s.hands[p]
+        pyrs = s.pyr[p]
+        jk = hand[JOKER] if g.options.jokers else 0
+        cap = 2 if s.plateau >= g.board.double_from else 1
+        slots = list(range(len(pyrs))) + ([NEW] if len(pyrs) < cap else [])
+        cards = self._cards
+        out = set()
+        for slot in slots:
+            for v in range(1, MAX_VALUE + 1):
+                for nat in range(hand[v] + 1):
+                    for j in range(jk + 1):
+                        if nat + j:
+                            new = self._grown(pyrs, slot, v, nat, j)
+                            if new is not None and cards[new][0] >= 0:
+                                out.add(build_action(slot, v, nat, j))
+        return out
+
+    def _compare_lists(self, s: FaraoState, p: int) -> None:
+        """On sampled decisions: the engine offers exactly the checker's own list for step 1
+        (the pyramids that may be cashed), step 2 (the pile, each kind in the display), step 4
+        (every build), step 5 (each other player's pyramid for a Thief, the Tax collector) and a
+        theft (each card of the pyramid)."""
+        g = self.g
+        ph = s.phase
+        hand = s.hands[p]
+        have = set(s.legal_actions())
+        if ph == TRADE or ph == BUILD:
+            want = self.own_builds(s, p) | {PASS}
+            have -= {YES}
+        elif ph == CASH:
+            need = g.options.min_rows_to_cash
+            if s.plateau >= g.board.tall_only_from:
+                need = max(need, g.board.tall_rows)
+            want = {CASH_ACT + k for k, pyr in enumerate(s.pyr[p]) if len(pyr[1]) >= need}
+            if g.options.cash_optional:
+                want.add(PASS)
+        elif ph == DRAW:
+            want = {TAKE + k for k in s.display} | ({PILE} if s.pile_n or s.disc_n else set())
+        elif ph == ATTACK:
+            want = {PASS} | ({TAX_ACT} if hand[TAX] else set())
+            if hand[THIEF]:
+                want |= {THIEF_ACT + 2 * q + k for q in range(g.num_players) if q != p for k in range(len(s.pyr[q]))}
+        else:  # STEAL
+            q, slot = s.target
+            want = {PASS} if g.options.steal == "optional" else set()
+            for i, (n, j) in enumerate(rows_of(s.pyr[q][slot])):
+                if n - j:
+                    want.add(STEAL_ACT + 2 * i)
+                if j:
+                    want.add(STEAL_ACT + 2 * i + 1)
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
+                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
+            raise RuleViolation(f"seat {p + 1}'s {PHASE_NAMES[ph]} step {what}")
+
+    def _compulsory(self, s: FaraoState) -> None:
+        """The steps the rules force, once the chance steps after the action are over: a
+        thief whose roll beats the pyramid's height steals (step 5), a Tax collector takes a
+        card from every other player who holds one and does not block, a display card taken
+        is replaced."""
+        g = self.g
+        if self.thief is not None:
+            q, slot, height = self.thief
+            self.thief = None
+            roll = s.roll
+            if not 1 <= roll <= g.board.die:
+                raise RuleViolation(f"the thief's die shows {roll}")
+            if roll > height and g.options.thief_takes == "any" and (s.phase != STEAL or s.target != (q, slot)):
+                raise RuleViolation(f"a thief rolled {roll} against a pyramid of height {height} but does not"
+                                    " steal: a roll higher than the height steals a card")
+            if roll <= height and s.phase == STEAL:
+                raise RuleViolation(f"a thief rolled {roll} against a pyramid of height {height} and may steal")
+        if self.tax is not None and s.phase != TAX_BLOCK:
+            a, sizes, asked = self.tax
+            self.tax = None
+            spared_from = None
+            blocked = {q for q, b in asked if b}
+            order = [(a + i) % g.num_players for i in range(1, g.num_players)]
+            if not g.options.pharaoh_blocks_each and blocked:
+                spared_from = min(order.index(q) for q in blocked)
+            for i, q in enumerate(order):
+                if not sizes[q]:
+                    continue
+                spared = q in blocked or (spared_from is not None and i >= spared_from)
+                want = sizes[q] - (0 if spared else 1) - (1 if q in blocked else 0)
+                if s.hand_n[q] != want:
+                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after the Tax collector of seat"
+                                        f" {a + 1}; {want} expected (a card from every other player who does not"
+                                        " block)")
+        if self.refill_due:
+            self.refill_due = False
+            if s.phase != OVER and len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
+                raise RuleViolation(f"the display holds {len(s.display)} card(s) after a take although the pile"
+                                    " holds cards: a display card taken is replaced")
 
     def _score_moved(self, s: FaraoState) -> None:
         """The scores or the figure changed without a cash (the final cashes excepted)."""
@@ -398,6 +552,11 @@ class FaraoChecker:
                 raise RuleViolation(f"seat {p + 1} still has {len(s.pyr[p])} pyramid(s) after cashing one")
             if plateau == self.g.board.plateaus and not s.final:
                 raise RuleViolation("the figure reached the last plateau but the End card is not in the pile")
+        elif what == "block":
+            _, q, pharaohs, size = exp
+            if s.hands[q][PHARAOH] != pharaohs or s.hand_n[q] != size:
+                raise RuleViolation(f"seat {q + 1} blocked with a Pharaoh but still holds it: a Pharaoh played"
+                                    " is used up")
         elif what == "trade":
             _, a, q, ag, aa, qg, qa, give, ask = exp
             if (s.hands[a][give], s.hands[a][ask], s.hands[q][give], s.hands[q][ask]) != (ag, aa, qg, qa):
@@ -431,6 +590,7 @@ class FaraoChecker:
         if s.active != (prev + 1) % g.num_players:
             raise RuleViolation(f"seat {s.active + 1} plays after seat {prev + 1}")
         self.turn = s.turn
+        self.watching = s.turn
         self.active = s.active
 
     def conservation(self, s: FaraoState) -> None:

@@ -71,7 +71,7 @@ class FaraoState:
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
                  "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds",
-                 "trade_or_build")
+                 "trade_or_build", "display_owed")
 
     live_observations = True
 
@@ -86,6 +86,7 @@ class FaraoState:
         self.display: list[int] = []
         self.discard = [0] * NK
         self.disc_n = 0
+        self.display_owed = 0  # display cards that could not be replaced (pile and discard empty)
         self.pyr: list[list[tuple]] = [[] for _ in range(n)]
         self.score = [0] * n
         self.plateau = 1
@@ -429,6 +430,8 @@ class FaraoState:
                 self.pile_n, self.disc_n = self.disc_n, 0
                 self.reshuffles += 1
             else:
+                if self.draw_to == DISPLAY_TARGET:  # owed to the display until there are cards again
+                    self.display_owed += self.draw_left
                 self.draw_left = 0
                 self.after()
                 return
@@ -494,6 +497,13 @@ class FaraoState:
             self.disc_n += r >> 3
 
     def _to_draw(self) -> None:
+        # the display holds three face-up cards (Start): one that ran short while pile and
+        # discard were empty is filled again before step 2, once there are cards to draw
+        short = self.display_owed
+        if short and (self.pile_n or self.disc_n):
+            self.display_owed = 0
+            self._draw(DISPLAY_TARGET, short, self._to_draw)
+            return
         if self.pile_n or self.disc_n or self.display:
             self.phase = DRAW
         else:
@@ -711,6 +721,7 @@ class FaraoState:
                 enc = tuple(((r[0] << 3) + r[1]) if isinstance(r, tuple) else (r << 3) for r in rows)
                 s.pyr[q].append((base, enc))
         s.display = list(display)
+        s.display_owed = 0
         s.discard = [0] * NK
         for k, c in (discard or {}).items():
             s.discard[k] += c

@@ -78,7 +78,7 @@ class HapyChecker:
 
     __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
                  "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
-                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev")
+                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -97,6 +97,7 @@ class HapyChecker:
         self.turn = 0
         self.player = 0
         self.gained: list[int] = []  # families the mover gained this turn
+        self.handed: tuple | None = None  # (requester, target, card bit) of a request the target can answer
         self.cover12, self.face_or = _checker_tables(game)
         # the own record of the layout (None until the first full check)
         self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
@@ -131,6 +132,7 @@ class HapyChecker:
                 raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
             if s.hand[target] & bit:
                 self.gained.append(card // 6)
+                self.handed = (player, target, bit)  # Requesting a God: the card changes hands
         elif phase == TAKE:
             slot_card = s.slot_card
             if not (0 <= action < N_CARDS) or slot_card[action] < 0:
@@ -183,6 +185,11 @@ class HapyChecker:
 
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
+        if self.handed is not None:
+            p, q, bit = self.handed
+            self.handed = None
+            if s.hand[q] & bit or not (s.hand[p] | s.rev[p]) & bit:
+                raise RuleViolation(f"seat {q + 1} was asked for a card it holds but seat {p + 1} did not get it")
         if phase == DEAL:
             if s.pyr + len(s.remaining) != N_CARDS:
                 raise RuleViolation(f"the deal lost a card: {s.pyr} placed + {len(s.remaining)} to deal != {N_CARDS}")
@@ -231,6 +238,21 @@ class HapyChecker:
             self.conservation(s)
             if phase == REQUEST:
                 self.requests_offered(s)
+            elif phase == TAKE:
+                self.takes_offered(s)
+
+    def takes_offered(self, s: HapyState) -> None:
+        """The take step offers exactly the cards no other card covers any more (Taking a God),
+        by the checker's own record of the layout."""
+        layout = self.layout if self.layout is not None else list(s.slot_card)
+        want = {p for p in range(N_CARDS) if layout[p] != EMPTY
+                and all(layout[q] == EMPTY for q in self.covered_by[p])}
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            raise RuleViolation(f"seat {s.player + 1}'s take step " + (
+                f"offers place {extra[0]}, which the rules forbid" if extra else
+                f"does not offer place {missing[0]}, which no card covers"))
 
     def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
         rev = s.rev[prev]

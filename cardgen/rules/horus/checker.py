@@ -8,6 +8,7 @@ import heapq
 import itertools
 
 from ..api import RuleViolation
+from . import rulebook
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -94,6 +95,13 @@ class HorusChecker:
         self.scratches = 0  # of which with every group recomputed from scratch
         self.bbox = (1 << 30, -(1 << 30), 1 << 30, -(1 << 30))  # of the places, in offset coordinates
         self.move_from: int | None = None
+        # the checker's own record of what each seat did: the Nile cards played (once a game
+        # each), the stones placed, and a Kingdom Stone step due but not yet offered this turn
+        self.nile_played: set[int] = set()
+        self.placed = [0] * game.num_players
+        self.stone_due: tuple[int, int] | None = None  # (seat, the size its card asks)
+        self.stone_steps = 0  # the stone decisions seen: every STONE_SAMPLE-th is compared in full
+        self.card_steps = 0  # and the card decisions
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
@@ -213,6 +221,8 @@ class HorusChecker:
         if player != s.player:
             raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
         if player != self.actor:
+            if self.actor >= 0:
+                self._turn_over(s, self.actor)
             self.actor = player
             self.turns_seen += 1
         ph = s.phase
@@ -256,38 +266,47 @@ class HorusChecker:
             self.ways.pop(q, None)
             self.lifted = (b, q if ph == P_BOATCHOICE else None)
         elif ph == P_CARD:
+            self.card_steps += 1
+            if not self.card_steps % self.STONE_SAMPLE:
+                self._cards_offered(s, player)
             if action == NILE_ACTION:
-                if not s.nile[player]:
-                    raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has")
+                if not s.nile[player] or player in self.nile_played:
+                    raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has: the Nile card"
+                                        " is played once a game")
+                self.nile_played.add(player)
                 if not s.stacks[g.river_stack]:
                     raise RuleViolation("the Nile card is played with the River / Necropolis stack empty")
             else:
                 k = action - CARD_BASE
                 if k not in [g.card_of[c] for c in s.hands[player]]:
                     raise RuleViolation(f"seat {player + 1} plays card {k}, which is not in its hand")
+                # Action 4 follows: the first round counts every card as 1
+                self.stone_due = (player, 1 if self.turns_seen <= g.num_players else g.card_kinds[k][2])
         elif ph == P_STACK:
             if s.card < 0 or g.card_kinds[s.card][1] != ANY:
                 raise RuleViolation("a stack is chosen without a '?' card")
             if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
                 raise RuleViolation(f"stack {arg} is empty")
         elif ph == P_STONE and action == NO_STONE:
-            pass  # Action 4: a Kingdom Stone may be placed, so none is allowed too
+            self._stone_offered(s, player)  # Action 4: a Kingdom Stone may be placed, so none is allowed too
         elif ph == P_STONE:
+            self._stone_offered(s, player)
             q = key_of_code(arg)
             kind = self.tiles.get(q)
             if kind is None or kind >= g.nterr:
                 raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
             if q in self.stones:
                 raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
-            if s.stones_left[player] <= 0:
+            if s.stones_left[player] <= 0 or self.placed[player] >= rulebook.STONES:
                 raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
             size = len(self._region(q))
             want = 1 if self.turns_seen <= g.num_players else g.card_kinds[s.card][2]
-            if size >= g.closed:
+            if size >= rulebook.CLOSED:
                 raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
             if want != ANY and size != want:
                 raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
             self.stones[q] = player
+            self.placed[player] += 1
         elif ph == P_FROM:
             q = key_of_code(arg)
             if self.stones.get(q) != player:
@@ -368,10 +387,87 @@ class HorusChecker:
             raise RuleViolation(f"{len(s.stone_at)} stones on the table and {sum(s.stones_left)} in supply;"
                                 f" the players have {self.total_stones}")
         for p, hand in enumerate(s.hands):
-            if len(hand) > g.hand_size:
-                raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards")
+            if len(hand) > rulebook.HAND:
+                raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards; the hand is {rulebook.HAND}")
         if full:
+            self._no_cards_of_empty_stacks(s)
             self.full(s)
+
+    # -- the compulsory steps, from the checker's own record --------------------------
+    STONE_SAMPLE = 4  # every 4th stone decision: the engine's stone places against the checker's
+
+    def _stone_places(self, want: int) -> set[int]:
+        """Where the rulebook lets a Kingdom Stone go for a card of size ``want`` (ANY: 1 to 5):
+        an empty tile of a region of that size, never one of six tiles or more."""
+        sizes = rulebook.ANY_SIZES if want == ANY else (want,)
+        out: set[int] = set()
+        for reg in regions_of(self.tiles, self.g.nterr):
+            if len(reg) in sizes and len(reg) < rulebook.CLOSED:
+                out.update(q for q in reg if q not in self.stones)
+        return out
+
+    def _stone_offered(self, s: HorusState, player: int) -> None:
+        """Action 4 is offered: on sampled steps the engine's places are exactly the rulebook's."""
+        due = self.stone_due
+        self.stone_due = None
+        self.stone_steps += 1
+        if due is None or self.stone_steps % self.STONE_SAMPLE:
+            return
+        legal = s.legal_actions()
+        have = {key_of_code(a & KIND_MASK) for a in legal if a != NO_STONE}
+        want = self._stone_places(due[1])
+        if NO_STONE not in legal:
+            raise RuleViolation(f"seat {player + 1} is not offered to place no Kingdom Stone; Action 4 says may")
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            raise RuleViolation(f"seat {player + 1}'s Kingdom Stone step "
+                                + (f"offers {key_xy(extra[0])}, which the rules forbid" if extra else
+                                   f"does not offer {key_xy(missing[0])}, which the rules allow")
+                                + f" (card size {due[1]})")
+
+    def _cards_offered(self, s: HorusState, player: int) -> None:
+        """Action 2 offers exactly each kind of Horus card in the hand, and the Nile card while
+        the seat has not played it and the River / Necropolis stack has tiles."""
+        g = self.g
+        want = {CARD_BASE + g.card_of[c] for c in s.hands[player]}
+        if g.nile and player not in self.nile_played and s.stacks[g.river_stack]:
+            want.add(NILE_ACTION)
+        have = set(s.legal_actions())
+        if have != want:
+            extra, missing = sorted(have - want), sorted(want - have)
+            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
+                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
+            raise RuleViolation(f"seat {player + 1}'s card step {what}")
+
+    def _turn_over(self, s: HorusState, prev: int) -> None:
+        """Seat ``prev``'s turn is over: its Kingdom Stone step happened when a stone fitted,
+        and its hand was refilled to five (unless no card is left to draw)."""
+        due = self.stone_due
+        self.stone_due = None
+        if due is not None and due[0] == prev and self.placed[prev] < rulebook.STONES and self._stone_places(due[1]):
+            raise RuleViolation(f"seat {prev + 1}'s turn skipped Action 4: a Kingdom Stone fitted a region of"
+                                f" {due[1] if due[1] != ANY else '1 to 5'} tile(s) and none was offered")
+        for q, hand in enumerate(s.hands):  # a stack that ran out refilled every hand too
+            n = len(hand)
+            if n < rulebook.HAND and (s.deck or any(self._usable(s, c) for c in s.discard)):
+                raise RuleViolation(f"seat {q + 1} holds {n} Horus cards at the end of seat {prev + 1}'s turn; "
+                                    + ("Action 5 refills the hand" if q == prev else "a hand that lost the cards of"
+                                       " an empty stack draws back") + f" to {rulebook.HAND}")
+
+    def _usable(self, s: HorusState, c: int) -> bool:
+        st = self.g.card_kinds[self.g.card_of[c]][1]
+        return st == ANY or bool(s.stacks[st])
+
+    def _no_cards_of_empty_stacks(self, s: HorusState) -> None:
+        """Game End's note: once a stack is empty, no hand keeps a card naming it."""
+        stacks = s.stacks
+        if all(stacks):
+            return
+        for p, hand in enumerate(s.hands):
+            for c in hand:
+                if not self._usable(s, c):
+                    raise RuleViolation(f"seat {p + 1} still holds a Horus card for an empty stack; such cards"
+                                        " are discarded and replaced")
 
     def _a_boat_can_move(self) -> bool:
         """Could a Boat be replaced and put down next to its old place without blocking?"""
@@ -480,12 +576,17 @@ class HorusChecker:
     def at_end(self, s: HorusState) -> None:
         regions, islands = self.full(s, scratch=True, final=True)
         empty = sum(1 for st in s.stacks if not st)
-        if empty < 2 and s.acted:
+        if empty < rulebook.EMPTY_STACKS_TO_END and s.acted:
             raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")
         last = s.depleted_at_turn[1] if len(s.depleted_at_turn) > 1 else None
         if empty >= 2 and last is not None and last != s.turn - 1:
             raise RuleViolation(f"the second stack ran out in turn {last + 1}, but the game went on to turn {s.turn}")
-        scores, _ = scores_of(self.tiles, self.stones, self.g.nterr, self.g.num_players, self.g.temple_cap,
+        if self.actor >= 0 and s.acted:
+            self.stone_due = self.stone_due if self.stone_due and self.stone_due[0] == self.actor else None
+            due = self.stone_due
+            if due is not None and self.placed[due[0]] < rulebook.STONES and self._stone_places(due[1]):
+                raise RuleViolation(f"seat {due[0] + 1}'s last turn skipped Action 4: a Kingdom Stone fitted")
+        scores, _ = scores_of(self.tiles, self.stones, self.g.nterr, self.g.num_players, rulebook.REGION_CAP,
                               regions, islands)
         if scores != s.scores():
             raise RuleViolation(f"the engine scores {s.scores()}, the rules {scores}")
