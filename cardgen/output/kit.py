@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..impose.labels import LabelLine
 from ..impose.outlines import RectOutline
-from ..impose.shapes import shape_of
+from ..impose.shapes import shape_for, shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
 from ..layout.text import TextEngine
@@ -220,14 +220,23 @@ class KitWriter:
             w, h = comp.size
             b = comp.bleed
             pw, ph = w + 2 * b, h + 2 * b
+            shape = shape_for(comp).turned(side == "back", 0)  # a back's die line is mirrored
             c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
-            c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+            # the TrimBox is the outline's bounding box (page y is up, the outline's y down)
+            left, top, right, bottom = shape.trim_bounds(w, h)
+            c.setTrimBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
-                pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
-                if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
-                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
+                if shape.cut_contour:  # a die-cut piece: art to its bleed outline, and its die line
+                    pdfout.place(c, form, b, b, w, h, 0, shape.outline(b, b, w, h, -b))
+                    pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
+                    if self.opt.proof:
+                        pdfout.draw_proof(c, shape.proof_lines(b, b, w, h, b, comp.safe))
+                else:
+                    pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
+                    if self.opt.proof:  # a rectangle for cards and round pieces alike, as this page always drew
+                        pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, comp.safe))
             printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
                 PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()
