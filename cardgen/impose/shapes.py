@@ -262,6 +262,8 @@ class Hex(Shape):
                 mx = sum(o[0] for o in owners) / len(owners)
                 my = sum(o[1] for o in owners) / len(owners)
                 d = math.hypot(vx - mx, vy - my)
+                if d < _EPS:  # two tips touching (hexes in a rectangular grid): no edge to extend
+                    continue
                 ux, uy = (vx - mx) / d, (vy - my) / d
                 # off a corner, the hex's edges fall back at 30°: start where they are TICK_CLEAR away
                 start = TICK_CLEAR / math.cos(math.pi / 6) + 0.01
