@@ -67,8 +67,10 @@ def plan_honeycomb(paper: tuple[float, float], flat: float, pointy: bool, bleed:
     right = max(x for x, _ in spots) + w
     bottom = max(y for _, y in spots) + h
     x0, y0 = (pw - right) / 2, (ph - bottom) / 2
-    # row-major on the page, whatever the orientation, so slot order reads like a grid's
-    order = sorted(spots, key=lambda p: (round(p[1], 6), round(p[0], 6)))
+    # row after row, so that the first slots (a part-filled sheet) touch: pointy-top rows
+    # are rows; flat-top, a row is a zig-zag band of columns shifted by half a hex
+    band = h if not pointy else 1.5 * flat / math.sqrt(3)
+    order = sorted(spots, key=lambda p: (math.floor((p[1] + _EPS) / band), round(p[0], 6)))
     ys = sorted({round(y, 6) for _, y in order})
     xs = sorted({round(x, 6) for x, _ in order})
     slots = tuple(Slot(index=i, col=xs.index(round(x, 6)), row=ys.index(round(y, 6)), x=x0 + x, y=y0 + y)

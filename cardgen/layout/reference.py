@@ -18,6 +18,7 @@ from .ops import (
     BOOL,
     BOX4,
     CHOICES,
+    CLIP,
     COLOUR,
     MIN_TEXT_PT,
     NUM,
@@ -48,6 +49,7 @@ VALUE_KINDS: dict[str, str] = {
     PAIR: "`[x, y]`",
     ANY_SCALE: "number or `[sx, sy]`",
     BOX4: "`[x, y, w, h]`",
+    CLIP: "`[x, y, w, h]` or SVG path data",
 }
 
 OPS_TEXT: dict[str, str] = {

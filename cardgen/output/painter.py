@@ -14,9 +14,9 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..layout.ops import Op
 from ..impose.outlines import PathOutline, rounded_rect
 from ..impose.shapes import Hex
+from ..layout.ops import Op
 from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
 from ..units import PT_PER_MM
