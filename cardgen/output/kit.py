@@ -203,14 +203,17 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file",
+                                        die_lines=True)
         manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
     def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
-                         title: str) -> tuple[PageEntry, ...]:
+                         title: str, die_lines: bool = False) -> tuple[PageEntry, ...]:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
-        BleedBox set (print shops, PNG exports); returns its pages for the manifest."""
+        BleedBox set (print shops, PNG exports); returns its pages for the manifest.
+        ``die_lines``: die-cut shapes get their CutContour line (the print-shop file; an
+        image export shows the piece without it)."""
         comp0 = pages[0][0]
         first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
@@ -230,7 +233,8 @@ class KitWriter:
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
                 if shape.cut_contour:  # a die-cut piece: art to its bleed outline, and its die line
                     pdfout.place(c, form, b, b, w, h, 0, shape.outline(b, b, w, h, -b))
-                    pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
+                    if die_lines:
+                        pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
                     if self.opt.proof:
                         pdfout.draw_proof(c, shape.proof_lines(b, b, w, h, b, comp.safe))
                 else:
