@@ -74,12 +74,12 @@ def test_flat_top_hexes_pack_in_offset_columns():
 def test_a_hex_shows_bleed_only_on_edges_without_a_neighbour():
     plan = plan_honeycomb(A4, 40, True, 3)
     shape = Hex(pointy=True)
-    middle = next(s for s in plan.slots if s.row == 2 and 0 < s.col < plan.cols - 2)
-    inner = shape.placed_clip(plan, middle, plan.slots, (3, 3, 3, 3))
+    middle = next(s for s in plan.slots if s.row == 2 and 1 < s.col < plan.cols - 3)
+    inner = shape.placed_clip(plan, middle, {(s.col, s.row) for s in plan.slots}, (3, 3, 3, 3))
     assert isinstance(inner, PathOutline)
     assert inner.bbox() == pytest.approx(shape.outline(middle.x, middle.y, 40, plan.item[1]).bbox())  # no bleed
     corner = plan.slots[0]
-    clip = shape.placed_clip(plan, corner, plan.slots, (3, 3, 3, 3))
+    clip = shape.placed_clip(plan, corner, {(s.col, s.row) for s in plan.slots}, (3, 3, 3, 3))
     left, top, right, _ = clip.bbox()
     assert left == pytest.approx(corner.x - 3)  # its left edge has no neighbour: bleed
     assert right == pytest.approx(corner.x + 40)  # its right edge is shared: none
@@ -418,10 +418,26 @@ def test_a_short_edge_back_of_a_path_piece_is_its_outline_turned_over_top_to_bot
     shape = CutPath(normalised_path(BANNER, (50, 30)))
     slot = Slot(0, 0, 0, 10, 20, 180)
     clip = shape.turned(True, slot.rotation).placed_clip(
-        plan_sheet(A4, (50, 30), 2, own_bleed=True), slot, [slot], (2, 2, 2, 2))
+        plan_sheet(A4, (50, 30), 2, own_bleed=True), slot, {(0, 0)}, (2, 2, 2, 2))
     # turned over the short edge, the page's view is the front flipped top to bottom: the
     # notch stays on the right, the rounded corner goes to the bottom left
     assert _inside(clip.points(), 10 + 20, 20 + 15)
     assert not _inside(clip.points(), 10 + 47, 20 + 15)
     assert _inside(clip.points(), 10 + 0.5, 20 + 0.5) and not _inside(clip.points(), 10 - 1.5, 20 + 31.5)
     assert isinstance(plan_honeycomb(A4, 40, True, 3), HoneycombPlan)
+
+
+@pytest.mark.parametrize("pointy", [True, False])
+def test_the_honeycomb_lattice_names_exactly_the_hexes_across_each_edge(pointy):
+    plan = plan_honeycomb(A4, 30, pointy, 2)
+    steps = ({(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)} if pointy
+             else {(1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1)})
+    for a in plan.slots[:40]:
+        for b in plan.slots:
+            touching = math.hypot(a.x - b.x, a.y - b.y) == pytest.approx(30)
+            assert touching == ((b.col - a.col, b.row - a.row) in steps), (a, b)
+
+
+def test_an_outline_longer_than_any_die_needs_is_refused(example):
+    edit_file(example / "game.yaml", BANNER, "M 0 0 " + "L 1 1 " * 4000 + "L 0 5 Z")
+    assert "'outline' in component 'banners' is 24,013 characters long; at most 20,000" in _error(example)

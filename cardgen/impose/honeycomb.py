@@ -53,6 +53,17 @@ def _rows(avail_w: float, avail_h: float, flat: float, bleed: float) -> list[tup
     return best
 
 
+def lattice(x: float, y: float, flat: float, pointy: bool) -> tuple[int, int]:
+    """A hex's (col, row) in the honeycomb from its box's place in the block: pointy-top,
+    columns count half hexes and rows rows (edge neighbours at (±2, 0) and (±1, ±1));
+    flat-top, columns count columns and rows half hexes ((0, ±2) and (±1, ±1)). Mirroring
+    the block (a back page) maps the lattice onto itself, col to cols - 1 - col."""
+    r = flat / math.sqrt(3)
+    if pointy:
+        return round(x / (flat / 2)), round(y / (1.5 * r))
+    return round(x / (1.5 * r)), round(y / (flat / 2))
+
+
 def plan_honeycomb(paper: tuple[float, float], flat: float, pointy: bool, bleed: float, *,
                    min_margin: float = 4.0, name: str = "item", paper_name: str = "paper") -> HoneycombPlan:
     """As many hexes as fit on ``paper`` in a honeycomb, centred, the block plus its
@@ -71,11 +82,9 @@ def plan_honeycomb(paper: tuple[float, float], flat: float, pointy: bool, bleed:
     # are rows; flat-top, a row is a zig-zag band of columns shifted by half a hex
     band = h if not pointy else 1.5 * flat / math.sqrt(3)
     order = sorted(spots, key=lambda p: (math.floor((p[1] + _EPS) / band), round(p[0], 6)))
-    ys = sorted({round(y, 6) for _, y in order})
-    xs = sorted({round(x, 6) for x, _ in order})
-    slots = tuple(Slot(index=i, col=xs.index(round(x, 6)), row=ys.index(round(y, 6)), x=x0 + x, y=y0 + y)
-                  for i, (x, y) in enumerate(order))
-    return HoneycombPlan(paper=(pw, ph), item=(w, h), bleed=float(bleed), gutter=0.0, cols=len(xs), rows=len(ys),
+    slots = tuple(Slot(i, *lattice(x, y, flat, pointy), x=x0 + x, y=y0 + y) for i, (x, y) in enumerate(order))
+    cols, rows = max(s.col for s in slots) + 1, max(s.row for s in slots) + 1
+    return HoneycombPlan(paper=(pw, ph), item=(w, h), bleed=float(bleed), gutter=0.0, cols=cols, rows=rows,
                          slots=slots, cut_xs=(x0, x0 + right), cut_ys=(y0, y0 + bottom), marks=(), pointy=pointy)
 
 

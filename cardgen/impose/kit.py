@@ -161,7 +161,7 @@ class _Context:
         shape = shape_for(comp)
         return tuple(
             PlacedFace(comp.id, card.id, copy, side, slot, _size(comp), comp.bleed,
-                       _turned(shape, side, slot).placed_clip(plan, slot, slots[: len(items)],
+                       _turned(shape, side, slot).placed_clip(plan, slot, occupied,
                                                               bleed_sides(plan, slot, occupied)),
                        _turned(shape, side, slot).proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe)
                        if self.options.proof else None)

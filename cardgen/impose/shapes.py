@@ -104,8 +104,9 @@ class Shape(ABC):
         outline mirrored left to right) in a slot turned ``rotation`` degrees."""
         return self
 
-    def placed_clip(self, plan: SheetPlan, slot: Slot, slots: Sequence[Slot], sides: Sides) -> Outline:
-        """What the piece in ``slot`` shows among the pieces in ``slots`` on its page."""
+    def placed_clip(self, plan: SheetPlan, slot: Slot, occupied: set[tuple[int, int]], sides: Sides) -> Outline:
+        """What the piece in ``slot`` shows among the pieces in the ``occupied`` (col, row)
+        places of its page."""
         w, h = plan.item
         return self.clip(slot.x, slot.y, w, h, sides, plan.gutter > 0)
 
@@ -208,22 +209,18 @@ class Hex(Shape):
     def clip(self, x: float, y: float, w: float, h: float, sides: Sides, apart: bool) -> Outline:
         return self.outline(x, y, w, h, -min(sides) if apart else 0.0)
 
-    def placed_clip(self, plan: SheetPlan, slot: Slot, slots: Sequence[Slot], sides: Sides) -> Outline:
+    def placed_clip(self, plan: SheetPlan, slot: Slot, occupied: set[tuple[int, int]], sides: Sides) -> Outline:
         """In a honeycomb: bleed on each edge with no neighbour across it, none where a
         neighbour's art continues (edge lines meet, so bleeds butt and never overlap)."""
         if not isinstance(plan, HoneycombPlan):
-            return super().placed_clip(plan, slot, slots, sides)
+            return super().placed_clip(plan, slot, occupied, sides)
         w, h = plan.item
-        f = self._flat(w, h)
-        cx, cy = slot.x + w / 2, slot.y + h / 2
-        centres = {(round(s.x + w / 2, 4), round(s.y + h / 2, 4)) for s in slots}
-        apothems = [f / 2 + (0.0 if self._near(centres, cx + f * math.cos(n), cy + f * math.sin(n)) else plan.bleed)
-                    for n in self._normals()]
-        return self._hexagon(cx, cy, apothems)
-
-    @staticmethod
-    def _near(centres: set[tuple[float, float]], x: float, y: float) -> bool:
-        return any(abs(px - x) < 1e-3 and abs(py - y) < 1e-3 for px, py in centres)
+        # the neighbour across each edge, in the honeycomb's lattice (see honeycomb.lattice)
+        steps = (((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)) if self.pointy
+                 else ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1)))
+        apothems = [self._flat(w, h) / 2 + (0.0 if (slot.col + dc, slot.row + dr) in occupied else plan.bleed)
+                    for dc, dr in steps]
+        return self._hexagon(slot.x + w / 2, slot.y + h / 2, apothems)
 
     def plan(self, paper: tuple[float, float], item: tuple[float, float], bleed: float, *, name: str,
              paper_name: str) -> SheetPlan:
@@ -253,6 +250,12 @@ class Hex(Shape):
                 ang = self._normals()[k] + math.pi / 6
                 v = (cx + r * math.cos(ang), cy + r * math.sin(ang))
                 corner_of.setdefault((round(v[0], 3), round(v[1], 3)), []).append((cx, cy))
+        # the hexes near each f × f cell of the page, so that a tick is checked only against them
+        near: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for cx, cy in centres:
+            for i in range(math.floor(cx / f) - 2, math.floor(cx / f) + 3):
+                for j in range(math.floor(cy / f) - 2, math.floor(cy / f) + 3):
+                    near.setdefault((i, j), []).append((cx, cy))
         b = bleed
         ticks: list[Mark] = []
         if b - TICK_INSET - TICK_CLEAR >= MIN_MARK:
@@ -269,7 +272,7 @@ class Hex(Shape):
                 start = TICK_CLEAR / math.cos(math.pi / 6) + 0.01
                 tick = Mark(vx + ux * start, vy + uy * start, vx + ux * (b - TICK_INSET),
                             vy + uy * (b - TICK_INSET))
-                if all(self._clear(centres, f / 2 + TICK_CLEAR - _EPS, x, y)
+                if all(self._clear(near.get((math.floor(x / f), math.floor(y / f)), ()), f / 2 + TICK_CLEAR - _EPS, x, y)
                        for x, y in ((tick.x1, tick.y1), (tick.x2, tick.y2))):
                     ticks.append(tick)
         traced = tuple(CutGuide(self.outline(s.x, s.y, w, h), ()) for s in slots)

@@ -23,6 +23,7 @@ DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
 DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header",
                       "top", "radius", "outline")
 SHAPES = ("rect", "circle", "hex", "rounded", "path")
+MAX_OUTLINE_CHARS = 20_000  # a die-cut outline's path data: far more than any outline needs
 HEX_TOPS = {"pointy": "a corner at the top", "flat": "an edge at the top"}
 SHAPE_KEYS = {"top": "hex", "radius": "rounded", "outline": "path"}  # settings of one shape each
 # how imposed sheets may break rows: value → what it means (for the error message)
@@ -196,6 +197,10 @@ def _outline(item: YDict, size: tuple[float, float] | None, what: str, errors: C
         errors.add(f"{what} has shape path, so it needs 'outline': SVG path data such as "
                    f"'M 0 0 L 40 0 L 20 30 Z', found {describe(d)}", item.at("outline") if "outline" in item
                    else item.where)
+        return {}
+    if len(d) > MAX_OUTLINE_CHARS:
+        errors.add(f"'outline' in {what} is {len(d):,} characters long; at most {MAX_OUTLINE_CHARS:,}",
+                   item.at("outline"))
         return {}
     try:
         segments = parse_path(d)
