@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
 from .files import naming
-from .impose.shapes import shape_of
+from .impose.shapes import shape_for, shape_of
 from .model.components import Board, Deck
 from .model.game import Game
 from .output.commit import kit_lock
@@ -50,14 +50,35 @@ class FaceImage:
 class _MaskPen:
     """Traces an outline (pixel coordinates, ends inclusive) as the opaque part of a mask."""
 
-    def __init__(self, draw: ImageDraw.ImageDraw):
+    def __init__(self, draw: ImageDraw.ImageDraw, px_per_mm: float = 1.0):
         self.draw = draw
+        self.k = px_per_mm  # outlines with settings in mm (corner radii, paths) are traced in mm
+        self.points: list[tuple[float, float]] = []
 
     def rect(self, x: float, y: float, w: float, h: float) -> None:
         self.draw.rectangle((x, y, x + w, y + h), fill=255)
 
     def circle(self, cx: float, cy: float, r: float) -> None:
         self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+
+    def moveTo(self, x: float, y: float) -> None:  # noqa: N802 - ReportLab's path method names
+        self.close()
+        self.points = [(x * self.k, y * self.k)]
+
+    def lineTo(self, x: float, y: float) -> None:  # noqa: N802
+        self.points.append((x * self.k, y * self.k))
+
+    def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:  # noqa: N802
+        (x0, y0), k = self.points[-1], self.k
+        for n in range(1, 17):
+            t, u = n / 16, 1 - n / 16
+            self.points.append(((u ** 3 * x0 / k + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3) * k,
+                                (u ** 3 * y0 / k + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3) * k))
+
+    def close(self) -> None:
+        if len(self.points) >= 3:
+            self.draw.polygon(self.points, fill=255)
+        self.points = []
 
 
 def board_dpi(board: Board, dpi: float) -> float:
@@ -71,10 +92,15 @@ def as_cut(img: Image.Image, comp: Deck | Board, dpi: float) -> Image.Image:
     white paper outside the trim outline of a piece that is not rectangular."""
     b = comp.bleed / 25.4 * dpi
     img = img.crop((round(b), round(b), img.width - round(b), img.height - round(b)))
-    shape = shape_of(getattr(comp, "shape", "rect"))
+    shape = shape_for(comp) if isinstance(comp, Deck) else shape_of("rect")
     if not shape.fills_trim_box:
         mask = Image.new("L", img.size, 0)
-        shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
+        if shape.cut_contour:  # outlines with settings in mm, traced in mm and scaled
+            pen = _MaskPen(ImageDraw.Draw(mask), dpi / 25.4)
+            shape.outline(0, 0, *comp.size).trace(pen)
+            pen.close()
+        else:
+            shape.outline(0, 0, img.width - 1, img.height - 1).trace(_MaskPen(ImageDraw.Draw(mask)))
         img = Image.composite(img, Image.new("RGB", img.size, "white"), mask)
     return img
 

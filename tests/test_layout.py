@@ -211,7 +211,7 @@ def test_a_group_clip_is_a_box_and_anything_else_is_an_error_not_a_traceback():
     ops, errors = parse([{"group": {"clip": [0, 0, 40, 40], "ops": [{"rect": RECT}]}}])
     assert not errors and ops[0].args["clip"] == [0, 0, 40, 40]
     assert only_error([{"group": {"clip": [[0, 0], [40, 0], [40, 40]], "ops": []}}]) == (
-        f"{L}: op 1: 'clip' of group must be a box [x, y, w, h], found [[0, 0], [40, 0], [40, 40]]"
+        f"{L}: op 1: 'clip' of group must be a box [x, y, w, h] or SVG path data, found [[0, 0], [40, 0], [40, 40]]"
     )
 
 

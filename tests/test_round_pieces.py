@@ -64,8 +64,8 @@ def test_an_unknown_shape_is_a_one_line_error_at_its_line(game_copy, cli):
     r = cli("build", folder, "--out", folder / "out")
     assert r.exit_code == 1
     line = next(n for n, t in enumerate((folder / "game.yaml").read_text().splitlines(), 1) if "hexagon" in t)
-    assert f"{game_label(folder)}:{line}:12: 'shape' in component 'tokens' must be one of rect, circle, " \
-           f"found 'hexagon'" in r.output
+    assert f"{game_label(folder)}:{line}:12: 'shape' in component 'tokens' must be one of rect, circle, hex, " \
+           f"rounded, path, found 'hexagon'" in r.output
     assert "Traceback" not in r.output
 
 

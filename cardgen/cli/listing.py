@@ -9,7 +9,7 @@ import click
 
 from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
-from ..impose.shapes import shape_of
+from ..impose.shapes import shape_for
 from ..model.components import Board, Deck
 
 LIST_PROBLEMS = 3  # problems shown per broken game by 'cardgen list'
@@ -63,7 +63,7 @@ def list_cmd(data_dirs: tuple[Path, ...]) -> None:
                 sides = "two-sided" if comp.back else "one-sided"
                 w, h = comp.size
                 base = sum(k.quantity for k in comp.cards if not k.variant)
-                size = shape_of(comp.shape).size_text(w, h)
+                size = shape_for(comp).size_text(w, h)
                 click.echo(f"    {comp.id:<12} {base:>4} × {size} {sides:<10} {label}")
                 for name in game.known_variants:
                     extra = [k for k in comp.cards if k.variant == name]

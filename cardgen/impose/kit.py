@@ -18,10 +18,11 @@ from ..errors import CardgenError, Collector
 from ..model.components import Board, Card, Component, Deck, Sheet
 from ..model.game import Game
 from .duplex import back_slots, plan_gutterfold
-from .grid import SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
+from .grid import SheetPlan, Slot, bleed_sides, block_of, paginate, paginate_rows
 from .labels import Measure, label_text, place_label, sheet_words, shifted
+from .marks import CutGuide, Mark
 from .papers import PAPERS_MM
-from .shapes import shape_of
+from .shapes import CutGuides, Shape, shape_for
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
 from .tiling import TilePlan, plan_tiles
 
@@ -70,10 +71,8 @@ def plan_decks(game: Game, papers: Sequence[str]) -> dict[str, dict[str, SheetPl
         plans[paper] = {}
         for comp in game.decks:
             try:
-                plans[paper][comp.id] = plan_sheet(
-                    PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}", paper_name=paper,
-                    own_bleed=shape_of(comp.shape).own_bleed,
-                )
+                plans[paper][comp.id] = shape_for(comp).plan(
+                    PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}", paper_name=paper)
             except CardgenError as exc:
                 errors.add(exc.message, comp.where)
     errors.raise_if_any()
@@ -102,8 +101,8 @@ def sheet_layout(comp: Deck, plan: SheetPlan) -> list[tuple[Items, list[int]]]:
 def one_sided_pages(comp: Deck, plan: SheetPlan) -> list[tuple[Items, list[int], SheetPlan]]:
     """A one-sided deck's sheets: per sheet its pieces, their slot indices and the
     plan trimmed to the rows it uses, centred on the paper."""
-    return [(chunk, where, compact(plan, (max(where) // plan.cols + 1) * plan.cols))
-            for chunk, where in sheet_layout(comp, plan)]
+    shape = shape_for(comp)
+    return [(chunk, where, shape.compact(plan, max(where))) for chunk, where in sheet_layout(comp, plan)]
 
 
 def deck_blocks(comp: Deck, plan: SheetPlan) -> list[tuple[float, float, float, float]]:
@@ -159,12 +158,13 @@ class _Context:
         """Each item's face in its slot, clipped to the bleed it may show there."""
         occupied = {(s.col, s.row) for s in slots[: len(items)]}
         w, h = _size(comp)
-        shape = shape_of(comp.shape)
-        apart = plan.gutter > 0
+        shape = shape_for(comp)
         return tuple(
             PlacedFace(comp.id, card.id, copy, side, slot, _size(comp), comp.bleed,
-                       shape.clip(slot.x, slot.y, w, h, bleed_sides(plan, slot, occupied), apart),
-                       shape.proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe) if self.options.proof else None)
+                       _turned(shape, side, slot).placed_clip(plan, slot, occupied,
+                                                              bleed_sides(plan, slot, occupied)),
+                       _turned(shape, side, slot).proof_lines(slot.x, slot.y, w, h, comp.bleed, comp.safe)
+                       if self.options.proof else None)
             for (card, copy), slot in zip(items, slots))
 
     def page(self, comp: Deck, plan: SheetPlan, side: str, sheet: int, faces: tuple[PlacedFace, ...],
@@ -172,9 +172,26 @@ class _Context:
              fold: Fold | None = None) -> PiecesPage:
         """A pieces page: its faces, the crop marks and cut guides of the slots they fill, its label."""
         slots = tuple(f.slot for f in faces)
-        return PiecesPage(comp.id, side, sheet, faces, marks_for(plan, slots),
-                          shape_of(comp.shape).cut_guides(slots, plan.item, plan.bleed, plan.gutter > 0),
+        shape = shape_for(comp)
+        ticks: tuple[Mark, ...] = ()
+        traced: tuple[CutGuide, ...] = ()
+        # fronts and backs (a gutterfold page has both) are traced in their own outlines
+        # (a symmetric outline is one group, so ticks see their neighbours across the fold)
+        groups: dict[int, tuple[Shape, list[Slot]]] = {}
+        for f in faces:
+            turned = _turned(shape, f.side, f.slot)
+            groups.setdefault(id(turned), (turned, []))[1].append(f.slot)
+        for turned, group in groups.values():
+            guides = turned.cut_guides(tuple(group), plan.item, plan.bleed, plan.gutter > 0)
+            ticks, traced = ticks + guides.ticks, traced + guides.traced
+        return PiecesPage(comp.id, side, sheet, faces, shape.crop_marks(plan, slots), CutGuides(ticks, traced),
                           place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
+
+
+def _turned(shape: Shape, side: str, slot: Slot) -> Shape:
+    """The outline of a piece's face in ``slot``: a back's is mirrored (the piece is turned
+    over), and turned with the slot."""
+    return shape.turned(side == "back", slot.rotation)
 
 
 def _size(comp: Deck | Board) -> tuple[float, float]:

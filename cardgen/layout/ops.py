@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Collector
+from .svgpath import PathError, parse_path
 
 MIN_TEXT_PT = 6.0  # nothing printed smaller than this is legible
 
@@ -45,6 +46,7 @@ BLOCKS = "blocks"
 PAIR = "pair"
 ANY_SCALE = "scale"
 BOX4 = "a box [x, y, w, h]"
+CLIP = "a box [x, y, w, h] or SVG path data"
 
 _PAINT = {"fill": COLOUR, "stroke": COLOUR, "stroke_width": NUM, "opacity": NUM, "dash": POINTS, "cap": STR}
 _BOX = {"x": NUM, "y": NUM, "w": NUM, "h": NUM}
@@ -75,7 +77,8 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "image": ({**_BOX, "src": STR}, {"fit": STR, "opacity": NUM}),
     "group": (
         {"ops": OPS},
-        {"translate": PAIR, "rotate": NUM, "scale": ANY_SCALE, "clip": BOX4, "opacity": NUM},
+        {"translate": PAIR, "rotate": NUM, "scale": ANY_SCALE, "clip": CLIP, "clip_shape": STR,
+         "clip_radius": NUM, "opacity": NUM},
     ),
     "flow": (
         {**_BOX, "blocks": BLOCKS},
@@ -101,6 +104,7 @@ CHOICES = {
     "valign": ("top", "middle", "bottom"),
     "fit": ("contain", "cover", "stretch"),
     "cap": ("butt", "round", "square"),
+    "clip_shape": ("rect", "circle", "hex", "hex-flat", "rounded"),
 }
 
 
@@ -208,6 +212,16 @@ def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors:
         )
     elif want == BOX4:
         bad = not (isinstance(value, list) and len(value) == 4 and all(_is_num(v) for v in value))
+    elif want == CLIP and isinstance(value, str):
+        try:
+            if not parse_path(value):
+                raise PathError("path data is empty")
+        except PathError as exc:
+            errors.add(f"{label}: 'clip' of {kind} is not usable path data: {exc}")
+            return None
+        return value
+    elif want == CLIP:
+        bad = not (isinstance(value, list) and len(value) == 4 and all(_is_num(v) for v in value))
     elif want == PAIR:
         bad = not (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value))
     elif want == ANY_SCALE:
@@ -219,7 +233,7 @@ def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors:
         if ((kind, key) in BOUNDS or not -MAX_NUMBER <= value <= MAX_NUMBER) \
                 and not _check_bounds(kind, key, value, label, errors):
             return None
-    elif want in (POINTS, BOX4, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
+    elif want in (POINTS, BOX4, CLIP, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
         return None
     if key in CHOICES and value not in CHOICES[key]:
         errors.add(f"{label}: '{key}' of {kind} must be one of {', '.join(CHOICES[key])}, found {shown(value)}")
@@ -311,6 +325,8 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
             else:
                 checked[key] = _check_value(kind, key, want, value, where, errors)
         _check_lengths(kind, checked, where, errors)
+        if kind == "group":
+            _check_clip(checked, where, errors)
         if kind in ("text", "flow"):
             size = checked.get("size") or 9.0
             min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
@@ -319,6 +335,21 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
         if len(errors.errors) == before:  # an op with a wrong argument is reported, never measured or drawn
             ops.append(Op(kind, checked, children))
     return tuple(ops)
+
+
+def _check_clip(checked: dict[str, Any], where: str, errors: Collector) -> None:
+    """A group's ``clip_shape`` fits a shape into its ``clip`` box, so it needs a box;
+    ``clip_radius`` is a rounded clip's corner radius, at most half the box's side."""
+    shape, clip, radius = checked.get("clip_shape"), checked.get("clip"), checked.get("clip_radius")
+    if shape is not None and not isinstance(clip, list):
+        errors.add(f"{where}: 'clip_shape' of group needs 'clip' to be a box [x, y, w, h] to fit the shape into")
+    elif radius is not None and shape != "rounded":
+        errors.add(f"{where}: 'clip_radius' of group is for clip_shape rounded")
+    elif shape == "rounded" and isinstance(clip, list):
+        half = min(abs(clip[2]), abs(clip[3])) / 2
+        if radius is None or not 0 <= radius <= half + 1e-9:
+            errors.add(f"{where}: 'clip_radius' of group (clip_shape rounded) must be from 0 to half the clip "
+                       f"box's shorter side ({half:g} mm), found {shown(radius)}")
 
 
 def _check_lengths(kind: str, checked: dict[str, Any], where: str, errors: Collector) -> None:

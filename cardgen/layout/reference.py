@@ -18,6 +18,7 @@ from .ops import (
     BOOL,
     BOX4,
     CHOICES,
+    CLIP,
     COLOUR,
     MIN_TEXT_PT,
     NUM,
@@ -48,6 +49,7 @@ VALUE_KINDS: dict[str, str] = {
     PAIR: "`[x, y]`",
     ANY_SCALE: "number or `[sx, sy]`",
     BOX4: "`[x, y, w, h]`",
+    CLIP: "`[x, y, w, h]` or SVG path data",
 }
 
 OPS_TEXT: dict[str, str] = {
@@ -165,7 +167,14 @@ KEYS: dict[str, dict[str, Key]] = {
         "rotate": Key("Turns the group round its origin, in degrees; positive turns clockwise on the page.",
                       "0"),
         "scale": Key("Scales the group: one factor, or `[sx, sy]` for each direction.", "1"),
-        "clip": Key("Draws only what falls inside this box, in the group's coordinates.", "no clipping"),
+        "clip": Key("Draws only what falls inside this box `[x, y, w, h]`, or inside this SVG path data "
+                    "(`M L H V C S Q T Z`, as the `path` op reads it), in the group's coordinates.",
+                    "no clipping"),
+        "clip_shape": Key("Fits a shape into the `clip` box: `rect`, `circle` (an ellipse filling the box), "
+                          "`hex` (pointy-top, its flat-to-flat width the box's width), `hex-flat` (flat-top, "
+                          "flat-to-flat the box's height) or `rounded` (with `clip_radius`).", "`rect`"),
+        "clip_radius": Key("The corner radius of a `rounded` clip, mm, at most half the box's shorter side.",
+                           "none"),
         "opacity": Key("Fades everything in the group: multiplied into the opacity of each op inside and "
                        "of nested groups (where two faded ops overlap, the overlap shows a little darker "
                        "than one flat layer would).", "1"),

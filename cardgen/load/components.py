@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Collector, Where, display_path, is_file
+from ..impose.honeycomb import hex_box
+from ..impose.pathgeom import bounds, path_problem
+from ..layout.svgpath import PathError, parse_path
 from ..model.components import Board, Component, Deck, Sheet
 from .cards import read_cards
 from .schema import ID_RE, check_keys, check_mapping, describe, get, get_choice, get_size
@@ -17,8 +20,12 @@ from .yamlsrc import YDict
 PIECE_MM = (5.0, 600.0)  # each side of a card, tile or token
 BOARD_MM = (20.0, 2000.0)  # each side of a board (A0 is 841 × 1189 mm)
 DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
-DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header")
-SHAPES = ("rect", "circle")
+DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header",
+                      "top", "radius", "outline")
+SHAPES = ("rect", "circle", "hex", "rounded", "path")
+MAX_OUTLINE_CHARS = 20_000  # a die-cut outline's path data: far more than any outline needs
+HEX_TOPS = {"pointy": "a corner at the top", "flat": "an edge at the top"}
+SHAPE_KEYS = {"top": "hex", "radius": "rounded", "outline": "path"}  # settings of one shape each
 # how imposed sheets may break rows: value → what it means (for the error message)
 NEW_ROW_PER = {"card": "each card entry starts a new row"}
 SHEET_KEYS_REQUIRED = ("id", "kind", "template")
@@ -88,7 +95,11 @@ def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], er
 def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, errors: Collector,
           all_card_ids: dict[str, Where], template_dirs: tuple[Path, ...] = ()) -> Deck:
     """A deck: its piece size, bleed and safe margins, outline, sides and cards."""
-    size = get_size(item, "size", what, errors, PIECE_MM)
+    shape_name = item.get("shape")
+    if shape_name == "hex":
+        size = _hex_size(item, what, errors)
+    else:
+        size = get_size(item, "size", what, errors, PIECE_MM)
     bleed = get(item, "bleed", (float,), what, errors, default=3.0)
     safe = get(item, "safe", (float,), what, errors, default=3.0)
     for key, value in (("bleed", bleed), ("safe", safe)):
@@ -102,7 +113,11 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
                        f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
     printshop = get(item, "printshop", (bool,), what, errors, default=True)
     shape = _shape(item, size, what, errors)
+    settings = _shape_settings(item, shape, size, what, errors)
     new_row_per = get_choice(item, "new_row_per", NEW_ROW_PER, what, errors)
+    if shape == "hex" and new_row_per is not None:
+        errors.add(f"'new_row_per' in {what} is not available for hex pieces (they pack in a honeycomb)",
+                   item.at("new_row_per"))
     if "header" in item and item.get("back") is not None:
         errors.add(f"'header' in {what} is for one-sided decks (printed on the sheets file); "
                    f"this deck has a back", item.at("header"))
@@ -127,6 +142,7 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
         cards=tuple(cards),
         printshop=printshop,
         shape=shape,
+        **settings,
         new_row_per=new_row_per,
         header=_template_name(item, "header"),
     )
@@ -155,9 +171,78 @@ def _template_name(item: YDict, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _hex_size(item: YDict, what: str, errors: Collector) -> tuple[float, float] | None:
+    """A hex's size: one number, its flat-to-flat width (the bounding box follows)."""
+    value = item.get("size")
+    lo, hi = PIECE_MM
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and lo <= value <= hi:
+        return hex_box(float(value), item.get("top", "pointy") != "flat")
+    errors.add(f"'size' in {what} (shape hex) must be the hex's flat-to-flat width in mm, one number from "
+               f"{lo:g} to {hi:g} such as 50, found {describe(value)}", item.at("size"))
+    return None
+
+
+def _shape_settings(item: YDict, shape: str, size: tuple[float, float] | None, what: str,
+                    errors: Collector) -> dict:
+    """The settings of the deck's shape: a hex's ``top``, a rounded rectangle's corner
+    ``radius``, a die-cut ``outline`` path (scaled to fill ``size``)."""
+    for key, owner in SHAPE_KEYS.items():
+        if key in item and shape != owner:
+            errors.add(f"'{key}' in {what} is for shape {owner}, but the shape is {shape}", item.at(key))
+    if shape == "hex":
+        top = get_choice(item, "top", HEX_TOPS, what, errors) or "pointy"
+        return {"hex_top": top}
+    if shape == "rounded":
+        if "radius" not in item:
+            errors.add(f"{what} has shape rounded, so it needs 'radius': the corners' radius in mm", item.where)
+            return {}
+        radius = get(item, "radius", (float,), what, errors, default=0.0)
+        if not radius >= 0:
+            errors.add(f"'radius' in {what} must be 0 or more mm, found {radius:g}", item.at("radius"))
+        elif size is not None and radius > min(size) / 2 + 1e-9:
+            errors.add(f"'radius' in {what} ({radius:g} mm) is larger than half the piece's shorter side "
+                       f"({min(size) / 2:g} mm of {size[0]:g}×{size[1]:g} mm)", item.at("radius"))
+        return {"corner_radius": radius}
+    if shape == "path":
+        return _outline(item, size, what, errors)
+    return {}
+
+
+def _outline(item: YDict, size: tuple[float, float] | None, what: str, errors: Collector) -> dict:
+    """A die-cut outline: SVG path data, drawn at any scale; it is stretched so that its
+    bounding box is the piece's ``size``."""
+    d = item.get("outline")
+    if not isinstance(d, str) or not d.strip():
+        errors.add(f"{what} has shape path, so it needs 'outline': SVG path data such as "
+                   f"'M 0 0 L 40 0 L 20 30 Z', found {describe(d)}", item.at("outline") if "outline" in item
+                   else item.where)
+        return {}
+    if len(d) > MAX_OUTLINE_CHARS:
+        errors.add(f"'outline' in {what} is {len(d):,} characters long; at most {MAX_OUTLINE_CHARS:,}",
+                   item.at("outline"))
+        return {}
+    try:
+        segments = parse_path(d)
+    except PathError as exc:
+        errors.add(f"'outline' in {what}: {exc}", item.at("outline"))
+        return {}
+    problem = path_problem(segments) if segments else "is empty"
+    if problem:
+        errors.add(f"'outline' in {what} {problem}", item.at("outline"))
+        return {}
+    if size is None:
+        return {"outline": d}
+    left, top, right, bottom = bounds(segments)
+    if right - left < 1e-9 or bottom - top < 1e-9:
+        errors.add(f"'outline' in {what} has no width or no height", item.at("outline"))
+        return {}
+    return {"outline": d}
+
+
 def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Collector) -> str:
-    """The pieces' outline: ``rect`` (default) or ``circle`` (round tokens, cut guides
-    drawn as circles). A circle's size is its diameter, so width must equal height."""
+    """The pieces' outline: ``rect`` (default), ``circle`` (round tokens, cut guides
+    drawn as circles: the size is the diameter, so width must equal height), ``hex``,
+    ``rounded`` or ``path`` (see the settings above)."""
     shape = get(item, "shape", (str,), what, errors, default="rect")
     if shape not in SHAPES:
         errors.add(f"'shape' in {what} must be one of {', '.join(SHAPES)}, found {shape!r}", item.at("shape"))

@@ -52,7 +52,10 @@ class Deck(ComponentBase):
     back: str | None = None
     cards: tuple[Card, ...] = ()
     printshop: bool = True
-    shape: str = "rect"  # "rect" or "circle" (round tokens: size is the diameter)
+    shape: str = "rect"  # rect, circle (size: the diameter), hex, rounded or path (see impose.shapes)
+    hex_top: str = "pointy"  # hex: "pointy" or "flat" top
+    corner_radius: float = 0.0  # rounded: the corners' radius (mm)
+    outline: str | None = None  # path: SVG path data of the die-cut outline (mm)
     new_row_per: str | None = None  # "card": each card entry starts a new row on the sheets
     header: str | None = None  # one-sided decks: a template drawn on each of their sheets (title, instructions)
 

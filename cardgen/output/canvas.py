@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..files import naming
 from ..impose.marks import CutGuide, Mark
-from ..impose.outlines import Outline
+from ..impose.outlines import Outline, PathOutline
 from ..impose.shapes import ProofLines
 from ..units import PT_PER_MM, mm_to_pt
 from .reportlab_compat import give_form_its_graphics_states, prepare_reportlab
@@ -32,6 +32,8 @@ from .reportlab_compat import give_form_its_graphics_states, prepare_reportlab
 rl_config.useA85 = 0
 
 REGISTRATION = PCMYKColorSep(100, 100, 100, 100, spotName="All", density=100)
+CUT_CONTOUR = PCMYKColorSep(0, 100, 0, 0, spotName="CutContour", density=100)
+"""The spot colour print shops' cutters follow (the name their RIPs look for)."""
 HAIRLINE_MM = 0.25 / PT_PER_MM  # 0.25 pt
 
 
@@ -108,7 +110,10 @@ def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation
     c.saveState()
     p = c.beginPath()
     clip.trace(p)
-    c.clipPath(p, stroke=0, fill=0)
+    if isinstance(clip, PathOutline):
+        c.clipPath(p, stroke=0, fill=0, fillMode=1 if clip.nonzero else 0)
+    else:
+        c.clipPath(p, stroke=0, fill=0)
     c.translate(x, y)
     if rotation == 180:
         c.translate(w, h)
@@ -149,11 +154,33 @@ def draw_proof(c: Canvas, lines: ProofLines) -> None:
     c.saveState()
     c.setLineWidth(HAIRLINE_MM)
     c.setStrokeColorRGB(0.9, 0.1, 0.2)
-    lines.trim.trace(c)
+    stroke_outline(c, lines.trim)
     c.setDash([1.0, 0.7])
-    lines.bleed.trace(c)
+    stroke_outline(c, lines.bleed)
     c.setStrokeColorRGB(0.1, 0.4, 0.9)
-    lines.safe.trace(c)
+    stroke_outline(c, lines.safe)
+    c.restoreState()
+
+
+def stroke_outline(c: Canvas, outline: Outline) -> None:
+    """Stroke an outline: rectangles and circles on the canvas itself, paths through a
+    path object (a canvas has no moveTo)."""
+    if isinstance(outline, PathOutline):
+        p = c.beginPath()
+        outline.trace(p)
+        c.drawPath(p, stroke=1, fill=0)
+    else:
+        outline.trace(c)
+
+
+def draw_cut_contour(c: Canvas, outline: Outline) -> None:
+    """The die line of a print-shop page: the trim outline stroked in the CutContour spot
+    colour, overprinting, so a shop's cutter finds it and its ink never shows."""
+    c.saveState()
+    c.setStrokeColor(CUT_CONTOUR)
+    c.setStrokeOverprint(True)
+    c.setLineWidth(HAIRLINE_MM)
+    stroke_outline(c, outline)
     c.restoreState()
 
 
@@ -166,11 +193,11 @@ def draw_cut_guides(c: Canvas, guides: tuple[CutGuide, ...]) -> None:
     c.setStrokeColorRGB(1, 1, 1)
     c.setLineWidth(HAIRLINE_MM * 3)
     for g in guides:
-        g.outline.trace(c)
+        stroke_outline(c, g.outline)
     c.setStrokeColor(REGISTRATION)
     c.setLineWidth(HAIRLINE_MM)
     for g in guides:
-        g.outline.trace(c)
+        stroke_outline(c, g.outline)
         for m in g.ticks:
             c.line(m.x1, m.y1, m.x2, m.y2)
     c.restoreState()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..impose.labels import LabelLine
 from ..impose.outlines import RectOutline
-from ..impose.shapes import shape_of
+from ..impose.shapes import shape_for, shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
 from ..layout.text import TextEngine
@@ -204,14 +204,17 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file",
+                                        die_lines=True)
         manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
     def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
-                         title: str) -> tuple[PageEntry, ...]:
+                         title: str, die_lines: bool = False) -> tuple[PageEntry, ...]:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
-        BleedBox set (print shops, PNG exports); returns its pages for the manifest."""
+        BleedBox set (print shops, PNG exports); returns its pages for the manifest.
+        ``die_lines``: die-cut shapes get their CutContour line (the print-shop file; an
+        image export shows the piece without it)."""
         comp0 = pages[0][0]
         first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
@@ -221,14 +224,24 @@ class KitWriter:
             w, h = comp.size
             b = comp.bleed
             pw, ph = w + 2 * b, h + 2 * b
+            shape = (shape_for(comp) if isinstance(comp, Deck) else shape_of("rect")).turned(side == "back", 0)  # a back's die line is mirrored
             c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
-            c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+            # the TrimBox is the outline's bounding box (page y is up, the outline's y down)
+            left, top, right, bottom = shape.trim_bounds(w, h)
+            c.setTrimBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
-                pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
-                if self.opt.proof:  # a rectangle whatever the piece's shape, as this page's proof always drew
-                    pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
+                if shape.cut_contour:  # a die-cut piece: art to its bleed outline, and its die line
+                    pdfout.place(c, form, b, b, w, h, 0, shape.outline(b, b, w, h, -b))
+                    if die_lines:
+                        pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
+                    if self.opt.proof:
+                        pdfout.draw_proof(c, shape.proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
+                else:
+                    pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
+                    if self.opt.proof:  # a rectangle for cards and round pieces alike, as this page always drew
+                        pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
             printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
                 PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()

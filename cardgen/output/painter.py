@@ -14,6 +14,8 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from ..impose.outlines import PathOutline, rounded_rect
+from ..impose.shapes import Hex
 from ..layout.ops import Op
 from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
@@ -163,6 +165,25 @@ class Painter:
                 p.close()
         self._with_state(lambda f, s: self.c.drawPath(p, stroke=s, fill=f, fillMode=1), a)
 
+    def _clip(self, clip: list[float] | str, shape: str, radius: float) -> None:
+        """Cut what follows to a box, a shape fitted into the box (a hex's flat-to-flat
+        width is the box's width, pointy-top, or height, flat-top), or SVG path data."""
+        p = self.c.beginPath()
+        if isinstance(clip, str):
+            PathOutline(tuple(parse_path(clip))).trace(p)
+            self.c.clipPath(p, stroke=0, fill=0, fillMode=1)  # filled as the path op fills
+            return
+        x, y, w, h = clip
+        if shape == "circle":
+            p.ellipse(x, y, w, h)
+        elif shape in ("hex", "hex-flat"):
+            Hex(pointy=shape == "hex").outline(x, y, w, h).trace(p)
+        elif shape == "rounded":
+            rounded_rect(x, y, w, h, radius).trace(p)
+        else:
+            p.rect(x, y, w, h)
+        self.c.clipPath(p, stroke=0, fill=0)
+
     def _group(self, op: Op) -> None:
         a = op.args
         self._save()
@@ -174,10 +195,7 @@ class Painter:
             sc = a["scale"]
             self.c.scale(*(sc if isinstance(sc, list) else (sc, sc)))
         if a.get("clip"):
-            x, y, w, h = a["clip"]
-            p = self.c.beginPath()
-            p.rect(x, y, w, h)
-            self.c.clipPath(p, stroke=0, fill=0)
+            self._clip(a["clip"], a.get("clip_shape") or "rect", a.get("clip_radius") or 0.0)
         outer = self._alpha
         if a.get("opacity") is not None:
             # each op inside is drawn at its own opacity times this: where two of them

@@ -328,8 +328,8 @@ class Preview:
         items = []
         where = builder.renderer.renderer.template_path
         for deck, side, cards, face, template in groups.values():
-            pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, o.proof, o.ink_saver, FACE_DPI,
-                          stamp)
+            pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, deck.hex_top,
+                          deck.corner_radius, deck.outline, o.proof, o.ink_saver, FACE_DPI, stamp)
             items.append(FaceItem(pid, f"{deck.id}/{side}/{cards[0].id}", deck, side, tuple(cards), face,
                                   where(template), self._game_url(template), FACE_DPI))
         for board in self.game.boards:
