@@ -1,8 +1,9 @@
 """Rules of Night Sky (docs/examples/first-game), a worked example of a rules module.
 
-Saved as ``cardgen/rules/night_sky.py`` (the game id with ``_`` for ``-``), it makes
-``cardgen validate docs/examples/first-game`` compare the deck with these rules and
-play seeded games with random and greedy players. Everything the engine knows about
+Named with ``--rules`` (``cardgen validate docs/examples/first-game --rules
+docs/examples/rules/night_sky.py``), or installed as the package of this folder's
+``pyproject.toml`` (its ``cardgen.rules`` entry point), it makes ``cardgen validate``
+compare the deck with these rules and play seeded games with random and greedy players. Everything the engine knows about
 the cards it reads from the loaded game, so the deck can change without this file.
 """
 
