@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
-from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text
+from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, outcome_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
 from .spec import (
     CONTROL,
@@ -509,6 +509,10 @@ class EgyptState:
     # -- text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
+
+    def outcome_text(self, before: EgyptState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :func:`.codec.outcome_text`)."""
+        return outcome_text(self, before)
 
     def __str__(self) -> str:
         g = self.g

@@ -47,6 +47,7 @@ from .codec import (
 )
 from .geometry import CELLS, code
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
+from .outcomes import outcome_text
 from .table import HorusTable
 
 
@@ -195,6 +196,10 @@ class HorusState(HorusTable):
 
     def length(self) -> int:
         return self.turn
+
+    def outcome_text(self, before: HorusState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :mod:`.outcomes`)."""
+        return outcome_text(self, before)
 
     def clone(self) -> HorusState:
         s = HorusState.__new__(HorusState)
