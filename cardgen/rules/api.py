@@ -141,7 +141,14 @@ class StaticSpec:
 
 # --------------------------------------------------------------------------- play
 class Observation(Protocol):
-    """What one seat may know. Each game defines its own fields."""
+    """What one seat may know, copied out of the state: each game defines its own fields.
+
+    An observation holds plain immutable values only (ints, floats, strings, None,
+    and tuples, frozensets or :class:`FrozenDict` tables of them; a ``NamedTuple`` is
+    the natural shape), so that
+    nothing in it leads back to the state or can change after it was made: a player
+    sees what its seat may know and nothing else, whatever it does with the object.
+    The validator checks this (:func:`observation_leak`) on sampled steps."""
 
     player: int
 
@@ -216,6 +223,66 @@ class Rules(Protocol):
 #       the number of legal actions (None when there is none), without building the list. The
 #       runner then plays a RandomAgent's turn with one rng.random() as its act() would, and on
 #       full-check steps compares the action with the list.
+
+
+class FrozenDict(dict):
+    """A mapping that cannot be changed, for an observation's tables (a copy of the
+    state's dict: reading it costs what reading a dict costs)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("an observation cannot be changed")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (FrozenDict, (dict(self),))
+
+
+_PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
+
+
+def observation_leak(obs: Any, limit: int = 1_000_000) -> str | None:
+    """None if ``obs`` holds plain immutable values only (see :class:`Observation`); else
+    what it holds that could lead back to the state or change (e.g. "a list"), found by
+    walking everything the object refers to. Tuple subclasses (``NamedTuple`` views),
+    frozensets and :class:`FrozenDict` tables are allowed."""
+    plain = _PLAIN
+    stack = [obs]
+    walked = 0
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is tuple or t is frozenset or isinstance(x, (tuple, frozenset)):
+            walked += len(x)
+            if walked > limit:
+                return f"more than {limit:,} values"
+            for item in x:
+                if type(item) not in plain:
+                    stack.append(item)
+            if t is not tuple and t is not frozenset and getattr(x, "__dict__", None):
+                return f"a {t.__name__} with attributes of its own"
+            continue
+        if t in plain:
+            continue
+        if t is FrozenDict:
+            walked += 2 * len(x)
+            if walked > limit:
+                return f"more than {limit:,} values"
+            for pair in x.items():
+                for item in pair:
+                    if type(item) not in plain:
+                        stack.append(item)
+            continue
+        return f"a {t.__name__}"
+    return None
 
 
 def uniform_index(u: float, count: int) -> int:
