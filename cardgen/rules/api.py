@@ -9,7 +9,7 @@ A rules module describes one game to the generic validator:
   configuration (player count, setup) and returns a :class:`GameDef`, whose
   :meth:`GameDef.new_initial_state` starts a :class:`State`;
 * who plays: agent factories (at least ``random`` and ``greedy``), which only
-  ever see an observation of the state, never the state itself;
+  ever see an observation of the state (a copy of plain values), never the state;
 * how to check it: a :class:`Checker` that verifies each action against the
   rules independently of the engine's own move generator, the invariants after
   each step, and the end condition at the end.
@@ -216,9 +216,10 @@ class Rules(Protocol):
 #       one (so a seed replays the same game with or without it);
 #   apply_action(action) may return the new current player (exactly current_player()): the runner
 #       then does not ask for it (any other return value, e.g. None, means: ask);
-#   live_observations = True: observation(p) is a live, read-only view that always shows the
-#       state as it is now (not a copy), so the runner makes one per seat for the whole game
-#       instead of one per step. It must still show only what seat p may know.
+#   scrambled(seat, rng) -> State: a copy (for reading: its observations and legal actions) in
+#       which everything ``seat`` cannot see is dealt again with ``rng``. On sampled steps the
+#       runner requires the seat's observation and legal actions to be the same on it, and a
+#       copy of the player to choose there as the player does in the game.
 #   legal_at(u) -> action or None: for 0 <= u < 1, legal_actions()[uniform_index(u, n)] where n is
 #       the number of legal actions (None when there is none), without building the list. The
 #       runner then plays a RandomAgent's turn with one rng.random() as its act() would, and on

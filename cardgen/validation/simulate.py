@@ -18,9 +18,14 @@ on full-check steps that the agent's choice is one of them
 ``current_player()``), on the step-by-step path that chance outcomes are among
 the announced ones, and that the game ends within the rules' generous length
 limit. The hot loop keeps to the optional fast paths of :mod:`cardgen.rules.api`
-(live observations, the next player returned by ``apply_action``, the whole deal
-at once, a random player's pick without the list of legal actions) when a state
-offers them.
+(the next player returned by ``apply_action``, the whole deal at once, a random
+player's pick without the list of legal actions) when a state offers them.
+
+Honest players: a player is given a fresh observation at each decision (the generic
+random player, which reads none, is given None). On full-check steps the runner checks
+that it holds plain values only, and, where the state can re-deal the hidden
+information (``scrambled``), that the observation and the legal actions are the same
+on a re-dealt copy and that a copy of the player chooses there as the player does.
 """
 
 from __future__ import annotations
@@ -312,7 +317,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     if action not in legal:  # the checker judges every action by the rules
                         raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
                     if obs is not None and probe is not None:
-                        _compare_decision(probe, action, p, kinds[p])
+                        _compare_decision(state, probe, action, p, kinds[p])
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
                 earlier = state.clone() if outcome is not None else None
@@ -410,10 +415,18 @@ def _honesty_probe(gamedef: Any, state: Any, seat: int, obs: Any, legal: list[in
     return twin_agent.act(seen, list(legal), probes.player)
 
 
-def _compare_decision(probe: Any, action: int, seat: int, kind: str) -> None:
+def _compare_decision(state: Any, probe: Any, action: int, seat: int, kind: str) -> None:
     if probe != action:
-        raise RuleViolation(f"seat {seat + 1}'s player ({kind}) chose {action}, but {probe} on a copy of the game"
-                            " whose hidden information was re-dealt: it decides on what its seat may not know")
+        raise RuleViolation(f"seat {seat + 1}'s player ({kind}) chose {_words(state, action)!r}, but"
+                            f" {_words(state, probe)!r} on a copy of the game whose hidden information was re-dealt:"
+                            " it decides on what its seat may not know")
+
+
+def _words(state: Any, action: Any) -> str:
+    try:
+        return f"{state.action_to_string(action)}"
+    except Exception:  # the words are a courtesy: the number says it too
+        return f"action {action}"
 
 
 def _trace_run(trace: Trace, step: int, shadow: Any, drawn: list[int]) -> None:

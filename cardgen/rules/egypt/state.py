@@ -246,8 +246,8 @@ class EgyptState:
         on it and on the real game, and requires the same decision. The copy is for
         reading: it shares the lists it leaves alone with this state, so it must not be
         played."""
-        twin = EgyptState.__new__(EgyptState)
-        for name in self.__slots__:
+        twin = type(self).__new__(type(self))
+        for name in EgyptState.__slots__:
             setattr(twin, name, getattr(self, name))
         others = [q for q in range(self.g.num_players) if q != seat]
         pool = list(self.deck)

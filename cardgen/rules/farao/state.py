@@ -259,8 +259,8 @@ class FaraoState:
         each hand keeping its size. The validator asks a player on it and on the real
         game, and requires the same decision. The copy is for reading: it shares the lists
         it leaves alone with this state, so it must not be played."""
-        twin = FaraoState.__new__(FaraoState)
-        for name in self.__slots__:
+        twin = type(self).__new__(type(self))
+        for name in FaraoState.__slots__:
             setattr(twin, name, getattr(self, name))
         others = [q for q in range(self.g.num_players) if q != seat]
         pool = [k for k, c in enumerate(self.pile) if k != END for _ in range(c)]

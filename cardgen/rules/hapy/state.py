@@ -316,8 +316,8 @@ class HapyState:
         a player on it and on the real game, and requires the same decision. The copy is
         for reading (its observations and legal actions): it shares the lists it leaves
         alone with this state, so it must not be played."""
-        twin = HapyState.__new__(HapyState)  # read, never played: only what changes is copied
-        for name in self.__slots__:
+        twin = type(self).__new__(type(self))  # read, never played: only what changes is copied
+        for name in HapyState.__slots__:
             setattr(twin, name, getattr(self, name))
         twin.hand = self.hand[:]
         twin.slot_card = self.slot_card[:]

@@ -215,7 +215,7 @@ class HorusState(HorusTable):
         and the order of the bag. The validator asks a player on it and on the real game,
         and requires the same decision. The copy is for reading: it shares the tables it
         leaves alone with this state, so it must not be played."""
-        twin = HorusState.__new__(HorusState)
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(self.__dict__)
         others = [q for q in range(self.g.num_players) if q != seat]
         pool = list(self.deck)
