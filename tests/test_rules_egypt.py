@@ -52,7 +52,7 @@ from cardgen.rules.egypt.spec import (
     VICTIM,
     EgyptOptions,
 )
-from cardgen.rules.egypt.state import EgyptObservation, EgyptState
+from cardgen.rules.egypt.state import EgyptState
 from cardgen.validation.simulate import play_game, run_config
 from cardgen.validation.static import check_static
 

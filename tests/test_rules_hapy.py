@@ -4,7 +4,6 @@ information, the checker, the agents, and seeded whole games."""
 from __future__ import annotations
 
 import gc
-
 import random
 
 import pytest

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from math import floor
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win

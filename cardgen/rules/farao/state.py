@@ -32,8 +32,6 @@ from .codec import (
     state_text,
 )
 from .observation import FaraoObservation
-
-_new_observation = tuple.__new__
 from .spec import (
     ATTACK,
     BLOCK,
@@ -66,6 +64,9 @@ from .spec import (
 
 if TYPE_CHECKING:
     from .game import FaraoGame
+
+
+_new_observation = tuple.__new__
 
 
 class FaraoState:

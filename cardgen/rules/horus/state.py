@@ -46,8 +46,8 @@ from .codec import (
     render_text,
 )
 from .geometry import CELLS, code
-from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .outcomes import outcome_text
+from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
 
 
