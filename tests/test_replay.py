@@ -89,3 +89,37 @@ def test_the_trace_shows_outcomes_not_only_actions(cli):
     assert re.match(r"step +\d+ +end +game over after \d+ turns: seat \d won", lines[-1]), lines[-1]
     r = cli("validate", "farao", "--seed", 2, "--games", 1, "--players", 3, "--agents", "greedy", "--trace")
     assert any(re.search(r"→ seat \d scores \d+ \(now \d+\)", x) for x in r.stderr.splitlines())
+
+
+def _outcomes(r) -> list[str]:
+    return [x.split("→ ", 1)[1] for x in r.stderr.splitlines() if "→ " in x]
+
+
+def test_the_egypt_trace_shows_reveals_control_melds_and_the_winner(cli):
+    r = cli("validate", "egypt", "--seed", 1, "--games", 1, "--players", 3, "--agents", "greedy", "--trace")
+    said = "; ".join(_outcomes(r))
+    assert re.search(r"reveals: seat 1 \S.*, seat 2 \S.*, seat 3 \S", said)  # every seat's reveal at once
+    assert re.search(r"seat \d (takes|keeps) control", said)
+    assert re.search(r"seat \d lays .+: \+\d+ tribute, \d+ in all", said)  # a meld and its tribute
+    assert re.search(r"turn 10 ends; tribute seat 1 \d+, seat 2 \d+, seat 3 \d+", said)
+    assert re.search(r"seats? [\d, ]+ (wins|share the win) with \d+ tribute", said)
+    steals = [x for x in r.stderr.splitlines() if re.search(r"chance +seat \d takes \S+ from seat \d", x)]
+    assert steals  # the card taken, as the chance step that draws it
+    # the tribute the outcome lines add up to is the game's: the last 'in all' of each seat
+    final = re.findall(r"turn 10 ends; tribute (.*?)(?:;|$)", said)[-1]
+    assert re.search(r"game over after 10 turns", r.stderr.splitlines()[-1])
+    assert final.count("seat") == 3
+
+
+def test_the_horus_trace_shows_stones_regions_scores_and_the_winner(cli):
+    r = cli("validate", "horus", "--seed", 1, "--games", 1, "--players", 3, "--agents", "greedy", "--trace")
+    said = _outcomes(r)
+    stones = [x for x in said if re.search(r"seat \d's stone stands at \(-?\d+, -?\d+\) in a region of \d+ tile", x)]
+    assert stones and all("worth" in x for x in stones)
+    assert any(re.search(r"scores now seat 1 \d+, seat 2 \d+, seat 3 \d+", x) for x in said)
+    last = said[-1]
+    assert re.search(r"region of \d+ tile\(s\) scores \d+ for seats? \d", last)
+    final = re.search(r"final scores seat 1 (\d+), seat 2 (\d+), seat 3 (\d+); seats? ([\d, ]+) (wins|share)", last)
+    assert final, last
+    end = re.search(r"returns \[(\S+), (\S+), (\S+)\]", r.stderr.splitlines()[-1])
+    assert [int(float(x)) for x in end.groups()] == [int(x) for x in final.groups()[:3]]

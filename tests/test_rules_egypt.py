@@ -52,7 +52,7 @@ from cardgen.rules.egypt.spec import (
     VICTIM,
     EgyptOptions,
 )
-from cardgen.rules.egypt.state import EgyptObservation, EgyptState
+from cardgen.rules.egypt.state import EgyptState
 from cardgen.validation.simulate import play_game, run_config
 from cardgen.validation.static import check_static
 
@@ -634,7 +634,10 @@ def test_checker_notices_counts_per_type_that_disagree_with_the_cards(gd3):
 def test_checker_notices_reveals_shown_before_every_seat_has_chosen(gd3, monkeypatch):
     s, chk = dealt(gd3)
     assert s.phase == CONTROL
-    monkeypatch.setattr(EgyptObservation, "revealed", property(lambda self: tuple(self._s.pending)))
+    honest = EgyptState.observation
+    # an engine whose views show the choices made so far during the Control phase
+    monkeypatch.setattr(EgyptState, "observation",
+                        lambda self, p: honest(self, p)._replace(revealed=tuple(self.pending)))
     with pytest.raises(RuleViolation, match="sees the reveals before every seat has chosen"):
         chk.conservation(s)
 

@@ -3,13 +3,14 @@ information, the checker, the agents, and seeded whole games."""
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules.api import RandomAgent
+from cardgen.rules.api import RandomAgent, observation_leak
 from cardgen.rules.hapy.agents import GreedyAgent
 from cardgen.rules.hapy.codec import EV_REQUEST, EV_REVEAL, EV_SKIP, EV_TAKE, KEEP_BASE, PASS, REQUEST_BASE
 from cardgen.rules.hapy.masks import mask_cards
@@ -518,13 +519,21 @@ def test_legal_requests_are_every_nameable_card_from_every_other_seat(game, rule
             s.apply_action(legal[int(rng.random() * len(legal))])
 
 
-def test_observation_is_a_live_view_of_the_state(gd2):
+def test_an_observation_is_a_copy_that_cannot_reach_the_state(gd2):
     s = dealt(gd2, 3)
     obs = s.observation(0)
     before = obs.public()
     s.apply_action(35)
-    assert obs.public() != before and obs.hand_sizes == (1, 0) and obs.phase == "request"
-    assert obs.own_revealed == 0 and obs.request_view == (s.hand[0], 0, 0, -1)
+    assert obs.public() == before, "a copy: it shows the moment it was made"
+    now = s.observation(0)
+    assert now.hand_sizes == (1, 0) and now.phase == "request"
+    assert now.own_revealed == 0 and now.request_view == (s.hand[0], 0, 0, -1)
+    with pytest.raises(AttributeError):
+        obs.hand_mask = 0  # immutable
+    assert not hasattr(obs, "__dict__") and not hasattr(obs, "_s")
+    assert observation_leak(obs) is None
+    reachable = gc.get_referents(obs)
+    assert not any(x is s or x is s.events or x is s.hand for x in reachable)
 
 
 def test_full_check_compares_the_layout_with_the_checkers_own_record(gd2):

@@ -61,13 +61,17 @@ def _names(value: str | None) -> tuple[str, ...]:
               help="Worker processes for the games (0 = one per core, 1 = none). The report is the same"
                    " whatever the number; --trace plays in one process.")
 @click.option("--trace", is_flag=True, help="Print every step of every game to standard error (use with --games 1).")
+@click.option("--rules", "rules_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.py",
+              help="Play with the rules module in FILE.py (it must register rules for GAME's id). Without it,"
+                   " the rules are cardgen's own or an installed package's 'cardgen.rules' entry point; Python"
+                   " in a game folder is never run otherwise.")
 @click.option("--draw", "draw_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.png",
               help="Play the one game of --seed (first player count and kind unless --players/--agents say)"
                    " and draw its final table into FILE.png, for games whose rules can draw.")
 @click.pass_context
 def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             variants: tuple[str, ...], jobs: int, trace: bool, draw_path: Path | None) -> None:
+             variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -88,15 +92,19 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
+      cardgen validate my-game --rules my_rules.py
     """
     from ..errors import display_path
     from ..rules import rules_for
+    from ..rules.plugins import load_rules_file
     try:
         model = load_with_variants(game, variants)
+        if rules_path is not None:
+            load_rules_file(rules_path, model.id)
+        rules = rules_for(model.id)
     except CardgenError as exc:
         fail(exc)
         return
-    rules = rules_for(model.id)
     setup_names = _names(setups)
     agent_names = _names(agents)
     if rules is not None:

@@ -9,7 +9,7 @@ A rules module describes one game to the generic validator:
   configuration (player count, setup) and returns a :class:`GameDef`, whose
   :meth:`GameDef.new_initial_state` starts a :class:`State`;
 * who plays: agent factories (at least ``random`` and ``greedy``), which only
-  ever see an observation of the state, never the state itself;
+  ever see an observation of the state (a copy of plain values), never the state;
 * how to check it: a :class:`Checker` that verifies each action against the
   rules independently of the engine's own move generator, the invariants after
   each step, and the end condition at the end.
@@ -141,7 +141,14 @@ class StaticSpec:
 
 # --------------------------------------------------------------------------- play
 class Observation(Protocol):
-    """What one seat may know. Each game defines its own fields."""
+    """What one seat may know, copied out of the state: each game defines its own fields.
+
+    An observation holds plain immutable values only (ints, floats, strings, None,
+    and tuples, frozensets or :class:`FrozenDict` tables of them; a ``NamedTuple`` is
+    the natural shape), so that
+    nothing in it leads back to the state or can change after it was made: a player
+    sees what its seat may know and nothing else, whatever it does with the object.
+    The validator checks this (:func:`observation_leak`) on sampled steps."""
 
     player: int
 
@@ -209,13 +216,74 @@ class Rules(Protocol):
 #       one (so a seed replays the same game with or without it);
 #   apply_action(action) may return the new current player (exactly current_player()): the runner
 #       then does not ask for it (any other return value, e.g. None, means: ask);
-#   live_observations = True: observation(p) is a live, read-only view that always shows the
-#       state as it is now (not a copy), so the runner makes one per seat for the whole game
-#       instead of one per step. It must still show only what seat p may know.
+#   scrambled(seat, rng) -> State: a copy (for reading: its observations and legal actions) in
+#       which everything ``seat`` cannot see is dealt again with ``rng``. On sampled steps the
+#       runner requires the seat's observation and legal actions to be the same on it, and a
+#       copy of the player to choose there as the player does in the game.
 #   legal_at(u) -> action or None: for 0 <= u < 1, legal_actions()[uniform_index(u, n)] where n is
 #       the number of legal actions (None when there is none), without building the list. The
 #       runner then plays a RandomAgent's turn with one rng.random() as its act() would, and on
 #       full-check steps compares the action with the list.
+
+
+class FrozenDict(dict):
+    """A mapping that cannot be changed, for an observation's tables (a copy of the
+    state's dict: reading it costs what reading a dict costs)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("an observation cannot be changed")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (FrozenDict, (dict(self),))
+
+
+_PLAIN = frozenset({int, float, str, bytes, bool, type(None), complex})
+
+
+def observation_leak(obs: Any, limit: int = 1_000_000) -> str | None:
+    """None if ``obs`` holds plain immutable values only (see :class:`Observation`); else
+    what it holds that could lead back to the state or change (e.g. "a list"), found by
+    walking everything the object refers to. Tuple subclasses (``NamedTuple`` views),
+    frozensets and :class:`FrozenDict` tables are allowed."""
+    plain = _PLAIN
+    stack = [obs]
+    walked = 0
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is tuple or t is frozenset or isinstance(x, (tuple, frozenset)):
+            walked += len(x)
+            if walked > limit:
+                return f"more than {limit:,} values"
+            for item in x:
+                if type(item) not in plain:
+                    stack.append(item)
+            if t is not tuple and t is not frozenset and getattr(x, "__dict__", None):
+                return f"a {t.__name__} with attributes of its own"
+            continue
+        if t in plain:
+            continue
+        if t is FrozenDict:
+            walked += 2 * len(x)
+            if walked > limit:
+                return f"more than {limit:,} values"
+            for pair in x.items():
+                for item in pair:
+                    if type(item) not in plain:
+                        stack.append(item)
+            continue
+        return f"a {t.__name__}"
+    return None
 
 
 def uniform_index(u: float, count: int) -> int:

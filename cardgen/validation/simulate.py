@@ -18,13 +18,19 @@ on full-check steps that the agent's choice is one of them
 ``current_player()``), on the step-by-step path that chance outcomes are among
 the announced ones, and that the game ends within the rules' generous length
 limit. The hot loop keeps to the optional fast paths of :mod:`cardgen.rules.api`
-(live observations, the next player returned by ``apply_action``, the whole deal
-at once, a random player's pick without the list of legal actions) when a state
-offers them.
+(the next player returned by ``apply_action``, the whole deal at once, a random
+player's pick without the list of legal actions) when a state offers them.
+
+Honest players: a player is given a fresh observation at each decision (the generic
+random player, which reads none, is given None). On full-check steps the runner checks
+that it holds plain values only, and, where the state can re-deal the hidden
+information (``scrambled``), that the observation and the legal actions are the same
+on a re-dealt copy and that a copy of the player chooses there as the player does.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import statistics
@@ -33,7 +39,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.api import CHANCE, TERMINAL, RandomAgent, RuleViolation, player_rng, sample_chance, uniform_index
+from ..rules.api import (
+    CHANCE,
+    TERMINAL,
+    RandomAgent,
+    RuleViolation,
+    observation_leak,
+    player_rng,
+    sample_chance,
+    uniform_index,
+)
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -233,9 +248,14 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     earlier = None
     # a random player's pick needs no list of legal actions where the state can index them
     legal_at = getattr(state, "legal_at", None)
-    uniform = [legal_at is not None and type(a).act is RandomAgent.act for a in agents]
-    # a state whose observations are live views: one per seat for the whole game
-    views = [observation(s) for s in range(n)] if getattr(state, "live_observations", False) else None
+    # the generic random player reads nothing of its observation: it is given none, and not probed
+    blind = [type(a).act is RandomAgent.act for a in agents]
+    uniform = [legal_at is not None and b for b in blind]
+    # on sampled steps, each player is asked again on a copy whose hidden information is
+    # re-dealt (a state's optional scrambled(seat, rng)) and must decide alike
+    scrambled = getattr(state, "scrambled", None)
+    kinds = [type(a).__name__ for a in agents]
+    probes = _Probes(seed)
     step = 0
     run_from = -1  # the step where the current run of chance steps began
     try:
@@ -288,9 +308,16 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 legal = legal_actions()
                 if not legal:
                     raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-                action = acts[p](observation(p) if views is None else views[p], legal, seat_rngs[p])
-                if full and action not in legal:  # sampled: the checker judges every action by the rules
-                    raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
+                obs = None if blind[p] else observation(p)
+                if full and obs is not None:  # sampled: the observation is a copy, and the player decides on it alone
+                    probe = _honesty_probe(gamedef, state, p, obs, legal, agents[p], seat_rngs[p], rng, probes,
+                                           scrambled)
+                action = acts[p](obs, legal, seat_rngs[p])
+                if full:
+                    if action not in legal:  # the checker judges every action by the rules
+                        raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
+                    if obs is not None and probe is not None:
+                        _compare_decision(state, probe, action, p, kinds[p])
             if trace is not None:
                 trace(step, p, state.action_to_string(action))
                 earlier = state.clone() if outcome is not None else None
@@ -323,6 +350,83 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     best = max(returns) if returns else 0
     winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
     return GameOutcome(seed, "ok", step, state.length(), winners, figures=figures)
+
+
+class _Probes:
+    """The random sources of one game's honesty probes (made once: seeding costs), and how
+    many were made."""
+
+    __slots__ = ("seed", "scramble", "dice", "player", "count")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.count = 0
+
+    def start(self) -> None:
+        """The sources, at the first probe of the game (a game of random players has none)."""
+        self.scramble = random.Random(f"cardgen scramble of game {self.seed}")  # neither chance's nor a player's
+        self.dice = random.Random(self.scramble.random())  # what a player holding chance's source would read
+        self.player = random.Random(0)  # a copy of the player's own stream, set afresh for each probe
+
+
+LEAK_EVERY = 4  # the walk through an observation for anything not plain: every 4th probe (and the first)
+
+
+def _honesty_probe(gamedef: Any, state: Any, seat: int, obs: Any, legal: list[int], agent: Any,
+                   seat_rng: random.Random, chance_rng: random.Random, probes: _Probes,
+                   scrambled: Callable[[int, random.Random], Any] | None) -> Any:
+    """Checks, on a sampled decision, that what ``seat`` is given holds only what it may
+    know, and returns the decision a copy of its player makes on a copy of the game whose
+    hidden information is re-dealt (None if the state cannot re-deal), for
+    :func:`_compare_decision` to hold against the real one.
+
+    The observation must be made of plain immutable values (nothing leads back to the
+    state), and the same on the re-dealt copy; so must the legal actions. The player's
+    copy is a deep copy in which the state is the re-dealt copy and chance's random
+    source another one: a player that kept a way to the state or to the dice reads the
+    copy's, and decides otherwise."""
+    if not probes.count:
+        probes.start()
+    if not probes.count % LEAK_EVERY:
+        leak = observation_leak(obs)
+        if leak is not None:
+            raise RuleViolation(f"seat {seat + 1}'s observation holds {leak}: an observation must be a copy of"
+                                " plain values that cannot lead back to the state")
+    probes.count += 1
+    if scrambled is None:
+        return None
+    twin = scrambled(seat, probes.scramble)
+    seen = twin.observation(seat)
+    if seen != obs:
+        fields = getattr(obs, "_fields", ())
+        differ = [f for f in fields if getattr(seen, f, None) != getattr(obs, f, None)]
+        raise RuleViolation(f"seat {seat + 1}'s observation changes when only what it may not know is re-dealt"
+                            + (f" ({', '.join(differ)})" if differ else "")
+                            + ": it shows hidden information")
+    if twin.legal_actions() != legal:
+        raise RuleViolation(f"seat {seat + 1}'s legal actions change when only what it may not know is re-dealt:"
+                            " they show hidden information")
+    memo = {id(state): twin, id(chance_rng): probes.dice, id(gamedef): gamedef}  # the game's rules: shared
+    try:
+        twin_agent = copy.deepcopy(agent, memo)
+    except Exception:  # a player that cannot be copied is not probed
+        return None
+    probes.player.setstate(seat_rng.getstate())
+    return twin_agent.act(seen, list(legal), probes.player)
+
+
+def _compare_decision(state: Any, probe: Any, action: int, seat: int, kind: str) -> None:
+    if probe != action:
+        raise RuleViolation(f"seat {seat + 1}'s player ({kind}) chose {_words(state, action)!r}, but"
+                            f" {_words(state, probe)!r} on a copy of the game whose hidden information was re-dealt:"
+                            " it decides on what its seat may not know")
+
+
+def _words(state: Any, action: Any) -> str:
+    try:
+        return f"{state.action_to_string(action)}"
+    except Exception:  # the words are a courtesy: the number says it too
+        return f"action {action}"
 
 
 def _trace_run(trace: Trace, step: int, shadow: Any, drawn: list[int]) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -50,6 +51,11 @@ class GreedyAgent:
             t.update(held={}, free={}, melds={}, discards={}, keep={})
         self._held, self._free, self._melds, self._discards, self._keep = (
             t["held"], t["free"], t["melds"], t["discards"], t["keep"])
+
+    def __deepcopy__(self, memo: dict) -> GreedyAgent:
+        """The player has no memory of its own (its tables are caches of pure choices,
+        shared by every greedy player of the game): a copy is a shallow one."""
+        return copy.copy(self)
 
     def act(self, obs: EgyptObservation, legal: Sequence[int], rng: random.Random) -> int:
         phase = obs.phase_id

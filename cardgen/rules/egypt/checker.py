@@ -462,13 +462,13 @@ class EgyptChecker:
                 raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
                                     f" {counts_tuple(swar(m))}")
         if s.phase == CONTROL:
-            views = self._views if self._views_of is s else self._observe(s)
+            views = self._observe(s)
             if any(map(_REVEALED, views)):
                 q = next(q for q, v in enumerate(views) if v.revealed)
                 raise RuleViolation(f"seat {q + 1} sees the reveals before every seat has chosen")
 
     def _observe(self, s: EgyptState) -> list[EgyptObservation]:
-        """Every seat's view of the state (live views: made once per game)."""
+        """Every seat's view of the state as it is now."""
         self._views_of = s
         self._views = [s.observation(q) for q in range(self.g.num_players)]
         return self._views

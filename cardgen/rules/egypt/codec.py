@@ -13,7 +13,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .spec import ANKH, COMBO_IDS, COMBOS, CONTROL, DISCARD, DRAW, DYNASTY, STEAL, VICTIM
+from .spec import (
+    ANKH,
+    COMBO_IDS,
+    COMBOS,
+    CONTROL,
+    DISCARD,
+    DRAW,
+    DYNASTY,
+    EV_COMBO,
+    EV_CONTROL,
+    EV_MELD,
+    EV_RESHUFFLE,
+    EV_REVEAL,
+    EV_STEAL,
+    EV_TURN,
+    OVER,
+    STEAL,
+    VICTIM,
+)
 
 if TYPE_CHECKING:
     from .state import EgyptState
@@ -104,3 +122,33 @@ def action_text(state: EgyptState, action: int) -> str:
         types = decode_discard(action)
         return "discard " + (", ".join(g.type_names[t] for t in types) if types else "nothing")
     return f"action {action}"
+
+
+def outcome_text(s: EgyptState, before: EgyptState) -> str:
+    """What the last step did that its action does not say, from the public log: the
+    reveals once every seat has chosen, who takes control, a card taken, melds laid and
+    their tribute, a reshuffle, the end of a turn and, at the end, the winner."""
+    g = s.g
+    out = []
+    for ev in s.events[len(before.events):]:
+        kind = ev[0]
+        if kind == EV_REVEAL:
+            out.append("reveals: " + ", ".join(f"seat {q + 1} {g.describe(a)}" for q, a in enumerate(ev[1])))
+        elif kind == EV_CONTROL:
+            c, changed = ev[1], ev[2]
+            out.append("no seat takes control" if c < 0 else
+                       f"seat {c + 1} {'takes' if changed else 'keeps'} control")
+        elif kind == EV_STEAL:
+            out.append(f"seat {ev[1] + 1} takes a card from seat {ev[2] + 1}")
+        elif kind in (EV_MELD, EV_COMBO):
+            out.append(f"seat {ev[1] + 1} lays {g.describe(ev[2])}: +{ev[3]} tribute, {s.score[ev[1]]} in all")
+        elif kind == EV_RESHUFFLE:
+            out.append(f"the discard pile is shuffled into a new deck of {ev[1]}")
+        elif kind == EV_TURN:
+            out.append(f"turn {ev[1]} ends; tribute " + ", ".join(f"seat {q + 1} {x}" for q, x in enumerate(s.score)))
+    if s.phase == OVER and before.phase != OVER:
+        best = max(s.score)
+        won = [q + 1 for q, x in enumerate(s.score) if x == best]
+        out.append(f"seat {won[0]} wins with {best} tribute" if len(won) == 1 else
+                   f"seats {', '.join(map(str, won))} share the win with {best} tribute")
+    return "; ".join(out)

@@ -12,12 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from math import floor
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
-from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text
+from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, outcome_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
 from .spec import (
     CONTROL,
@@ -45,8 +44,9 @@ if TYPE_CHECKING:
     from .game import EgyptGame
 
 
-class EgyptObservation:
-    """What one seat may know, as a read-only view of the state at this moment.
+class EgyptObservation(NamedTuple):
+    """What one seat may know, copied out of the state at one moment (ints and tuples,
+    nothing that leads back to the state).
 
     Only public information and the seat's own hand. During the Control phase the
     choices of the seats that already chose stay hidden (``revealed`` is empty)
@@ -59,50 +59,43 @@ class EgyptObservation:
     ``(EV_DISCARD, seat, types)``, ``(EV_TURN, turns played)``.
     """
 
-    __slots__ = ("player", "_s")
+    player: int
+    num_players: int
+    phase: str
+    phase_id: int  # the phase as its number (CONTROL, DISCARD…)
+    turn: int
+    hand_mask: int
+    sig: int  # own counts per type, one per byte (see swar)
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    controller: int
+    revealed: tuple[int, ...]  # this turn's reveal per seat (PASS for none), once every seat has chosen
+    my_reveal: int | None
+    table: tuple[int, ...]  # cards laid on the table this turn
+    discard: tuple[int, ...]  # the discard pile, face up
+    deck_size: int
+    events: tuple[tuple, ...]
 
-    def __init__(self, state: EgyptState, player: int):
-        self.player = player
-        self._s = state
-
-    # the plain public fields read through C-level getters (attrgetter): the greedy player reads
-    # some of them at every decision
-    num_players = property(attrgetter("_s.g.num_players"))
-    phase = property(lambda self: PHASE_NAMES[self._s.phase])
-    phase_id = property(attrgetter("_s.phase"), doc="the phase as its number (CONTROL, DISCARD…)")
-    turn = property(attrgetter("_s.turn"))
-    hand_mask = property(lambda self: self._s.hand[self.player])
-    sig = property(lambda self: self._s.sig[self.player], doc="own counts per type, one per byte (see swar)")
-    counts = property(lambda self: counts_tuple(self._s.sig[self.player]), doc="own cards per type")
-    hand_sizes = property(lambda self: tuple(self._s.hand_n))
-    scores = property(lambda self: tuple(self._s.score))
-    controller = property(attrgetter("_s.controller"))
-    revealed = property(lambda self: self._s.shown if self._s.phase != CONTROL else (),
-                        doc="this turn's reveal per seat (PASS for none), once every seat has chosen")
-    my_reveal = property(lambda self: self._s.pending[self.player] if self._s.phase == CONTROL
-                         and self._s.player > self.player else None)
-    table = property(lambda self: tuple(mask_cards(self._s.table)), doc="cards laid on the table this turn")
-    discard = property(lambda self: tuple(mask_cards(self._s.discard)), doc="the discard pile, face up")
-    deck_size = property(lambda self: len(self._s.deck))
-    events = property(attrgetter("_s.events"))
+    counts = property(lambda self: counts_tuple(self.sig), doc="own cards per type")
 
     @property
     def hand(self) -> tuple[int, ...]:
-        return tuple(mask_cards(self._s.hand[self.player]))
+        return tuple(mask_cards(self.hand_mask))
 
     FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts", "hand_sizes", "scores", "controller",
               "revealed", "my_reveal", "table", "discard", "deck_size")
 
     def public(self) -> dict[str, Any]:
         """Everything the seat may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": tuple(self.events)}
+        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+
+
+_new_observation = tuple.__new__
 
 
 class EgyptState:
-    """A game in progress; :meth:`apply_action` returns the new current player and the
-    observations are live views (the runner's fast paths, see :mod:`cardgen.rules.api`)."""
-
-    live_observations = True  # observation(p) always shows the state as it is now
+    """A game in progress; :meth:`apply_action` returns the new current player (the
+    runner's fast path, see :mod:`cardgen.rules.api`)."""
 
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
@@ -236,7 +229,40 @@ class EgyptState:
         return []
 
     def observation(self, player: int) -> EgyptObservation:
-        return EgyptObservation(self, player)
+        """What ``player`` may know now, as a copy (see :class:`EgyptObservation`)."""
+        phase = self.phase
+        control = phase == CONTROL
+        return _new_observation(EgyptObservation, (
+            player, self.g.num_players, PHASE_NAMES[phase], phase, self.turn, self.hand[player], self.sig[player],
+            tuple(self.hand_n), tuple(self.score), self.controller, () if control else self.shown,
+            self.pending[player] if control and self.player > player else None,
+            tuple(mask_cards(self.table)), tuple(mask_cards(self.discard)), len(self.deck), tuple(self.events)))
+
+    def scrambled(self, seat: int, rng: random.Random) -> EgyptState:
+        """A copy in which everything ``seat`` cannot see is dealt again: the other hands
+        and the deck, shuffled together and dealt back (each hand keeps its size; the
+        deck stays in card order, as the engine keeps it). The validator asks a player
+        on it and on the real game, and requires the same decision. The copy is for
+        reading: it shares the lists it leaves alone with this state, so it must not be
+        played."""
+        twin = type(self).__new__(type(self))
+        for name in EgyptState.__slots__:
+            setattr(twin, name, getattr(self, name))
+        others = [q for q in range(self.g.num_players) if q != seat]
+        pool = list(self.deck)
+        for q in others:
+            pool.extend(mask_cards(self.hand[q]))
+        rng.shuffle(pool)
+        twin.hand, twin.sig = self.hand[:], self.sig[:]
+        k = 0
+        for q in others:
+            n = self.hand_n[q]
+            mask = cards_mask(pool[k:k + n])
+            twin.hand[q] = mask
+            twin.sig[q] = swar(mask)
+            k += n
+        twin.deck = sorted(pool[k:])
+        return twin
 
     def returns(self) -> list[float]:
         """1 for every seat with the most tribute (all 1: a draw), 0 for the others."""
@@ -509,6 +535,10 @@ class EgyptState:
     # -- text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return action_text(self, action)
+
+    def outcome_text(self, before: EgyptState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :func:`.codec.outcome_text`)."""
+        return outcome_text(self, before)
 
     def __str__(self) -> str:
         g = self.g

@@ -4,6 +4,7 @@ of the rules API; the greedy player here plays sensibly from what its seat may s
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -80,10 +81,17 @@ class GreedyAgent:
         self.g = game
         self.seat = seat
         self.jokers = game.options.jokers
-        self._last_hand: list[int] | None = None
-        self._last_pyrs: list[tuple] | None = None
+        self._last_hand: tuple[int, ...] | None = None
+        self._last_pyrs: tuple[tuple, ...] | None = None
         self._last_worths: list[float] = []
         self._offer: tuple | None = None  # (turn, trades made, the offer planned when saying yes)
+
+    def __deepcopy__(self, memo: dict) -> GreedyAgent:
+        """A copy (the validator asks a copy of the player again): the rules are shared,
+        the remembered hand and pyramids are tuples, only the last worths are copied."""
+        twin = copy.copy(self)
+        twin._last_worths = self._last_worths[:]
+        return twin
 
     def worth(self, obs: FaraoObservation, kind: int) -> float:
         """How much a card is worth keeping, to this player, now."""
@@ -118,10 +126,10 @@ class GreedyAgent:
         self._remember(hand, pyrs, out)
         return out
 
-    def _remember(self, hand: list[int], pyrs: list[tuple], worths: list[float]) -> None:
-        """The last worths and the cards they were worked out for (copies: the live lists change)."""
-        self._last_hand = hand[:]
-        self._last_pyrs = pyrs[:]
+    def _remember(self, hand: Sequence[int], pyrs: Sequence[tuple], worths: list[float]) -> None:
+        """The last worths and the cards they were worked out for (the observation's tuples)."""
+        self._last_hand = tuple(hand)
+        self._last_pyrs = tuple(pyrs)
         self._last_worths = worths
 
     def act(self, obs: FaraoObservation, legal: Sequence[int], rng: random.Random) -> int:

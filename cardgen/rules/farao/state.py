@@ -66,14 +66,15 @@ if TYPE_CHECKING:
     from .game import FaraoGame
 
 
+_new_observation = tuple.__new__
+
+
 class FaraoState:
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
                  "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds",
                  "trade_or_build", "display_owed")
-
-    live_observations = True
 
     def __init__(self, game: FaraoGame):
         n = game.num_players
@@ -248,7 +249,38 @@ class FaraoState:
         return out
 
     def observation(self, player: int) -> FaraoObservation:
-        return FaraoObservation(self, player)
+        """What ``player`` may know now, as a copy (see :class:`~.observation.FaraoObservation`)."""
+        return _new_observation(FaraoObservation, (
+            player, self.g.num_players, self.phase, self.active, tuple(self.hands[player]), tuple(self.hand_n),
+            tuple(map(tuple, self.pyr)), tuple(self.display), tuple(self.discard), self.pile_n, self.plateau,
+            self.final, tuple(self.score), self.offer, self.target, self.roll, self.trades, self.turn))
+
+    def scrambled(self, seat: int, rng: random.Random) -> FaraoState:
+        """A copy in which everything ``seat`` cannot see is dealt again: the cards of the
+        other hands and of the pile (the End card aside), shuffled together and dealt back,
+        each hand keeping its size. The validator asks a player on it and on the real
+        game, and requires the same decision. The copy is for reading: it shares the lists
+        it leaves alone with this state, so it must not be played."""
+        twin = type(self).__new__(type(self))
+        for name in FaraoState.__slots__:
+            setattr(twin, name, getattr(self, name))
+        others = [q for q in range(self.g.num_players) if q != seat]
+        pool = [k for k, c in enumerate(self.pile) if k != END for _ in range(c)]
+        for q in others:
+            pool.extend(k for k, c in enumerate(self.hands[q]) for _ in range(c))
+        rng.shuffle(pool)
+        twin.hands = [h[:] for h in self.hands]
+        at = 0
+        for q in others:
+            hand = twin.hands[q] = [0] * len(self.hands[q])
+            for k in pool[at:at + self.hand_n[q]]:
+                hand[k] += 1
+            at += self.hand_n[q]
+        pile = twin.pile = [0] * len(self.pile)
+        pile[END] = self.pile[END]
+        for k in pool[at:]:
+            pile[k] += 1
+        return twin
 
     def returns(self) -> list[float]:
         """1 for every seat with the most points (all 1: a draw), 0 for the others."""

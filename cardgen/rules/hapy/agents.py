@@ -2,13 +2,12 @@
 :class:`~cardgen.rules.api.RandomAgent`).
 
 The greedy player sees only a :class:`~.state.HapyObservation`: its own hand, the
-public faces and the public log, which the greedy players of one game read once
-between them (:class:`_PublicMemory`)."""
+public faces and the public log, which it reads as the log grows
+(:class:`_PublicMemory`)."""
 
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Sequence
 from operator import itemgetter
 
@@ -23,30 +22,17 @@ _PAIRS6 = tuple((v & 63, v >> 6) for v in range(4096))  # the two 6-bit families
 
 
 class _PublicMemory:
-    """What the public log of one game tells, read once for all the greedy players of the game.
+    """What the public log of one game tells one greedy player, read as the log grows.
 
-    Public facts only (the log is the same for every seat): the seat publicly known
-    to hold each card, how many cards are publicly known in each hand, the cards a
-    seat was asked for in vain since its last secret take, how often each seat asked
-    for each family, how often each seat had to give each card away, the God-up
-    cards still in the layout and how many Mummy-up cards were taken. Found through
-    the log itself (:meth:`of`), so that the players of a game share one."""
+    Public facts only: the seat publicly known to hold each card, how many cards are
+    publicly known in each hand, the cards a seat was asked for in vain since its
+    last secret take, how often each seat asked for each family, how often each seat
+    had to give each card away, the God-up cards still in the layout and how many
+    Mummy-up cards were taken."""
 
-    __slots__ = ("events", "seen", "holder", "known", "lacks", "interest", "lost", "table", "mummy_taken",
-                 "__weakref__")
-    _by_log: weakref.WeakValueDictionary[int, _PublicMemory] = weakref.WeakValueDictionary()
+    __slots__ = ("seen", "holder", "known", "lacks", "interest", "lost", "table", "mummy_taken")
 
-    @classmethod
-    def of(cls, events: list, n: int, faces: Sequence[int]) -> _PublicMemory:
-        """The memory of the game whose log is ``events`` (made from these faces if there is none yet)."""
-        mem = cls._by_log.get(id(events))
-        if mem is None or mem.events is not events:
-            mem = cls(events, n, faces)
-            cls._by_log[id(events)] = mem  # the memory keeps the log alive: its id stays its own
-        return mem
-
-    def __init__(self, events: list, n: int, faces: Sequence[int]):
-        self.events = events
+    def __init__(self, n: int, faces: Sequence[int]):
         self.seen = 0  # events read so far
         self.holder = [-1] * N_CARDS
         self.known = [0] * n
@@ -60,9 +46,17 @@ class _PublicMemory:
         self.table = table
         self.mummy_taken = 0
 
-    def update(self) -> None:
-        """Read the log from where it was left."""
-        events = self.events
+    def __deepcopy__(self, memo: dict) -> _PublicMemory:
+        """A copy of plain numbers, made quickly (the validator copies a player to ask it again)."""
+        twin = _PublicMemory.__new__(_PublicMemory)
+        twin.seen, twin.table, twin.mummy_taken = self.seen, self.table, self.mummy_taken
+        twin.holder, twin.known, twin.lacks = self.holder[:], self.known[:], self.lacks[:]
+        twin.interest = [row[:] for row in self.interest]
+        twin.lost = [row[:] for row in self.lost]
+        return twin
+
+    def update(self, events: Sequence[tuple]) -> None:
+        """Read the log (the observation's copy) from where it was left."""
         holder, known, lacks, interest, lost = self.holder, self.known, self.lacks, self.interest, self.lost
         table = self.table
         for ev in events[self.seen:]:
@@ -133,9 +127,17 @@ class GreedyAgent:
         self.seat = seat
         self.n = game.num_players
         self.others = game.others[seat]
-        self.mem: _PublicMemory | None = None  # what the public log tells (shared by the greedy players of a game)
+        self.mem: _PublicMemory | None = None  # what the public log has told this player so far
         self.hidden0 = 0  # cards lying Mummy side up in the layout at the first observation
         self.faces: tuple[int, ...] = ()  # the faces at the first observation: a place shows that until taken
+
+    def __deepcopy__(self, memo: dict) -> GreedyAgent:
+        """A copy with a copy of the memory (the rest is numbers and tuples), made quickly."""
+        twin = GreedyAgent.__new__(GreedyAgent)
+        twin.seat, twin.n, twin.others, twin.hidden0, twin.faces = \
+            self.seat, self.n, self.others, self.hidden0, self.faces
+        twin.mem = None if self.mem is None else self.mem.__deepcopy__(memo)
+        return twin
 
     # the memory, as the agent sees it
     holder = property(lambda self: self.mem.holder, doc="per card: the seat publicly known to hold it; -1 unknown,"
@@ -158,10 +160,10 @@ class GreedyAgent:
             self._first(obs)
         events = obs.events
         mem = self.mem
-        if mem is None or mem.events is not events:
-            mem = self.mem = _PublicMemory.of(events, self.n, obs.faces)
+        if mem is None:
+            mem = self.mem = _PublicMemory(self.n, obs.faces)
         if mem.seen != len(events):
-            mem.update()
+            mem.update(events)
 
     def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
         phase = obs.phase

@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from itertools import repeat, starmap
 from operator import mul, or_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import CHANCE, TERMINAL, RuleViolation, uniform_index
 from .codec import (
@@ -55,55 +55,49 @@ if TYPE_CHECKING:  # for annotations only: the game definition imports this modu
 _DEAL_SIZES = tuple(range(N_CARDS, 0, -1))  # cards left to deal, card by card
 
 
-class HapyObservation:
-    """What one player may know, as a live read-only view of the state.
-
-    It exposes only public information and the player's own hand, always as the
-    state is now (the runner makes one per seat for a whole game; an agent that
-    wants to remember something copies it). It keeps the state in a private slot
-    so that it costs nothing to make; an agent that read that slot would cheat,
-    and the agents here use the properties only. ``events`` is the
-    public log: ``(EV_TAKE, seat, place, card or -1 if Mummy side up)``,
-    ``(EV_SKIP, seat)``, ``(EV_REQUEST, seat, asked seat, card, 1 if given)``,
+class HapyObservation(NamedTuple):
+    """What one player may know, copied out of the state at one moment: public
+    information and the player's own hand, as ints and tuples, and nothing that leads
+    back to the state (a tuple cannot be changed, and holds no state to read).
+    ``events`` is the public log: ``(EV_TAKE, seat, place, card or -1 if Mummy side
+    up)``, ``(EV_SKIP, seat)``, ``(EV_REQUEST, seat, asked seat, card, 1 if given)``,
     ``(EV_PASS, seat)``, ``(EV_REVEAL, seat, cards)``, ``(EV_WIN, seat)``.
     """
 
-    __slots__ = ("player", "_s")
+    player: int
+    num_players: int
+    win_sets: int
+    phase: str  # take, request or keep
+    hand_mask: int  # the player's own cards, as a bitmask
+    faces: tuple[int, ...]  # per place: the card if it lies God side up, -1 if Mummy side up, -2 if empty
+    available: tuple[int, ...]  # places no card covers any more
+    hand_sizes: tuple[int, ...]
+    revealed: tuple[int, ...]  # revealed cards per seat, as bitmasks
+    revealed_all: int  # every revealed card, as a bitmask
+    forbidden: int  # the card the request rule bans this turn (see HapyOptions.request_ban), or -1
+    events: tuple[tuple, ...]  # the public log
+    turn: int
 
-    def __init__(self, state: HapyState, player: int):
-        self.player = player
-        self._s = state
-
-    num_players = property(lambda self: self._s.g.num_players)
-    win_sets = property(lambda self: self._s.g.win_sets)
-    phase = property(lambda self: PHASE_NAMES[self._s.phase], doc="take, request or keep")
-    hand_mask = property(lambda self: self._s.hand[self.player], doc="the player's own cards, as a bitmask")
-    faces = property(lambda self: tuple(self._s.faces),
-                     doc="per place: the card if it lies God side up, -1 if Mummy side up, -2 if empty")
-    available = property(lambda self: tuple(self._s.avail), doc="places no card covers any more")
-    hand_sizes = property(lambda self: tuple(self._s.hand_n))
-    revealed = property(lambda self: tuple(self._s.rev), doc="revealed cards per seat, as bitmasks")
-    forbidden = property(lambda self: self._s.last_request,
-                         doc="the card the request rule bans this turn (see HapyOptions.request_ban), or -1")
-    events = property(lambda self: self._s.events, doc="the public log (read, never change)")
-    own_revealed = property(lambda self: self._s.rev[self.player], doc="the player's revealed cards (bitmask)")
-    request_view = property(lambda self: (self._s.hand[self.player], self._s.rev[self.player], self._s.rev_all,
-                                          self._s.last_request),
+    own_revealed = property(lambda self: self.revealed[self.player], doc="the player's revealed cards (bitmask)")
+    request_view = property(lambda self: (self.hand_mask, self.revealed[self.player], self.revealed_all,
+                                          self.forbidden),
                             doc="(hand_mask, own revealed, all revealed, forbidden) at once, for a request")
-    n_events = property(lambda self: len(self._s.events))
-    turn = property(lambda self: self._s.turn)
+    n_events = property(lambda self: len(self.events))
 
     @property
     def hand(self) -> tuple[int, ...]:
         """The player's own cards."""
-        return tuple(mask_cards(self._s.hand[self.player]))
+        return tuple(mask_cards(self.hand_mask))
 
     FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
               "revealed", "forbidden", "turn")
 
     def public(self) -> dict[str, Any]:
         """Everything the player may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": tuple(self.events)}
+        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+
+
+_new_observation = tuple.__new__
 
 
 class HapyState:
@@ -144,8 +138,6 @@ class HapyState:
         self.req_prev = -1
 
     # -- queries ----------------------------------------------------------------
-    live_observations = True  # observation(p) is a live view: the runner makes one per seat and game
-
     def current_player(self) -> int:
         phase = self.phase
         if phase == DEAL:
@@ -278,7 +270,12 @@ class HapyState:
         return legal[uniform_index(u, len(legal))] if legal else None
 
     def observation(self, player: int) -> HapyObservation:
-        return HapyObservation(self, player)
+        """What ``player`` may know now, as a copy (see :class:`HapyObservation`)."""
+        g = self.g
+        return _new_observation(HapyObservation, (
+            player, g.num_players, g.win_sets, PHASE_NAMES[self.phase], self.hand[player], tuple(self.faces),
+            tuple(self.avail), tuple(self.hand_n), tuple(self.rev), self.rev_all, self.last_request,
+            tuple(self.events), self.turn))
 
     def returns(self) -> list[float]:
         return [1.0 if s == self.winner else 0.0 for s in range(self.g.num_players)]
@@ -311,6 +308,38 @@ class HapyState:
             v = getattr(self, name)
             setattr(s, name, v[:] if isinstance(v, list) else v)
         return s
+
+    def scrambled(self, seat: int, rng: random.Random) -> HapyState:
+        """A copy in which everything ``seat`` cannot see is dealt again: the cards of the
+        other hands that are not revealed, and the cards lying Mummy side up in the layout,
+        shuffled among those same places (each hand keeps its size). The validator asks
+        a player on it and on the real game, and requires the same decision. The copy is
+        for reading (its observations and legal actions): it shares the lists it leaves
+        alone with this state, so it must not be played."""
+        twin = type(self).__new__(type(self))  # read, never played: only what changes is copied
+        for name in HapyState.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.hand = self.hand[:]
+        twin.slot_card = self.slot_card[:]
+        places = [q for q in range(self.g.num_players) if q != seat]
+        pool = []
+        for q in places:
+            pool.extend(mask_cards(self.hand[q] & ~self.rev[q]))
+        hidden = [place for place, face in enumerate(self.faces) if face == HIDDEN and self.slot_card[place] >= 0]
+        pool.extend(self.slot_card[place] for place in hidden)
+        rng.shuffle(pool)
+        k = 0
+        for q in places:
+            held = (self.hand[q] & ~self.rev[q]).bit_count()
+            mask = self.hand[q] & self.rev[q]
+            for c in pool[k:k + held]:
+                mask |= 1 << c
+            twin.hand[q] = mask
+            k += held
+        for place in hidden:
+            twin.slot_card[place] = pool[k]
+            k += 1
+        return twin
 
     # -- moves ------------------------------------------------------------------
     def apply_action(self, action: int) -> int:

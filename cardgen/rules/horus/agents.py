@@ -79,11 +79,13 @@ class GreedyAgent:
         card, stack and tile decisions share one)."""
         stones = (len(b.stone_at), sum(b.stone_at))  # a placed or moved stone changes one or the other
         sizes = self._claimable(b)
-        key = (b, len(b.pos), stones, sizes)
+        key = (len(b.pos), stones, sizes)
         if self._last[0] == key:
-            return self._last[1]
-        if self._kept[0] != (b, stones, sizes):  # the group stakes of earlier decisions hold while these stay
-            self._kept = ((b, stones, sizes), {})
+            out = self._last[1]
+            out.b = b  # what it works out from here on, it reads off the table as it is now
+            return out
+        if self._kept[0] != (stones, sizes):  # the group stakes of earlier decisions hold while these stay
+            self._kept = ((stones, sizes), {})
         g = self.g
         out = self._outlook(b, self.seat, g.temple_cap, g.closed, g.nterr, self._kept[1], sizes)
         self._last = (key, out)

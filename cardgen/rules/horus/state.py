@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, RuleViolation
+from ..api import CHANCE, TERMINAL, FrozenDict, RuleViolation
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -46,63 +46,72 @@ from .codec import (
     render_text,
 )
 from .geometry import CELLS, code
+from .outcomes import outcome_text
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
 
 
-class HorusView:
-    """What one seat may know, as a live read-only view: the whole table (tiles,
-    stones, stacks' sizes, the bag's size), its own hand and Nile card, and the other
-    hands' sizes only."""
+class PublicBoard(NamedTuple):
+    """The public part of a state, copied: the table's tiles, stones and groups, the
+    stacks' and the bag's sizes, and the turn in progress; no hands, no order of the bag
+    or of the draw pile. Tables are tuples, frozensets and :class:`FrozenDict` copies."""
 
-    __slots__ = ("player", "_s", "board")
-
-    def __init__(self, state: HorusState, player: int):
-        self.player = player
-        self._s = state
-        self.board = _PublicBoard(state)
-
-    hand = property(lambda self: tuple(self._s.hands[self.player]))
-    has_nile = property(lambda self: self._s.nile[self.player])
-    hand_sizes = property(lambda self: tuple(len(h) for h in self._s.hands))
-    phase = property(lambda self: self._s.phase)
-
-
-class _PublicBoard:
-    """The public part of a state (no hands, no order of the bag or the draw pile)."""
-
-    # the state's tables, never replaced by another object during a game: held here
-    # directly, since the greedy agent reads them thousands of times a game
-    _TABLES = ("g", "at", "cells", "kind", "pos", "stone_at", "reg", "reg_members", "reg_stones", "land",
-               "land_members", "land_open", "boats", "frontier", "adj_water", "adj_land", "stones_left", "touch")
-    __slots__ = ("_s",) + _TABLES
-    _PUBLIC = frozenset(_TABLES + ("stacks_left", "turn", "player", "phase", "tile", "face", "card",
-                                   "round_one", "move_from", "near"))
-
-    def __init__(self, s: HorusState):
-        self._s = s
-        for name in self._TABLES:
-            setattr(self, name, getattr(s, name))
-
-    def __getattr__(self, name: str) -> Any:
-        if name in _PublicBoard._PUBLIC:
-            return getattr(self._s, name)
-        if name == "bag_size":
-            return len(self._s.bag)
-        raise AttributeError(f"{name} is not public")
+    at: FrozenDict
+    cells: FrozenDict
+    kind: tuple[int, ...]
+    pos: tuple[int, ...]
+    stone_at: FrozenDict
+    reg: tuple[int, ...]
+    reg_members: FrozenDict
+    reg_stones: FrozenDict
+    land: tuple[int, ...]
+    land_members: FrozenDict
+    land_open: FrozenDict
+    boats: tuple
+    frontier: frozenset
+    adj_water: FrozenDict
+    adj_land: FrozenDict
+    stones_left: tuple[int, ...]
+    touch: FrozenDict
+    stack_sizes: tuple[int, ...]
+    bag_size: int
+    turn: int
+    player: int
+    phase: int
+    tile: int
+    face: int
+    card: int
+    round_one: bool
+    move_from: int
+    near: int
 
     def stack_size(self, s: int) -> int:
-        return len(self._s.stacks[s])
+        return self.stack_sizes[s]
+
+
+class HorusView(NamedTuple):
+    """What one seat may know, copied out of the state at one moment: the whole table
+    (:class:`PublicBoard`), its own hand and Nile card, and the other hands' sizes only."""
+
+    player: int
+    hand: tuple[int, ...]
+    has_nile: bool
+    hand_sizes: tuple[int, ...]
+    phase: int
+    board: PublicBoard
+
+
+_new = tuple.__new__
 
 
 class HorusState(HorusTable):
     """One game in progress: the table (:class:`~.table.HorusTable`: tiles, stones,
     groups, legal places, scores) with the supply, the hands and the turn."""
 
-    live_observations = True
-
     def __init__(self, game: HorusSpec, deal: bool = True):
         HorusTable.__init__(self, game)
+        self._public: PublicBoard | None = None  # the public board of step _public_at, copied once for all seats
+        self._public_at = -1
         g = game
         n = g.num_players
         self.bag = list(g.bag0)
@@ -191,10 +200,56 @@ class HorusState(HorusTable):
         return out
 
     def observation(self, player: int) -> HorusView:
-        return HorusView(self, player)
+        """What ``player`` may know now, as a copy (see :class:`HorusView`)."""
+        board = self._public
+        if board is None or self._public_at != self.steps:  # one copy per step, for every seat that asks
+            board = self._public = self._public_board()
+            self._public_at = self.steps
+        return _new(HorusView, (player, tuple(self.hands[player]), self.nile[player],
+                                tuple(len(h) for h in self.hands), self.phase, board))
+
+    def scrambled(self, seat: int, rng: random.Random) -> HorusState:
+        """A copy in which everything ``seat`` cannot see is dealt again: the Horus cards
+        of the other hands and of the draw pile, shuffled together and dealt back (each
+        hand keeps its size; the pile keeps its order of cards as the engine keeps it),
+        and the order of the bag. The validator asks a player on it and on the real game,
+        and requires the same decision. The copy is for reading: it shares the tables it
+        leaves alone with this state, so it must not be played."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        others = [q for q in range(self.g.num_players) if q != seat]
+        pool = list(self.deck)
+        for q in others:
+            pool.extend(self.hands[q])
+        rng.shuffle(pool)
+        twin.hands = [h[:] for h in self.hands]
+        k = 0
+        for q in others:
+            n = len(self.hands[q])
+            twin.hands[q] = pool[k:k + n]
+            k += n
+        twin.deck = sorted(pool[k:])
+        twin.bag = self.bag[:]
+        rng.shuffle(twin.bag)
+        return twin
+
+    def _public_board(self) -> PublicBoard:
+        return _new(PublicBoard, (
+            FrozenDict(self.at), FrozenDict(self.cells), tuple(self.kind), tuple(self.pos), FrozenDict(self.stone_at),
+            tuple(self.reg), FrozenDict({k: tuple(v) for k, v in self.reg_members.items()}),
+            FrozenDict({k: tuple(v) for k, v in self.reg_stones.items()}), tuple(self.land),
+            FrozenDict({k: tuple(v) for k, v in self.land_members.items()}), FrozenDict(self.land_open),
+            tuple(self.boats), frozenset(self.frontier), FrozenDict(self.adj_water), FrozenDict(self.adj_land),
+            tuple(self.stones_left), FrozenDict({k: tuple(v) for k, v in self.touch.items()}),
+            tuple(len(st) for st in self.stacks), len(self.bag), self.turn, self.player, self.phase, self.tile,
+            self.face, self.card, self.round_one, self.move_from, self.near))
 
     def length(self) -> int:
         return self.turn
+
+    def outcome_text(self, before: HorusState) -> str:
+        """For ``--trace``: what the step from ``before`` did (see :mod:`.outcomes`)."""
+        return outcome_text(self, before)
 
     def clone(self) -> HorusState:
         s = HorusState.__new__(HorusState)

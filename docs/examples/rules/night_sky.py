@@ -1,8 +1,9 @@
 """Rules of Night Sky (docs/examples/first-game), a worked example of a rules module.
 
-Saved as ``cardgen/rules/night_sky.py`` (the game id with ``_`` for ``-``), it makes
-``cardgen validate docs/examples/first-game`` compare the deck with these rules and
-play seeded games with random and greedy players. Everything the engine knows about
+Named with ``--rules`` (``cardgen validate docs/examples/first-game --rules
+docs/examples/rules/night_sky.py``), or installed as the package of this folder's
+``pyproject.toml`` (its ``cardgen.rules`` entry point), it makes ``cardgen validate``
+compare the deck with these rules and play seeded games with random and greedy players. Everything the engine knows about
 the cards it reads from the loaded game, so the deck can change without this file.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardgen.rules import register
 from cardgen.rules.api import CHANCE, TERMINAL, Arrangement, RandomAgent, RuleViolation, StaticSpec
@@ -153,6 +154,21 @@ class NightSkyState:
         return Observation(player, tuple(self.hands[player]), self.pile[-1] if self.pile else None, self.named,
                            tuple(len(h) for h in self.hands))
 
+    # --8<-- [start:scrambled]
+    def scrambled(self, seat: int, rng: random.Random) -> NightSkyState:
+        """A copy with what ``seat`` cannot see dealt again: the other hands and the draw
+        pile, shuffled together and dealt back (each hand keeps its size). The validator
+        asks a player on both and requires the same decision."""
+        other = self.clone()
+        others = [s for s in range(self.game.num_players) if s != seat]
+        pool = list(self.draw) + [c for s in others for c in self.hands[s]]
+        rng.shuffle(pool)
+        for s in others:
+            other.hands[s], pool = pool[:len(self.hands[s])], pool[len(self.hands[s]):]
+        other.draw = pool
+        return other
+    # --8<-- [end:scrambled]
+
     def returns(self) -> list[float]:
         return [1.0 if s in self.winners else 0.0 for s in range(self.game.num_players)]
 
@@ -172,9 +188,9 @@ class NightSkyState:
         return "comet" if card.suit is None else f"{card.suit}-{card.rank}"
 
 
-@dataclass(frozen=True)
-class Observation:
-    """What one player may know: their own hand and the table, never the others' hands."""
+class Observation(NamedTuple):
+    """What one player may know: their own hand and the table, never the others' hands.
+    A copy of plain values (a tuple): nothing in it leads back to the state."""
 
     player: int
     hand: tuple[int, ...]
