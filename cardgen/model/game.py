@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import Where
 from .components import Board, Component, Deck, Sheet
+from .icons import Icon
 from .marks import DataMarks
 from .pseudo import PSEUDO
 
@@ -39,6 +40,7 @@ class Game:
     players_where: Where = field(default_factory=Where)  # the line of 'players', for the rules' check of it
     # lang -> the keys that language took from the first language (loaded with fallback)
     fallbacks: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    icons: Mapping[str, Icon] = field(default_factory=dict)  # game.yaml's icons: name -> glyph or image
 
     def has_language(self, lang: str) -> bool:
         """One of the game's languages, or the pseudo-language derived from the first."""
