@@ -49,7 +49,9 @@ def _parse(path: Path) -> Any:
     try:
         tree = etree.parse(io.BytesIO(data), parser)
     except etree.XMLSyntaxError as exc:
-        raise CardgenError(f"the SVG is not well-formed XML: {str(exc).splitlines()[0][:160]}") from None
+        msg = re.sub(r", line \d+, column \d+$", "", (exc.msg or "").splitlines()[0] if exc.msg else "")
+        line, column = exc.position if exc.position else (0, 0)
+        raise CardgenError(f"the SVG is not well-formed XML at line {line}, column {column}: {msg[:160]}") from None
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise CardgenError("the SVG has a DOCTYPE; cardgen reads no DTD or entity (remove the <!DOCTYPE …> line)")
     root = tree.getroot()
@@ -115,12 +117,12 @@ def _check_tree(root: Any) -> None:
 def _expanded_size(root: Any, ids: dict[str, Any]) -> int:
     """Elements drawn once each <use> stands for what it names (a use of a use of … grows
     exponentially in a file of a few lines); a reference loop counts as too many."""
-    memo: dict[int, int] = {}
-    busy: set[int] = set()
+    memo: dict[Any, int] = {}  # keyed by the element itself: it keeps lxml's proxy alive
+    busy: set[Any] = set()
     limit = MAX_SVG_ELEMENTS + 1
 
     def size(el: Any) -> int:
-        key = id(el)
+        key = el
         if key in memo:
             return memo[key]
         if key in busy:

@@ -20,6 +20,7 @@ from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
 from ..layout.textfit import Run, line_width
 from ..units import PT_PER_MM
+from .reportlab_compat import draw_vector_art
 
 _UNSET = object()
 
@@ -323,10 +324,8 @@ class Painter:
             self.c.setStrokeAlpha(opacity)
         self.c.translate(x, y + h)
         if picture.drawing is not None:
-            from reportlab.graphics import renderPDF
-
             self.c.scale(w / picture.width, -h / picture.height)
-            renderPDF.draw(picture.drawing, self.c, 0, 0)
+            draw_vector_art(picture.drawing, self.c)
         else:
             from reportlab.lib.utils import ImageReader
 
