@@ -61,6 +61,8 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {**_BOX, "text": STR},
         {
             "font": STR,
+            "bold_font": STR,
+            "italic_font": STR,
             "size": NUM,
             "min_size": NUM,
             "line_height": NUM,
@@ -82,6 +84,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {
             "font": STR,
             "bold_font": STR,
+            "italic_font": STR,
             "heading_font": STR,
             "size": NUM,
             "min_size": NUM,
