@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import struct
-import zlib
 from pathlib import Path
 
 import pypdfium2 as pdfium

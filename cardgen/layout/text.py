@@ -207,10 +207,7 @@ class TextEngine:
 
     def _where_else(self, chars: list[str]) -> str:
         """The hint of a missing-glyph error: which fonts do have the characters."""
-        parts = []
-        for c in chars:
-            having = self.book.fonts_with(c)
-            parts.append((c, ", ".join(having)))
+        parts = [(c, ", ".join(self.book.fonts_with(c))) for c in chars]
         if len({p[1] for p in parts}) == 1:
             having = parts[0][1]
             return f"; it is in: {having} (use font: … or an icon)" if having else \
@@ -268,7 +265,7 @@ class TextEngine:
         fitted = self._fits.get(key)
         if fitted is None:
             fitted = fit_runs(self.run_width, list(self.runs_of(a["text"], fonts)), a["w"], a["h"], size, min_size,
-                              a.get("line_height", 1.2), max_lines)
+                              a.get("line_height", 1.2), max_lines, text_width=self.book.string_width_mm)
             self._fits[key] = fitted
         return fitted
 
