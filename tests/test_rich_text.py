@@ -272,3 +272,48 @@ def test_svg_art_is_drawn_as_vectors(rich_kit):
     face = next(f for f in forms if b"BT" in f.get_data())
     ops = face.get_data()
     assert re.search(rb"\sc\s", ops) and re.search(rb"\sf\*?\s", ops)
+
+
+def test_italic_words_without_an_italic_font_say_what_to_add(game_copy, cli, tmp_path):
+    root = game_copy("mini_game")
+    _icon_game(root, "'a *word*', font: NotoSerif-Regular")
+    lines = _fails(cli, root, tmp_path / "o")
+    assert lines[0] == (f"{_face(root)}: italic words in 'a *word*' need an italic font: NotoSerif-Regular has none "
+                        f"beside it; give the op italic_font: … or game.yaml fonts: {{italic: …}}")
+
+
+def test_an_icon_entry_needs_a_char_or_a_src(game_copy, cli, tmp_path):
+    root = game_copy("mini_game")
+    _icon_game(root, "'x'", icons="  both: {char: \"★\", src: b.svg}\n  big: {char: \"★\", scale: 9}\n")
+    lines = _fails(cli, root, tmp_path / "o")
+    assert lines == [
+        f"{game_label(root)}:12:9: icon 'both' needs exactly one of 'char' (a character of a font) and 'src' "
+        f"(an image in assets/)",
+        f"{game_label(root)}:13:27: 'scale' of icon 'big' must be a number more than 0 and at most 5, found 9",
+    ]
+
+
+def test_markup_survives_placeholders_and_the_pseudo_language():
+    from cardgen.model.pseudo import pseudo_text
+    from cardgen.render.placeholders import fill_placeholders, parse_placeholders
+
+    text = "{color=red}{n}{/color} :coin: **now**"
+    assert fill_placeholders(parse_placeholders(text), {"n": 3}) == "{color=red}3{/color} :coin: **now**"
+    pseudo = pseudo_text(r"Pay :coin: *or* {color=red}wait{/color} \: {n}")
+    for kept in (":coin:", "*", "{color=red}", "{/color}", r"\:", "{n}"):
+        assert kept in pseudo, pseudo
+
+
+def test_export_png_draws_the_icons_and_the_svg(rich_kit, cli, tmp_path):
+    """The PNG export goes through the same painter: the SVG coin is there, in red."""
+    import numpy as np
+    from PIL import Image
+
+    root = rich_kit.parents[2] / "mini_game"
+    result = cli("export", root, "--png", "--lang", "en", "--out", tmp_path / "png")
+    assert result.exit_code == 0, result.output
+    first = sorted((tmp_path / "png").rglob("*card-1*front*.png")) or sorted((tmp_path / "png").rglob("*.png"))
+    pixels = np.asarray(Image.open(first[0]).convert("RGB")).astype(int)
+    red = (pixels[..., 0] > 200) & (pixels[..., 1] < 60) & (pixels[..., 2] < 60)
+    blue = (pixels[..., 2] > 200) & (pixels[..., 0] < 60) & (pixels[..., 1] < 60)
+    assert red.sum() > 100 and blue.sum() > 10

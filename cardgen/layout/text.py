@@ -164,7 +164,7 @@ class TextEngine:
                 font = fonts.pick(span)
                 if font is None:
                     style = "bold italic" if span.bold and span.italic else "bold" if span.bold else "italic"
-                    raise CardgenError(f"{style} words in {short(text)} need a {style} font: {fonts.regular} has "
+                    raise CardgenError(f"{style} words in {short(text)} need {'an' if style == 'italic' else 'a'} {style} font: {fonts.regular} has "
                                        f"none beside it; give the op "
                                        f"{'bold_font' if span.bold else 'italic_font'}: … or game.yaml fonts: "
                                        f"{{{'bold' if span.bold else 'italic'}: …}}")
