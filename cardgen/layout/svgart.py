@@ -41,9 +41,13 @@ def _local(tag: Any) -> str:
 def _parse(path: Path) -> Any:
     from lxml import etree
 
-    data = path.read_bytes()
+    size = path.stat().st_size
+    if size > MAX_SVG_BYTES:  # before reading it: a huge file is never read whole
+        raise CardgenError(f"the SVG is {size:,} bytes; an SVG may have at most {MAX_SVG_BYTES:,}")
+    with path.open("rb") as f:
+        data = f.read(MAX_SVG_BYTES + 1)
     if len(data) > MAX_SVG_BYTES:
-        raise CardgenError(f"the SVG is {len(data):,} bytes; an SVG may have at most {MAX_SVG_BYTES:,}")
+        raise CardgenError(f"the SVG is more than {MAX_SVG_BYTES:,} bytes; an SVG may have at most {MAX_SVG_BYTES:,}")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                              huge_tree=False, remove_comments=True, remove_pis=True, recover=False)
     try:
