@@ -153,7 +153,7 @@ def test_symbols_fall_back_to_the_shipped_symbol_fonts(game_copy, cli, tmp_path)
      "<defs><g id='a'><rect width='1' height='1'/>" + "<rect width='1' height='1'/>" * 9 + "</g>"
      + "".join(f"<g id='{chr(98 + i)}'>" + f"<use xlink:href='#{chr(97 + i)}'/>" * 10 + "</g>" for i in range(5))
      + "</defs><use xlink:href='#f'/></svg>",
-     "the SVG has more than 100,000 elements once every <use> is expanded"),
+     "the SVG has more than 20,000 elements once every <use> is expanded"),
 ])
 def test_a_refused_svg_is_one_line_naming_the_file_and_the_face(game_copy, cli, tmp_path, content, problem):
     root = game_copy("mini_game")
@@ -317,3 +317,16 @@ def test_export_png_draws_the_icons_and_the_svg(rich_kit, cli, tmp_path):
     red = (pixels[..., 0] > 200) & (pixels[..., 1] < 60) & (pixels[..., 2] < 60)
     blue = (pixels[..., 2] > 200) & (pixels[..., 0] < 60) & (pixels[..., 1] < 60)
     assert red.sum() > 100 and blue.sum() > 10
+
+
+def test_a_face_may_draw_only_so_many_svg_elements(game_copy, cli, tmp_path):
+    """Each SVG is within its own limit, but a text that names it 101 times draws too much."""
+    root = game_copy("mini_game")
+    heavy = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 9 9'>"
+             + "<rect width='1' height='1'/>" * 1_999 + "</svg>")
+    _icon_game(root, "'" + " ".join([":coin:"] * 101) + "', min_size: 6", icons="")
+    (root / "assets" / "coin.svg").write_text(heavy, encoding="utf-8")
+    edit_file(root / "templates" / "front.yaml.j2", "h: 12,", "h: 70,")
+    lines = _fails(cli, root, tmp_path / "o")
+    assert lines[0] == (f"{_face(root)}: the SVG art and icons of this face draw 202,000 elements; a face may "
+                        f"draw at most 200,000")

@@ -30,6 +30,7 @@ class Picture:
     width: float
     height: float
     drawing: Any = None  # a reportlab Drawing for an SVG
+    elements: int = 0  # what drawing it costs: an SVG's elements, <use> expanded
 
     @property
     def aspect(self) -> float:
@@ -45,8 +46,8 @@ def open_picture(path: Path) -> Picture:
     if is_svg(path):
         from .svgart import load_svg
 
-        drawing = load_svg(path)
-        return Picture(float(drawing.width), float(drawing.height), drawing)
+        drawing, elements = load_svg(path)
+        return Picture(float(drawing.width), float(drawing.height), drawing, elements)
     return Picture(*check_image(path))
 
 

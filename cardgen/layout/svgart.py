@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import CardgenError
 
 MAX_SVG_BYTES = 8_000_000
-MAX_SVG_ELEMENTS = 100_000  # counted with every <use> expanded
+MAX_SVG_ELEMENTS = 20_000  # counted with every <use> expanded; svglib reads some 1,000 a second
 MAX_EMBEDDED_PIXELS = 50_000_000  # the cap of images.py, for a PNG inside an SVG
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -91,7 +91,7 @@ def _check_embedded(ref: str) -> None:
         raise CardgenError("the SVG embeds an image that cannot be read") from None
 
 
-def _check_tree(root: Any) -> None:
+def _check_tree(root: Any) -> int:
     ids: dict[str, Any] = {}
     count = 0
     for el in root.iter():
@@ -114,8 +114,10 @@ def _check_tree(root: Any) -> None:
             raise CardgenError("the SVG's style has an @import; cardgen opens no other file or URL")
         for m in _URL.finditer(style):
             _check_reference(m.group(1), "a url() in its style")
-    if _expanded_size(root, ids) > MAX_SVG_ELEMENTS:
+    elements = _expanded_size(root, ids)
+    if elements > MAX_SVG_ELEMENTS:
         raise CardgenError(f"the SVG has more than {MAX_SVG_ELEMENTS:,} elements once every <use> is expanded")
+    return elements
 
 
 def _expanded_size(root: Any, ids: dict[str, Any]) -> int:
@@ -149,11 +151,15 @@ def _expanded_size(root: Any, ids: dict[str, Any]) -> int:
     return size(root)
 
 
-def load_svg(path: Path) -> Any:
-    """The checked SVG as a ReportLab Drawing (y up, in points); CardgenError without a
-    place (the caller names the file and the face) when it is refused or cannot be drawn."""
+MAX_FACE_SVG_ELEMENTS = 200_000  # SVG elements one face or page may draw, all its SVGs and icons together
+
+
+def load_svg(path: Path) -> tuple[Any, int]:
+    """The checked SVG as a ReportLab Drawing (y up, in points) and the number of
+    elements it draws; CardgenError without a place (the caller names the file and the
+    face) when it is refused or cannot be drawn."""
     root = _parse(path)
-    _check_tree(root)
+    elements = _check_tree(root)
     from svglib.svglib import SvgRenderer
 
     quiet = logging.getLogger("svglib.svglib")
@@ -169,4 +175,4 @@ def load_svg(path: Path) -> Any:
     width, height = float(drawing.width or 0), float(drawing.height or 0)
     if not (width > 0 and height > 0) or width * height > 1e12:
         raise CardgenError("the SVG has no usable size (give its <svg> a viewBox or a width and a height)")
-    return drawing
+    return drawing, elements

@@ -19,6 +19,7 @@ from ..units import pt_to_mm
 from .flow import FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import Picture, open_picture
+from .svgart import MAX_FACE_SVG_ELEMENTS
 from .inline import Span, parse_inline
 from .jail import inside, link_path, parents_of
 from .ops import Op
@@ -307,12 +308,40 @@ class TextEngine:
 
     # -- the check pass ----------------------------------------------------
     def check(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:
-        """Check every text, glyph and flow op for coverage and fit, recursively."""
+        """Check every text, glyph, flow and image op for coverage, fit and files, recursively,
+        and what the face's SVGs cost to draw together."""
+        self._check_ops(ops, label, errors)
+        cost = self._svg_cost(ops)
+        if cost > MAX_FACE_SVG_ELEMENTS:
+            errors.add(f"{label}: the SVG art and icons of this face draw {cost:,} elements; a face may draw "
+                       f"at most {MAX_FACE_SVG_ELEMENTS:,}")
+
+    def _check_ops(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:
         for op in ops:
             try:
                 self._check_op(op, label, errors)
             except CardgenError as exc:
                 errors.add(f"{label}: {exc.message}", exc.where if exc.where.path else None)
+
+    def _svg_cost(self, ops: tuple[Op, ...]) -> int:
+        """The SVG elements the (checked) ops draw: each SVG image and each SVG icon, every time."""
+        total = 0
+        for op in ops:
+            try:
+                if op.kind == "group":
+                    total += self._svg_cost(op.children)
+                elif op.kind == "image":
+                    total += self.picture(op.args["src"]).elements
+                elif op.kind in ("text", "flow"):
+                    texts = [op.args["text"]] if op.kind == "text" else [t for _, t in op.args["blocks"]]
+                    for text in texts:
+                        for span in parse_inline(text):
+                            spec = self.icons.get(span.icon or "")
+                            if spec is not None and spec.src is not None:
+                                total += self.picture(spec.src).elements
+            except CardgenError:
+                continue  # reported by the checks themselves
+        return total
 
     def _check_op(self, op: Op, label: str, errors: Collector) -> None:
         a = op.args
@@ -321,7 +350,7 @@ class TextEngine:
             if value is not None and not is_colour(value, self.palette):
                 errors.add(f"{label}: {op.kind} {key} {value!r} is not a colour (#rrggbb, a palette name or none)")
         if op.kind == "group":
-            self.check(op.children, label, errors)
+            self._check_ops(op.children, label, errors)
         elif op.kind == "text":
             self.runs_of(a["text"], self.text_fonts(a))  # markup, icons and glyphs, else a CardgenError
             fitted = self.fit_op(op)
