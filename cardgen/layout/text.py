@@ -211,8 +211,9 @@ class TextEngine:
         parts = [(c, ", ".join(self.book.fonts_with(c))) for c in chars]
         if len({p[1] for p in parts}) == 1:
             having = parts[0][1]
-            return f"; it is in: {having} (use font: … or an icon)" if having else \
-                "; no shipped or game font has it (add a font that has it to the game's fonts/, or use an icon)"
+            it = "it" if len(chars) == 1 else "them"
+            return f"; {'it is' if it == 'it' else 'they are'} in: {having} (use font: … or an icon)" if having \
+                else f"; no shipped or game font has {it} (add a font that has {it} to the game's fonts/, or use an icon)"
         return "; " + "; ".join(f"'{c}' is in: {h or 'no shipped or game font'}" for c, h in parts) + \
             " (use font: … or an icon)"
 
