@@ -84,7 +84,7 @@ class KitBuilder:
                                f" {list(options.variants)}")
         self.langs = options.langs or game.languages
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()], roots=game_roots(game.root))
-        self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette)
+        self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette, game.icons)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
         self.renderer = KitRenderer(game, options, self.text)
         self.stale: list[str] = []  # after build(): files of the kit left from other inputs

@@ -442,7 +442,8 @@ def test_error_quoting_a_control_character_stays_one_line(game_copy, cli, out):
     lines = assert_user_error(result)
     assert all(line.startswith("  ") or line.startswith("error: ") for line in result.stderr.splitlines()), result.stderr
     assert "no glyph for '\\x0c' (U+000C)" in lines[0], lines
-    assert lines[0].endswith("in 'a\\x0cb\\u2028c\\u202ed'"), lines
+    assert lines[0].endswith("in 'a\\x0cb\\u2028c\\u202ed'; no shipped or game font has it (add a font that has it "
+                             "to the game's fonts/, or use an icon)"), lines
 
 
 @pytest.mark.parametrize("statement, message", [

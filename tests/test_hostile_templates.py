@@ -23,7 +23,7 @@ import pytest
 
 from cardgen.errors import CardgenError, Collector
 from cardgen.layout.ops import MAX_GROUP_DEPTH, MAX_OPS, MAX_PAGES, parse_layout
-from cardgen.layout.textfit import STEP_PT, _paragraphs, _pieces, _try, fit_text
+from cardgen.layout.textfit import STEP_PT, Run, _paragraph, _try, fit_text, split_paragraphs
 from cardgen.load.yamlsrc import MAX_NESTING, fast_load
 from cardgen.render.placeholders import PlaceholderError, fill_placeholders, parse_placeholders
 from cardgen.render.sandbox import TemplateLimitError, TemplateRenderer, translator
@@ -426,10 +426,11 @@ def test_fitter_with_a_huge_size_is_quick():
 def test_fitter_picks_the_largest_grid_size_that_fits(size, min_size):
     """The same answer as trying every step of the 0.25 pt grid from the top."""
     text = "Translations run longer than English, so every box shrinks until it fits"
-    paras = [_pieces(p) for p in _paragraphs(text)]
+    paras = [_paragraph(p) for p in split_paragraphs([Run(text)])]
+    width_of = lambda run, size: mono(run.text, size)  # noqa: E731
     grid = [size] + [size - k * STEP_PT for k in range(1, int((size - min_size) / STEP_PT) + 2)
                      if size - k * STEP_PT > min_size + 1e-9] + [min_size]
     for width in (20, 35, 60):
-        fits = [s for s in grid if _try(mono, paras, s, width, 14, 1.2, None).fits]
+        fits = [s for s in grid if _try(width_of, lambda font, t, size: mono(t, size), paras, s, width, 14, 1.2, None).fits]
         fitted = fit_text(mono, text, width, 14, size, min_size)
         assert fitted.size == (fits[0] if fits else min_size)

@@ -1,5 +1,7 @@
 """Flowed text for sheets: headings, paragraphs, bullets and numbered steps laid out
-in one or more balanced columns, with **bold** spans, shrunk together until they fit.
+in one or more balanced columns, with the inline markup of every text (**bold**,
+*italic*, colour spans, icons: :mod:`.inline`), shrunk together until they fit. A
+heading stays in the column of the block that follows it.
 
 Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Like
 text boxes, it breaks lines only at ordinary spaces, never at the no-break spaces
@@ -8,23 +10,23 @@ French puts before ``: ; ! ?``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..units import PT_PER_MM
+from .textfit import Run
 
 # Relative sizes and spacing of blocks (multiples of the body size).
 BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space": 1.0}
 SPACE_BEFORE = {"h1": 1.4, "h2": 1.1, "p": 0.55, "li": 0.3, "num": 0.3, "space": 1.0}
 HEADINGS = ("h1", "h2")
 STEP_PT = 0.25
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 @dataclass(frozen=True)
 class FlowLine:
-    """One run of text in one font at one place (several per line when bold mixes in)."""
+    """One run of text in one font at one place (several per line when styles mix), or
+    one icon (``icon`` set, ``text`` empty)."""
 
     font: str
     size: float  # pt
@@ -32,6 +34,7 @@ class FlowLine:
     baseline: float
     text: str
     colour: str | None
+    icon: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,65 +50,52 @@ class FlowFonts:
     heading: str  # h1
     bold: str  # h2 and **spans**
     body: str
+    italic: str | None = None  # *spans* (None: the flow has no italic font)
 
 
-def runs(text: str) -> list[tuple[str, bool]]:
-    """Split ``**bold**`` markup into (text, is_bold) runs."""
-    out, pos = [], 0
-    for m in _BOLD.finditer(text):
-        if m.start() > pos:
-            out.append((text[pos : m.start()], False))
-        out.append((m.group(1), True))
-        pos = m.end()
-    if pos < len(text):
-        out.append((text[pos:], False))
-    return out
+Width = Callable[[Run, float], float]  # (run, size_pt) -> mm
+Runs = Callable[[str, str], list[Run]]  # (a block's text, its font) -> its runs (the markup read)
 
 
-def plain(text: str) -> str:
-    """The text without markup (for coverage checks and extraction tests)."""
-    return _BOLD.sub(r"\1", text)
+def _same_kind(a: Run, b: Run) -> bool:
+    return a.icon is None and b.icon is None and (a.font, a.colour) == (b.font, b.colour)
 
 
-Width = Callable[[str, str, float], float]  # (font, text, size_pt) -> mm
-
-
-def _wrap_runs(width: Width, tokens: list[tuple[bool, str, str]], size: float, max_w: float) -> list[list[tuple[float, str, str]]]:
-    """Greedy line filling of (space_before, word, font) tokens → lines of (x, text, font) segments."""
-    lines: list[list[tuple[float, str, str]]] = []
-    line: list[tuple[float, str, str]] = []
+def _wrap_runs(width: Width, tokens: list[tuple[bool, Run]], size: float, max_w: float) -> list[list[tuple[float, Run]]]:
+    """Greedy line filling of (space_before, word run) tokens → lines of (x, run) segments."""
+    lines: list[list[tuple[float, Run]]] = []
+    line: list[tuple[float, Run]] = []
     x = 0.0
-    for space, word, font in tokens:
-        w = width(font, word, size)
-        gap = width(font, " ", size) if (space and line) else 0.0
+    for space, word in tokens:
+        w = width(word, size)
+        gap = width(Run(" ", word.font), size) if (space and line) else 0.0
         if line and x + gap + w > max_w + 1e-6:
             lines.append(line)
             line, x, gap = [], 0.0, 0.0
-        if line and line[-1][2] == font and gap:
-            sx, stext, sfont = line[-1]
-            line[-1] = (sx, stext + " " + word, sfont)
-        elif line and line[-1][2] == font and not gap:
-            sx, stext, sfont = line[-1]
-            line[-1] = (sx, stext + word, sfont)
+        if line and _same_kind(line[-1][1], word):
+            sx, srun = line[-1]
+            line[-1] = (sx, Run(srun.text + (" " if gap else "") + word.text, srun.font, srun.colour))
         else:
-            line.append((x + gap, word, font))
+            line.append((x + gap, word))
         x += gap + w
     if line:
         lines.append(line)
     return lines
 
 
-def _tokens(text: str, body: str, bold: str) -> list[tuple[bool, str, str]]:
-    tokens: list[tuple[bool, str, str]] = []
+def _tokens(runs: list[Run]) -> list[tuple[bool, Run]]:
+    tokens: list[tuple[bool, Run]] = []
     pending_space = False
-    for run_text, is_bold in runs(text.replace("\n", " ")):
-        font = bold if is_bold else body
-        parts = run_text.split(" ")
-        for i, part in enumerate(parts):
+    for run in runs:
+        if run.icon:
+            tokens.append((pending_space, run))
+            pending_space = False
+            continue
+        for i, part in enumerate(run.text.replace("\n", " ").split(" ")):
             if i > 0:
                 pending_space = True
             if part:
-                tokens.append((pending_space, part, font))
+                tokens.append((pending_space, Run(part, run.font, run.colour)))
                 pending_space = False
     return tokens
 
@@ -115,12 +105,11 @@ class _Item:
     kind: str
     height: float  # mm, text only
     before: float  # mm of space when not first in a column
-    first_line: float  # mm, to keep a heading with it
-    segments: list[tuple[float, float, str, str, str | None]]  # (dx, dy baseline, text, font, colour)
+    segments: list[tuple[float, float, Run, str | None]]  # (dx, dy baseline, run, colour)
 
 
 def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: float, width: Width,
-           ascent: Callable[[str], float], heading_colour, accent) -> tuple[list[_Item], float]:
+           ascent: Callable[[str], float], runs: Runs, heading_colour, accent) -> tuple[list[_Item], float]:
     items: list[_Item] = []
     overflow = 0.0
     number = 0
@@ -130,7 +119,7 @@ def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: flo
         lead = s_mm * line_height
         before = SPACE_BEFORE[kind] * size / PT_PER_MM
         if kind == "space":
-            items.append(_Item(kind, 0.0, before, 0.0, []))
+            items.append(_Item(kind, 0.0, before, []))
             continue
         body = {"h1": fonts.heading, "h2": fonts.bold}.get(kind, fonts.body)
         colour = heading_colour if kind in HEADINGS else None
@@ -141,24 +130,38 @@ def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: flo
             marker, indent = "•", s_mm * 1.1
         elif kind == "num":
             number += 1
-            marker, indent = f"{number}.", width(body, "00.", s)
-        lines = _wrap_runs(width, _tokens(text, body, fonts.bold), s, col_w - indent) or [[(0.0, "", body)]]
+            marker, indent = f"{number}.", width(Run("00.", body), s)
+        lines = _wrap_runs(width, _tokens(runs(text, body)), s, col_w - indent) or [[(0.0, Run("", body))]]
         first_base = s_mm * ascent(body)
-        segs: list[tuple[float, float, str, str, str | None]] = []
+        segs: list[tuple[float, float, Run, str | None]] = []
         if marker:
-            segs.append((0.0, first_base, marker, body, accent or colour))
+            segs.append((0.0, first_base, Run(marker, body), accent or colour))
         for i, line in enumerate(lines):
             line_w = 0.0
-            for x, t, f in line:
-                segs.append((indent + x, first_base + i * lead, t, f, colour))
-                line_w = x + width(f, t, s)
+            for x, run in line:
+                segs.append((indent + x, first_base + i * lead, run, run.colour or colour))
+                line_w = x + width(run, s)
             if line_w > col_w - indent + 1e-6:
                 overflow = max(overflow, line_w / (col_w - indent) - 1)
         height = s_mm + (len(lines) - 1) * lead
         if kind in HEADINGS:
             height += s_mm * 0.12
-        items.append(_Item(kind, height, before, s_mm, segs))
+        items.append(_Item(kind, height, before, segs))
     return items, overflow
+
+
+def _kept_with(items: list[_Item], i: int) -> float:
+    """The room the blocks after heading ``i`` need in its column: the headings right
+    below it and the first block of text, whole (a block never splits across columns),
+    so a column never ends with a heading whose text is in the next one."""
+    need = 0.0
+    for nxt in items[i + 1:]:
+        if nxt.kind == "space":
+            break
+        need += nxt.before + nxt.height
+        if nxt.kind not in HEADINGS:
+            break
+    return need
 
 
 def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, float]] | None:
@@ -167,10 +170,8 @@ def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, fl
     col, y = 0, 0.0
     for i, item in enumerate(items):
         space = item.before if y > 0 else 0.0
-        need = space + item.height
-        if item.kind in HEADINGS and i + 1 < len(items):
-            nxt = items[i + 1]
-            need += nxt.before + nxt.first_line
+        kept = _kept_with(items, i) if item.kind in HEADINGS else 0.0
+        need = space + item.height + kept
         if y > 0 and y + need > col_h + 1e-6:
             col, y, space = col + 1, 0.0, 0.0
             if item.kind == "space":
@@ -178,6 +179,8 @@ def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, fl
                 continue
         if col >= columns or space + item.height > col_h + 1e-6:
             return None
+        if kept and y == 0 and item.height + kept > col_h + 1e-6:
+            return None  # the heading and its text do not fit one column: smaller, or not at all
         placed.append((col, y + space))
         y += space + item.height
     return placed
@@ -185,10 +188,10 @@ def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, fl
 
 def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, columns: int, gap: float,
                 line_height: float, fonts: FlowFonts, width: Width, ascent: Callable[[str], float],
-                heading_colour=None, accent=None) -> FlowResult:
+                runs: Runs, heading_colour=None, accent=None) -> FlowResult:
     """Lay out blocks at one body size, balancing columns; fits=False when they overflow."""
     col_w = (w - gap * (columns - 1)) / columns
-    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, heading_colour, accent)
+    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent)
     total = sum(i.height + i.before for i in items)
     placed = _place(items, columns, h)
     if placed is None:
@@ -205,8 +208,9 @@ def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, col
     col_w_gap = col_w + gap
     lines = []
     for item, (col, top) in zip(items, placed):
-        for dx, dy, text, font, colour in item.segments:
-            lines.append(FlowLine(font, size * BLOCK_SCALE[item.kind], x + col * col_w_gap + dx, y + top + dy, text, colour))
+        for dx, dy, run, colour in item.segments:
+            lines.append(FlowLine(run.font, size * BLOCK_SCALE[item.kind], x + col * col_w_gap + dx, y + top + dy,
+                                  run.text, colour, run.icon))
     return FlowResult(tuple(lines), size, overflow <= 1e-9, overflow)
 
 

@@ -23,6 +23,9 @@ from .jail import inside, parents_of
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")
 
+# Shipped fonts that draw a character a text's own font lacks (stars, dice, arrows…).
+FALLBACK_FONTS = ("NotoSansSymbols2-Regular", "NotoSansMath-Regular")
+
 
 # --- Font book ----------------------------------------------------------------
 
@@ -146,6 +149,30 @@ class FontBook:
             if c not in _IGNORED and ord(c) not in cmap:
                 seen.setdefault(c, None)
         return list(seen)
+
+    def fonts_with(self, char: str) -> list[str]:
+        """The names of the game's and shipped fonts that have ``char`` (for the hint of
+        a missing-glyph error); a font file that cannot be read is left out."""
+        names: dict[str, None] = {}
+        for d in self.search_dirs:
+            try:
+                files = sorted(p for p in d.iterdir() if p.suffix.lower() == ".ttf")
+            except OSError:
+                continue
+            for f in files[:200]:
+                try:
+                    if f.stem not in names and self.covers(f.stem, char):
+                        names[f.stem] = None
+                except Exception:  # a broken font in the game's folder: reported where it is used
+                    continue
+        return list(names)
+
+    def cap_height(self, name: str) -> float:
+        """The height of capitals in ems (OS/2 sCapHeight; 0.7 when the font says nothing)."""
+        path, font = self._ft(name)
+        os2 = font["OS/2"] if "OS/2" in font else None
+        cap = getattr(os2, "sCapHeight", 0) or 0
+        return cap / float(font["head"].unitsPerEm) if cap > 0 else 0.7
 
     def string_width_mm(self, name: str, text: str, size_pt: float) -> float:
         """Advance width of text in mm, as ReportLab will draw it (no kerning)."""

@@ -1,5 +1,5 @@
 """An image a layout draws, checked before anything is drawn: a PNG or JPEG that
-Pillow reads whole, of a sane size.
+Pillow reads whole, of a sane size, or an SVG that :mod:`.svgart` accepts.
 
 A game folder is untrusted: a file of a few bytes may claim 100,000 × 100,000 pixels
 (tens of gigabytes once decoded), and a broken or truncated file would otherwise fail
@@ -10,7 +10,9 @@ decoded; then the image is decoded once, so drawing it later cannot fail.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -20,9 +22,39 @@ MAX_IMAGE_PIXELS = 50_000_000  # an A1 poster at 300 dpi; decoded, some 200 MB
 FORMATS = ("PNG", "JPEG")
 
 
-def check_image(path: Path) -> None:
-    """Raise CardgenError (without a place: the caller names the file and the face)
-    when ``path`` is not a PNG or JPEG Pillow can read whole, or has too many pixels."""
+@dataclass(frozen=True)
+class Picture:
+    """A checked image: its size (pixels for a raster image, points for an SVG) and, for
+    an SVG, the drawing the painter places."""
+
+    width: float
+    height: float
+    drawing: Any = None  # a reportlab Drawing for an SVG
+    elements: int = 0  # what drawing it costs: an SVG's elements, <use> expanded
+
+    @property
+    def aspect(self) -> float:
+        return self.width / self.height
+
+
+def is_svg(path: Path) -> bool:
+    return path.suffix.lower() == ".svg"
+
+
+def open_picture(path: Path) -> Picture:
+    """The image at ``path``, checked whole (CardgenError without a place otherwise)."""
+    if is_svg(path):
+        from .svgart import load_svg
+
+        drawing, elements = load_svg(path)
+        return Picture(float(drawing.width), float(drawing.height), drawing, elements)
+    return Picture(*check_image(path))
+
+
+def check_image(path: Path) -> tuple[int, int]:
+    """The size of a raster image; raise CardgenError (without a place: the caller names
+    the file and the face) when ``path`` is not a PNG or JPEG Pillow can read whole, or
+    has too many pixels."""
     pillows_limit = Image.MAX_IMAGE_PIXELS
     try:
         Image.MAX_IMAGE_PIXELS = None  # the size is checked here, in words of cardgen's own limit
@@ -35,6 +67,7 @@ def check_image(path: Path) -> None:
                     raise CardgenError(f"the image is {image.format or 'of an unknown kind'}; an image must be a "
                                        f"PNG or a JPEG")
                 image.load()
+                return width, height
     except (OSError, SyntaxError, ValueError, EOFError) as exc:  # unreadable, broken, truncated
         raise CardgenError(f"the image cannot be read: {_reason(exc)}") from None
     finally:

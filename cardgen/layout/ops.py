@@ -63,6 +63,8 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {**_BOX, "text": STR},
         {
             "font": STR,
+            "bold_font": STR,
+            "italic_font": STR,
             "size": NUM,
             "min_size": NUM,
             "line_height": NUM,
@@ -85,6 +87,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {
             "font": STR,
             "bold_font": STR,
+            "italic_font": STR,
             "heading_font": STR,
             "size": NUM,
             "min_size": NUM,

@@ -70,19 +70,27 @@ OPS_TEXT: dict[str, str] = {
             "When it does not fit the box at `size`, it is shrunk in steps of 0.25 pt down to "
             "`min_size`; when it does not fit even then, the build stops with an error naming "
             "the card, face and language and saying how much too long the text is. Every "
-            "language is fitted, and every character must be in the font.",
+            "language is fitted. The text may hold inline markup: `**bold**`, `*italic*`, "
+            "`{color=red}`…`{/color}` and icons such as `:coin:` (see "
+            "[rich text and icons](rich-text.md)); icons wrap and shrink with the words. A "
+            "character the font lacks is drawn from the shipped symbol fonts when they have it, "
+            "else the build stops naming the fonts that do.",
     "glyph": "One character drawn as a figure: scaled, keeping its proportions, so that its "
              "visible ink (not the font's em box) fills the box, and centred on that ink. "
              "Made for hieroglyphs and symbols drawn large.",
-    "image": "A picture (PNG or JPEG, at most 50,000,000 pixels) from the game's `assets/` folder, placed in the box.",
+    "image": "A picture from the game's `assets/` folder, placed in the box: a PNG or JPEG (at most "
+             "50,000,000 pixels), or an SVG, drawn as vectors (see [SVG art](svg-art.md)). Every "
+             "image is opened and checked before anything is written.",
     "group": "Ops drawn together in a coordinate space of their own: moved by `translate`, "
              "then turned by `rotate`, then scaled by `scale`, then cut to `clip`. The ops "
              "inside use the group's coordinates. A group's `opacity` fades everything in it.",
     "flow": "Flowed text for rules summaries and player aids: headings, paragraphs, bullets "
             "and numbered steps, laid out in one or more balanced columns and shrunk together, "
             "in steps of 0.25 pt from `size` down to `min_size`, until they fit the box (an "
-            "error when they do not). `**bold**` in a block's text marks bold words. A block "
-            "is never split between columns, and a heading stays with the block after it.",
+            "error when they do not). A block's text takes the inline markup of every text "
+            "(`**bold**`, `*italic*`, colour spans, icons: see [rich text and icons](rich-text.md)). "
+            "A block is never split between columns, and a heading stays in the column of the "
+            "whole block after it (and of the headings right below it).",
 }
 
 # Keys that mean the same in every op that takes them (an op's own entry below wins).
@@ -145,6 +153,12 @@ KEYS: dict[str, dict[str, Key]] = {
         "valign": Key("Where the block of lines sits up and down the box.", "`top`"),
         "max_lines": Key("The most lines the text may take; it shrinks further (or fails) rather than "
                          "take more.", "no limit"),
+        "bold_font": Key("Font of `**bold**` words.",
+                         "`font` with `-Bold` for its style (`NotoSans-Regular` → `NotoSans-Bold`) when "
+                         "that font exists, else the `bold` role"),
+        "italic_font": Key("Font of `*italic*` words (`***both***` take the `-BoldItalic` font, "
+                           "else `bold_font`).",
+                           "`font` with `-Italic` for its style when that font exists, else the `italic` role"),
     },
     "glyph": {
         "char": Key("Exactly one character, e.g. `\"\\U000130E0\"` (a hieroglyph) or `\"★\"`."),
@@ -185,6 +199,8 @@ KEYS: dict[str, dict[str, Key]] = {
         "font": Key("Font of paragraphs, bullets and steps: a role or a font file name.", "the `text` role"),
         "bold_font": Key("Font of `h2` headings and of `**bold**` words.",
                          "the `bold` role if the game has one, else `font`"),
+        "italic_font": Key("Font of `*italic*` words.",
+                           "`font` with `-Italic` for its style when that font exists, else the `italic` role"),
         "heading_font": Key("Font of `h1` headings.", "the `title` role if the game has one, else `font`"),
         "size": Key("Body size in points; `h1` is 1.45 times it and `h2` 1.15 times.", "9"),
         "line_height": Key("Distance from one line to the next, as a multiple of the size.", "1.25"),

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from ..errors import CardgenError, Collector, Where, is_file
-from .flow import FlowFonts, FlowResult, fit_flow, runs
-from .fonts import FontBook, describe_chars
-from .images import check_image as check_image_file
+from ..units import pt_to_mm
+from .flow import FlowFonts, FlowResult, fit_flow
+from .fonts import FALLBACK_FONTS, FontBook, describe_chars
+from .images import Picture, open_picture
+from .svgart import MAX_FACE_SVG_ELEMENTS
+from .inline import Span, parse_inline
 from .jail import inside, link_path, parents_of
 from .ops import Op
-from .textfit import FittedText, fit_text
+from .textfit import FittedText, Run, fit_runs
 
 DEFAULT_ROLE = "text"
 COLOUR_KEYS = ("fill", "stroke", "color", "heading_color", "accent")
@@ -27,6 +32,36 @@ _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 def is_colour(value: str, palette: Mapping[str, str]) -> bool:
     return value in ("none", "transparent") or bool(_HEX.match(palette.get(value, value)))
+
+
+class IconSpec(Protocol):
+    """An icon of game.yaml (``model.icons.Icon``): a font's character or an image."""
+
+    name: str
+    char: str | None
+    font: str | None
+    src: str | None
+    colour: str | None
+    scale: float
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """The fonts of one text: its own, and those its ``**bold**``, ``*italic*`` and
+    ``***bold italic***`` words take (None: the text has no such font)."""
+
+    regular: str
+    bold: str | None
+    italic: str | None
+    bold_italic: str | None
+
+    def pick(self, span: Span) -> str | None:
+        if span.bold and span.italic:
+            return self.bold_italic
+        return self.bold if span.bold else self.italic if span.italic else self.regular
+
+
+_STYLES = ("Regular", "Bold", "Italic", "BoldItalic")
 
 
 def short(text: str, limit: int = 48) -> str:
@@ -38,14 +73,17 @@ class TextEngine:
     """Resolves font roles, fits text ops and lays out flow ops, with a memo."""
 
     def __init__(self, book: FontBook, roles: Mapping[str, str], assets: Path | None = None,
-                 palette: Mapping[str, str] | None = None):
+                 palette: Mapping[str, str] | None = None, icons: Mapping[str, IconSpec] | None = None):
         self.book = book
         self.palette = dict(palette or {})
         self.roles = dict(roles)
         self.assets_dir = assets
+        self.icons = dict(icons or {})
         self._fits: dict[tuple, FittedText] = {}
         self._flows: dict[tuple, FlowResult] = {}
-        self._images: dict[Path, str | None] = {}  # an image's path → what is wrong with it, None when nothing
+        self._runs: dict[tuple, tuple[Run, ...]] = {}
+        self._pictures: dict[Path, Picture | str] = {}  # an image's path → it, or what is wrong with it
+        self._variants: dict[tuple[str, str], str | None] = {}
 
     def font(self, name: str | None) -> str:
         """A role name (title, text, …) or a font name → a font name."""
@@ -64,35 +102,172 @@ class TextEngine:
             raise CardgenError(f"image '{src}' not found in the game's assets folder")
         return inside(path, parents_of([self.assets_dir]))  # the game folder, however assets/ is linked
 
-    def check_image(self, src: str) -> None:
-        """The image ``src`` is one the painter can draw (read once per build); else a
+    def picture(self, src: str) -> Picture:
+        """The image ``src``, opened and checked once per build (PNG, JPEG or SVG); else a
         CardgenError naming the image file."""
         path = self.asset(src)
-        if path not in self._images:
+        if path not in self._pictures:
             try:
-                check_image_file(path)
-                self._images[path] = None
+                self._pictures[path] = open_picture(path)
             except CardgenError as exc:
-                self._images[path] = exc.message
-        problem = self._images[path]
-        if problem is not None:
-            raise CardgenError(problem, Where(link_path(Path(self.assets_dir or ".") / src)))
+                self._pictures[path] = exc.message
+        found = self._pictures[path]
+        if isinstance(found, str):
+            raise CardgenError(found, Where(link_path(Path(self.assets_dir or ".") / src)))
+        return found
 
-    def measure(self, font: str):
-        return lambda text, size: self.book.string_width_mm(font, text, size)
+    def check_image(self, src: str) -> None:
+        self.picture(src)
+
+    # -- fonts of a text ---------------------------------------------------
+    def _variant(self, name: str, style: str) -> str | None:
+        """``NotoSans-Regular`` → ``NotoSans-Bold`` (for style Bold) when that font exists."""
+        key = (name, style)
+        if key not in self._variants:
+            family, _, current = name.rpartition("-")
+            found = None
+            if current == style:
+                found = name
+            elif family and current in _STYLES:
+                try:
+                    self.book.resolve(f"{family}-{style}")
+                    found = f"{family}-{style}"
+                except CardgenError:
+                    found = None
+            self._variants[key] = found
+        return self._variants[key]
+
+    def _style_font(self, given: str | None, regular: str, style: str, role: str) -> str | None:
+        if given:
+            return self.font(given)
+        return self._variant(regular, style) or (self.roles.get(role) if role in self.roles else None)
+
+    def text_fonts(self, a: Mapping[str, Any]) -> FontSet:
+        regular = self.font(a.get("font"))
+        bold = self._style_font(a.get("bold_font"), regular, "Bold", "bold")
+        italic = self._style_font(a.get("italic_font"), regular, "Italic", "italic")
+        bold_italic = self._variant(regular, "BoldItalic") or bold
+        return FontSet(regular, bold, italic, bold_italic)
+
+    # -- markup → runs -----------------------------------------------------
+    def runs_of(self, text: str, fonts: FontSet) -> tuple[Run, ...]:
+        """The runs of a text with inline markup: each span in its style's font, each
+        character the font lacks in a fallback font, each icon resolved. CardgenError for
+        an unknown icon or colour, a style with no font, a character no fallback has."""
+        key = (text, fonts)
+        found = self._runs.get(key)
+        if found is None:
+            out: list[Run] = []
+            for span in parse_inline(text):
+                if span.colour is not None and not is_colour(span.colour, self.palette):
+                    raise CardgenError(f"colour {span.colour!r} of a {{color=…}} span in {short(text)} is not a "
+                                       f"colour (#rrggbb or a palette name)")
+                font = fonts.pick(span)
+                if font is None:
+                    style = "bold italic" if span.bold and span.italic else "bold" if span.bold else "italic"
+                    raise CardgenError(f"{style} words in {short(text)} need {'an' if style == 'italic' else 'a'} {style} font: {fonts.regular} has "
+                                       f"none beside it; give the op "
+                                       f"{'bold_font' if span.bold else 'italic_font'}: … or game.yaml fonts: "
+                                       f"{{{'bold' if span.bold else 'italic'}: …}}")
+                if span.icon:
+                    out.append(self._icon_run(span, font, text))
+                else:
+                    out.extend(self._font_runs(span, font, text))
+            found = self._runs[key] = tuple(out)
+        return found
+
+    def _font_runs(self, span: Span, font: str, text: str) -> list[Run]:
+        """A span split where a character is missing from ``font`` and drawn from a fallback."""
+        self.book.register(font)
+        missing = self.book.missing_chars(font, span.text)
+        if not missing:
+            return [Run(span.text, font, span.colour)]
+        lost = [c for c in missing if self._fallback_for(c) is None]
+        if lost:
+            raise CardgenError(f"font {font} has no glyph for {describe_chars(lost)} in {short(text)}"
+                               f"{self._where_else(lost)}")
+        out: list[Run] = []
+        for c in span.text:
+            chosen = font if c not in missing else self._fallback_for(c) or font
+            if out and out[-1].font == chosen:
+                out[-1] = Run(out[-1].text + c, chosen, span.colour)
+            else:
+                out.append(Run(c, chosen, span.colour))
+        for run in out:
+            self.book.register(run.font)
+        return out
+
+    def _fallback_for(self, char: str) -> str | None:
+        for name in FALLBACK_FONTS:
+            try:
+                if self.book.covers(name, char):
+                    return name
+            except CardgenError:
+                continue
+        return None
+
+    def _where_else(self, chars: list[str]) -> str:
+        """The hint of a missing-glyph error: which fonts do have the characters."""
+        parts = [(c, ", ".join(self.book.fonts_with(c))) for c in chars]
+        if len({p[1] for p in parts}) == 1:
+            having = parts[0][1]
+            it = "it" if len(chars) == 1 else "them"
+            return f"; {'it is' if it == 'it' else 'they are'} in: {having} (use font: … or an icon)" if having \
+                else f"; no shipped or game font has {it} (add a font that has {it} to the game's fonts/, or use an icon)"
+        return "; " + "; ".join(f"'{c}' is in: {h or 'no shipped or game font'}" for c, h in parts) + \
+            " (use font: … or an icon)"
+
+    def _icon_run(self, span: Span, font: str, text: str) -> Run:
+        assert span.icon is not None
+        spec = self.icons.get(span.icon)
+        if spec is None:
+            known = ", ".join(sorted(self.icons)) or "none"
+            raise CardgenError(f"unknown icon ':{span.icon}:' in {short(text)} (game.yaml icons: {known}; "
+                               f"write \\: for a literal ':')")
+        if spec.colour is not None and not is_colour(spec.colour, self.palette):
+            raise CardgenError(f"icon '{spec.name}': color {spec.colour!r} is not a colour (#rrggbb or a palette "
+                               f"name)")
+        if spec.src is not None:
+            self.picture(spec.src)
+            return Run("", font, span.colour, icon=spec.name)
+        assert spec.char is not None
+        glyph_font = self.font(spec.font) if spec.font else font
+        self.book.register(glyph_font)
+        if not self.book.covers(glyph_font, spec.char):
+            fallback = None if spec.font else self._fallback_for(spec.char)
+            if fallback is None:
+                raise CardgenError(f"icon '{spec.name}': font {glyph_font} has no glyph for "
+                                   f"{describe_chars(spec.char)}{self._where_else([spec.char])}")
+            glyph_font = fallback
+            self.book.register(glyph_font)
+        return Run("", glyph_font, span.colour, icon=spec.name)
+
+    def run_width(self, run: Run, size: float) -> float:
+        """A run's advance in mm at ``size`` pt: its text, or its icon as the painter draws it."""
+        if run.icon is None:
+            return self.book.string_width_mm(run.font, run.text, size)
+        spec = self.icons[run.icon]
+        if spec.char is not None:
+            return self.book.string_width_mm(run.font, spec.char, size * spec.scale)
+        return self.icon_height_mm(spec, size) * self.picture(spec.src or "").aspect
+
+    @staticmethod
+    def icon_height_mm(spec: IconSpec, size: float) -> float:
+        """An image icon is one em (the text's size) tall, times its scale."""
+        return pt_to_mm(size) * spec.scale
 
     # -- text ops ----------------------------------------------------------
     def fit_op(self, op: Op) -> FittedText:
         a = op.args
-        font = self.font(a.get("font"))
+        fonts = self.text_fonts(a)
         size = a.get("size") or 9.0
         min_size = min(a.get("min_size") or size, size)
         max_lines = int(a["max_lines"]) if a.get("max_lines") else None
-        key = (font, a["text"], a["w"], a["h"], size, min_size, a.get("line_height", 1.2), max_lines)
+        key = (fonts, a["text"], a["w"], a["h"], size, min_size, a.get("line_height", 1.2), max_lines)
         fitted = self._fits.get(key)
         if fitted is None:
-            fitted = fit_text(self.measure(font), a["text"], a["w"], a["h"], size, min_size,
-                              a.get("line_height", 1.2), max_lines)
+            fitted = fit_runs(self.run_width, list(self.runs_of(a["text"], fonts)), a["w"], a["h"], size, min_size,
+                              a.get("line_height", 1.2), max_lines, text_width=self.book.string_width_mm)
             self._fits[key] = fitted
         return fitted
 
@@ -101,7 +276,15 @@ class TextEngine:
         body = self.font(a.get("font"))
         bold = self.font(a.get("bold_font") or ("bold" if "bold" in self.roles else a.get("font")))
         heading = self.font(a.get("heading_font") or ("title" if "title" in self.roles else a.get("font")))
-        return FlowFonts(heading=heading, bold=bold, body=body)
+        italic = self._style_font(a.get("italic_font"), body, "Italic", "italic")
+        return FlowFonts(heading=heading, bold=bold, body=body, italic=italic)
+
+    def _flow_runs(self, fonts: FlowFonts):
+        def runs(text: str, base: str) -> list[Run]:
+            italic = fonts.italic if base == fonts.body else self._variant(base, "Italic") or fonts.italic
+            bold_italic = self._variant(fonts.bold, "BoldItalic") or fonts.bold
+            return list(self.runs_of(text, FontSet(base, fonts.bold, italic, bold_italic)))
+        return runs
 
     def _ascent(self, font: str) -> float:
         asc, desc = self.book.ascent_descent(font)
@@ -113,11 +296,12 @@ class TextEngine:
         cached = self._flows.get(key)
         if cached is None:
             size = a.get("size") or 9.0
+            fonts = self._flow_fonts(a)
             cached = fit_flow(
                 a["blocks"], a["x"], a["y"], a["w"], a["h"], size, min(a.get("min_size") or size, size),
                 columns=max(1, int(a.get("columns") or 1)), gap=a.get("gap", 6.0),
-                line_height=a.get("line_height", 1.25), fonts=self._flow_fonts(a),
-                width=self.book.string_width_mm, ascent=self._ascent,
+                line_height=a.get("line_height", 1.25), fonts=fonts,
+                width=self.run_width, ascent=self._ascent, runs=self._flow_runs(fonts),
                 heading_colour=a.get("heading_color"), accent=a.get("accent"),
             )
             self._flows[key] = cached
@@ -125,12 +309,40 @@ class TextEngine:
 
     # -- the check pass ----------------------------------------------------
     def check(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:
-        """Check every text, glyph and flow op for coverage and fit, recursively."""
+        """Check every text, glyph, flow and image op for coverage, fit and files, recursively,
+        and what the face's SVGs cost to draw together."""
+        self._check_ops(ops, label, errors)
+        cost = self._svg_cost(ops)
+        if cost > MAX_FACE_SVG_ELEMENTS:
+            errors.add(f"{label}: the SVG art and icons of this face draw {cost:,} elements; a face may draw "
+                       f"at most {MAX_FACE_SVG_ELEMENTS:,}")
+
+    def _check_ops(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:
         for op in ops:
             try:
                 self._check_op(op, label, errors)
             except CardgenError as exc:
                 errors.add(f"{label}: {exc.message}", exc.where if exc.where.path else None)
+
+    def _svg_cost(self, ops: tuple[Op, ...]) -> int:
+        """The SVG elements the (checked) ops draw: each SVG image and each SVG icon, every time."""
+        total = 0
+        for op in ops:
+            try:
+                if op.kind == "group":
+                    total += self._svg_cost(op.children)
+                elif op.kind == "image":
+                    total += self.picture(op.args["src"]).elements
+                elif op.kind in ("text", "flow"):
+                    texts = [op.args["text"]] if op.kind == "text" else [t for _, t in op.args["blocks"]]
+                    for text in texts:
+                        for span in parse_inline(text):
+                            spec = self.icons.get(span.icon or "")
+                            if spec is not None and spec.src is not None:
+                                total += self.picture(spec.src).elements
+            except CardgenError:
+                continue  # reported by the checks themselves
+        return total
 
     def _check_op(self, op: Op, label: str, errors: Collector) -> None:
         a = op.args
@@ -139,14 +351,9 @@ class TextEngine:
             if value is not None and not is_colour(value, self.palette):
                 errors.add(f"{label}: {op.kind} {key} {value!r} is not a colour (#rrggbb, a palette name or none)")
         if op.kind == "group":
-            self.check(op.children, label, errors)
+            self._check_ops(op.children, label, errors)
         elif op.kind == "text":
-            font = self.font(a.get("font"))
-            self.book.register(font)
-            missing = self.book.missing_chars(font, a["text"])
-            if missing:
-                errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {short(a['text'])}")
-                return
+            self.runs_of(a["text"], self.text_fonts(a))  # markup, icons and glyphs, else a CardgenError
             fitted = self.fit_op(op)
             if not fitted.fits:
                 errors.add(
@@ -159,17 +366,13 @@ class TextEngine:
             if len(a["char"]) != 1:
                 errors.add(f"{label}: glyph takes exactly one character, found {a['char']!r}")
             elif self.book.missing_chars(font, a["char"]):
-                errors.add(f"{label}: font {font} has no glyph for {describe_chars(a['char'])}")
+                errors.add(f"{label}: font {font} has no glyph for {describe_chars(a['char'])}"
+                           f"{self._where_else([a['char']])}")
         elif op.kind == "flow":
             fonts = self._flow_fonts(a)
+            runs = self._flow_runs(fonts)
             for kind, text in a["blocks"]:
-                for run_text, is_bold in runs(text):
-                    font = fonts.heading if kind == "h1" else fonts.bold if (is_bold or kind == "h2") else fonts.body
-                    self.book.register(font)
-                    missing = self.book.missing_chars(font, run_text)
-                    if missing:
-                        errors.add(f"{label}: font {font} has no glyph for {describe_chars(missing)} in {short(run_text)}")
-                        return
+                runs(text, fonts.heading if kind == "h1" else fonts.bold if kind == "h2" else fonts.body)
             result = self.flow_op(op)
             if not result.fits:
                 errors.add(

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..units import pt_to_mm
 
@@ -31,52 +32,188 @@ _EPS = 1e-9
 _HYPHEN_BREAK = re.compile(r"(?<=[^\s-]-)(?=[^\s-])")
 
 
+class Run(NamedTuple):
+    """Text in one font and colour, or one icon (``icon`` set, ``text`` empty): what a
+    line of a fitted text is made of. Plain text is one run per line."""
+
+    text: str
+    font: str = ""
+    colour: str | None = None
+    icon: str | None = None
+
+
+RunWidth = Callable[[Run, float], float]  # (run, size_pt) -> mm
+TextWidth = Callable[[str, str, float], float]  # (font, text, size_pt) -> mm: the same for text runs, quicker
+Line = tuple[Run, ...]
+
+
 @dataclass(frozen=True)
 class FittedText:
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # each line's words (icons left out), for messages and tests
     size: float        # pt chosen
     leading: float     # pt, = size * line_height
     fits: bool
     overflow: float    # how much too long, as a fraction (0.0 when it fits)
+    runs: tuple[Line, ...] = field(default=(), compare=False)  # each line as the painter draws it
 
 
-def _paragraphs(text: str) -> list[str]:
+def split_paragraphs(runs: list[Run]) -> list[list[Run]]:
     """Explicit newlines split paragraphs. Trailing newlines are dropped: YAML
     block scalars (`|`) end with one, and it must not cost a line of height."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    text = text.rstrip("\n")
-    return text.split("\n") if text.strip() else []
-
-
-def _pieces(paragraph: str) -> list[tuple[str, str]]:
-    """(separator before, piece) pairs: separator is " " after a space break,
-    "" after a hyphen break. No-break spaces stay inside pieces."""
-    out: list[tuple[str, str]] = []
-    for word in paragraph.split(" "):
-        if not word:                      # runs of spaces collapse to one break
+    paras: list[list[Run]] = [[]]
+    for run in runs:
+        if run.icon:
+            paras[-1].append(run)
             continue
-        for i, part in enumerate(_HYPHEN_BREAK.split(word)):
-            out.append(("" if i else " ", part))
+        text = run.text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+        for i, part in enumerate(text.split("\n")):
+            if i:
+                paras.append([])
+            if part:
+                paras[-1].append(Run(part, run.font, run.colour))
+    while paras and not paras[-1]:
+        paras.pop()  # trailing newlines
+    if not any(r.icon or r.text.strip() for p in paras for r in p):
+        return []  # nothing but spaces and newlines
+    return paras
+
+
+# A piece is what no line break may split: a word (several runs when its style changes
+# inside it, or an icon is glued to it) and the space before it (None after a hyphen break).
+Piece = tuple[Run | None, Line]
+
+
+def _pieces(paragraph: list[Run]) -> list[Piece]:
+    """A paragraph's pieces: breaks only at an ordinary space (runs of spaces collapse
+    to one) and after a hyphen; no-break spaces stay inside pieces."""
+    out: list[Piece] = []
+    word: list[Run] = []
+    space: Run | None = None
+    pending: Run | None = None  # the space seen since the last word, in its own font
+
+    def end_word(sep: Run | None) -> None:
+        nonlocal word, space
+        if word:
+            out.append((space if out else None, tuple(word)))
+            word = []
+        space = sep
+
+    for run in paragraph:
+        if run.icon:
+            if pending is not None:
+                end_word(pending)
+                pending = None
+            word.append(run)
+            continue
+        for j, chunk in enumerate(run.text.split(" ")):
+            if j:
+                pending = Run(" ", run.font, run.colour)
+            if not chunk:
+                continue
+            if pending is not None:
+                end_word(pending)
+                pending = None
+            for k, part in enumerate(_HYPHEN_BREAK.split(chunk)):
+                if k:
+                    end_word(None)
+                word.append(Run(part, run.font, run.colour))
+    end_word(None)
     return out
 
 
-def _wrap_paragraphs(measure: Measure, paragraphs: list[list[tuple[str, str]]],
-                     size: float, width_mm: float) -> list[str]:
-    lines: list[str] = []
-    for pieces in paragraphs:
-        if not pieces:
-            lines.append("")              # a blank line the author asked for
-            continue
-        line = pieces[0][1]
-        for sep, piece in pieces[1:]:
-            candidate = line + sep + piece
-            if measure(candidate, size) <= width_mm + _EPS:
-                line = candidate
-            else:
-                lines.append(line)
-                line = piece
-        lines.append(line)
+def _same_style(a: Run, b: Run) -> bool:
+    return a[1:] == b[1:] and a[3] is None  # font, colour, and no icon
+
+
+def _merge(line: Line, runs: tuple[Run, ...]) -> Line:
+    """``line`` followed by ``runs``, adjacent runs of one font and colour joined into one:
+    a line of plain text is one string, measured and drawn as a whole (as ReportLab would)."""
+    out = list(line)
+    for run in runs:
+        if out and _same_style(out[-1], run):
+            out[-1] = Run(out[-1].text + run.text, run.font, run.colour)
+        else:
+            out.append(run)
+    return tuple(out)
+
+
+def line_width(width: RunWidth, line: Line, size: float) -> float:
+    if len(line) == 1:
+        return width(line[0], size)
+    return sum(width(run, size) for run in line)
+
+
+def _greedy(pieces: list, join: Callable, fits: Callable) -> list:
+    """Greedy line breaking, the one place where a line break is decided: each piece
+    (with the space before it) joins the current line while ``fits(line)`` holds; else it
+    starts a new line. ``pieces`` are (space before, piece) pairs of strings, or of runs;
+    ``join(line, space, piece)`` makes the longer line."""
+    lines = []
+    line = pieces[0][1]
+    for sep, piece in pieces[1:]:
+        candidate = join(line, sep, piece)
+        if fits(candidate):
+            line = candidate
+        else:
+            lines.append(line)
+            line = piece
+    lines.append(line)
     return lines
+
+
+def _one_style(pieces: list[Piece]) -> Run | None:
+    """The style (a run) every piece and space of a paragraph shares, None when it mixes
+    fonts, colours or icons: such a paragraph is broken as plain strings, quickly."""
+    first = pieces[0][1][0]
+    for sep, piece in pieces:
+        if len(piece) != 1 or not _same_style(first, piece[0]) or (sep is not None and not _same_style(first, sep)):
+            return None
+    return first
+
+
+def _break_lines(width: RunWidth, text_width: TextWidth, para: Paragraph, size: float,
+                 width_mm: float) -> list[Line]:
+    """One paragraph's lines, each at most width_mm wide where a piece allows."""
+    pieces, style, strings = para
+    if not pieces:
+        return [()]                       # a blank line the author asked for
+    if style is not None:
+        font, colour = style.font, style.colour
+        texts = _greedy(strings, lambda line, sep, piece: line + sep + piece,
+                        lambda line: text_width(font, line, size) <= width_mm + _EPS)
+        return [(Run(text, font, colour),) for text in texts]
+    return _greedy([((sep,) if sep else (), _merge((), piece)) for sep, piece in pieces],
+                   lambda line, sep, piece: _merge(line, sep + piece),
+                   lambda line: line_width(width, line, size) <= width_mm + _EPS)
+
+
+# A paragraph ready for breaking at any size: its pieces, and when it is in one style,
+# that style and its pieces as (space, word) strings.
+Paragraph = tuple[list[Piece], Run | None, list[tuple[str, str]]]
+
+
+def _paragraph(runs: list[Run]) -> Paragraph:
+    pieces = _pieces(runs)
+    style = _one_style(pieces) if pieces else None
+    strings = [(sep.text if sep else "", piece[0].text) for sep, piece in pieces] if style else []
+    return pieces, style, strings
+
+
+def _wrap_paragraphs(width: RunWidth, text_width: TextWidth, paragraphs: list[Paragraph], size: float,
+                     width_mm: float) -> list[Line]:
+    return [line for para in paragraphs for line in _break_lines(width, text_width, para, size, width_mm)]
+
+
+def _plain_width(measure: Measure) -> RunWidth:
+    return lambda run, size: measure(run.text, size)
+
+
+def _plain_text_width(measure: Measure) -> TextWidth:
+    return lambda font, text, size: measure(text, size)
+
+
+def line_text(line: Line) -> str:
+    return "".join(run.text for run in line)
 
 
 def wrap(measure: Measure, text: str, size: float, width_mm: float) -> list[str]:
@@ -85,8 +222,9 @@ def wrap(measure: Measure, text: str, size: float, width_mm: float) -> list[str]
     A piece wider than the box on its own gets a line to itself and overflows;
     fit_text reports it.
     """
-    paras = [_pieces(p) for p in _paragraphs(text)]
-    return _wrap_paragraphs(measure, paras, size, width_mm)
+    paras = [_paragraph(p) for p in split_paragraphs([Run(text)])]
+    return [line_text(line) for line in _wrap_paragraphs(_plain_width(measure), _plain_text_width(measure), paras,
+                                                         size, width_mm)]
 
 
 def _height_mm(n_lines: int, size: float, leading: float) -> float:
@@ -101,25 +239,34 @@ def _height_mm(n_lines: int, size: float, leading: float) -> float:
     return pt_to_mm(size + (n_lines - 1) * leading)
 
 
-def _try(measure: Measure, paras, size: float, width_mm: float, height_mm: float,
-         line_height: float, max_lines: int | None) -> FittedText:
-    lines = _wrap_paragraphs(measure, paras, size, width_mm)
+def _try(width: RunWidth, text_width: TextWidth, paras: list[Paragraph], size: float, width_mm: float,
+         height_mm: float, line_height: float, max_lines: int | None) -> FittedText:
+    lines = _wrap_paragraphs(width, text_width, paras, size, width_mm)
     leading = size * line_height
     over = 0.0
-    widest = max((measure(l, size) for l in lines), default=0.0)
+    widest = max((text_width(l[0].font, l[0].text, size) if len(l) == 1 and l[0].icon is None
+                  else line_width(width, l, size) for l in lines), default=0.0)
     over = max(over, widest / width_mm - 1.0)
     over = max(over, _height_mm(len(lines), size, leading) / height_mm - 1.0)
     if max_lines is not None:
         over = max(over, len(lines) / max_lines - 1.0)
     fits = over <= _EPS
-    return FittedText(tuple(lines), size, leading, fits, 0.0 if fits else over)
+    return FittedText(tuple(line_text(l) for l in lines), size, leading, fits, 0.0 if fits else over, tuple(lines))
 
 
 def fit_text(measure: Measure, text: str, width_mm: float, height_mm: float,
              size: float, min_size: float, line_height: float = 1.2,
              max_lines: int | None = None) -> FittedText:
+    """fit_runs for a plain string, measured by ``measure(text, size_pt) -> mm``."""
+    return fit_runs(_plain_width(measure), [Run(text)], width_mm, height_mm, size, min_size, line_height, max_lines,
+                    text_width=_plain_text_width(measure))
+
+
+def fit_runs(width: RunWidth, runs: list[Run], width_mm: float, height_mm: float,
+             size: float, min_size: float, line_height: float = 1.2,
+             max_lines: int | None = None, text_width: TextWidth | None = None) -> FittedText:
     """The largest size on a 0.25 pt grid from `size` down to `min_size` at
-    which text fits the box; else the min_size layout with fits=False.
+    which the runs (words, styled words, icons: each measured by ``width``) fit the box; else the min_size layout with fits=False.
 
     Overflow is the worst of: needed height / box height - 1, widest line /
     width - 1 (an unbreakable word), lines / max_lines - 1. Bisection assumes
@@ -133,10 +280,11 @@ def fit_text(measure: Measure, text: str, width_mm: float, height_mm: float,
     if max_lines is not None and max_lines < 1:
         raise ValueError(f"max_lines must be at least 1, got {max_lines}")
 
-    paras = [_pieces(p) for p in _paragraphs(text)]
+    paras = [_paragraph(p) for p in split_paragraphs(runs)]
+    widths: TextWidth = text_width or (lambda font, text, size: width(Run(text, font), size))
 
     def attempt(s: float) -> FittedText:
-        return _try(measure, paras, s, width_mm, height_mm, line_height, max_lines)
+        return _try(width, widths, paras, s, width_mm, height_mm, line_height, max_lines)
 
     first = attempt(size)
     if first.fits:

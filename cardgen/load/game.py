@@ -22,6 +22,7 @@ from ..model.pseudo import PSEUDO, pseudo_table
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
+from .icons import read_icons
 from .jail import game_roots, inside
 from .locales import read_locales
 from .schema import ID_RE, check_keys, check_mapping, describe, get
@@ -31,7 +32,7 @@ GAME_FILE = "game.yaml"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
-GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files", "ink_saver")
+GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files", "ink_saver", "icons")
 
 
 def shipped_game_ids() -> list[str]:
@@ -86,6 +87,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         if not COLOUR_RE.match(value):
             errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
     ink_palette = _ink_palette(doc, palette, errors)
+    icons = read_icons(doc, errors)
     data, marks = read_data(root, doc, Where(label), errors)
 
     template_dirs = tuple(
@@ -127,6 +129,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         variants=tuple(v for v in known if v in keep),
         known_variants=known,
         fallbacks=freeze(fallbacks),
+        icons=icons,
     )
 
 

@@ -2,8 +2,10 @@
 longer and bracketed, so a designer sees which boxes overflow, which text is not a
 locale string (it stays plain) and where a string is cut, before any translator starts.
 
-``{name}`` placeholders, ``{{``/``}}`` and the ``**bold**`` marks of flowed text are
-kept as they are, so a pseudo string fills and flows like the real one. Every character
+``{name}`` placeholders, ``{{``/``}}`` and the inline markup of every text (``*``,
+``**``, ``{color=…}``, ``{/color}``, ``:icon:``, backslash escapes; see
+``layout/inline.py``) are kept as they are, so a pseudo string fills and flows like the
+real one. Every character
 used is in the shipped Noto fonts (Latin-1 and Latin Extended-A).
 """
 
@@ -20,7 +22,8 @@ _ACCENTS = str.maketrans(
     "áçéîñöŕšûýžÁÇÉÎÑÖŔŠÛÝŽ",
 )
 _PADDING = "ļōŕēm ĩpšũm ďōļōŕ šĩţ āmēţ "
-_KEEP = re.compile(r"(\{\{|\}\}|\{[A-Za-z_][A-Za-z0-9_]*\}|\*\*)")
+_KEEP = re.compile(r"(\{\{|\}\}|\{[A-Za-z_][A-Za-z0-9_]*\}|\\[*:{\\]|\*\*|\*"
+                   r"|\{colou?r=[^{}\s]{1,40}\}|\{/colou?r\}|:[A-Za-z][A-Za-z0-9_-]*:)")
 
 
 def pseudo_text(text: str) -> str:

@@ -16,10 +16,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..impose.outlines import PathOutline, rounded_rect
 from ..impose.shapes import Hex
+from ..layout.images import Picture
 from ..layout.ops import Op
 from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
+from ..layout.textfit import Run, line_width
 from ..units import PT_PER_MM
+from .reportlab_compat import draw_vector_art
 
 _UNSET = object()
 
@@ -245,18 +248,55 @@ class Painter:
         size_mm = fitted.size / PT_PER_MM
         leading_mm = fitted.leading / PT_PER_MM
         asc, desc = self.text.book.ascent_descent(font)
-        block = size_mm + (len(fitted.lines) - 1) * leading_mm
+        block = size_mm + (len(fitted.runs) - 1) * leading_mm
         valign = a.get("valign", "top")
         top = a["y"] + {"top": 0.0, "middle": (a["h"] - block) / 2, "bottom": a["h"] - block}[valign]
         first = top + size_mm * asc / (asc - desc)
         align = a.get("align", "left")
         x = a["x"] + {"left": 0.0, "center": a["w"] / 2, "right": a["w"]}[align]
         self.c.saveState()
-        self._set_text_colour(a.get("color"), self._opacity(a))
-        for i, line in enumerate(fitted.lines):
-            self.draw_line(font, size_mm, x, first + i * leading_mm, line, align)
+        opacity = self._opacity(a)
+        self._set_text_colour(a.get("color"), opacity)
+        for i, line in enumerate(fitted.runs):
+            baseline = first + i * leading_mm
+            if len(line) == 1 and line[0].icon is None and line[0].colour is None:
+                self.draw_line(line[0].font, size_mm, x, baseline, line[0].text, align)  # plain text: one string
+                continue
+            width = line_width(self.text.run_width, line, fitted.size)
+            left = x - {"left": 0.0, "center": width / 2, "right": width}[align]
+            self._draw_runs(line, left, baseline, fitted.size, a.get("color"), opacity)
         self.c.restoreState()
 
+    def _draw_runs(self, line: tuple[Run, ...], x: float, baseline: float, size_pt: float,
+                   colour: str | None, opacity: float | None) -> None:
+        """One line of mixed runs, left to right from ``x``: styled words and icons."""
+        for run in line:
+            if run.icon is not None:
+                self._icon(run, x, baseline, size_pt, colour, opacity)
+            elif run.text:
+                if run.colour is not None:
+                    self._set_text_colour(run.colour, opacity)
+                self.draw_line(run.font, size_pt / PT_PER_MM, x, baseline, run.text)
+                if run.colour is not None:
+                    self._set_text_colour(colour, opacity)
+            x += self.text.run_width(run, size_pt)
+
+    def _icon(self, run: Run, x: float, baseline: float, size_pt: float, colour: str | None,
+              opacity: float | None) -> None:
+        """An icon in a line: a font's character on the baseline, or an image one em tall
+        (times its scale) centred on the middle of the capitals."""
+        spec = self.text.icons[run.icon or ""]
+        self.c.saveState()
+        if spec.char is not None:
+            self._set_text_colour(spec.colour or run.colour or colour, opacity)
+            self.draw_line(run.font, size_pt * spec.scale / PT_PER_MM, x, baseline, spec.char)
+        else:
+            picture = self.text.picture(spec.src or "")
+            h = self.text.icon_height_mm(spec, size_pt)
+            w = h * picture.aspect
+            middle = baseline - self.text.book.cap_height(run.font) * size_pt / PT_PER_MM / 2
+            self._place_picture(spec.src or "", picture, x, middle - h / 2, w, h, opacity)
+        self.c.restoreState()
     def _glyph(self, op: Op) -> None:
         """One character scaled so its visible ink fills the box, centred on the ink."""
         a = op.args
@@ -283,11 +323,8 @@ class Painter:
 
     def _image(self, op: Op) -> None:
         a = op.args
-        path = self.text.asset(a["src"])
-        from reportlab.lib.utils import ImageReader
-
-        img = ImageReader(str(path))
-        iw, ih = img.getSize()
+        picture = self.text.picture(a["src"])
+        iw, ih = picture.width, picture.height
         x, y, w, h = a["x"], a["y"], a["w"], a["h"]
         fit = a.get("fit", "contain")
         if fit != "stretch":
@@ -299,12 +336,25 @@ class Painter:
             p = self.c.beginPath()
             p.rect(a["x"], a["y"], a["w"], a["h"])
             self.c.clipPath(p, stroke=0, fill=0)
-        opacity = self._opacity(a)
+        self._place_picture(a["src"], picture, x, y, w, h, self._opacity(a))
+        self.c.restoreState()
+
+    def _place_picture(self, src: str, picture: Picture, x: float, y: float, w: float, h: float,
+                       opacity: float | None) -> None:
+        """An image filling the box (x, y, w, h): an SVG as vectors, a raster image as itself."""
+        self.c.saveState()
         if opacity is not None:
             self.c.setFillAlpha(opacity)
+            self.c.setStrokeAlpha(opacity)
         self.c.translate(x, y + h)
-        self.c.scale(1, -1)
-        self.c.drawImage(img, 0, 0, w, h, mask="auto")
+        if picture.drawing is not None:
+            self.c.scale(w / picture.width, -h / picture.height)
+            draw_vector_art(picture.drawing, self.c)
+        else:
+            from reportlab.lib.utils import ImageReader
+
+            self.c.scale(1, -1)
+            self.c.drawImage(ImageReader(str(self.text.asset(src))), 0, 0, w, h, mask="auto")
         self.c.restoreState()
 
     def _flow(self, op: Op) -> None:
@@ -312,6 +362,10 @@ class Painter:
         a = op.args
         self.c.saveState()
         for line in placed.lines:
+            if line.icon is not None:
+                self._icon(Run("", line.font, line.colour, line.icon), line.x, line.baseline, line.size,
+                           a.get("color"), self._opacity({}))
+                continue
             self._set_text_colour(line.colour or a.get("color"), self._opacity({}))
             self.draw_line(line.font, line.size / PT_PER_MM, line.x, line.baseline, line.text)
         self.c.restoreState()

@@ -1,14 +1,17 @@
 """Every place cardgen reaches into ReportLab's internals, in one module, guarded by the
 ReportLab versions it was checked with.
 
-Two ReportLab shortcomings are worked around here:
+Three ReportLab shortcomings are worked around here:
 
 * a form XObject's resources are written without its graphics states (ExtGState) and
   colour spaces, so an opacity drawn inside a form names a state the form does not
   have, and viewers and printers draw it fully opaque (every card face is a form);
 * the ToUnicode CMap of an embedded TrueType subset writes a code point above U+FFFF
   as it is (``<13143>`` for the falcon) instead of as a UTF-16 surrogate pair, so
-  pdftotext and pypdf cannot extract hieroglyphs.
+  pdftotext and pypdf cannot extract hieroglyphs;
+* ``renderPDF.draw`` starts every drawing by setting its default font (Helvetica, a
+  base-14 font that is never embedded) even when the drawing holds no text, which an SVG
+  never does here (svgart refuses SVG text): :func:`draw_vector_art` leaves the font out.
 
 Both lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
 ``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` looked up as a module global at write
@@ -142,3 +145,18 @@ def install_tounicode_fix() -> None:
     """
     if not getattr(ttfonts.makeToUnicodeCMap, "_cardgen_fix", False):
         ttfonts.makeToUnicodeCMap = _make_to_unicode_cmap
+
+
+def draw_vector_art(drawing, c, x: float = 0, y: float = 0) -> None:
+    """A ReportLab Drawing (an SVG, as svglib turns it) onto the canvas, as vectors,
+    without the Helvetica that ``renderPDF.draw`` would set first."""
+    from reportlab.graphics import renderPDF
+
+    class _NoDefaultFont(renderPDF._PDFRenderer):
+        def initState(self, x, y):  # as renderbase.Renderer.initState, minus the font
+            deltas = self._tracker._combined[-1]
+            deltas["transform"] = tuple(list(deltas["transform"])[:4]) + (x, y)
+            self._tracker.push(deltas)
+            self.applyStateChanges({k: v for k, v in deltas.items() if k not in ("fontName", "fontSize")}, {})
+
+    _NoDefaultFont().draw(renderPDF.renderScaledDrawing(drawing), c, x, y, showBoundary=False)

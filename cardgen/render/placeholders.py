@@ -5,10 +5,13 @@ translation reading ``{x.__init__.__globals__[os].environ}`` would print the bui
 machine's environment on every card. Locale strings are data from the game folder:
 here a placeholder is a plain name, its value a string or a number, and ``{{`` and
 ``}}`` stand for literal braces; anything else is refused with the key and language.
+The colour tags of the inline markup (``{color=red}``, ``{/color}``: layout/inline.py)
+are text, kept as they are.
 """
 
 from __future__ import annotations
 
+import re
 from string import Formatter
 from typing import Any
 
@@ -19,6 +22,7 @@ from .budget import MAX_VALUE, TemplateLimit
 Pieces = tuple[tuple[str, str | None], ...]  # (literal text, placeholder name or None)
 
 _PARSER = Formatter()
+_COLOUR_TAG = re.compile(r"colou?r=[^{}\s:!]{1,40}|/colou?r")  # as layout/inline.py reads them
 
 
 class PlaceholderError(jinja2.UndefinedError):
@@ -43,6 +47,9 @@ def parse_placeholders(text: str) -> Pieces:
     for literal, field, spec, conversion in parsed:
         if field is None:
             pieces.append((literal, None))
+            continue
+        if _COLOUR_TAG.fullmatch(field) and not spec and not conversion:
+            pieces.append((literal + "{" + field + "}", None))  # markup, not a placeholder
             continue
         if not field.isidentifier() or spec or conversion:
             written = field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
