@@ -98,7 +98,7 @@ def test_seams_follow_groups_and_horizontal_seams(garden):
     engine = builder.text
     text = Op("text", {"x": 0.0, "y": 0.0, "w": 60.0, "h": 10.0, "text": "Nile delta", "size": 12.0})
     (_, (x0, y0, x1, y1)), = text_lines((Op("group", {"translate": [100.0, 50.0], "rotate": 90.0}, (text,)),), engine)
-    width = engine.measure(engine.font(None))("Nile delta", 12.0)
+    width = engine.book.string_width_mm(engine.font(None), "Nile delta", 12.0)
     # turned a quarter: the line runs down the page from (100, 50), its height to the left
     assert (x1, y0, y1 - y0) == pytest.approx((100.0, 50.0, width)) and 95 < x0 < 100
     plan = plan_tiles((210, 297), (150, 500), 3, 10)  # tall: pieces one above the other

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from ..layout.ops import Op
 from ..layout.text import TextEngine, short
+from ..layout.textfit import line_width
 from ..units import PT_PER_MM
 from .tiling import TilePlan, column_letter
 
@@ -55,15 +56,13 @@ def text_lines(ops: tuple[Op, ...], engine: TextEngine, m: Matrix = _IDENTITY
 
 def _op_lines(op: Op, engine: TextEngine, m: Matrix) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
     a = op.args
-    font = engine.font(a.get("font"))
     fitted = engine.fit_op(op)
     size_mm, leading_mm = fitted.size / PT_PER_MM, fitted.leading / PT_PER_MM
-    block = size_mm + (len(fitted.lines) - 1) * leading_mm
+    block = size_mm + (len(fitted.runs) - 1) * leading_mm
     top = a["y"] + {"top": 0.0, "middle": (a["h"] - block) / 2, "bottom": a["h"] - block}[a.get("valign", "top")]
     align = a.get("align", "left")
-    width = engine.measure(font)
-    for i, line in enumerate(fitted.lines):
-        lw = width(line, fitted.size)
+    for i, (line, runs) in enumerate(zip(fitted.lines, fitted.runs)):
+        lw = line_width(engine.run_width, runs, fitted.size)
         x0 = a["x"] + {"left": 0.0, "center": (a["w"] - lw) / 2, "right": a["w"] - lw}[align]
         y0 = top + i * leading_mm
         corners = [(x, y) for x in (x0, x0 + lw) for y in (y0, y0 + size_mm)]

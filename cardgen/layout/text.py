@@ -9,7 +9,7 @@ card, face and language — never an invisible glyph or a clipped line.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,10 +19,10 @@ from ..units import pt_to_mm
 from .flow import FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import Picture, open_picture
-from .svgart import MAX_FACE_SVG_ELEMENTS
 from .inline import Span, parse_inline
 from .jail import inside, link_path, parents_of
 from .ops import Op
+from .svgart import MAX_FACE_SVG_ELEMENTS
 from .textfit import FittedText, Run, fit_runs
 
 DEFAULT_ROLE = "text"
@@ -241,6 +241,10 @@ class TextEngine:
             glyph_font = fallback
             self.book.register(glyph_font)
         return Run("", glyph_font, span.colour, icon=spec.name)
+
+    def measure(self, font: str) -> Callable[[str, float], float]:
+        """The width in mm of plain text in ``font`` at a size in pt (no markup read)."""
+        return lambda text, size: self.book.string_width_mm(font, text, size)
 
     def run_width(self, run: Run, size: float) -> float:
         """A run's advance in mm at ``size`` pt: its text, or its icon as the painter draws it."""
