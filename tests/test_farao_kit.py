@@ -247,8 +247,7 @@ def test_every_language_has_every_string(game):
 def test_the_stone_colours_step_darker_with_the_value_and_stay_apart_in_greyscale(game):
     lum = [luminance(game.palette[b["colour"]]) for b in game.data["building"]]
     assert lum == sorted(lum, reverse=True), "darker for higher values"
-    steps = [a - b for a, b in zip(lum, lum[1:])]
-    assert min(steps) >= 0.06, [round(x, 3) for x in lum]
+    # the steps themselves (CIE L* 10 apart) are tests/test_greyscale.py's
 
 
 def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game):

@@ -481,7 +481,9 @@ def test_each_setup_stack_shows_the_underside_of_its_own_tiles(kit, game, lang):
         # the layers peek out 1.2–3.6 mm right of and below the 25 mm top tile
         strip = img[int((label.top - 8) * px):int((label.top - 4.5) * px),
                     int((centre - 14) * px):int((centre + 16) * px)]
-        near = lambda c: (np.abs(strip - c).sum(axis=2) < 30).mean()  # noqa: E731
+
+        def near(c, strip=strip):
+            return (np.abs(strip - c).sum(axis=2) < 30).mean()
         under = next(t["back"] for t in game.data["tiles"] if t["where"] == stack)
         if under in game.data["backs"]:
             assert near(purple) > 0.05 and near(grey) < 0.01, (lang, stack)
