@@ -12,6 +12,7 @@ labels (``measure``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from ..errors import CardgenError, Collector
@@ -20,6 +21,7 @@ from ..model.game import Game
 from .duplex import back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
 from .labels import Measure, label_text, place_label, sheet_words, shifted
+from .marks import clear_of_edges
 from .papers import PAPERS_MM
 from .shapes import shape_of
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
@@ -172,8 +174,10 @@ class _Context:
              fold: Fold | None = None) -> PiecesPage:
         """A pieces page: its faces, the crop marks and cut guides of the slots they fill, its label."""
         slots = tuple(f.slot for f in faces)
-        return PiecesPage(comp.id, side, sheet, faces, marks_for(plan, slots),
-                          shape_of(comp.shape).cut_guides(slots, plan.item, plan.bleed, plan.gutter > 0),
+        guides = shape_of(comp.shape).cut_guides(slots, plan.item, plan.bleed, plan.gutter > 0)
+        guides = replace(guides, ticks=clear_of_edges(guides.ticks, plan.paper),
+                         traced=tuple(replace(g, ticks=clear_of_edges(g.ticks, plan.paper)) for g in guides.traced))
+        return PiecesPage(comp.id, side, sheet, faces, clear_of_edges(marks_for(plan, slots), plan.paper), guides,
                           place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
 
 
