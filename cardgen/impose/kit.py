@@ -22,7 +22,7 @@ from .duplex import back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, compact, marks_for, paginate, paginate_rows, plan_sheet
 from .labels import Measure, label_text, place_label, sheet_words, shifted
 from .marks import clear_of_edges
-from .papers import PAPERS_MM
+from .papers import PAPER_NAMES, PAPERS_MM
 from .shapes import shape_of
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
 from .tiling import TilePlan, plan_tiles
@@ -154,7 +154,7 @@ class _Context:
         to print at, and ``how`` to print it."""
         lang = self.kit.lang
         name = self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
-        return label_text(self.game.name(lang), name, *what, self.paper.upper(), "100%", *how)
+        return label_text(self.game.name(lang), name, *what, PAPER_NAMES.get(self.paper, self.paper.upper()), "100%", *how)
 
     def place(self, comp: Deck, plan: SheetPlan, items: Items, side: str, slots: tuple[Slot, ...]
               ) -> tuple[PlacedFace, ...]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from .grid import SheetPlan
 from .marks import EDGE_CLEARANCE
 
-WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal")
+WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal",
+         "file_cards", "file_gutterfold", "file_sheets", "file_printshop")  # file_*: a PDF's title
 LOCALE_KEYS = frozenset(f"sheet.{word}" for word in WORDS)  # optional in a game's locale files
 
 

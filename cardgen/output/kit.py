@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import LabelLine
+from ..impose.labels import LabelLine, sheet_words
 from ..impose.outlines import RectOutline
+from ..impose.papers import PAPER_NAMES
 from ..impose.shapes import shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
@@ -82,20 +83,21 @@ class KitWriter:
         """One imposed file, page by page, and its manifest entry."""
         game = self.game
         base = f"{game.id}-{kit.lang}-{paper}"
+        words = sheet_words(game.strings[kit.lang])
         if file.kind == "cards" and file.layout == "gutterfold":
-            name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", "cards, gutterfold"
+            name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", words["file_gutterfold"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", layout="gutterfold", duplex=None)
         elif file.kind == "cards":
             dup = "" if file.duplex == "long" else "-short-edge"
-            name, what = f"{base}-cards{dup}{self._suffix()}.pdf", "cards"
+            name, what = f"{base}-cards{dup}{self._suffix()}.pdf", words["file_cards"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", duplex=self.opt.duplex,
                               back_offset=tuple(self.opt.back_offset))
         else:
-            name, what = f"{base}-sheets{self._suffix()}.pdf", "sheets"
+            name, what = f"{base}-sheets{self._suffix()}.pdf", words["file_sheets"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="sheets", duplex=None)
         self.progress(f"writing {name}")
         c = pdfout.new_canvas(tmp / name, file.size, self.book.register(self.text.font(None)),
-                              f"{game.name(kit.lang)} — {what} ({paper})", file.duplex)
+                              f"{game.name(kit.lang)} — {what} ({PAPER_NAMES.get(paper, paper)})", file.duplex)
         forms, painter = pdfout.FormCache(c), self._painter(c)
         pages = []
         for n, page in enumerate(file.pages, start=1):
@@ -203,7 +205,7 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file")
+        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — {sheet_words(self.game.strings[kit.lang])['file_printshop']}")
         manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
@@ -222,6 +224,7 @@ class KitWriter:
             pw, ph = w + 2 * b, h + 2 * b
             c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
             c.setTrimBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))
+            c.setArtBox((mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + w), mm_to_pt(b + h)))  # = TrimBox, not the CropBox a tool assumes
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)

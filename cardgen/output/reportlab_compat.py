@@ -1,24 +1,29 @@
 """Every place cardgen reaches into ReportLab's internals, in one module, guarded by the
 ReportLab versions it was checked with.
 
-Two ReportLab shortcomings are worked around here:
+Three ReportLab shortcomings are worked around here:
 
 * a form XObject's resources are written without its graphics states (ExtGState) and
   colour spaces, so an opacity drawn inside a form names a state the form does not
   have, and viewers and printers draw it fully opaque (every card face is a form);
 * the ToUnicode CMap of an embedded TrueType subset writes a code point above U+FFFF
   as it is (``<13143>`` for the falcon) instead of as a UTF-16 surrogate pair, so
-  pdftotext and pypdf cannot extract hieroglyphs.
+  pdftotext and pypdf cannot extract hieroglyphs;
+* every embedded TrueType subset is tagged by its number alone, so the first subset
+  of every font is ``AAAAAA+``: print-shop software that merges fonts by tag takes
+  NotoSans-Bold's subset for NotoSans-Regular's. Each subset gets a tag of its own,
+  from its font's name and its number (still the same from build to build).
 
-Both lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
-``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` looked up as a module global at write
-time), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
+All lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
+``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` and ``ttfonts.SUBSETN`` looked up as module globals at
+write time, ``TTFont.addObjects``), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
 ReportLab outside :data:`CHECKED_WITH` with a clear error rather than writing PDFs that
 silently lose opacities or text.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import reportlab
@@ -63,6 +68,7 @@ def prepare_reportlab() -> None:
     cardgen canvas is made."""
     require_checked_version()
     install_tounicode_fix()
+    install_subset_tags()
 
 
 # --- form resources -------------------------------------------------------------
@@ -142,3 +148,42 @@ def install_tounicode_fix() -> None:
     """
     if not getattr(ttfonts.makeToUnicodeCMap, "_cardgen_fix", False):
         ttfonts.makeToUnicodeCMap = _make_to_unicode_cmap
+
+
+# --- subset tags ------------------------------------------------------------------
+
+_tagging: list[bytes] = []  # the font whose subsets ReportLab is writing (innermost last)
+
+
+def subset_tag(font_name: bytes, n: int) -> bytes:
+    """Six capital letters for subset ``n`` of ``font_name``: a hash, so that two fonts'
+    subsets never share a tag by construction and a rebuild gives the same bytes."""
+    digest = hashlib.sha256(font_name + b"+" + str(n).encode()).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
+
+
+def _subset_name(n: int) -> bytes:
+    """ReportLab's SUBSETN(n), but unique per font (see :func:`install_subset_tags`)."""
+    return subset_tag(_tagging[-1] if _tagging else b"", n)
+
+
+def install_subset_tags() -> None:
+    """Patch reportlab.pdfbase.ttfonts so each font subset has a tag of its own.
+
+    ``TTFont.addObjects`` names each subset ``SUBSETN(n) + "+" + face name``, SUBSETN
+    looked up as a module global: replacing it, and telling it which font is being
+    written, is enough. Idempotent."""
+    if getattr(ttfonts.TTFont.addObjects, "_cardgen_fix", False):
+        return
+    original = ttfonts.TTFont.addObjects
+
+    def add_objects(self, doc):
+        _tagging.append(bytes(self.face.name))
+        try:
+            return original(self, doc)
+        finally:
+            _tagging.pop()
+
+    add_objects._cardgen_fix = True  # type: ignore[attr-defined]
+    ttfonts.TTFont.addObjects = add_objects
+    ttfonts.SUBSETN = _subset_name
