@@ -166,9 +166,7 @@ def test_every_language_has_every_string(game):
 
 
 def test_the_nine_type_colours_stay_apart_in_greyscale(game):
-    lum = sorted(luminance(game.palette[ty["colour"]]) for ty in game.data["types"])
-    steps = [b - a for a, b in zip(lum, lum[1:])]
-    assert min(steps) >= 0.06, [round(x, 3) for x in lum]
+    # the steps themselves (CIE L* 10 apart) are tests/test_greyscale.py's
     values = [ty["value"] for ty in game.data["types"] if ty["value"] != "wild"]
     by_value = [luminance(game.palette[ty["colour"]]) for ty in game.data["types"] if ty["value"] != "wild"]
     assert by_value == sorted(by_value, reverse=True) and values == sorted(values), "lighter for lower values"

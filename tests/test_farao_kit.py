@@ -28,7 +28,7 @@ from pypdf import PdfReader
 from textlayer import page_text
 
 from cardgen.cli import main
-from cardgen.impose.papers import PAPERS_MM
+from cardgen.impose.papers import PAPER_NAMES, PAPERS_MM
 from cardgen.impose.tiling import plan_tiles
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_fonts_dir
@@ -148,7 +148,7 @@ def test_the_board_is_tiled_with_assembly_labels_on_a4_and_letter(kit, manifest,
         words = tool_words("sheet", lang)
         for p, t in zip(pages, plan.tiles):
             text = text_of(kit / entry["file"], p["page"] - 1)
-            assert f"{plan.tile_label(t, words['of'])} · {words['page']} {t.index + 1}/{plan.pages} · {paper.upper()}" \
+            assert f"{plan.tile_label(t, words['of'])} · {words['page']} {t.index + 1}/{plan.pages} · {PAPER_NAMES[paper]}" \
                 in text
     # the board says what the special plateaus do, in every language
     game = load_game("farao")
@@ -247,8 +247,7 @@ def test_every_language_has_every_string(game):
 def test_the_stone_colours_step_darker_with_the_value_and_stay_apart_in_greyscale(game):
     lum = [luminance(game.palette[b["colour"]]) for b in game.data["building"]]
     assert lum == sorted(lum, reverse=True), "darker for higher values"
-    steps = [a - b for a, b in zip(lum, lum[1:])]
-    assert min(steps) >= 0.06, [round(x, 3) for x in lum]
+    # the steps themselves (CIE L* 10 apart) are tests/test_greyscale.py's
 
 
 def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game):

@@ -99,12 +99,13 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
             for kind in ("cards", "sheets"):
                 for n, page in enumerate(page_texts(kit / f"horus-{lang}-{paper}-{kind}.pdf")):
                     text = re.sub(r"\s+", " ", page)
-                    if f"{paper.upper()} · 100" not in text and f"{paper.upper()} 100" not in text:
+                    shown = {"a4": "A4", "letter": "Letter"}[paper]  # as the label names the paper
+                    if f"{shown} · 100" not in text and f"{shown} 100" not in text:
                         continue  # a page without a sheet label (rules summary, setup)
                     assert "…" not in text, (lang, paper, kind, n, text)
     stones = text_of(kit / "horus-en-letter-sheets.pdf", 0)
     # spread over the short rows, each piece but the last ending on its separator's dot
-    assert re.search(r"Horus · Kingdom Stones · 1/1 LETTER · 100%", stones), stones
+    assert re.search(r"Horus · Kingdom Stones · 1/1 Letter · 100%", stones), stones
 
 
 def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):
@@ -458,3 +459,42 @@ def test_french_wording_of_the_tagline_and_the_quadrupled_score(game):
     assert len(texts) >= 2
     for text in texts:
         assert "si les deux" not in text and "à la fois sur une île et contre le Temple" in text, text
+
+
+# --------------------------------------------------------------------------- issue 20: the double-faced stack
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_setup_stack_shows_the_underside_of_its_own_tiles(kit, game, lang):
+    """The River / Necropolis tiles are double-faced, but the setup sheet drew all five
+    stacks on purple backs. Read from the page: in the 5 mm strip beside and under
+    each stack's top tile (above its name), the stacks of purple-backed tiles show
+    purple and the River / Necropolis stack shows its grey Necropolis face, no purple."""
+    path = kit / f"horus-{lang}-a4-sheets.pdf"
+    chars = char_boxes(path, 2)
+    s = game.strings[lang]
+    purple = rgb(game.palette["purple"])
+    grey = rgb(game.palette[game.data["faces"]["necropolis"]["colour"]])
+    px = 8
+    img = render(path, 2, px)
+    for stack in game.data["stacks"]:
+        name = s["tile.river_necropolis"] if stack == "river" else s[f"tile.{stack}"]
+        _, _, label = find_text(chars, name)
+        centre = (label.left + label.right) / 2
+        # the layers peek out 1.2–3.6 mm right of and below the 25 mm top tile
+        strip = img[int((label.top - 8) * px):int((label.top - 4.5) * px),
+                    int((centre - 14) * px):int((centre + 16) * px)]
+
+        def near(c, strip=strip):
+            return (np.abs(strip - c).sum(axis=2) < 30).mean()
+        under = next(t["back"] for t in game.data["tiles"] if t["where"] == stack)
+        if under in game.data["backs"]:
+            assert near(purple) > 0.05 and near(grey) < 0.01, (lang, stack)
+        else:
+            assert near(purple) < 0.01 and near(grey) > 0.05, (lang, stack, near(purple), near(grey))
+
+
+def test_the_necropolis_grey_is_far_from_the_purple_back_in_lightness(game):
+    """A family sorting tiles by back colour must not take the 16 Necropolis faces for
+    purple backs: CIE L* at least 10 apart (it was 0.4)."""
+    from greyscale import lightness
+    necropolis = game.palette[game.data["faces"]["necropolis"]["colour"]]
+    assert abs(lightness(necropolis) - lightness(game.palette["purple"])) >= 10

@@ -112,6 +112,19 @@ def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN) -> None:
             assert not segment_touches(m, bleed_box(p, s)), (m, s)
 
 
+def expected_mark_sides(p: SheetPlan, gap: float = 1.0):
+    """The cut lines that get a crop mark above/below and left/right: all of them where
+    the margin beyond the bleed has room for a mark of MIN_MARK before the printer's
+    blank band (EDGE_CLEARANCE), none where it has not (the bleed ticks show them)."""
+    left, top, right, bottom = block_trim(p)
+    room_y = top - p.bleed - gap - EDGE_CLEARANCE
+    room_x = left - p.bleed - gap - EDGE_CLEARANCE
+    pw, ph = p.paper
+    xs = {x for x in p.cut_xs if EDGE_CLEARANCE - 1e-9 <= x <= pw - EDGE_CLEARANCE + 1e-9}
+    ys = {y for y in p.cut_ys if EDGE_CLEARANCE - 1e-9 <= y <= ph - EDGE_CLEARANCE + 1e-9}
+    return (xs if room_y + 1e-9 >= MIN_MARK else set(), ys if room_x + 1e-9 >= MIN_MARK else set())
+
+
 def marks_by_side(p: SheetPlan):
     left, top, right, bottom = block_trim(p)
     above = {m.x1 for m in p.marks if m.x1 == m.x2 and max(m.y1, m.y2) < top}
@@ -200,9 +213,10 @@ def test_invariants_on_examples(paper, item, bleed):
 def test_every_cut_line_has_marks_on_both_sides(paper, item, bleed):
     p = plan(paper, item, bleed)
     above, below, lefts, rights = marks_by_side(p)
-    assert above == below == set(p.cut_xs)
-    assert lefts == rights == set(p.cut_ys)
-    assert len(p.marks) == 2 * (len(p.cut_xs) + len(p.cut_ys))
+    xs, ys = expected_mark_sides(p)
+    assert above == below == xs
+    assert lefts == rights == ys
+    assert len(p.marks) == 2 * (len(xs) + len(ys))
 
 
 def test_marks_start_beyond_bleed_and_gap():
@@ -215,18 +229,23 @@ def test_marks_start_beyond_bleed_and_gap():
         else:
             near = m.x1
             assert min(abs(near - left), abs(near - right)) == pytest.approx(3.0 + 1.0)
-        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) == pytest.approx(6.0)
+        # 6 mm, or cut back to end at the printer's blank band
+        far = (m.y2, 297 - m.y2) if m.x1 == m.x2 else (m.x2, 210 - m.x2)
+        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) == pytest.approx(6.0) or min(far) == pytest.approx(EDGE_CLEARANCE)
+    assert p.marks
 
 
 def test_marks_clipped_at_paper_edge_and_omitted_when_too_short():
-    # Letter with margin 4.7: the block's trim is 7.7 mm from top and bottom, so the
-    # top/bottom marks start 3.7 mm from the edge and are clipped to 3.2 mm.
-    p = plan("letter", *POKER, min_margin=4.7)
-    vert = [m for m in p.marks if m.x1 == m.x2]
-    assert vert and all(abs(m.y2 - m.y1) == pytest.approx(3.2) for m in vert)
-    assert all(min(m.y2, 279.4 - m.y2) == pytest.approx(EDGE_CLEARANCE) for m in vert)
-    check_invariants(p, min_margin=4.7)
-    # Margin 1 mm: the marks would start inside the 0.5 mm edge band: omitted.
+    # An 80 mm piece with 1 mm bleed on 100 mm paper: its trim is 10 mm from every
+    # edge, so the marks start 8 mm from it and are clipped to 3 mm at the 5 mm band.
+    p = plan_sheet((100.0, 100.0), (80.0, 80.0), 1.0, min_margin=4.0)
+    assert p.marks and all(abs(m.y2 - m.y1) + abs(m.x2 - m.x1) == pytest.approx(3.0) for m in p.marks)
+    assert all(min(m.x2, m.y2, 100 - m.x2, 100 - m.y2) == pytest.approx(EDGE_CLEARANCE) for m in p.marks)
+    check_invariants(p, min_margin=4.0)
+    # Letter, poker cards: the block's trim 7.7 mm from top and bottom, the marks would
+    # start 3.7 mm from the edge, inside the printer's band: omitted.
+    assert not [m for m in plan("letter", *POKER, min_margin=4.7).marks if m.x1 == m.x2]
+    # Margin 1 mm: omitted all round.
     tight = plan_sheet((100.0, 100.0), (96.0, 96.0), 1.0, min_margin=1.0)
     assert tight.marks == ()
     check_invariants(tight, min_margin=1.0)
@@ -374,9 +393,9 @@ def test_property_margins_overlap_marks_duplex(paper, w, h, bleed):
     assert p.per_sheet == best
     assert (p.cols, p.rows) == counts[p.gutter]
     above, below, lefts, rights = marks_by_side(p)
-    # Default margin 4 mm, gap 1 mm: marks keep >= 2.5 mm, so both sides get them.
-    assert above == below == set(p.cut_xs)
-    assert lefts == rights == set(p.cut_ys)
+    xs, ys = expected_mark_sides(p)
+    assert above == below == xs
+    assert lefts == rights == ys
 
 
 # --- cut ticks in the outer bleed --------------------------------------------------------

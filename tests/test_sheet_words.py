@@ -40,8 +40,9 @@ def test_a_games_own_locale_strings_win(tmp_path):
 
 
 def test_the_back_offset_is_written_with_the_languages_decimal_sign():
-    assert shifted(tool_words("sheet", "en"), 1.5, -0.5) == "backs shifted 1.5, -0.5\u00a0mm"
-    assert shifted(tool_words("sheet", "fr"), 1.5, -0.5) == "versos décalés de 1,5 / -0,5\u00a0mm"
+    # a minus sign (the en dash: the font has no U+2212), and the pair with its unit as one unit (no-break spaces)
+    assert shifted(tool_words("sheet", "en"), 1.5, -0.5) == "backs shifted 1.5,\u00a0\u20130.5\u00a0mm"
+    assert shifted(tool_words("sheet", "fr"), 1.5, -0.5) == "versos décalés de 1,5\u00a0/\u00a0\u20130,5\u00a0mm"
 
 
 @pytest.fixture(scope="module")

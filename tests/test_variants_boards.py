@@ -15,7 +15,7 @@ from conftest import DATA, edit_file
 from pypdf import PdfReader
 
 from cardgen.errors import CardgenError
-from cardgen.impose.papers import PAPERS_MM
+from cardgen.impose.papers import PAPER_NAMES, PAPERS_MM
 from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
 from cardgen.load.game import load_game
 
@@ -217,7 +217,7 @@ def test_the_board_pages_carry_labels_glue_codes_and_marks(board_kit, paper):
     assert all(p["tiles"] == [2, 2] for p in pages)
     reader = PdfReader(board_kit / entry["file"])
     a1 = reader.pages[pages[0]["page"] - 1].extract_text()
-    assert f"A1 of 2×2 · page 1/4 · {paper.upper()} · 100%" in a1
+    assert f"A1 of 2×2 · page 1/4 · {PAPER_NAMES[paper]} · 100%" in a1
     assert "B1" in a1 and "A2" in a1, "the glue strips name the pieces laid on them"
     b2 = reader.pages[pages[3]["page"] - 1].extract_text()
     assert "B2 of 2×2" in b2

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import CardgenError
 from .grid import SheetPlan, Slot, fitting, fmt_mm
-from .marks import EDGE_CLEARANCE, MIN_MARK, Mark, crop_marks
+from .marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, Mark, crop_marks
 
 _EPS = 1e-9
 
@@ -84,6 +84,10 @@ def plan_gutterfold(paper: tuple[float, float], item: tuple[float, float], bleed
         Mark(fold, y1, fold, y2)
         for y1, y2 in ((max(EDGE_CLEARANCE, y0 - bleed - mark_gap - mark_length), y0 - bleed - mark_gap),
                        (y0 + rows * h + bleed + mark_gap, min(ph - EDGE_CLEARANCE, y0 + rows * h + bleed + mark_gap + mark_length)))
+        if y2 - y1 >= MIN_MARK
+    ) or tuple(  # no room in the margin: from the printer's band into the outer bleed, like the ticks
+        Mark(fold, y1, fold, y2)
+        for y1, y2 in ((EDGE_CLEARANCE, y0 - TICK_CLEAR), (y0 + rows * h + TICK_CLEAR, ph - EDGE_CLEARANCE))
         if y2 - y1 >= MIN_MARK
     )
     plan = SheetPlan(paper=(pw, ph), item=(w, h), bleed=bleed, gutter=0.0, cols=cols, rows=rows, slots=fronts,

@@ -105,10 +105,11 @@ def plan_sheet(
 
     Crop marks lie only in the paper margin, outside the block's bleed: each starts
     ``bleed + mark_gap`` beyond the block's outer trim edge and runs outward
-    ``mark_length``, clipped to end ``EDGE_CLEARANCE`` (0.5 mm) from the paper edge.
-    A mark clipped below ``MIN_MARK`` (1 mm, or ``mark_length`` if that is smaller)
-    is omitted rather than drawn as a useless dot; with the default 4 mm margin and
-    1 mm gap every mark keeps at least 2.5 mm (4 - 1 - 0.5).
+    ``mark_length``, clipped to end ``EDGE_CLEARANCE`` (5 mm) from the paper edge,
+    where home printers stop printing. A mark clipped below ``MIN_MARK`` (1 mm, or
+    ``mark_length`` if that is smaller) is omitted rather than drawn as a useless dot:
+    where the block comes closer than 6 mm plus its bleed to the edge the margin has
+    no crop marks, and the ticks in the pieces' outer bleed show the cut lines.
 
     ``own_bleed`` forces the gutter layout whatever it costs: round tokens cannot share
     cut lines, so each keeps its own bleed ring and room for its cut guides.

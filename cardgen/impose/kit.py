@@ -12,6 +12,7 @@ labels (``measure``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from ..errors import CardgenError, Collector
@@ -20,8 +21,8 @@ from ..model.game import Game
 from .duplex import back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, paginate, paginate_rows
 from .labels import Measure, label_text, place_label, sheet_words, shifted
-from .marks import CutGuide, Mark
-from .papers import PAPERS_MM
+from .marks import CutGuide, Mark, clear_of_edges
+from .papers import PAPER_NAMES, PAPERS_MM
 from .shapes import CutGuides, Shape, shape_for
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
 from .tiling import TilePlan, plan_tiles
@@ -151,7 +152,7 @@ class _Context:
         to print at, and ``how`` to print it."""
         lang = self.kit.lang
         name = self.game.strings[lang].get(comp.name_key, comp.id) if comp.name_key else comp.id
-        return label_text(self.game.name(lang), name, *what, self.paper.upper(), "100%", *how)
+        return label_text(self.game.name(lang), name, *what, PAPER_NAMES.get(self.paper, self.paper.upper()), "100%", *how)
 
     def place(self, comp: Deck, plan: SheetPlan, items: Items, side: str, slots: tuple[Slot, ...]
               ) -> tuple[PlacedFace, ...]:
@@ -184,7 +185,9 @@ class _Context:
         for turned, group in groups.values():
             guides = turned.cut_guides(tuple(group), plan.item, plan.bleed, plan.gutter > 0)
             ticks, traced = ticks + guides.ticks, traced + guides.traced
-        return PiecesPage(comp.id, side, sheet, faces, shape.crop_marks(plan, slots), CutGuides(ticks, traced),
+        guides = CutGuides(clear_of_edges(ticks, plan.paper),
+                           tuple(replace(g, ticks=clear_of_edges(g.ticks, plan.paper)) for g in traced))
+        return PiecesPage(comp.id, side, sheet, faces, clear_of_edges(shape.crop_marks(plan, slots), plan.paper), guides,
                           place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
 
 

@@ -18,8 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .grid import SheetPlan
+from .marks import EDGE_CLEARANCE
 
-WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal")
+WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal",
+         "file_cards", "file_gutterfold", "file_sheets", "file_printshop")  # file_*: a PDF's title
 LOCALE_KEYS = frozenset(f"sheet.{word}" for word in WORDS)  # optional in a game's locale files
 
 
@@ -29,11 +31,22 @@ def sheet_words(strings: Mapping[str, str]) -> dict[str, str]:
     return {word: strings[f"sheet.{word}"] for word in WORDS}
 
 
+MINUS = "\u2013"
+"""The label's minus sign: the en dash, the typographic stand-in for U+2212 MINUS SIGN,
+which the shipped Noto Sans (2.004) has no glyph for."""
+
+
 def shifted(words: Mapping[str, str], x: float, y: float) -> str:
-    """The back offset, as the label says it (with the language's decimal sign)."""
+    """The back offset, as the label says it: the language's decimal sign, a minus sign
+    rather than a hyphen (``MINUS``), and the pair with its unit as one unit (no-break
+    spaces from the first value on), so that a label spread over rows never splits
+    "0.5, –1 mm"."""
     def num(v: float) -> str:
-        return f"{v:g}".replace(".", words["decimal"])
-    return words["backs_shifted"].format(x=num(x), y=num(y))
+        return f"{v:g}".replace("-", MINUS).replace(".", words["decimal"])
+    template = words["backs_shifted"]
+    at = template.find("{x}")
+    head, tail = (template[:at], template[at:]) if at >= 0 else ("", template)
+    return head.format(x=num(x), y=num(y)) + tail.format(x=num(x), y=num(y)).replace(" ", "\u00a0")
 
 
 def label_text(*parts: str) -> str:
@@ -45,7 +58,10 @@ LABEL_PT = 6.0
 """The size (pt) a sheet label is set in."""
 
 _LABEL_GAP_MM = 10.0  # a row shorter than this (the gap between two bleeds) takes no label
-_LABEL_CENTRE_MM = 6.1  # a side label's centre from the paper edge: its 6 pt line then clears 5 mm
+_LABEL_HALF_MM = 2.0  # half a 6 pt line's box, ascender to descender, with room to spare
+_LABEL_CENTRE_MM = EDGE_CLEARANCE + _LABEL_HALF_MM  # a margin label's centre: its line clears the printer's blank band
+_BLEED_GAP_MM = 1.2  # and never closer than this to the pieces' bleed
+_TOP_LABEL_MM = 9.0  # a top label's centre above the block's bleed: beyond the crop marks
 
 Measure = Callable[[str, float], float]
 """The width (mm) of a text at a size (pt) in the label's font."""
@@ -101,9 +117,10 @@ def _shortened(text: str, width: Callable[[str], float], room: float) -> str:
 
 
 def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine, ...]:
-    """Where a sheet's label goes: vertically in the left margin between two horizontal
+    """Where a sheet's label goes, always clear of the printer's blank band along the
+    paper edge (``EDGE_CLEARANCE``): vertically in the left margin between two horizontal
     cut lines when a row is tall enough, where no crop mark runs, else above the block's
-    top marks.
+    top marks, else (a top margin too narrow for that) between the top marks.
 
     When rows are short (tokens), a label too long for one row is split at its " · "
     separators over the rows from the top down, so it still says everything; only a
@@ -114,13 +131,21 @@ def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine
     ys = plan.cut_ys
     gaps = [(top, bottom) for top, bottom in zip(ys, ys[1:]) if bottom - top >= _LABEL_GAP_MM]
     top, bottom = max(zip(ys, ys[1:]), key=lambda p: p[1] - p[0]) if len(ys) > 1 else (0.0, 0.0)
+    pw = plan.paper[0]
     block_top = min(s.y for s in plan.slots) - plan.bleed
-    if bottom - top >= 50 or block_top < 14:
-        # as far from the paper's edge as the printers' blank band (up to 5 mm) asks, where
-        # the margin allows, and never closer than 1.2 mm to the bleed
-        room = min(s.x for s in plan.slots) - plan.bleed
-        x = max(2.5, min(_LABEL_CENTRE_MM, room - 2.3))
-        return tuple(LabelLine(_shortened(line, width, b - t - 4.0), x, (t + b) / 2, upright=False)
+    room = min(s.x for s in plan.slots) - plan.bleed  # the left margin, to the bleed
+    side_fits = room - _BLEED_GAP_MM - _LABEL_HALF_MM >= _LABEL_CENTRE_MM - 1e-9
+    top_fits = block_top - _TOP_LABEL_MM - _LABEL_HALF_MM >= EDGE_CLEARANCE - 1e-9
+    if side_fits and (bottom - top >= 50 or not top_fits):
+        return tuple(LabelLine(_shortened(line, width, b - t - 4.0), _LABEL_CENTRE_MM, (t + b) / 2, upright=False)
                      for line, (t, b) in spread_label(text, width, gaps or [(top, bottom)], 4.0))
-    return (LabelLine(_shortened(text, width, plan.paper[0] - 20.0), plan.paper[0] / 2, block_top - 9.0,
-                      upright=True),)
+    if top_fits:
+        return (LabelLine(_shortened(text, width, pw - 20.0), pw / 2, block_top - _TOP_LABEL_MM, upright=True),)
+    # a narrow top margin: the label between the crop marks there, spread over the gaps
+    # between the vertical cut lines from the left, clear of the band and of the bleed
+    xs = [EDGE_CLEARANCE, *(x for x in plan.cut_xs if EDGE_CLEARANCE < x < pw - EDGE_CLEARANCE),
+          pw - EDGE_CLEARANCE]
+    spans = [(a, b) for a, b in zip(xs, xs[1:]) if b - a >= _LABEL_GAP_MM] or [(EDGE_CLEARANCE, pw - EDGE_CLEARANCE)]
+    y = max(_LABEL_CENTRE_MM, (EDGE_CLEARANCE + block_top - _BLEED_GAP_MM) / 2)
+    return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True)
+                 for line, (a, b) in spread_label(text, width, spans, 2.0))

@@ -16,8 +16,9 @@ from typing import Protocol
 
 from .outlines import CircleOutline, Outline
 
-EDGE_CLEARANCE = 0.5
-"""Crop marks stop this far from the paper edge (mm)."""
+EDGE_CLEARANCE = 5.0
+"""No guide comes nearer the paper edge than this (mm): most home printers print
+nothing in their outer 3–5 mm, so a mark there would be lost, or half printed."""
 
 MIN_MARK = 1.0
 """A crop mark shorter than this (mm) is useless to a cutter, so it is omitted."""
@@ -73,18 +74,54 @@ def crop_marks(
             return None
         return start, end
 
+    def clear(v: float, edge: float) -> bool:  # a cut line itself in the band gets no mark
+        return EDGE_CLEARANCE - _EPS <= v <= edge - EDGE_CLEARANCE + _EPS
+
     marks: list[Mark] = []
-    for x in cut_xs:
+    for x in (x for x in cut_xs if clear(x, pw)):
         for start, sign in ((top - off, -1), (bottom + off, 1)):
             s = seg(start, sign, ph)
             if s:
                 marks.append(Mark(x, s[0], x, s[1]))
-    for y in cut_ys:
+    for y in (y for y in cut_ys if clear(y, ph)):
         for start, sign in ((left - off, -1), (right + off, 1)):
             s = seg(start, sign, pw)
             if s:
                 marks.append(Mark(s[0], y, s[1], y))
     return tuple(marks)
+
+
+def clear_of_edges(marks: Sequence[Mark], paper: tuple[float, float],
+                   clearance: float = EDGE_CLEARANCE) -> tuple[Mark, ...]:
+    """``marks`` cut back to end ``clearance`` mm inside the paper edge, each keeping the
+    end nearer its piece; a mark left shorter than ``MIN_MARK`` is omitted.
+
+    The block of pieces may come as close as 4 mm to the edge, its bleed running into
+    the printer's blank band (it is cut away anyway); the ticks in that bleed, and any
+    guide, stop where the printer still prints."""
+    pw, ph = paper
+    lo_x, hi_x, lo_y, hi_y = clearance, pw - clearance, clearance, ph - clearance
+    out = []
+    for m in marks:
+        # Liang–Barsky: the part of the segment inside the clear rectangle
+        dx, dy = m.x2 - m.x1, m.y2 - m.y1
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, m.x1 - lo_x), (dx, hi_x - m.x1), (-dy, m.y1 - lo_y), (dy, hi_y - m.y1)):
+            if abs(p) < _EPS:
+                if q < -_EPS:
+                    t0, t1 = 1.0, 0.0
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+        if t1 - t0 < _EPS:
+            continue
+        clipped = Mark(m.x1 + t0 * dx, m.y1 + t0 * dy, m.x1 + t1 * dx, m.y1 + t1 * dy)
+        if clipped == m or math.hypot(clipped.x2 - clipped.x1, clipped.y2 - clipped.y1) + _EPS >= MIN_MARK:
+            out.append(clipped)
+    return tuple(out)
 
 
 TICK_INSET = 0.4

@@ -63,6 +63,7 @@ def write_board_fullsize(c: Canvas, painter: Painter, comp: Board, face: Face) -
     b = comp.bleed
     pw, ph = w + 2 * b, h + 2 * b
     c.setTrimBox(tuple(v * PT_PER_MM for v in (b, b, b + w, b + h)))
+    c.setArtBox(tuple(v * PT_PER_MM for v in (b, b, b + w, b + h)))  # = TrimBox, not the CropBox a tool assumes
     c.setBleedBox(tuple(v * PT_PER_MM for v in (0, 0, pw, ph)))
     with pdfout.page(c, ph):
         c.translate(b, b)

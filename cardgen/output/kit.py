@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import LabelLine
+from ..impose.labels import LabelLine, sheet_words
 from ..impose.outlines import RectOutline
+from ..impose.papers import PAPER_NAMES
 from ..impose.shapes import shape_for, shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
@@ -83,20 +84,21 @@ class KitWriter:
         """One imposed file, page by page, and its manifest entry."""
         game = self.game
         base = f"{game.id}-{kit.lang}-{paper}"
+        words = sheet_words(game.strings[kit.lang])
         if file.kind == "cards" and file.layout == "gutterfold":
-            name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", "cards, gutterfold"
+            name, what = f"{base}-cards-gutterfold{self._suffix()}.pdf", words["file_gutterfold"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", layout="gutterfold", duplex=None)
         elif file.kind == "cards":
             dup = "" if file.duplex == "long" else "-short-edge"
-            name, what = f"{base}-cards{dup}{self._suffix()}.pdf", "cards"
+            name, what = f"{base}-cards{dup}{self._suffix()}.pdf", words["file_cards"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="cards", duplex=self.opt.duplex,
                               back_offset=tuple(self.opt.back_offset))
         else:
-            name, what = f"{base}-sheets{self._suffix()}.pdf", "sheets"
+            name, what = f"{base}-sheets{self._suffix()}.pdf", words["file_sheets"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="sheets", duplex=None)
         self.progress(f"writing {name}")
         c = pdfout.new_canvas(tmp / name, file.size, self.book.register(self.text.font(None)),
-                              f"{game.name(kit.lang)} — {what} ({paper})", file.duplex)
+                              f"{game.name(kit.lang)} — {what} ({PAPER_NAMES.get(paper, paper)})", file.duplex)
         forms, painter = pdfout.FormCache(c), self._painter(c)
         pages = []
         for n, page in enumerate(file.pages, start=1):
@@ -204,8 +206,8 @@ class KitWriter:
             return []
         name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
         self.progress(f"writing {name}")
-        printed = self.write_face_pages(tmp / name, pages, f"{self.game.name(kit.lang)} — print-shop file",
-                                        die_lines=True)
+        title = f"{self.game.name(kit.lang)} — {sheet_words(self.game.strings[kit.lang])['file_printshop']}"
+        printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
         manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
         return [WrittenFile(name, len(pages))]
 
@@ -229,6 +231,7 @@ class KitWriter:
             # the TrimBox is the outline's bounding box (page y is up, the outline's y down)
             left, top, right, bottom = shape.trim_bounds(w, h)
             c.setTrimBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))
+            c.setArtBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))  # = TrimBox
             c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
             with pdfout.page(c, ph):
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)

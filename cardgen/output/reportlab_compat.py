@@ -12,16 +12,21 @@ Three ReportLab shortcomings are worked around here:
 * ``renderPDF.draw`` starts every drawing by setting its default font (Helvetica, a
   base-14 font that is never embedded) even when the drawing holds no text, which an SVG
   never does here (svgart refuses SVG text): :func:`draw_vector_art` leaves the font out.
+* every embedded TrueType subset is tagged by its number alone, so the first subset
+  of every font is ``AAAAAA+``: print-shop software that merges fonts by tag takes
+  NotoSans-Bold's subset for NotoSans-Regular's. Each subset gets a tag of its own,
+  from its font's name and its number (still the same from build to build).
 
-Both lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
-``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` looked up as a module global at write
-time), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
+All lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
+``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` and ``ttfonts.SUBSETN`` looked up as module globals at
+write time, ``TTFont.addObjects``), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
 ReportLab outside :data:`CHECKED_WITH` with a clear error rather than writing PDFs that
 silently lose opacities or text.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import reportlab
@@ -66,6 +71,7 @@ def prepare_reportlab() -> None:
     cardgen canvas is made."""
     require_checked_version()
     install_tounicode_fix()
+    install_subset_tags()
 
 
 # --- form resources -------------------------------------------------------------
@@ -160,3 +166,42 @@ def draw_vector_art(drawing, c, x: float = 0, y: float = 0) -> None:
             self.applyStateChanges({k: v for k, v in deltas.items() if k not in ("fontName", "fontSize")}, {})
 
     _NoDefaultFont().draw(renderPDF.renderScaledDrawing(drawing), c, x, y, showBoundary=False)
+
+
+# --- subset tags ------------------------------------------------------------------
+
+_tagging: list[bytes] = []  # the font whose subsets ReportLab is writing (innermost last)
+
+
+def subset_tag(font_name: bytes, n: int) -> bytes:
+    """Six capital letters for subset ``n`` of ``font_name``: a hash, so that two fonts'
+    subsets never share a tag by construction and a rebuild gives the same bytes."""
+    digest = hashlib.sha256(font_name + b"+" + str(n).encode()).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
+
+
+def _subset_name(n: int) -> bytes:
+    """ReportLab's SUBSETN(n), but unique per font (see :func:`install_subset_tags`)."""
+    return subset_tag(_tagging[-1] if _tagging else b"", n)
+
+
+def install_subset_tags() -> None:
+    """Patch reportlab.pdfbase.ttfonts so each font subset has a tag of its own.
+
+    ``TTFont.addObjects`` names each subset ``SUBSETN(n) + "+" + face name``, SUBSETN
+    looked up as a module global: replacing it, and telling it which font is being
+    written, is enough. Idempotent."""
+    if getattr(ttfonts.TTFont.addObjects, "_cardgen_fix", False):
+        return
+    original = ttfonts.TTFont.addObjects
+
+    def add_objects(self, doc):
+        _tagging.append(bytes(self.face.name))
+        try:
+            return original(self, doc)
+        finally:
+            _tagging.pop()
+
+    add_objects._cardgen_fix = True  # type: ignore[attr-defined]
+    ttfonts.TTFont.addObjects = add_objects
+    ttfonts.SUBSETN = _subset_name
