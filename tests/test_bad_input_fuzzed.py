@@ -341,11 +341,11 @@ def test_yaml_alias_bomb_is_refused(game_copy, cli, out):
 
 
 @pytest.mark.parametrize("game, old, new, line, message", [
-    ("farao", "    cash_optional: true ", "    cash_optional: 7    ", 84,
+    ("farao", "    cash_optional: true ", "    cash_optional: 7    ", 85,
      "rule option 'cash_optional' must be true or false, found 7"),
-    ("farao", "    trade: one_for_one ", "    trade: whatever   ", 86,
+    ("farao", "    trade: one_for_one ", "    trade: whatever   ", 87,
      "rule option 'trade' must be one of"),
-    ("egypt", "  house_rules:\n", "  house_rules:\n    ankh_colour: red\n", 183,
+    ("egypt", "  house_rules:\n", "  house_rules:\n    ankh_colour: red\n", 184,
      "unknown rule option 'ankh_colour' in 'house_rules'"),
 ])
 def test_a_wrong_house_rule_fails_the_build_at_its_line(cli, tmp_path, request, game, old, new, line, message):

@@ -105,7 +105,7 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
                     assert "…" not in text, (lang, paper, kind, n, text)
     stones = text_of(kit / "horus-en-letter-sheets.pdf", 0)
     # spread over the short rows, each piece but the last ending on its separator's dot
-    assert re.search(r"Horus · Kingdom Stones · 1/1 Letter · 100%", stones), stones
+    assert re.search(r"Horus · Kingdom Stones · 1/1 · Letter · 100%", stones), stones
 
 
 def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):

@@ -66,12 +66,12 @@ def test_data_marks_say_where_each_value_of_the_data_stands():
     marks = load_game("hapy").data_marks
     folder = shipped_games_dir() / "hapy"
     game_yaml, layouts = game_label(folder), game_label(folder, "layouts.yaml")
-    crocodile = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()[37]
+    crocodile = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()[38]
     assert crocodile.lstrip().startswith("- {id: crocodile")
-    assert marks("families", 2, "symbol") == Where(game_yaml, 38, crocodile.index("clover") + 1)
-    assert marks("families", 2) == Where(game_yaml, 38, crocodile.index("{") + 1)
-    assert marks("families") == Where(game_yaml, 36, 5)
-    assert marks("numbers") == Where(game_yaml, 43, 12)
+    assert marks("families", 2, "symbol") == Where(game_yaml, 39, crocodile.index("clover") + 1)
+    assert marks("families", 2) == Where(game_yaml, 39, crocodile.index("{") + 1)
+    assert marks("families") == Where(game_yaml, 37, 5)
+    assert marks("numbers") == Where(game_yaml, 44, 12)
     # a value of a data file, in that file
     assert marks("layouts", "pyramid", "rows", 1, "x", 1) == Where(layouts, 27, 38)
     # the deepest part of the path that exists; the game file when not even the first key does
