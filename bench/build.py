@@ -10,18 +10,15 @@ figure is the median. Sections:
 - plain: bench/plain-deck (120 cards) and a copy with 1,200 cards, ``cardgen build
   DIR --paper a4`` against bench/plain_reportlab.py drawing the same (the floor);
 - kits: ``cardgen build GAME`` of the four shipped games (every language, both
-  papers, print-shop files), without the face cache;
-- rebuild: Hâpy and Horus built once, one card's text edited, built again with the
-  face cache, against a build without the cache.
+  papers, print-shop files).
 
-Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy]
+Usage: python bench/build.py [--runs 5] [--only plain,kits] [--game hapy]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -37,14 +34,6 @@ PLAIN = ROOT / "bench" / "plain-deck"
 GAMES = ("hapy", "egypt", "horus", "farao")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 CARDGEN = [sys.executable, "-m", "cardgen"]
-
-# One card's text edited for the rebuild figures: (locale file, key) of a string that
-# only that card prints, and how the edit changes its value.
-ONE_CARD_EDITS = {
-    "hapy": ("card_data/hapy/locales/en.yaml", "god.anubis.name"),
-    "horus": ("card_data/horus/locales/en.yaml", "nile.title"),
-}
-
 
 def _descendants(pid: int) -> list[int]:
     """``pid`` and every process below it (from /proc; empty where there is none)."""
@@ -121,7 +110,7 @@ def plain_decks(runs: int, tmp: Path) -> None:
     cmds = {}
     for cards, folder in ((120, PLAIN), (1200, big)):
         cmds[f"cardgen {cards}"] = (lambda folder=folder: run(
-            [*CARDGEN, "build", str(folder), "--paper", "a4", "--out", str(out), "--no-cache"]))
+            [*CARDGEN, "build", str(folder), "--paper", "a4", "--out", str(out)]))
         cmds[f"script {cards}"] = (lambda cards=cards: run(
             [sys.executable, str(ROOT / "bench" / "plain_reportlab.py"), "--cards", str(cards), "--out",
              str(tmp / "rl")]))
@@ -137,9 +126,9 @@ def plain_decks(runs: int, tmp: Path) -> None:
 
 
 def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
-    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--out", str(tmp / "kits"), "--no-cache"])) for g in games}
+    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--out", str(tmp / "kits")])) for g in games}
     res = paired(runs, cmds)
-    print(f"shipped kits (every language, a4 and letter, print-shop files; no face cache), median of {runs} "
+    print(f"shipped kits (every language, a4 and letter, print-shop files), median of {runs} "
           f"alternating runs, {load()}")
     print(f"  {'game':<6} {'wall':>7} {'CPU':>7} {'peak memory':>12}   targets: hapy < 1.5 s, horus < 4 s wall; "
           f"< 150 MB")
@@ -148,66 +137,11 @@ def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
         print(f"  {g:<6} {r['wall']:>6.2f}s {r['cpu']:>6.2f}s {r['peak']:>9.0f} MB")
 
 
-def _edit_one_card(folder: Path, locale: str, key: str, n: int) -> None:
-    path = folder / Path(locale).relative_to(Path(locale).parts[0]).relative_to(Path(locale).parts[1])
-    text = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf"^(\s*{re.escape(key.split('.')[-1])}:\s*)(.*)$", re.M)
-    if key not in text and pattern.search(text) is None:
-        flat = re.compile(rf"^({re.escape(key)}:\s*)(.*)$", re.M)
-        text, count = flat.subn(lambda m: f"{m.group(1)}{_edited(m.group(2), n)}", text, count=1)
-    else:
-        flat = re.compile(rf"^({re.escape(key)}:\s*)(.*)$", re.M)
-        text, count = flat.subn(lambda m: f"{m.group(1)}{_edited(m.group(2), n)}", text, count=1)
-    if not count:
-        sys.exit(f"rebuild: no line '{key}:' in {path}")
-    path.write_text(text, encoding="utf-8")
-
-
-def _edited(value: str, n: int) -> str:
-    """The value with a different ending each time (quoted or plain)."""
-    if value[:1] in "\"'":
-        return f"{value[:-1]} {n}{value[-1]}"
-    return f"{value} {n}"
-
-
-def _game_copy(game: str, tmp: Path) -> Path:
-    """A game folder of the shipped game: its data, locales and templates side by side."""
-    folder = tmp / f"{game}-copy"
-    shutil.copytree(ROOT / "card_data" / game, folder)
-    shutil.copytree(ROOT / "templates" / game, folder / "templates", dirs_exist_ok=True)
-    return folder
-
-
-def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
-    print(f"rebuild after a one-card edit (every language and paper), median of {runs} alternating runs, {load()}")
-    print(f"  {'game':<6} {'with cache':>11} {'CPU':>7}   {'no cache':>9} {'CPU':>7}")
-    for game in games:
-        if game not in ONE_CARD_EDITS:
-            continue
-        locale, key = ONE_CARD_EDITS[game]
-        folder = _game_copy(game, tmp)
-        out = tmp / f"{game}-rebuild"
-        run([*CARDGEN, "build", str(folder), "--out", str(out)], sample=False)  # the cache of the last build
-        counter = iter(range(1, 10_000))
-
-        def cached() -> dict[str, float]:
-            _edit_one_card(folder, locale, key, next(counter))
-            return run([*CARDGEN, "build", str(folder), "--out", str(out)], sample=False)
-
-        def clean() -> dict[str, float]:
-            _edit_one_card(folder, locale, key, next(counter))
-            return run([*CARDGEN, "build", str(folder), "--out", str(tmp / "clean"), "--no-cache"], sample=False)
-
-        res = paired(runs, {"cached": cached, "clean": clean})
-        a, b = res["cached"], res["clean"]
-        print(f"  {game:<6} {a['wall']:>10.2f}s {a['cpu']:>6.2f}s   {b['wall']:>8.2f}s {b['cpu']:>6.2f}s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", default="plain,kits,rebuild", help="sections, comma-separated")
-    parser.add_argument("--game", action="append", help="a shipped game for kits and rebuild (repeatable)")
+    parser.add_argument("--only", default="plain,kits", help="sections, comma-separated")
+    parser.add_argument("--game", action="append", help="a shipped game for kits (repeatable)")
     args = parser.parse_args()
     games = tuple(args.game or GAMES)
     sections = set(args.only.split(","))
@@ -217,8 +151,6 @@ def main() -> None:
             plain_decks(args.runs, tmp)
         if "kits" in sections:
             kits(args.runs, tmp, games)
-        if "rebuild" in sections:
-            rebuilds(args.runs, tmp, games)
 
 
 if __name__ == "__main__":

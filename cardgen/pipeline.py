@@ -48,7 +48,6 @@ class BuildOptions:
     proof: bool = False  # trim, bleed and safe-zone lines over every card
     variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
     allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
-    cache: bool = True  # reuse the faces of earlier builds kept in out_dir/.cache/<game>/ (render/cache.py)
 
 
 

@@ -14,7 +14,7 @@ PROBE = r"""
 import sys
 from cardgen.cli import main
 try:
-    main(["build", sys.argv[1], "--paper", "a4", "--out", sys.argv[2], "--no-cache"], prog_name="cardgen")
+    main(["build", sys.argv[1], "--paper", "a4", "--out", sys.argv[2]], prog_name="cardgen")
 except SystemExit as exc:
     assert exc.code == 0, exc.code
 loaded = sorted(m for m in sys.modules if m.startswith(("cardgen.validation", "cardgen.rules.", "cardgen.serve",
