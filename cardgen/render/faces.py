@@ -23,8 +23,8 @@ from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from .fallback import mark_fallbacks
-from .placeholders import PlaceholderError
 from .memo import FaceKeys
+from .placeholders import PlaceholderError
 from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
 
