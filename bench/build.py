@@ -1,68 +1,156 @@
-"""Benchmark: build the whole Hâpy kit (3 languages × 2 papers + print-shop files).
+"""Benchmark: cardgen's build against a plain ReportLab script, the shipped kits, rebuilds.
 
-Prints wall time and peak memory. Each run is a fresh process (so imports, font
-loading and the maximum resident set are counted honestly); the figure reported is
-the median of the runs. Usage: python bench/build.py [--runs 5] [--game hapy]
+Every figure is a fresh process (imports, font loading and memory counted honestly),
+timed by CPU (user + system of the process and its workers, from ``getrusage``) and
+by wall clock; peak memory is the largest sum of resident memory of the process and
+its workers at once, sampled every 20 ms. Runs of the things compared alternate
+(A, B, A, B…) so that a busy spell of the shared machine hits both alike; the
+figure is the median. Sections:
+
+- plain: bench/plain-deck (120 cards) and a copy with 1,200 cards, ``cardgen build
+  DIR --paper a4`` against bench/plain_reportlab.py drawing the same (the floor);
+- kits: ``cardgen build GAME`` of the four shipped games (every language, both
+  papers, print-shop files).
+
+Usage: python bench/build.py [--runs 5] [--only plain,kits] [--game hapy]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-CHILD = r"""
-import json, resource, sys, time
-t0 = time.perf_counter()
-from cardgen.pipeline import BuildOptions, build_game
-from cardgen.load.game import load_game
-t1 = time.perf_counter()
-game = load_game(sys.argv[1])
-_, written = build_game(game, BuildOptions(out_dir=__import__("pathlib").Path(sys.argv[2]), jobs=int(sys.argv[3])))
-t2 = time.perf_counter()
-print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "files": len(written),
-                  "pages": sum(f.pages for f in written),
-                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "child_maxrss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
-"""
+ROOT = Path(__file__).resolve().parent.parent
+PLAIN = ROOT / "bench" / "plain-deck"
+GAMES = ("hapy", "egypt", "horus", "farao")
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+CARDGEN = [sys.executable, "-m", "cardgen"]
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (from /proc; empty where there is none)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rfind(b")") + 2:].split()[1])
+        parents.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(parents.get(p, ()))
+    return out
+
+
+def _rss_mb(pids: list[int]) -> float:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1])
+        except OSError:
+            pass
+    return total * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def run(cmd: list[str], sample: bool = True) -> dict[str, float]:
+    """CPU seconds (the process and every child it waited for), wall seconds and
+    peak resident memory (MB, all its processes at once) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0.0
+    while proc.poll() is None:
+        if sample:
+            peak = max(peak, _rss_mb(_descendants(proc.pid)))
+        time.sleep(0.02)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{err}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"cpu": cpu, "wall": wall, "peak": peak}
+
+
+def paired(runs: int, named: dict[str, Callable[[], dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Each command ``runs`` times, alternating; the median of each figure."""
+    got: dict[str, list[dict[str, float]]] = {k: [] for k in named}
+    for _ in range(runs):
+        for name, fn in named.items():
+            got[name].append(fn())
+    return {k: {f: statistics.median(r[f] for r in v) for f in ("cpu", "wall", "peak")} for k, v in got.items()}
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
+def plain_decks(runs: int, tmp: Path) -> None:
+    big = tmp / "plain-1200"
+    shutil.copytree(PLAIN, big)
+    game = big / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("range: [1, 120]", "range: [1, 1200]"), encoding="utf-8")
+    out = tmp / "out"
+    cmds = {}
+    for cards, folder in ((120, PLAIN), (1200, big)):
+        cmds[f"cardgen {cards}"] = (lambda folder=folder: run(
+            [*CARDGEN, "build", str(folder), "--paper", "a4", "--out", str(out)]))
+        cmds[f"script {cards}"] = (lambda cards=cards: run(
+            [sys.executable, str(ROOT / "bench" / "plain_reportlab.py"), "--cards", str(cards), "--out",
+             str(tmp / "rl")]))
+    res = paired(runs, cmds)
+    print(f"plain deck (title, framed box, wrapped text, a back; A4 + print-shop file), median of {runs} "
+          f"alternating runs, {load()}")
+    print(f"  {'cards':>5}  {'cardgen CPU':>11} {'script CPU':>10} {'ratio':>6}   {'cardgen wall':>12} "
+          f"{'script wall':>11} {'ratio':>6}  (target ratio <= 1.5)")
+    for cards in (120, 1200):
+        a, b = res[f"cardgen {cards}"], res[f"script {cards}"]
+        print(f"  {cards:>5}  {a['cpu']:>10.2f}s {b['cpu']:>9.2f}s {a['cpu'] / b['cpu']:>5.2f}x   "
+              f"{a['wall']:>11.2f}s {b['wall']:>10.2f}s {a['wall'] / b['wall']:>5.2f}x")
+
+
+def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
+    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--out", str(tmp / "kits")])) for g in games}
+    res = paired(runs, cmds)
+    print(f"shipped kits (every language, a4 and letter, print-shop files), median of {runs} "
+          f"alternating runs, {load()}")
+    print(f"  {'game':<6} {'wall':>7} {'CPU':>7} {'peak memory':>12}   targets: hapy < 1.5 s, horus < 4 s wall; "
+          f"< 150 MB")
+    for g in games:
+        r = res[g]
+        print(f"  {g:<6} {r['wall']:>6.2f}s {r['cpu']:>6.2f}s {r['peak']:>9.0f} MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--game", default="hapy")
-    parser.add_argument("--jobs", type=int, default=0, help="worker processes (0 = one per core, 1 = serial)")
+    parser.add_argument("--only", default="plain,kits", help="sections, comma-separated")
+    parser.add_argument("--game", action="append", help="a shipped game for kits (repeatable)")
     args = parser.parse_args()
-    results = []
-    for _ in range(args.runs):
-        with tempfile.TemporaryDirectory() as out:
-            start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-c", CHILD, args.game, out, str(args.jobs)], capture_output=True, text=True,
-                                  cwd=Path(__file__).resolve().parent.parent)
-            wall = time.perf_counter() - start
-            if proc.returncode != 0:
-                sys.exit(f"build failed:\n{proc.stderr}")
-            r = json.loads(proc.stdout)
-            r["process_s"] = wall
-            results.append(r)
-    keys = ("import_s", "build_s", "process_s", "maxrss_mb", "child_maxrss_mb")
-    med = {k: statistics.median(r[k] for r in results) for k in keys}
-    jobs = args.jobs or os.cpu_count() or 1
-    peak = med["maxrss_mb"] + (min(jobs, 3) * med["child_maxrss_mb"] if med["child_maxrss_mb"] else 0)
-    print(f"game {args.game}: {results[0]['files']} files, {results[0]['pages']} pages, "
-          f"jobs={args.jobs or 'auto'}, median of {args.runs} runs")
-    print(f"  build (load + render + write): {med['build_s']:.3f} s   (target < 1.5 s)")
-    print(f"  imports:                       {med['import_s']:.3f} s")
-    print(f"  whole process:                 {med['process_s']:.3f} s")
-    print(f"  main process max RSS:          {med['maxrss_mb']:.1f} MB")
-    print(f"  largest worker max RSS:        {med['child_maxrss_mb']:.1f} MB")
-    print(f"  peak memory, upper bound:      {peak:.1f} MB   (target < 150 MB; main + workers running at once)")
+    games = tuple(args.game or GAMES)
+    sections = set(args.only.split(","))
+    with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as name:
+        tmp = Path(name)
+        if "plain" in sections:
+            plain_decks(args.runs, tmp)
+        if "kits" in sections:
+            kits(args.runs, tmp, games)
 
 
 if __name__ == "__main__":

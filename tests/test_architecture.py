@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "load": {"errors", "model", "paths", "units", "impose", "layout", "version", "toolwords"},
     "layout": {"errors", "units"},
-    "render": {"errors", "model", "layout", "load", "units", "impose"},
+    "render": {"errors", "model", "layout", "load", "units", "impose", "version"},
     "impose": {"errors", "units", "model", "layout"},
     "output": {"errors", "units", "model", "layout", "impose", "render", "paths", "files"},
     "rules": {"errors", "paths", "model"},

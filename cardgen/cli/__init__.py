@@ -3,23 +3,44 @@ is done by the public API in :mod:`cardgen`."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import click
 
 from ..version import __version__
-from .build import build
-from .calibrate import calibrate
-from .config import config_cmd
 from .exits import stoppable
-from .export import export, preview
-from .i18n import i18n
-from .listing import list_cmd
-from .serve import serve
-from .validate import validate
+
+# Each command's module, imported only when that command runs (or help lists them all):
+# `cardgen build` never loads the validator, the preview server or the calibration sheet.
+COMMANDS = {
+    "list": ("listing", "list_cmd"), "build": ("build", "build"), "export": ("export", "export"),
+    "preview": ("export", "preview"), "serve": ("serve", "serve"), "validate": ("validate", "validate"),
+    "calibrate": ("calibrate", "calibrate"), "config": ("config", "config_cmd"), "i18n": ("i18n", "i18n"),
+}
 
 
 class _Commands(click.Group):
     """The command group; every command stops through :func:`stoppable` on Ctrl-C
     or SIGTERM (one line, exit 130 or 143, its clean-up done)."""
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        """Every command, imported (what help and the documentation walk)."""
+        return {name: cmd for name in COMMANDS if (cmd := self.get_command(None, name)) is not None}  # type: ignore[arg-type]
+
+    @commands.setter
+    def commands(self, value: dict) -> None:  # click's constructor sets it: the table above is the list
+        pass
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        where = COMMANDS.get(name)
+        if where is None:
+            return None
+        module, attr = where
+        return getattr(import_module(f"{__name__}.{module}"), attr)
 
     def invoke(self, ctx: click.Context):
         with stoppable():
@@ -37,8 +58,5 @@ def main() -> None:
       cardgen build hapy --lang en --paper a4
     """
 
-
-for command in (list_cmd, build, export, preview, serve, validate, calibrate, config_cmd, i18n):
-    main.add_command(command)
 
 __all__ = ["main"]

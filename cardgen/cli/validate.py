@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -15,8 +16,12 @@ from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
 from .option_values import check_langs, load_with_variants
+from .progress_bar import bar_line
 
 MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play already; a typo of 10⁹ is refused
+# The balance pass: games per configuration for a 95 % interval of ±2 percentage points on
+# every seat's win rate, whatever it is (the widest, at 50 %: 1.96² × 0.5 × 0.5 / 0.02²).
+BALANCE_GAMES = 2_401
 
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -40,6 +45,10 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
               help=f"Games per setup × player count × player kind, at most {MAX_GAMES:,}. Default: the game's"
                    f" quick pass ({DEFAULT_GAMES}, fewer for games whose simulation is slow, e.g. Horus).")
+@click.option("--balance", is_flag=True,
+              help=f"The balance pass: {BALANCE_GAMES:,} games per setup × player count × player kind, enough for"
+                   " every seat's win rate within ±2 percentage points (95 % interval); shows a progress bar"
+                   " and the time left on a terminal. Not with --games.")
 @click.option("--players", callback=_int_list, metavar="N[,N…]",
               help="Player counts to play, e.g. 2,3,4. Default: all the rules allow.")
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
@@ -69,7 +78,7 @@ def _names(value: str | None) -> tuple[str, ...]:
               help="Play the one game of --seed (first player count and kind unless --players/--agents say)"
                    " and draw its final table into FILE.png, for games whose rules can draw.")
 @click.pass_context
-def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...], seed: int, setups: str | None,
+def validate(ctx: click.Context, game: str, games: int, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
              variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
@@ -89,6 +98,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     Examples:
       cardgen validate hapy
       cardgen validate hapy --games 2000 --players 3 --json report.json
+      cardgen validate egypt --balance
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
@@ -97,6 +107,9 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     from ..errors import display_path
     from ..rules import rules_for
     from ..rules.plugins import load_rules_file
+
+    if balance and games is not None:
+        raise click.UsageError("--balance plays its own number of games: give --games or --balance, not both")
     try:
         model = load_with_variants(game, variants)
         if rules_path is not None:
@@ -132,16 +145,20 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
     err = sys.stderr  # looked up at call time, so CliRunner captures it
     tty = err.isatty()
     said: set[str] = set()  # setups already announced (worker processes finish chunks out of order)
+    started = time.monotonic()
 
     def progress(label: str, done: int, total: int) -> None:
         if tty:
-            err.write(f"\r  playing {label}: {done:,}/{total:,} games" + " " * 8)
+            line = bar_line(label, done, total, time.monotonic() - started)
+            err.write(f"\r  {line}" + " " * 8)
             err.flush()
         elif label.split(",")[0] not in said:
             said.add(label.split(",")[0])
             err.write(f"  playing {label.split(',')[0]}…\n")
             err.flush()
 
+    if balance:
+        games = BALANCE_GAMES
     if games is None:  # the quick pass: a few seconds, however slow the game's simulation
         games = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
     opts = ValidateOptions(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
@@ -155,7 +172,7 @@ def validate(ctx: click.Context, game: str, games: int, players: tuple[int, ...]
         fail(exc)
         return
     if tty:
-        err.write("\r" + " " * 70 + "\r")
+        err.write("\r" + " " * 110 + "\r")
         err.flush()
     text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
     if json_path is not None and str(json_path) == "-":

@@ -8,6 +8,7 @@ template bug that breaks every card is reported once, with a count.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from .fallback import mark_fallbacks
+from .memo import FaceKeys
 from .placeholders import PlaceholderError
 from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
@@ -107,6 +109,13 @@ class KitRenderer:
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
         self._lang = ""
+        # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
+        # their key -> (text, the string keys the rendering read), across languages.
+        self._keys = FaceKeys(self.renderer.env.facts)
+        self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._base: dict[str, Any] = {}
+        self._shared: dict[str, str] = {}
+        self._lang_token = ""
 
     def _base_context(self, lang: str, t, errors: Collector) -> dict[str, Any]:
         g = self.game
@@ -182,13 +191,39 @@ class KitRenderer:
             text = old.text
             self._read.extend(k for k, _ in old.strings)  # what it read when it was rendered
         else:
-            text = self.renderer.render_text(template, ctx, label)
+            text = self._memo_render(template, ctx, label)
             if not self.keep_renders:
                 return text
             old = Rendered(text, tuple((k, self._strings.get(k)) for k in sorted({*self._read, *self._base_read})))
         if self.keep_renders:
             self._renders[(template, label)] = old
         return text
+
+    def _memo_render(self, template: str, ctx: dict[str, Any], label: str) -> str:
+        """The face's text, rendered unless a face with the same key was (render/memo.py)."""
+        key = self._keys.key(template, ctx, self._base, self._language_token, self._shared)
+        if key is not None:
+            known = self._memo.get(key)
+            if known is not None:
+                self._read.extend(known[1])  # what the rendering read, for whoever listens
+                return known[0]
+        start = len(self._read)
+        text = self.renderer.render_text(template, ctx, label)
+        if key is None:  # the templates it reaches are compiled now: a key if it has one
+            key = self._keys.key(template, ctx, self._base, self._language_token, self._shared)
+        if key is not None:
+            self._memo[key] = (text, tuple(self._read[start:]))
+        return text
+
+    def _language_token(self) -> str:
+        """What stands for the language's ``t`` and count helpers in a face's key: the
+        language and a digest of its strings (and which of them are fallbacks)."""
+        if not self._lang_token:
+            strings = sorted(self._strings.items())
+            fallbacks = sorted(self.game.fallbacks.get(self._lang, ()))
+            text = json.dumps([self._lang, strings, fallbacks], ensure_ascii=False)
+            self._lang_token = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return self._lang_token
 
     def adopt(self, previous: KitRenderer, *, same_sources: bool = False) -> None:
         """Start from what ``previous`` did, for the live preview's renderings after a save.
@@ -250,7 +285,9 @@ class KitRenderer:
         self._strings = self.game.strings[lang]
         self._read = []
         t = translator(self._strings, lang, lambda key: None, self._read_key)
-        base = self._base_context(lang, t, errors)
+        base = self._base = self._base_context(lang, t, errors)
+        self._shared = {}
+        self._lang_token = ""
         self._base_read = frozenset(self._read)
         for comp in self.game.components:
             if isinstance(comp, Deck):

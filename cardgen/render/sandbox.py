@@ -31,6 +31,7 @@ from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
 from .guards import FORMAT_WIDTH, check_method, check_percent, check_result, guard_filter, guarded_lipsum
+from .memo import TemplateFacts, template_facts
 from .nesting import deepest_nesting, nesting_message
 from .placeholders import PlaceholderError, fill_placeholders, parse_placeholders
 
@@ -182,6 +183,7 @@ class LimitedSandbox(SandboxedEnvironment):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, finalize=self._finalize, **kwargs)
         self.budget = Budget.idle()
+        self.facts: dict[str, TemplateFacts] = {}  # template name -> what its source can read (render/memo.py)
         self.filters["_counted"] = _counted
         self.globals["lipsum"] = guarded_lipsum(self._budget)
 
@@ -198,6 +200,8 @@ class LimitedSandbox(SandboxedEnvironment):
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Parse, then route every ``for`` loop's iterable through the step counter."""
         tree = super()._parse(source, name, filename)
+        if name is not None:
+            self.facts[name] = template_facts(tree, source)
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Filter(loop.iter, "_counted", [], [], None, None, lineno=loop.iter.lineno)
         return tree

@@ -1,0 +1,190 @@
+"""Which inputs decide a face's rendering, so that a face whose inputs equal an earlier
+one's is not rendered again (one card back for a whole deck, a tile that reads no
+string in every language).
+
+A template sees its context; what it can read of it is the names it (or any template
+it includes, imports or extends) uses. Jinja's parser lists those names, so a face's
+key is its template and the values of those names only: the card back that never
+reads ``card`` has one key for every card. The key is canonical text (mappings
+sorted, sequences in order), never pickled; values that are not data (the ``t``
+function, the count helpers) stand for their language, whose strings then also
+decide the key. A template whose output is not a function of its inputs (Jinja's
+``random`` filter, ``lipsum``) or whose included names are computed has no key and
+is always rendered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import nodes
+
+from ..version import __version__
+
+_IMPURE_FILTERS = frozenset({"random"})  # a different result on every call
+_IMPURE_NAMES = frozenset({"lipsum"})
+_NOT_YET = object()  # a template of the closure is not compiled yet
+
+
+def canonical(value: Any) -> Any:
+    """``value`` as plain JSON data: mappings with sorted text keys, sequences as lists,
+    numbers with their type (1 and 1.0 render differently)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return {"f": repr(value)}
+    if isinstance(value, Mapping):
+        return {"m": sorted(([repr(k) if not isinstance(k, str) else k, canonical(v)] for k, v in value.items()),
+                            key=lambda kv: kv[0])}
+    if isinstance(value, (list, tuple)):
+        return {"l" if isinstance(value, list) else "t": [canonical(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"s": sorted(json.dumps(canonical(v), sort_keys=True) for v in value)}
+    raise TypeError(type(value).__name__)
+
+
+@dataclass(frozen=True)
+class TemplateFacts:
+    """What one template's source can read, learnt from its syntax tree as it compiles:
+    the names it loads as a whole, and the fields (``card.kind``, ``card["kind"]``) of
+    names it loads only field by field (its own variables are among them: a superset of
+    what it reads of its context), the templates it includes, imports or extends (None
+    in ``refs``: a computed name), whether it calls something impure, and a digest of
+    its source."""
+
+    whole: frozenset[str]
+    fields: frozenset[tuple[str, str]]
+    refs: tuple[str | None, ...]
+    impure: bool
+    digest: str
+
+
+def template_facts(tree: nodes.Template, source: str) -> TemplateFacts:
+    fields: set[tuple[str, str]] = set()
+    by_field: set[int] = set()  # the Name nodes read field by field
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        target = node.node
+        if not (isinstance(target, nodes.Name) and target.ctx == "load"):
+            continue
+        if isinstance(node, nodes.Getattr):
+            field = node.attr
+        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            field = node.arg.value
+        else:
+            continue
+        fields.add((target.name, field))
+        by_field.add(id(target))
+    whole = frozenset(n.name for n in tree.find_all(nodes.Name) if n.ctx == "load" and id(n) not in by_field)
+    refs: list[str | None] = []
+    for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
+        target = node.template
+        refs.append(target.value if isinstance(target, nodes.Const) and isinstance(target.value, str) else None)
+    impure = bool((whole | {n for n, _ in fields}) & _IMPURE_NAMES) \
+        or any(f.name in _IMPURE_FILTERS for f in tree.find_all(nodes.Filter))
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    return TemplateFacts(whole, frozenset(fields), tuple(refs), impure, digest)
+
+
+_MISSING = "\0missing"
+
+
+def _field(value: Any, name: str) -> Any:
+    """``value.name`` as a template reads it from a mapping (its key; a mapping's own
+    method names, such as ``items``, are not fields): _NOT_DATA where that is not so."""
+    if not isinstance(value, Mapping) or hasattr(dict, name):
+        return _NOT_DATA
+    return value.get(name, _MISSING)
+
+
+_NOT_DATA = object()
+
+
+class FaceKeys:
+    """The key of a face's rendering from its template and context (None: no key)."""
+
+    def __init__(self, facts: Mapping[str, TemplateFacts]):
+        self.facts = facts  # filled as templates compile (LimitedSandbox._parse)
+        self._names: dict[str, tuple[frozenset[str], str] | None] = {}
+
+    def names(self, template: str) -> tuple[frozenset[str], dict[str, frozenset[str]], str] | None:
+        """The context names ``template`` and the templates it reaches can read, and a
+        digest of all their sources; None when that cannot be known."""
+        if template in self._names:
+            return self._names[template]
+        found = self._closure(template)
+        if found is not _NOT_YET:
+            self._names[template] = found
+            return found
+        return None
+
+    def _closure(self, template: str) -> Any:
+        whole: set[str] = set()
+        fields: dict[str, set[str]] = {}
+        digest = hashlib.sha256()
+        todo, seen = [template], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            facts = self.facts.get(name)
+            if facts is None:  # not compiled yet (an include met later): known after a rendering
+                return _NOT_YET
+            if facts.impure or None in facts.refs:
+                return None  # impure, or reaching a computed name
+            digest.update(f"{name}\0{facts.digest}\0".encode("utf-8", "surrogatepass"))
+            whole |= facts.whole
+            for name, field in facts.fields:
+                fields.setdefault(name, set()).add(field)
+            todo.extend(r for r in facts.refs if r is not None)
+        by_field = {n: frozenset(f) for n, f in fields.items() if n not in whole}
+        return frozenset(whole), by_field, digest.hexdigest()
+
+    def key(self, template: str, context: Mapping[str, Any], base: Mapping[str, Any],
+            language_token: Callable[[], str], shared: dict[str, str]) -> str | None:
+        """The face's key: cardgen's version, the sources it reaches, and the values of
+        the names it reads. ``shared`` keeps the text of the values of ``base`` (the
+        language's context every face shares: the game, the palette) once worked out."""
+        found = self.names(template)
+        if found is None:
+            return None
+        whole, by_field, sources = found
+        parts = [__version__, template, sources]
+        for name in sorted(whole | by_field.keys()):
+            if name not in context:
+                continue  # a global (range, dict…) or an error the rendering will report
+            value = context[name]
+            if name in by_field:  # only some fields read: the face is decided by those
+                picked = {f: _field(value, f) for f in sorted(by_field[name])}
+                if all(v is not _NOT_DATA for v in picked.values()):
+                    token = self._token(picked, False, language_token)
+                    if token is None:
+                        return None
+                    parts.append(f"{name}.={token}")
+                    continue
+            is_base = name in base and base[name] is value
+            token = shared.get(name) if is_base else None
+            if token is None:
+                token = self._token(value, True, language_token)
+                if token is None:
+                    return None
+                if is_base:
+                    shared[name] = token
+            parts.append(f"{name}={token}")
+        return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+    @staticmethod
+    def _token(value: Any, may_call: bool, language_token: Callable[[], str]) -> str | None:
+        """A value as key text; a function (``t``, the count helpers) stands for its language."""
+        try:
+            return json.dumps(canonical(value), sort_keys=True, ensure_ascii=False)
+        except TypeError:
+            if may_call and callable(value):
+                return "lang:" + language_token()
+            return None

@@ -1,0 +1,41 @@
+"""`cardgen build` loads only what building needs: each command's module is imported
+when that command runs, so the validator, the rules engines, the preview server and
+the calibration sheet stay out of a build's start-up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = r"""
+import sys
+from cardgen.cli import main
+try:
+    main(["build", sys.argv[1], "--paper", "a4", "--out", sys.argv[2]], prog_name="cardgen")
+except SystemExit as exc:
+    assert exc.code == 0, exc.code
+loaded = sorted(m for m in sys.modules if m.startswith(("cardgen.validation", "cardgen.rules.", "cardgen.serve",
+                                                         "cardgen.calibrate", "cardgen.cli.validate"))
+                and m != "cardgen.rules.api")  # the registry's small API, asked whether the game has rules
+print("LOADED", loaded)
+"""
+
+
+def test_build_does_not_import_the_validator_or_the_server(tmp_path):
+    run = subprocess.run([sys.executable, "-c", PROBE, str(ROOT / "tests" / "data" / "mini_game"), str(tmp_path)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "LOADED []" in run.stdout, run.stdout
+    assert (tmp_path / "mini" / "mini-en-a4-cards.pdf").is_file()
+
+
+def test_every_command_is_listed_and_found():
+    from cardgen.cli import COMMANDS, main
+
+    assert set(main.commands) == set(COMMANDS)
+    assert all(main.get_command(None, name).name == name for name in COMMANDS)
+    assert main.get_command(None, "nope") is None
