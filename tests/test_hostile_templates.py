@@ -301,7 +301,8 @@ def test_a_template_out_of_budget_is_not_rendered_again(game_copy, tmp_path, mon
     monkeypatch.setattr(TemplateRenderer, "render_text", counting)
     outcome = builder.build_language("en", tmp_path)
     assert [label for name, label in rendered if name == "front.yaml.j2"] == [FACE]
-    assert len([name for name, _ in rendered if name == "back.yaml.j2"]) == 4  # the backs are fine
+    # the backs are fine: the four share their inputs, so the face memo renders one
+    assert len([name for name, _ in rendered if name == "back.yaml.j2"]) == 1
     assert "the template ran more than 1,000,000 loop iterations" in outcome.errors[0]
     assert outcome.errors[1:] == [AGAIN]
 
