@@ -19,10 +19,10 @@ from ..units import pt_to_mm
 from .flow import FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import Picture, open_picture
-from .svgart import MAX_FACE_SVG_ELEMENTS
 from .inline import Span, parse_inline
 from .jail import inside, link_path, parents_of
 from .ops import Op
+from .svgart import MAX_FACE_SVG_ELEMENTS
 from .textfit import FittedText, Run, fit_runs
 
 DEFAULT_ROLE = "text"
