@@ -119,10 +119,6 @@ class TextEngine:
     def check_image(self, src: str) -> None:
         self.picture(src)
 
-    def measure(self, font: str):
-        """A plain string's width in ``font``: ``(text, size_pt) -> mm``."""
-        return lambda text, size: self.book.string_width_mm(font, text, size)
-
     # -- fonts of a text ---------------------------------------------------
     def _variant(self, name: str, style: str) -> str | None:
         """``NotoSans-Regular`` → ``NotoSans-Bold`` (for style Bold) when that font exists."""
