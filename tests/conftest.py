@@ -83,6 +83,24 @@ def horus_copy(tmp_path: Path) -> Path:
     return copy_shipped("horus", tmp_path)
 
 
+@pytest.fixture
+def market_copy(tmp_path: Path) -> Path:
+    """An editable copy of the docs' spreadsheet example (docs/examples/spreadsheet)."""
+    folder = tmp_path / "market"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "docs" / "examples" / "spreadsheet", folder)
+    return folder
+
+
+def load_errors(folder: Path) -> list[str]:
+    """The lines of the error that loading ``folder`` must raise."""
+    from cardgen.errors import CardgenError
+    from cardgen.load.game import load_game
+
+    with pytest.raises(CardgenError) as exc:
+        load_game(folder)
+    return exc.value.lines()
+
+
 def copy_shipped(game_id: str, parent: Path) -> Path:
     """An editable copy of a shipped game folder under ``parent/games/`` (same id, so it
     still uses the shipped templates)."""

@@ -4,14 +4,13 @@ would change nothing."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import edit_file, game_label
+from conftest import edit_file, game_label, load_errors
 
 from cardgen import load_game
-from cardgen.errors import CardgenError, Collector
+from cardgen.errors import Collector
 from cardgen.export import face_images
 from cardgen.pipeline import BuildOptions, KitBuilder
 
@@ -20,16 +19,11 @@ pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    folder = tmp_path / "market"
-    shutil.copytree(EXAMPLE, folder)
-    return folder
+def game(market_copy: Path) -> Path:
+    return market_copy
 
 
-def errors_of(folder: Path) -> list[str]:
-    with pytest.raises(CardgenError) as exc:
-        load_game(folder)
-    return exc.value.lines()
+errors_of = load_errors
 
 
 def rendered(folder: Path, **options):

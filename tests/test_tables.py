@@ -4,12 +4,11 @@ hostile workbooks (a zip bomb, repeated cells, a DTD, formulas never evaluated).
 
 from __future__ import annotations
 
-import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import edit_file, game_label
+from conftest import edit_file, game_label, load_errors
 from spreadsheets import ods_content, patch_member, write_ods, write_xlsx
 
 from cardgen import load_game
@@ -21,16 +20,11 @@ HEADER = "id,title,cost,copies,text,front\n"
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    folder = tmp_path / "market"
-    shutil.copytree(EXAMPLE, folder)
-    return folder
+def game(market_copy: Path) -> Path:
+    return market_copy
 
 
-def errors_of(folder: Path) -> list[str]:
-    with pytest.raises(CardgenError) as exc:
-        load_game(folder)
-    return exc.value.lines()
+errors_of = load_errors
 
 
 def market(folder: Path):

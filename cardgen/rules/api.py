@@ -36,6 +36,19 @@ class RuleViolation(Exception):
     """The engine (or an agent) broke a rule or an invariant: a bug to report."""
 
 
+def check_offered(have: set[int], want: set[int], step: str, name: Callable[[int], str] = str,
+                  allow: str = "which the rules allow", detail: str = "") -> None:
+    """Compare the actions a step offers (``have``) with the checker's own list (``want``)
+    and name the first difference: an offered action the rules forbid, or an allowed one
+    missing. ``step`` starts the message ("seat 2's take step"), ``name`` spells an action."""
+    if have == want:
+        return
+    extra, missing = sorted(have - want), sorted(want - have)
+    what = (f"offers {name(extra[0])}, which the rules forbid" if extra
+            else f"does not offer {name(missing[0])}, {allow}")
+    raise RuleViolation(f"{step} {what}{detail}")
+
+
 # --------------------------------------------------------------------------- static
 @dataclass(frozen=True)
 class Problem:

@@ -10,7 +10,7 @@ from functools import reduce
 from operator import attrgetter, or_, sub
 from typing import TYPE_CHECKING
 
-from ..api import RuleViolation
+from ..api import RuleViolation, check_offered
 from . import rulebook
 from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
@@ -381,14 +381,8 @@ class EgyptChecker:
             want = {VICTIM_BASE + q for q in range(self.g.num_players) if q != player and s.hand_n[q]}
         else:
             return
-        have = set(s.legal_actions())
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            what = (f"offers {self.g.describe(extra[0]) if phase != VICTIM else extra[0]}, which the rules forbid"
-                    if extra else
-                    f"does not offer {self.g.describe(missing[0]) if phase != VICTIM else missing[0]}, which the"
-                    " rules allow")
-            raise RuleViolation(f"seat {player + 1}'s {PHASE_NAMES[phase]} step {what}")
+        check_offered(set(s.legal_actions()), want, f"seat {player + 1}'s {PHASE_NAMES[phase]} step",
+                      str if phase == VICTIM else self.g.describe)
 
     def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
         """:func:`control_winner`, with each meld's rank decoded once per action; and the ranks."""

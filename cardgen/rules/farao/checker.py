@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..api import RuleViolation
+from ..api import RuleViolation, check_offered
 from . import rulebook
 from .codec import (
     ACCEPT,
@@ -460,11 +460,7 @@ class FaraoChecker:
                     want.add(STEAL_ACT + 2 * i)
                 if j:
                     want.add(STEAL_ACT + 2 * i + 1)
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
-                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
-            raise RuleViolation(f"seat {p + 1}'s {PHASE_NAMES[ph]} step {what}")
+        check_offered(have, want, f"seat {p + 1}'s {PHASE_NAMES[ph]} step", s.action_to_string)
 
     def _compulsory(self, s: FaraoState) -> None:
         """The steps the rules force, once the chance steps after the action are over: a

@@ -10,7 +10,7 @@ from functools import reduce
 from operator import floordiv, or_
 from typing import TYPE_CHECKING
 
-from ..api import RuleViolation
+from ..api import RuleViolation, check_offered
 from . import rulebook
 from .codec import KEEP_BASE, PASS, REQUEST_BASE
 from .masks import ALL, BIT, LOW6, PLACES_HI, PLACES_LO, PLACES_MID, POP6, mask_cards, sets_and_whole
@@ -176,12 +176,7 @@ class HapyChecker:
         taboo = reduce(or_, s.rev, 0) | (BIT[self.banned(p)] if self.banned(p) >= 0 else 0)
         want = {PASS} | {REQUEST_BASE + 100 * q + c for q in range(self.n) if q != p for c in range(N_CARDS)
                          if not taboo >> c & 1}
-        have = set(s.legal_actions())
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
-                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
-            raise RuleViolation(f"seat {p + 1}'s request step {what}")
+        check_offered(set(s.legal_actions()), want, f"seat {p + 1}'s request step", s.action_to_string)
 
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
@@ -247,12 +242,8 @@ class HapyChecker:
         layout = self.layout if self.layout is not None else list(s.slot_card)
         want = {p for p in range(N_CARDS) if layout[p] != EMPTY
                 and all(layout[q] == EMPTY for q in self.covered_by[p])}
-        have = set(s.legal_actions())
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            raise RuleViolation(f"seat {s.player + 1}'s take step " + (
-                f"offers place {extra[0]}, which the rules forbid" if extra else
-                f"does not offer place {missing[0]}, which no card covers"))
+        check_offered(set(s.legal_actions()), want, f"seat {s.player + 1}'s take step",
+                      lambda place: f"place {place}", allow="which no card covers")
 
     def _wrong_end(self, s: HapyState, prev: int, over: bool) -> None:
         rev = s.rev[prev]

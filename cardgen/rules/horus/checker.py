@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import itertools
 
-from ..api import RuleViolation
+from ..api import RuleViolation, check_offered
 from . import rulebook
 from .codec import (
     BOAT_BASE,
@@ -418,12 +418,8 @@ class HorusChecker:
         want = self._stone_places(due[1])
         if NO_STONE not in legal:
             raise RuleViolation(f"seat {player + 1} is not offered to place no Kingdom Stone; Action 4 says may")
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            raise RuleViolation(f"seat {player + 1}'s Kingdom Stone step "
-                                + (f"offers {key_xy(extra[0])}, which the rules forbid" if extra else
-                                   f"does not offer {key_xy(missing[0])}, which the rules allow")
-                                + f" (card size {due[1]})")
+        check_offered(have, want, f"seat {player + 1}'s Kingdom Stone step", key_xy,
+                      detail=f" (card size {due[1]})")
 
     def _cards_offered(self, s: HorusState, player: int) -> None:
         """Action 2 offers exactly each kind of Horus card in the hand, and the Nile card while
@@ -432,12 +428,7 @@ class HorusChecker:
         want = {CARD_BASE + g.card_of[c] for c in s.hands[player]}
         if g.nile and player not in self.nile_played and s.stacks[g.river_stack]:
             want.add(NILE_ACTION)
-        have = set(s.legal_actions())
-        if have != want:
-            extra, missing = sorted(have - want), sorted(want - have)
-            what = (f"offers {s.action_to_string(extra[0])}, which the rules forbid" if extra
-                    else f"does not offer {s.action_to_string(missing[0])}, which the rules allow")
-            raise RuleViolation(f"seat {player + 1}'s card step {what}")
+        check_offered(set(s.legal_actions()), want, f"seat {player + 1}'s card step", s.action_to_string)
 
     def _turn_over(self, s: HorusState, prev: int) -> None:
         """Seat ``prev``'s turn is over: its Kingdom Stone step happened when a stone fitted,
