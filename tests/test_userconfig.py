@@ -294,9 +294,13 @@ def test_config_set_project_and_override_note(cli, env):
 
 
 def test_config_set_errors(cli, env):
-    assert assert_user_error(cli("config", "set", "paper", "a3")) == ["paper must be a4 or letter, not 'a3'"]
-    assert assert_user_error(cli("config", "set", "back-offset", "1,2,3")) == [
-        "back-offset must be two numbers in mm, X,Y (e.g. 0.5,-1.0), not '1,2,3'"]
+    # a bad value is a usage error (exit 2), as a bad --paper is for build
+    for args, message in ((("paper", "a3"), "paper must be a4 or letter, not 'a3'"),
+                          (("back-offset", "1,2,3"),
+                           "back-offset must be two numbers in mm, X,Y (e.g. 0.5,-1.0), not '1,2,3'")):
+        result = cli("config", "set", *args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.splitlines()[-1] == f"Error: Invalid value for 'VALUE': {message}"
     for args in (("set", "colour", "red"), ("set", "paper"), ("set",), ("sideways",)):
         result = cli("config", *args)
         assert result.exit_code == 2, (args, result.output)

@@ -69,6 +69,9 @@ def config_set(key: str, value: tuple[str, ...], project: bool) -> None:
 
     try:
         text = normalise_value(key, " ".join(value))
+    except CardgenError as exc:  # a bad value on the command line is a usage error, as in build
+        raise click.BadParameter(str(exc), param_hint="'VALUE'") from None
+    try:
         path = set_value(key, text, project=project)
         click.echo(f"{key} = {text}  (written to {display_path(path)})")
         settings = load_settings()  # the whole picture: a mistake elsewhere, a file that overrides this one
