@@ -8,7 +8,7 @@ import json
 import pytest
 import yaml
 from babel.messages.pofile import read_po, write_po
-from conftest import assert_user_error
+from conftest import assert_user_error, edit_file
 
 from cardgen.i18n.catalog import catalogue, load_for_translators
 from cardgen.i18n.exchange import export_catalogue, import_catalogue
@@ -50,6 +50,17 @@ def test_the_catalogue_says_where_a_string_is_used_its_placeholders_and_room(sce
     assert entries["card.value"].placeholders == ("n",)
     assert "room: 11×6 mm" in title.note()
     assert entries["card.hint"].translation == ""
+
+
+def test_a_string_in_bold_has_its_box_to_itself_but_one_joined_with_words_shares_it(game_copy):
+    root = game_copy("i18n_game")
+    front = root / "templates" / "front.yaml.j2"
+    edit_file(front, 'text: {{ t("card.title")|q }}', 'text: {{ ("**" ~ t("card.title") ~ "**")|q }}')
+    edit_file(front, 'text: {{ t("card.hint")|q }}', 'text: {{ ("Hint: " ~ t("card.hint"))|q }}')
+    entries = {e.key: e for e in catalogue(load_for_translators(root), "en")}
+    assert entries["card.title"].room is not None and not entries["card.title"].room.shared
+    assert entries["card.hint"].room is not None and entries["card.hint"].room.shared
+    assert "shared with other text" in entries["card.hint"].note()
 
 
 def test_a_po_file_edited_with_babel_is_imported_keeping_comments_and_order(game_copy, tmp_path):

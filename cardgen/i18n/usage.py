@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CardgenError, Collector
 from ..impose.papers import PAPERS_MM
+from ..layout.inline import plain
 from ..layout.ops import Op
 from ..model.game import Game
 from ..model.plurals import CATEGORIES
@@ -134,7 +135,8 @@ class _Listener:
                     continue
                 fits, overflow = self._fits(op)
                 for key in keys:
-                    shared = not any(self.strings[key] == text for text in texts)
+                    own = plain(self.strings[key]).strip()  # bold or an icon round it is no other text
+                    shared = not any(own == plain(text).strip() for text in texts)
                     room = self._room(op, shared)
                     known = self.usage.rooms.get(key)
                     if known is None or room.chars < known.chars:
