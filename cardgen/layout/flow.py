@@ -21,6 +21,9 @@ BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space":
 SPACE_BEFORE = {"h1": 1.4, "h2": 1.1, "p": 0.55, "li": 0.3, "num": 0.3, "space": 1.0}
 HEADINGS = ("h1", "h2")
 STEP_PT = 0.25
+# The op argument, set by :mod:`.chain` and never written in a template, that says how
+# many steps were numbered before a continued flow's first block.
+NUMBER_FROM = "number_from"
 
 
 @dataclass(frozen=True)
@@ -109,10 +112,11 @@ class _Item:
 
 
 def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: float, width: Width,
-           ascent: Callable[[str], float], runs: Runs, heading_colour, accent) -> tuple[list[_Item], float]:
+           ascent: Callable[[str], float], runs: Runs, heading_colour, accent,
+           first_number: int = 0) -> tuple[list[_Item], float]:
     items: list[_Item] = []
     overflow = 0.0
-    number = 0
+    number = first_number  # steps already numbered before these blocks (a continued flow)
     for kind, text in blocks:
         s = size * BLOCK_SCALE[kind]
         s_mm = s / PT_PER_MM
@@ -188,10 +192,12 @@ def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, fl
 
 def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, columns: int, gap: float,
                 line_height: float, fonts: FlowFonts, width: Width, ascent: Callable[[str], float],
-                runs: Runs, heading_colour=None, accent=None) -> FlowResult:
-    """Lay out blocks at one body size, balancing columns; fits=False when they overflow."""
+                runs: Runs, heading_colour=None, accent=None, first_number: int = 0) -> FlowResult:
+    """Lay out blocks at one body size, balancing columns; fits=False when they overflow.
+    ``first_number``: the numbered steps before these blocks, when they continue a flow."""
     col_w = (w - gap * (columns - 1)) / columns
-    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent)
+    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent,
+                             first_number)
     total = sum(i.height + i.before for i in items)
     placed = _place(items, columns, h)
     if placed is None:

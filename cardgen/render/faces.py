@@ -17,7 +17,8 @@ from ..errors import CardgenError, Collector, ErrorList
 from ..impose.grid import SheetPlan
 from ..impose.kit import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
-from ..layout.ops import Op, parse_layout
+from ..layout.chain import link_flows
+from ..layout.ops import Op, layout_choices, parse_layout
 from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
@@ -170,7 +171,13 @@ class KitRenderer:
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
         found = Collector()
-        pages = parse_layout(doc, where, found, allow_pages)
+        choices = layout_choices(doc, where, found)
+        pages: list[tuple[Op, ...]] = []
+        for n, choice in enumerate(choices):  # the first whose texts all fit, else the last
+            label_n = f"{where} choice {n + 1}" if len(choices) > 1 else where
+            pages = link_flows(parse_layout(choice, label_n, found, allow_pages), self.text.flow_op, label_n, found)
+            if n == len(choices) - 1 or all(self.text.all_fit(p) for p in pages):
+                break
         if len(pages) == 1:
             faces = [Face(text, pages[0])]
         else:  # each page's identity: its number and the text's digest (not a copy of the text per page)
