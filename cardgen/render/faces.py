@@ -73,6 +73,19 @@ class LangKit:
     headers: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (deck, paper) -> one per sheet
 
 
+def chosen_pages(doc: Any, where: str, found: Collector, allow_pages: bool, text: TextEngine) -> list[tuple[Op, ...]]:
+    """A rendered template's pages, its linked flows resolved: of its ``choices``, the
+    first whose texts all fit (else the last, whose overflow the check reports)."""
+    choices = layout_choices(doc, where, found)
+    pages: list[tuple[Op, ...]] = []
+    for n, choice in enumerate(choices):
+        label = f"{where} choice {n + 1}" if len(choices) > 1 else where
+        pages = link_flows(parse_layout(choice, label, found, allow_pages), text.flow_op, label, found)
+        if n == len(choices) - 1 or all(text.all_fit(p) for p in pages):
+            break
+    return pages
+
+
 def _card_context(card: Card) -> dict[str, Any]:
     return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
@@ -171,13 +184,7 @@ class KitRenderer:
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
         found = Collector()
-        choices = layout_choices(doc, where, found)
-        pages: list[tuple[Op, ...]] = []
-        for n, choice in enumerate(choices):  # the first whose texts all fit, else the last
-            label_n = f"{where} choice {n + 1}" if len(choices) > 1 else where
-            pages = link_flows(parse_layout(choice, label_n, found, allow_pages), self.text.flow_op, label_n, found)
-            if n == len(choices) - 1 or all(self.text.all_fit(p) for p in pages):
-                break
+        pages = chosen_pages(doc, where, found, allow_pages, self.text)
         if len(pages) == 1:
             faces = [Face(text, pages[0])]
         else:  # each page's identity: its number and the text's digest (not a copy of the text per page)
