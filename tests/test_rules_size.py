@@ -65,14 +65,30 @@ def test_a_long_rulebook_takes_a_second_page_and_a_short_one_does_not(rules_page
 
 
 def test_the_legend_follows_the_text_when_page_one_has_room(rules_pages):
-    """Hâpy's rules fill about half a page at 10.5 pt: the legend comes right under the
-    text, not after a band of empty paper (a template choice)."""
-    text, (ops,) = rules_pages[("hapy", "en", "a4")]
+    """Egypt's English rules fill four fifths of page one at 10.5 pt: the legend comes
+    right under the text (the template's first choice that fits), not after a band of
+    empty paper. (Hâpy's shorter rules spread down to their legend instead.)"""
+    text, (ops,) = rules_pages[("egypt", "en", "a4")]
     flow, = _flows(ops)
     bottom = max(line.baseline for line in text.flow_op(flow).lines)
     legend, = (op for op in ops if op.kind == "group" and any(c.kind == "line" for c in op.children))
     legend_rule = legend.args["translate"][1] + min(c.args["y1"] for c in legend.children if c.kind == "line")
     assert 0 < legend_rule - bottom < 20, (bottom, legend_rule)
+
+
+def test_a_spread_flow_reaches_the_foot_of_its_box_at_its_size(engine):
+    blocks = [{"h2": "First"}, {"p": WORDS}, {"p": WORDS}, {"h2": "Second"}, {"p": WORDS}]
+    found = Collector()
+    (plain, spread), = [parse_ops([{"flow": {"x": 0, "y": 0, "w": 80, "h": 120, "blocks": blocks, "size": 10,
+                                             **extra}} for extra in ({}, {"spread": True})], "L", found)]
+    a, b = engine.flow_op(plain), engine.flow_op(spread)
+    assert a.size == b.size == 10 and a.fits and b.fits
+    assert max(line.baseline for line in b.lines) > max(line.baseline for line in a.lines) + 20
+    assert max(line.baseline for line in b.lines) <= 120
+    heads = [i for i, line in enumerate(b.lines) if line.text in ("First", "Second")]
+    for i in heads:  # a heading stays on its text: the gap below it does not grow
+        gap_a = a.lines[i + 1].baseline - a.lines[i].baseline
+        assert abs(b.lines[i + 1].baseline - b.lines[i].baseline - gap_a) < 1e-6
 
 
 # -- linked flows and choices ---------------------------------------------------

@@ -101,6 +101,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
             "accent": COLOUR,
             "columns": NUM,
             "gap": NUM,
+            "spread": BOOL,
         },
     ),
 }

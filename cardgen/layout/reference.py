@@ -220,6 +220,10 @@ KEYS: dict[str, dict[str, Key]] = {
         "accent": Key("Colour of the bullets and of the step numbers.", "`color`"),
         "columns": Key("How many columns the blocks are spread over, balanced to even heights.", "1"),
         "gap": Key("Space between columns, mm.", "6"),
+        "spread": Key("Shares the room left at the foot of each column out between its blocks, so the "
+                      "columns reach the foot of the box: each gap grows by at most 2.2 times the body size "
+                      "(a heading's gap twice that), the rest stays at the foot. The text keeps its size.",
+                      "false"),
     },
 }
 

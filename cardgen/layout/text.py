@@ -307,7 +307,7 @@ class TextEngine:
                 line_height=a.get("line_height", 1.25), fonts=fonts,
                 width=self.run_width, ascent=self._ascent, runs=self._flow_runs(fonts),
                 heading_colour=a.get("heading_color"), accent=a.get("accent"),
-                first_number=a.get(NUMBER_FROM, 0),
+                first_number=a.get(NUMBER_FROM, 0), spread=bool(a.get("spread")),
             )
             self._flows[key] = cached
         return cached
