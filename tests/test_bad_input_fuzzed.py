@@ -113,7 +113,7 @@ def test_flow_with_a_wrong_height(hapy_copy, cli, out):
     rules = hapy_copy / "templates" / "rules.yaml.j2"
     rules.parent.mkdir(exist_ok=True)
     shutil.copy(DATA.parent.parent / "templates" / "hapy" / "rules.yaml.j2", rules)
-    edit_file(rules, "    h: {{ H - 2 * m - 32 - legend_h - 6 }}\n", "    h: null\n")
+    edit_file(rules, "    h: {{ text_h }}\n", "    h: null\n")
     lines = build_fails(cli, hapy_copy, out)
     assert any(line.startswith(f"{game_label(hapy_copy, 'templates', 'rules.yaml.j2')} [rules on a4 [en]]")
                and "'h' of flow must be number, found None" in line for line in lines), lines
@@ -345,7 +345,7 @@ def test_yaml_alias_bomb_is_refused(game_copy, cli, out):
      "rule option 'cash_optional' must be true or false, found 7"),
     ("farao", "    trade: one_for_one ", "    trade: whatever   ", 87,
      "rule option 'trade' must be one of"),
-    ("egypt", "  house_rules:\n", "  house_rules:\n    ankh_colour: red\n", 184,
+    ("egypt", "  house_rules:\n", "  house_rules:\n    ankh_colour: red\n", 185,
      "unknown rule option 'ankh_colour' in 'house_rules'"),
 ])
 def test_a_wrong_house_rule_fails_the_build_at_its_line(cli, tmp_path, request, game, old, new, line, message):

@@ -25,7 +25,7 @@ from cardgen.calibrate.sheet import (
 from cardgen.calibrate.text import TEXT as CALIBRATION_TEXT
 from cardgen.impose.duplex import back_slots
 from cardgen.impose.grid import plan_sheet
-from cardgen.impose.papers import PAPERS_MM
+from cardgen.impose.papers import PAPER_NAMES, PAPERS_MM
 
 PX_PER_MM = 6
 DPI = PX_PER_MM * 25.4
@@ -294,7 +294,7 @@ def test_text_is_readable_and_says_what_to_do(sheets, paper, duplex):
     front, back = (reader.pages[i].extract_text() for i in range(2))
     flip = "long" if duplex == "long" else "short"
     for needle in ("100 %", "Fit to page", f"flip on the {flip} edge", "cardgen config set back-offset X,Y",
-                   "Slant check", "X line", "Y line", paper.upper()):
+                   "Slant check", "X line", "Y line", PAPER_NAMES[paper]):
         assert needle in front, needle
     for needle in ("BACK", "cardgen config set back-offset X,Y", "+0.5", "\u20133.0", "+3.0"):
         assert needle in back, needle

@@ -124,7 +124,8 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit, 
             assert len(cards.pages) == 22
             tiles = plan_tiles(PAPERS_MM[paper], (400, 250), 3, 10)
             sheets = PdfReader(kit / f"farao-{lang}-{paper}-sheets.pdf")
-            assert len(sheets.pages) == 3 + tiles.pages  # rules, scoring, crafts, the board's pieces
+            # the rules (two pages at their one size), scoring, crafts, the board's pieces
+            assert len(sheets.pages) == 4 + tiles.pages
             for page in (cards.pages[0], sheets.pages[0], sheets.pages[-1]):
                 assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
@@ -206,7 +207,12 @@ def test_every_card_shows_its_value_or_name_in_every_language(kit, game, lang):
 def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     s = game.strings[lang]
     sheets = kit / f"farao-{lang}-a4-sheets.pdf"
-    rules = re.sub(r"\s+", " ", text_of(sheets, 0))
+    pages = next(f for f in manifest["files"] if f["file"] == sheets.name)["pages"]
+
+    def text_of_component(component: str) -> str:  # the rules may take one page or two
+        return re.sub(r"\s+", " ", " ".join(text_of(sheets, p["page"] - 1) for p in pages
+                                              if p["component"] == component))
+    rules = text_of_component("rules")
     for key in ("rules.title", "rules.turn_h", "rules.board_h", "rules.choices_h", "rules.variant_h"):
         assert flat(s[key]) in rules, key
     for k in range(1, 7):
@@ -215,10 +221,10 @@ def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     for key in ("cash_optional", "min_rows_to_cash", "trade", "thief_takes", "steal", "tax_take",
                 "one_attack_per_turn", "pharaoh_blocks_each", "final_cash"):
         assert flat(s[f"choice.{key}.{str(hr[key]).lower()}"])[:40] in rules, key
-    scoring = re.sub(r"\s+", " ", text_of(sheets, 1))
+    scoring = text_of_component("scoring")
     assert "(2 + 3 + 4) × 3 = 27" in scoring.replace("\u00a0", " ")
     assert flat(s["pad.title"]) in scoring and flat(s["pad.player"].format(n=4)) in scoring
-    crafts = re.sub(r"\s+", " ", text_of(sheets, 2))
+    crafts = text_of_component("crafts")
     assert flat(s["crafts.any_die"]) in crafts and flat(s["crafts.standee_h"]) in crafts
     entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
     aid = [p for p in entry["pages"] if p["component"] == "aids"]

@@ -34,6 +34,7 @@ from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
 
 LANGS = ("en", "fr", "nl")
+SETUP_PAGE = 3  # of a sheets file: the stones, the rules (two pages at their one size), the setup
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 MM = 72 / 25.4
 TERRAINS = {
@@ -85,7 +86,7 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
             # sheet (6); 4 Nile cards (1); 4 aids (1) — each sheet front and back
             assert len(cards.pages) == 2 * ((5 if paper == "a4" else 4) + 6 + 1 + 1)
             sheets = PdfReader(kit / f"horus-{lang}-{paper}-sheets.pdf")
-            assert len(sheets.pages) == 3  # the 80 stones on one sheet, the rules summary, the setup
+            assert len(sheets.pages) == 4  # the 80 stones on one sheet, the rules (two pages at their one size), the setup
             for page in (cards.pages[0], *sheets.pages):
                 assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
@@ -285,12 +286,12 @@ def test_the_stones_have_four_colours_and_four_shapes(game):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, game, lang):
     s = game.strings[lang]
-    flat = text_of(kit / f"horus-{lang}-a4-sheets.pdf", 1)
+    flat = text_of(kit / f"horus-{lang}-a4-sheets.pdf", 1) + " " + text_of(kit / f"horus-{lang}-a4-sheets.pdf", 2)
     for key in ("rules.title", "rules.turn_h", "rules.river_h", "rules.score_h", "rules.bag_h", "rules.legend_h"):
         assert re.sub(r"\s+", " ", s[key]) in flat, (key, s[key])
     for name in TERRAINS[lang] + [s["tile.river"], s["tile.necropolis"]]:
         assert name in flat
-    setup = text_of(kit / f"horus-{lang}-letter-sheets.pdf", 2)
+    setup = text_of(kit / f"horus-{lang}-letter-sheets.pdf", SETUP_PAGE)
     for key in ("setup.title", "setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
         assert re.sub(r"\s+", " ", s[key]) in setup, (key, s[key])
     bag = sum(t["count"] for t in game.data["tiles"] if t["where"] == "bag")
@@ -329,12 +330,12 @@ def test_the_fan_of_horus_cards_stands_clear_above_its_centred_caption(kit, game
     reaches to the right margin: the fan must lie wholly inside it (so it is centred
     too) and end 1 mm or more above the caption."""
     path = kit / f"horus-{lang}-a4-sheets.pdf"
-    chars = char_boxes(path, 2)
+    chars = char_boxes(path, SETUP_PAGE)
     _, _, caption = find_text(chars, game.strings[lang]["setup.hand"].format(n=game.data["hand_size"]))
     centre = (caption.left + caption.right) / 2
     half = 210 - 12 - centre  # A4, 12 mm margin
     px = 8
-    img = render(path, 2, px)
+    img = render(path, SETUP_PAGE, px)
     top = caption.top - 34  # under the section's heading rule, above the fan
     window = img[int(top * px):int(caption.top * px), int((centre - half) * px):int((centre + half) * px)]
     ink = np.argwhere((window < 235).any(axis=2))
@@ -379,7 +380,7 @@ def test_the_setup_headings_are_in_the_rules_headings_font(kit, game, lang):
     s = game.strings[lang]
     path = kit / f"horus-{lang}-a4-sheets.pdf"
     font = {r.text: r.font for r in text_runs(path, 1)}[s["rules.goal_h"]]
-    setup = {r.text: r.font for r in text_runs(path, 2)}
+    setup = {r.text: r.font for r in text_runs(path, SETUP_PAGE)}
     for key in ("setup.stacks_h", "setup.table_h", "setup.player_h", "setup.steps_h"):
         assert setup[s[key]] == font, (key, setup[s[key]], font)
 
@@ -436,10 +437,12 @@ def test_the_legend_names_the_kingdom_stones_over_their_discs(rendered, game, la
     name = game.strings[lang]["component.stones"]
     colours = {game.palette[c["colour"]] for c in game.data["stone_colours"]} | {c["colour"] for c in game.data["stone_colours"]}
     for paper in PAPERS:
-        (page,) = kits[lang].sheets[("rules", paper)]
-        discs = [op.args for op in page.ops if op.kind == "circle" and op.args.get("fill") in colours]
+        page = kits[lang].sheets[("rules", paper)][0]  # the legend: page one, in one group
+        (legend,) = [op for op in page.ops if op.kind == "group"
+                     and any(c.kind == "text" and c.args["text"].startswith(name) for c in op.children)]
+        discs = [op.args for op in legend.children if op.kind == "circle" and op.args.get("fill") in colours]
         assert len(discs) == len(game.data["stone_colours"]), (lang, paper)
-        captions = [op for op in page.ops if op.kind == "text" and op.args["text"].startswith(name)]
+        captions = [op for op in legend.children if op.kind == "text" and op.args["text"].startswith(name)]
         assert len(captions) == 1, (lang, paper, [op.args["text"] for op in captions])
         a = captions[0].args
         assert "4\u00a0×\u00a020" in a["text"]
@@ -469,12 +472,12 @@ def test_each_setup_stack_shows_the_underside_of_its_own_tiles(kit, game, lang):
     each stack's top tile (above its name), the stacks of purple-backed tiles show
     purple and the River / Necropolis stack shows its grey Necropolis face, no purple."""
     path = kit / f"horus-{lang}-a4-sheets.pdf"
-    chars = char_boxes(path, 2)
+    chars = char_boxes(path, SETUP_PAGE)
     s = game.strings[lang]
     purple = rgb(game.palette["purple"])
     grey = rgb(game.palette[game.data["faces"]["necropolis"]["colour"]])
     px = 8
-    img = render(path, 2, px)
+    img = render(path, SETUP_PAGE, px)
     for stack in game.data["stacks"]:
         name = s["tile.river_necropolis"] if stack == "river" else s[f"tile.{stack}"]
         _, _, label = find_text(chars, name)

@@ -97,7 +97,7 @@ def test_switches_change_the_view(game):
         assert short["sheets"][0]["title"] == "A4 · cards (duplex, short edge)"
         assert short["sheets"][0]["pages"][1]["id"] != en["sheets"][0]["pages"][1]["id"]  # the backs move
         letter = view(live, "paper=letter")
-        assert letter["sheets"][0]["title"].startswith("LETTER")
+        assert letter["sheets"][0]["title"].startswith("Letter ·")
         proof = view(live, "proof=1")
         assert {f["id"] for f in proof["faces"]}.isdisjoint(f["id"] for f in en["faces"])  # drawn with lines
         ink = view(live, "ink_saver=1")

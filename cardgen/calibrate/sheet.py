@@ -37,7 +37,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Where, display_path
 from ..files import new_file_mode
-from ..impose.papers import PAPERS_MM
+from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
 from ..output import canvas as pdfout
@@ -266,7 +266,7 @@ def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: d
     pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
     flip = t["flip_" + duplex]
-    y = pen.para(left, y, width, t["front_header"].format(paper=paper.upper(), flip=flip), 8)
+    y = pen.para(left, y, width, t["front_header"].format(paper=PAPER_NAMES.get(paper, paper.upper()), flip=flip), 8)
     y += 1.8
     y = pen.para(left, y, width, t["intro"], 9.5)
     y += 2.2
@@ -342,7 +342,7 @@ def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: di
     y = 17.0
     pen.text(left, y + 6.5, t["title"], 18, bold=True)
     y += 10.5
-    y = pen.para(left, y, width, t["back_header"].format(paper=paper.upper(), flip=t["flip_" + duplex]), 8)
+    y = pen.para(left, y, width, t["back_header"].format(paper=PAPER_NAMES.get(paper, paper.upper()), flip=t["flip_" + duplex]), 8)
     y += 1.8
     y = pen.para(left, y, width, t["hold"], 9.5) + 1.2
     y = pen.para(left, y, width, t["find"], 9.5) + 3

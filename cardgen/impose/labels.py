@@ -84,8 +84,9 @@ def spread_label(text: str, width: Callable[[str], float], gaps: list[tuple[floa
 
     The whole label in the tallest gap when it fits there (less ``margin``); else its
     words packed in order over the gaps from the top down (a line breaks at a space,
-    which it drops, or at a " · " separator, whose dot ends the line so that the pieces
-    read as one label), the last gap taking whatever is left (to be shortened)."""
+    which it drops, or at a " · " separator, whose dot ends the line, or starts the next
+    where the line has no room for it, so that the pieces read as one label), the last
+    gap taking whatever is left (to be shortened)."""
     tallest = max(gaps, key=lambda g: g[1] - g[0])
     if len(gaps) == 1 or width(text) <= tallest[1] - tallest[0] - margin:
         return [(text, tallest)]
@@ -102,9 +103,9 @@ def spread_label(text: str, width: Callable[[str], float], gaps: list[tuple[floa
         elif width(ends) <= gap[1] - gap[0] - margin:
             out.append((ends, gap))
             line = word
-        else:
+        else:  # no room for the dot at the line's end: it starts the next line instead
             out.append((line, gap))
-            line = word
+            line = "· " + word if sep == " · " else word
     out.append((line, gaps[len(out)]))
     return out
 

@@ -21,6 +21,10 @@ BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space":
 SPACE_BEFORE = {"h1": 1.4, "h2": 1.1, "p": 0.55, "li": 0.3, "num": 0.3, "space": 1.0}
 HEADINGS = ("h1", "h2")
 STEP_PT = 0.25
+# The op argument, set by :mod:`.chain` and never written in a template, that says how
+# many steps were numbered before a continued flow's first block.
+NUMBER_FROM = "number_from"
+SPREAD_MAX = 2.2  # with ``spread``, the most a gap between blocks grows: times the body size (a heading's twice)
 
 
 @dataclass(frozen=True)
@@ -109,10 +113,11 @@ class _Item:
 
 
 def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: float, width: Width,
-           ascent: Callable[[str], float], runs: Runs, heading_colour, accent) -> tuple[list[_Item], float]:
+           ascent: Callable[[str], float], runs: Runs, heading_colour, accent,
+           first_number: int = 0) -> tuple[list[_Item], float]:
     items: list[_Item] = []
     overflow = 0.0
-    number = 0
+    number = first_number  # steps already numbered before these blocks (a continued flow)
     for kind, text in blocks:
         s = size * BLOCK_SCALE[kind]
         s_mm = s / PT_PER_MM
@@ -186,12 +191,37 @@ def _place(items: list[_Item], columns: int, col_h: float) -> list[tuple[int, fl
     return placed
 
 
+def _spread(items: list[_Item], placed: list[tuple[int, float]], h: float, most: float) -> list[tuple[int, float]]:
+    """Each column's blocks moved apart so that the column reaches the foot of the box: the
+    room left is shared between the gaps (the gap above a heading twice, the gap below one
+    not at all), each gap growing by at most ``most`` mm (above a heading twice that); what
+    is left beyond stays at the foot."""
+    out = list(placed)
+    for col in {c for c, _ in placed}:
+        idx = [i for i, (c, _) in enumerate(placed) if c == col]
+        foot = max(placed[i][1] + items[i].height for i in idx)
+        weights = {i: (2.0 if items[i].kind in HEADINGS else 1.0) for i in idx[1:]
+                   if items[i].kind != "space" and items[i - 1].kind not in HEADINGS}  # a heading stays on its text
+        if not weights or h - foot <= 0:
+            continue
+        unit = min((h - foot) / sum(weights.values()), most)
+        shift = 0.0
+        for i in idx:
+            shift += weights.get(i, 0.0) * unit
+            out[i] = (col, placed[i][1] + shift)
+    return out
+
+
 def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, columns: int, gap: float,
                 line_height: float, fonts: FlowFonts, width: Width, ascent: Callable[[str], float],
-                runs: Runs, heading_colour=None, accent=None) -> FlowResult:
-    """Lay out blocks at one body size, balancing columns; fits=False when they overflow."""
+                runs: Runs, heading_colour=None, accent=None, first_number: int = 0,
+                spread: bool = False) -> FlowResult:
+    """Lay out blocks at one body size, balancing columns; fits=False when they overflow.
+    ``first_number``: the numbered steps before these blocks, when they continue a flow;
+    ``spread``: the room left at the foot of each column shared out between its blocks."""
     col_w = (w - gap * (columns - 1)) / columns
-    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent)
+    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent,
+                             first_number)
     total = sum(i.height + i.before for i in items)
     placed = _place(items, columns, h)
     if placed is None:
@@ -205,6 +235,8 @@ def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, col
             else:
                 hi = mid
         placed = _place(items, columns, hi) or placed
+    if spread:
+        placed = _spread(items, placed, h, size / PT_PER_MM * SPREAD_MAX)
     col_w_gap = col_w + gap
     lines = []
     for item, (col, top) in zip(items, placed):

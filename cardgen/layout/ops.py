@@ -35,6 +35,7 @@ MAX_FLOW_CHARS = 20_000  # characters of one flow's blocks together
 MAX_OPS = 20_000  # operations on one face or page, the contents of groups included
 MAX_GROUP_DEPTH = 32  # groups inside groups
 MAX_PAGES = 100  # pages one sheet template may render
+MAX_CHOICES = 24  # layouts one template may offer (the first whose texts all fit is drawn)
 
 NUM = "number"
 STR = "text"
@@ -83,8 +84,11 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
          "clip_radius": NUM, "opacity": NUM},
     ),
     "flow": (
-        {**_BOX, "blocks": BLOCKS},
+        _BOX,
         {
+            "blocks": BLOCKS,
+            "name": STR,
+            "continues": STR,
             "font": STR,
             "bold_font": STR,
             "italic_font": STR,
@@ -97,6 +101,7 @@ SPECS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
             "accent": COLOUR,
             "columns": NUM,
             "gap": NUM,
+            "spread": BOOL,
         },
     ),
 }
@@ -330,6 +335,8 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
         _check_lengths(kind, checked, where, errors)
         if kind == "group":
             _check_clip(checked, where, errors)
+        elif kind == "flow":
+            _check_flow_text(args, where, errors)
         if kind in ("text", "flow"):
             size = checked.get("size") or 9.0
             min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
@@ -338,6 +345,22 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
         if len(errors.errors) == before:  # an op with a wrong argument is reported, never measured or drawn
             ops.append(Op(kind, checked, children))
     return tuple(ops)
+
+
+# What a flow that continues another may set: its box and columns (the rest is the first flow's).
+CONTINUED_KEYS = frozenset({*_BOX, "continues", "columns", "gap"})
+
+
+def _check_flow_text(args: dict[str, Any], where: str, errors: Collector) -> None:
+    """A flow holds its own ``blocks`` or takes up the text of another (``continues``), not both."""
+    if "continues" not in args:
+        if "blocks" not in args:
+            errors.add(f"{where}: flow is missing 'blocks' (or 'continues', to take up another flow's text)")
+        return
+    extra = sorted(k for k in args if k not in CONTINUED_KEYS)
+    if extra:
+        errors.add(f"{where}: a flow that continues another takes its text, fonts and size from that flow; "
+                   f"leave out {', '.join(repr(k) for k in extra)} (it may set {', '.join(sorted(CONTINUED_KEYS))})")
 
 
 def _check_clip(checked: dict[str, Any], where: str, errors: Collector) -> None:
@@ -364,6 +387,21 @@ def _check_lengths(kind: str, checked: dict[str, Any], where: str, errors: Colle
         chars = sum(len(text) for _, text in checked["blocks"])
         if chars > MAX_FLOW_CHARS:
             errors.add(f"{where}: the blocks of a flow may hold at most {MAX_FLOW_CHARS:,} characters, found {chars:,}")
+
+
+def layout_choices(doc: Any, label: str, errors: Collector) -> list[Any]:
+    """A rendered template's layouts: ``{choices: [layout, layout, ...]}`` offers several,
+    tried in turn (the first whose texts all fit is drawn); anything else is one."""
+    if not (isinstance(doc, dict) and set(doc) == {"choices"}):
+        return [doc]
+    choices = doc["choices"]
+    if not isinstance(choices, list) or not choices:
+        errors.add(f"{label}: 'choices' must be a non-empty list of layouts")
+        return []
+    if len(choices) > MAX_CHOICES:
+        errors.add(f"{label}: a template may offer at most {MAX_CHOICES} choices, found {len(choices):,}")
+        return []
+    return choices
 
 
 def parse_layout(doc: Any, label: str, errors: Collector, allow_pages: bool = False) -> list[tuple[Op, ...]]:

@@ -90,7 +90,9 @@ OPS_TEXT: dict[str, str] = {
             "error when they do not). A block's text takes the inline markup of every text "
             "(`**bold**`, `*italic*`, colour spans, icons: see [rich text and icons](rich-text.md)). "
             "A block is never split between columns, and a heading stays in the column of the "
-            "whole block after it (and of the headings right below it).",
+            "whole block after it (and of the headings right below it). A flow with a `name` can "
+            "run on into further boxes, on the same page or on later pages of a sheet: each a "
+            "`flow` with `continues` and its own box (see [several pages](templates.md#several-pages)).",
 }
 
 # Keys that mean the same in every op that takes them (an op's own entry below wins).
@@ -195,7 +197,16 @@ KEYS: dict[str, dict[str, Key]] = {
     },
     "flow": {
         "blocks": Key("The blocks, in reading order, each a one-key mapping such as `{h2: Setup}` or "
-                      "`{num: \"**Draw** a card.\"}`; the kinds are listed below the table."),
+                      "`{num: \"**Draw** a card.\"}`; the kinds are listed below the table. Needed "
+                      "unless the flow `continues` another."),
+        "name": Key("Names the flow so that later flows can continue it: its blocks fill this box, then "
+                    "each continuing box in drawing order, at the largest size from `size` down to "
+                    "`min_size` at which they all fit.", "none"),
+        "continues": Key("Makes this flow a further box of the flow of that `name`, drawn earlier on this "
+                         "page or on an earlier page: it takes up the blocks that did not fit there, with that "
+                         "flow's fonts, colours and size, and may set only its box, `columns` and `gap`. A page "
+                         "holding a continuing box that the text does not reach is left out of the sheet.",
+                         "none"),
         "font": Key("Font of paragraphs, bullets and steps: a role or a font file name.", "the `text` role"),
         "bold_font": Key("Font of `h2` headings and of `**bold**` words.",
                          "the `bold` role if the game has one, else `font`"),
@@ -209,6 +220,10 @@ KEYS: dict[str, dict[str, Key]] = {
         "accent": Key("Colour of the bullets and of the step numbers.", "`color`"),
         "columns": Key("How many columns the blocks are spread over, balanced to even heights.", "1"),
         "gap": Key("Space between columns, mm.", "6"),
+        "spread": Key("Shares the room left at the foot of each column out between its blocks, so the "
+                      "columns reach the foot of the box: each gap grows by at most 2.2 times the body size "
+                      "(a heading's gap twice that), the rest stays at the foot. The text keeps its size.",
+                      "false"),
     },
 }
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import CardgenError, Collector, Where, is_file
 from ..units import pt_to_mm
-from .flow import FlowFonts, FlowResult, fit_flow
+from .flow import NUMBER_FROM, FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import Picture, open_picture
 from .inline import Span, parse_inline
@@ -307,9 +307,26 @@ class TextEngine:
                 line_height=a.get("line_height", 1.25), fonts=fonts,
                 width=self.run_width, ascent=self._ascent, runs=self._flow_runs(fonts),
                 heading_colour=a.get("heading_color"), accent=a.get("accent"),
+                first_number=a.get(NUMBER_FROM, 0), spread=bool(a.get("spread")),
             )
             self._flows[key] = cached
         return cached
+
+    def all_fit(self, ops: tuple[Op, ...]) -> bool:
+        """Whether every text and flow of ``ops`` fits its box (at its ``min_size`` at
+        worst): how a template's ``choices`` are told apart. Other problems are the
+        check pass's to report."""
+        for op in ops:
+            try:
+                if op.kind == "group" and not self.all_fit(op.children):
+                    return False
+                if op.kind == "text" and not self.fit_op(op).fits:
+                    return False
+                if op.kind == "flow" and not self.flow_op(op).fits:
+                    return False
+            except CardgenError:
+                continue  # a missing glyph, a bad icon: reported by the check, whichever choice is drawn
+        return True
 
     # -- the check pass ----------------------------------------------------
     def check(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:

@@ -17,7 +17,8 @@ from ..errors import CardgenError, Collector, ErrorList
 from ..impose.grid import SheetPlan
 from ..impose.kit import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
-from ..layout.ops import Op, parse_layout
+from ..layout.chain import link_flows
+from ..layout.ops import Op, layout_choices, parse_layout
 from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
@@ -70,6 +71,19 @@ class LangKit:
     sheets: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (component, paper) -> pages
     boards: dict[str, Face] = field(default_factory=dict)  # component -> the whole board, drawn once
     headers: dict[tuple[str, str], list[Face]] = field(default_factory=dict)  # (deck, paper) -> one per sheet
+
+
+def chosen_pages(doc: Any, where: str, found: Collector, allow_pages: bool, text: TextEngine) -> list[tuple[Op, ...]]:
+    """A rendered template's pages, its linked flows resolved: of its ``choices``, the
+    first whose texts all fit (else the last, whose overflow the check reports)."""
+    choices = layout_choices(doc, where, found)
+    pages: list[tuple[Op, ...]] = []
+    for n, choice in enumerate(choices):
+        label = f"{where} choice {n + 1}" if len(choices) > 1 else where
+        pages = link_flows(parse_layout(choice, label, found, allow_pages), text.flow_op, label, found)
+        if n == len(choices) - 1 or all(text.all_fit(p) for p in pages):
+            break
+    return pages
 
 
 def _card_context(card: Card) -> dict[str, Any]:
@@ -170,7 +184,7 @@ class KitRenderer:
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
         found = Collector()
-        pages = parse_layout(doc, where, found, allow_pages)
+        pages = chosen_pages(doc, where, found, allow_pages, self.text)
         if len(pages) == 1:
             faces = [Face(text, pages[0])]
         else:  # each page's identity: its number and the text's digest (not a copy of the text per page)

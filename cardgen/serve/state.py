@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from ..errors import CardgenError, Collector, ErrorList, display_path
 from ..impose.kit import impose_kit
-from ..impose.papers import PAPERS_MM
+from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..impose.sheets import BoardPage, PiecesPage, SheetFile, SheetPage, Sheets
 from ..load.game import find_game, load_game
 from ..model.components import Card, Deck
@@ -405,7 +405,7 @@ class Preview:
 
 
 def _file_titles(sheets: Sheets) -> list[str]:
-    return [f"{sheets.paper.upper()} · {f.kind} ({f.layout}{', ' + f.duplex + ' edge' if f.duplex else ''})"
+    return [f"{PAPER_NAMES.get(sheets.paper, sheets.paper.upper())} · {f.kind} ({f.layout}{', ' + f.duplex + ' edge' if f.duplex else ''})"
             for f in sheets.files]
 
 
