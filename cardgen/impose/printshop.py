@@ -47,7 +47,7 @@ class ShopFile:
 
 
 def _mm(v: float) -> str:
-    return f"{round(v, 3):g}"
+    return f"{round(v, 1):g}"
 
 
 def trim_of(deck: Deck) -> tuple[float, float]:
@@ -59,7 +59,7 @@ def trim_of(deck: Deck) -> tuple[float, float]:
 
 def _stem(deck: Deck, trim: tuple[float, float], two_sided: bool) -> str:
     w, h = trim
-    size = f"{_mm(w)}mm" if deck.shape == "circle" else f"{_mm(w)}x{_mm(h)}mm"
+    size = f"{_mm(w)}mm" if deck.shape == "circle" else f"{_mm(w)}x{_mm(h)}mm"  # to 0.1 mm in a name
     tag = SHAPE_TAGS.get(deck.shape)
     return size + (f"-{tag}" if tag else "") + ("" if two_sided else "-one-sided")
 
