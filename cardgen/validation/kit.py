@@ -79,25 +79,8 @@ def read_manifest(folder: Path) -> Manifest:
     return Manifest.from_json(text, Where(label))
 
 
-def _pdf_trim_sizes(path: Path) -> list[tuple[float, float]]:
-    """The width and height (points) of each page's TrimBox; raises ValueError when unreadable."""
-    import pypdfium2 as pdfium
-
-    try:
-        pdf = pdfium.PdfDocument(str(path))
-    except (pdfium.PdfiumError, OSError, ValueError) as exc:
-        raise ValueError(str(exc) or type(exc).__name__) from None
-    try:
-        boxes = [pdf[i].get_trimbox() for i in range(len(pdf))]
-        return [(float(x1 - x0), float(y1 - y0)) for x0, y0, x1, y1 in boxes]
-    except (pdfium.PdfiumError, ValueError) as exc:
-        raise ValueError(str(exc) or type(exc).__name__) from None
-    finally:
-        pdf.close()
-
-
-def _pdf_pages(path: Path) -> list[tuple[float, float]]:
-    """Page sizes (width, height in points) of a PDF; raises ValueError when unreadable.
+def _per_page(path: Path, read: Callable[[Any, int], tuple[float, float]]) -> list[tuple[float, float]]:
+    """``read(pdf, i)`` for each page of a PDF; raises ValueError when it is unreadable.
 
     Read with pypdfium2, which cardgen already needs for its PNG exports, so that
     checking a kit needs nothing beyond what ``pip install cardgen`` brings."""
@@ -108,11 +91,29 @@ def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     except (pdfium.PdfiumError, OSError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     try:
-        return [(float(w), float(h)) for w, h in (pdf.get_page_size(i) for i in range(len(pdf)))]
+        return [read(pdf, i) for i in range(len(pdf))]
     except (pdfium.PdfiumError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     finally:
         pdf.close()
+
+
+def _pdf_pages(path: Path) -> list[tuple[float, float]]:
+    """Page sizes (width, height in points) of a PDF."""
+    def size(pdf, i: int) -> tuple[float, float]:
+        w, h = pdf.get_page_size(i)
+        return (float(w), float(h))
+
+    return _per_page(path, size)
+
+
+def _pdf_trim_sizes(path: Path) -> list[tuple[float, float]]:
+    """The width and height (points) of each page's TrimBox."""
+    def trim(pdf, i: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = pdf[i].get_trimbox()
+        return (float(x1 - x0), float(y1 - y0))
+
+    return _per_page(path, trim)
 
 
 # -- the kit as a whole ------------------------------------------------------------------
@@ -469,9 +470,11 @@ class _FileCheck:
                              f" {'two' if shop.two_sided else 'one'}-sided")
         if shop.page_count != len(pages):
             self.problem(f"the manifest gives {shop.page_count} page(s) and lists {len(pages)}")
+        unlisted = [i for i, page in enumerate(pages) if page.component not in shop.components]
+        if unlisted:
+            self.problem(f"page {unlisted[0] + 1} prints '{pages[unlisted[0]].component}', which the file does not"
+                         f" list ({len(unlisted)} such page(s))")
         for i, page in enumerate(pages):
-            if page.component not in shop.components:
-                self.problem(f"page {i + 1} prints '{page.component}', which the file does not list")
             want = ("front" if i % 2 == 0 else "back") if shop.two_sided else "front"
             if page.side != want:
                 self.problem(f"page {i + 1} is a {page.side}; in a {'two' if shop.two_sided else 'one'}-sided"
@@ -482,6 +485,7 @@ class _FileCheck:
         self._check_trim_boxes(shop.trim)
 
     def _check_trim_boxes(self, trim: tuple[float, float]) -> None:
+        """Every page's TrimBox, read from the PDF, is the file's one trim size."""
         path = self.folder / self.name
         if self.sizes is None:
             return  # missing or unreadable: said already
