@@ -143,3 +143,27 @@ def test_a_rebuild_replaces_print_shop_files_split_otherwise(cli, tmp_path):
     assert {"mini-en-printshop-63x88mm.pdf", "mini-fr-printshop.pdf", "mini-fr-printshop-ink-saver.pdf"} <= names
     listed = {f["file"] for f in json.loads((kit / "manifest.json").read_text(encoding="utf-8"))["files"]}
     assert listed == names - {"manifest.json"}
+
+
+# --------------------------------------------------------------------------- the plan
+def test_the_plan_groups_decks_by_trim_shape_bleed_and_sides_in_the_games_order():
+    from dataclasses import replace
+
+    from cardgen.impose.printshop import mode_of, plan_printshop
+
+    deck = load_game(DATA / "mini_game").decks[0]
+    assert deck.back and deck.size == (63, 88)
+    decks = [replace(deck, id="a"), replace(deck, id="tokens", size=(18, 18), shape="circle", back=None),
+             replace(deck, id="b"), replace(deck, id="c", back=None), replace(deck, id="d", bleed=2.0),
+             replace(deck, id="e", printshop=False), replace(deck, id="f", size=(63.5, 88.25))]
+    plan = plan_printshop(decks)
+    assert [([d.id for d in f.decks], f.name("g", "en")) for f in plan] == [
+        (["a", "b"], "g-en-printshop-63x88mm-a.pdf"),  # same trim and shape as d, another bleed: ids added
+        (["tokens"], "g-en-printshop-18mm-round-one-sided.pdf"),
+        (["c"], "g-en-printshop-63x88mm-one-sided.pdf"),
+        (["d"], "g-en-printshop-63x88mm-d.pdf"),
+        (["f"], "g-en-printshop-63.5x88.2mm.pdf")]
+    assert [f.two_sided for f in plan] == [True, False, False, True, True]
+    assert plan[4].trim == (63.5, 88.25)
+    assert [mode_of(f.name("g", "en", m)) for f in plan[:1] for m in ("", "-proof", "-ink-saver-proof")] == \
+        ["", "-proof", "-ink-saver-proof"]
