@@ -139,6 +139,8 @@ class KitBuilder:
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
         for name in done.removed:
             self.progress(f"removed {name} (built with other variants)")
+        for name in done.replaced:
+            self.progress(f"removed {name} (replaced by the print-shop files of this build)")
         self.stale = sorted(e.file for e in done.carried if e.inputs != inputs)
         if self.stale:
             shown = ", ".join(self.stale[:6]) + (f" and {len(self.stale) - 6} more" if len(self.stale) > 6 else "")

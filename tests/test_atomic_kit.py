@@ -235,7 +235,7 @@ def test_a_partial_rebuild_names_the_stale_files_and_validate_refuses_them(tmp_p
     edit_file(game / "locales" / "en.yaml", 'title: "Card {n}"', 'title: "Karte {n}"')
     partial = cardgen("build", game, "--out", out, "--lang", "en", "--paper", "a4", "--jobs", "1")
     assert partial.returncode == 0, partial.stderr
-    stale = ["mini-en-letter-cards.pdf", "mini-fr-a4-cards.pdf", "mini-fr-letter-cards.pdf", "mini-fr-printshop.pdf"]
+    stale = ["mini-en-letter-cards.pdf", "mini-fr-a4-cards.pdf", "mini-fr-letter-cards.pdf", "mini-fr-printshop-63x88mm.pdf"]
     assert (f"note: 4 file(s) of the kit were built from other inputs (an older design, another cardgen) and were "
             f"kept as they were: {', '.join(stale)}; build without --lang and --paper to rebuild every file"
             in partial.stderr), partial.stderr

@@ -211,16 +211,16 @@ def proof_kits(cli, tmp_path_factory):
 
 def test_proof_files_are_named_proof(proof_kits, cli, tmp_path):
     assert sorted(p.name for p in proof_kits["mini", True].glob("*.pdf")) == [
-        "mini-en-a4-cards-proof.pdf", "mini-en-printshop-proof.pdf"]
+        "mini-en-a4-cards-proof.pdf", "mini-en-printshop-63x88mm-proof.pdf"]
     assert sorted(p.name for p in proof_kits["mini", False].glob("*.pdf")) == [
-        "mini-en-a4-cards.pdf", "mini-en-printshop.pdf"]
+        "mini-en-a4-cards.pdf", "mini-en-printshop-63x88mm.pdf"]
     doc = json.loads((proof_kits["mini", True] / "manifest.json").read_text(encoding="utf-8"))
-    assert sorted(e["file"] for e in doc["files"]) == ["mini-en-a4-cards-proof.pdf", "mini-en-printshop-proof.pdf"]
+    assert sorted(e["file"] for e in doc["files"]) == ["mini-en-a4-cards-proof.pdf", "mini-en-printshop-63x88mm-proof.pdf"]
     # with the other options that name files
     build(cli, tmp_path, DATA / "mini_game", "--paper", "letter", "--lang", "en", "--proof", "--ink-saver",
           "--layout", "gutterfold")
     assert sorted(p.name for p in (tmp_path / "mini").glob("*.pdf")) == [
-        "mini-en-letter-cards-gutterfold-ink-saver-proof.pdf", "mini-en-printshop-ink-saver-proof.pdf"]
+        "mini-en-letter-cards-gutterfold-ink-saver-proof.pdf", "mini-en-printshop-63x88mm-ink-saver-proof.pdf"]
 
 
 def near_lines(items: list[dict], shape, bleed: float, safe: float, band: float = 0.5) -> np.ndarray:
@@ -253,7 +253,7 @@ def outline_seen(diff: np.ndarray, i: dict, d: float) -> float:
     ("duplex", "duplex-en-a4-cards{}.pdf", 0, 3.0, 3.0),
     ("duplex", "duplex-en-a4-cards{}.pdf", 1, 3.0, 3.0),
     ("mini", "mini-en-a4-cards{}.pdf", 0, 3.0, 3.0),
-    ("mini", "mini-en-printshop{}.pdf", 0, 3.0, 3.0),
+    ("mini", "mini-en-printshop-63x88mm{}.pdf", 0, 3.0, 3.0),
 ], ids=["duplex-front", "duplex-back", "mini-front", "mini-printshop"])
 def test_proof_draws_lines_only_at_trim_bleed_and_safe(proof_kits, game_id, name, index, bleed, safe):
     plain_path = proof_kits[game_id, False] / name.format("")

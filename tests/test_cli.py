@@ -127,8 +127,8 @@ def test_build_prints_each_file_with_its_page_count(cli, scenario, tmp_path):
         assert m, line
         listed[m.group(1)] = int(m.group(2))
     assert listed == {
-        "mini-en-a4-cards.pdf": 2, "mini-en-letter-cards.pdf": 2, "mini-en-printshop.pdf": 10,
-        "mini-fr-a4-cards.pdf": 2, "mini-fr-letter-cards.pdf": 2, "mini-fr-printshop.pdf": 10,
+        "mini-en-a4-cards.pdf": 2, "mini-en-letter-cards.pdf": 2, "mini-en-printshop-63x88mm.pdf": 10,
+        "mini-fr-a4-cards.pdf": 2, "mini-fr-letter-cards.pdf": 2, "mini-fr-printshop-63x88mm.pdf": 10,
     }
     on_disk = {p.name for p in (out / "mini").iterdir()}
     assert on_disk == set(listed) | {"manifest.json"}
@@ -148,7 +148,7 @@ def test_build_selected_language_and_paper(cli, scenario, tmp_path):
     result = cli("build", scenario("mini_game"), "--out", tmp_path, "--lang", "fr", "--paper", "letter")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "mini").glob("*.pdf")) == [
-        "mini-fr-letter-cards.pdf", "mini-fr-printshop.pdf"
+        "mini-fr-letter-cards.pdf", "mini-fr-printshop-63x88mm.pdf"
     ]
 
 
@@ -270,7 +270,7 @@ def built_once(cli, tmp_path):
     result = cli("build", "hapy", "--lang", "en", "--paper", "a4", "--out", out)
     assert result.exit_code == 0, result.output
     before = snapshot(out / "hapy")
-    assert set(before) == {"hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop.pdf", "manifest.json"}
+    assert set(before) == {"hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop-63x88mm.pdf", "manifest.json"}
     return out, before
 
 
@@ -322,7 +322,7 @@ def test_rebuild_replaces_files_and_keeps_other_kits(cli, built_once):
     result = cli("build", "hapy", "--lang", "fr", "--paper", "a4", "--out", out)
     assert result.exit_code == 0, result.output
     after = snapshot(out / "hapy")
-    for name in ("hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop.pdf"):
+    for name in ("hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop-63x88mm.pdf"):
         assert after[name] == before[name]
     assert "hapy-fr-a4-cards.pdf" in after
     files = [e["file"] for e in json.loads(after["manifest.json"])["files"]]

@@ -279,13 +279,15 @@ def test_each_example_folder_builds_its_pdfs(folder, built):
     doc = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     expected = [f"{doc['id']}-{lang}-{paper}-{what}.pdf" for lang in doc["languages"] for paper in PAPERS
                 for what in ("cards", "sheets")]
-    expected += [f"{doc['id']}-{lang}-printshop.pdf" for lang in doc["languages"]]
     expected += [f"{doc['id']}-{lang}-{c['id']}-fullsize.pdf" for lang in doc["languages"]
                  for c in doc["components"] if c["kind"] == "board"]
     for name in expected:
         assert (kit / name).is_file(), f"{name} not built"
         assert (kit / name).read_bytes()[:5] == b"%PDF-"
     assert (kit / "manifest.json").is_file()
+    for lang in doc["languages"]:  # print-shop files, one per trim size
+        shops = list(kit.glob(f"{doc['id']}-{lang}-printshop-*.pdf"))
+        assert shops and all(p.read_bytes()[:5] == b"%PDF-" for p in shops), lang
 
 
 def test_the_first_game_listing_is_the_real_build_output(built):

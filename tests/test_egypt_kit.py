@@ -58,7 +58,7 @@ def manifest(kit) -> dict:
 
 def printshop_fronts(kit: Path, manifest: dict, lang: str) -> dict[str, str]:
     """card id → the text of its front page in the print-shop file, one run a line."""
-    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop-63x88mm.pdf")
     return {p["items"][0]["card"]: page_text(kit / entry["file"], p["page"] - 1)
             for p in entry["pages"] if p["side"] == "front" and p["component"] == "cards"}
 
@@ -75,7 +75,7 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
             for page in (cards.pages[0], sheets.pages[0]):
                 assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
-        shop = PdfReader(kit / f"egypt-{lang}-printshop.pdf")
+        shop = PdfReader(kit / f"egypt-{lang}-printshop-63x88mm.pdf")
         assert len(shop.pages) == 2 * (63 + 6)
         page = shop.pages[0]
         assert float(page.mediabox.width) == pytest.approx(69 * MM, abs=0.01)  # 63 + 2 × 3 mm bleed
@@ -138,7 +138,7 @@ def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, gam
         assert lead in flat
     for name in NAMES[lang]:
         assert name in flat, f"the legend lacks {name!r}"
-    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop-63x88mm.pdf")
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
     assert len(aid) == 12  # six aids, front and back
     front = re.sub(r"\s+", " ", page_text(kit / entry["file"], aid[0]["page"] - 1))
@@ -202,7 +202,7 @@ BLEED = 3.0  # the print-shop pages carry the bleed: trim starts 3 mm in
 
 
 def shop_pages(manifest: dict, lang: str, component: str, side: str) -> tuple[str, list[int]]:
-    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop.pdf")
+    entry = next(f for f in manifest["files"] if f["file"] == f"egypt-{lang}-printshop-63x88mm.pdf")
     return entry["file"], [p["page"] - 1 for p in entry["pages"] if p["component"] == component and p["side"] == side]
 
 

@@ -107,7 +107,7 @@ def test_png_pixel_size_and_stored_dpi(png_export, hapy):
 
 @pytest.fixture(scope="module")
 def printshop(shared_kit) -> Path:
-    return shared_kit(*HAPY_EN_A4).folder / "hapy-en-printshop.pdf"
+    return shared_kit(*HAPY_EN_A4).folder / "hapy-en-printshop-63x88mm.pdf"
 
 
 @pytest.mark.parametrize("card, side", [(1, "front"), (1, "back"), (20, "front"), (36, "back")])

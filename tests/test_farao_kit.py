@@ -77,7 +77,7 @@ def flat(text: str) -> str:
 def printshop_fronts(kit: Path, lang: str) -> dict[str, list[str]]:
     """card id → the texts of its fronts in the print-shop file."""
     doc = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
-    entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
+    entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop-63x88mm.pdf")
     out: dict[str, list[str]] = {}
     for p in entry["pages"]:
         if p["side"] == "front" and p["component"] == "cards":
@@ -129,7 +129,7 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit, 
             for page in (cards.pages[0], sheets.pages[0], sheets.pages[-1]):
                 assert float(page.mediabox.width) == pytest.approx(pw, abs=0.01)
                 assert float(page.mediabox.height) == pytest.approx(ph, abs=0.01)
-        shop = PdfReader(kit / f"farao-{lang}-printshop.pdf")
+        shop = PdfReader(kit / f"farao-{lang}-printshop-63x88mm.pdf")
         assert len(shop.pages) == 2 * (87 + 4)
         assert float(shop.pages[0].trimbox.width) == pytest.approx(63 * MM, abs=0.01)
         assert float(shop.pages[0].bleedbox.height) == pytest.approx(94 * MM, abs=0.01)
@@ -167,10 +167,10 @@ def test_the_jokers_variant_adds_three_cards_and_is_recorded(tmp_path):
     kit = _build(tmp_path, "--variant", "jokers", "--lang", "en", "--lang", "nl", "--paper", "a4", "--jobs", "2")
     doc = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
     assert doc["variants"] == ["jokers"] and doc["decks"]["cards"]["cards"]["joker"] == 3
-    assert len(PdfReader(kit / "farao-en-printshop.pdf").pages) == 2 * (90 + 4)
+    assert len(PdfReader(kit / "farao-en-printshop-63x88mm.pdf").pages) == 2 * (90 + 4)
     jokers = printshop_fronts(kit, "en")["joker"]
     assert len(jokers) == 3 and "Joker" in jokers[0] and "Variant: Jokers" in jokers[0]
-    assert len(PdfReader(kit / "farao-nl-printshop.pdf").pages) == 2 * (90 + 4)
+    assert len(PdfReader(kit / "farao-nl-printshop-63x88mm.pdf").pages) == 2 * (90 + 4)
     r = CliRunner().invoke(main, ["validate", "farao", "--variant", "jokers", "--games", "1", "--kit", str(kit),
                                   "--lang", "en", "--lang", "nl"])
     assert r.exit_code == 0, r.output
@@ -226,7 +226,7 @@ def test_the_sheets_and_aids_are_in_every_language(kit, manifest, game, lang):
     assert flat(s["pad.title"]) in scoring and flat(s["pad.player"].format(n=4)) in scoring
     crafts = text_of_component("crafts")
     assert flat(s["crafts.any_die"]) in crafts and flat(s["crafts.standee_h"]) in crafts
-    entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
+    entry = next(f for f in manifest["files"] if f["file"] == f"farao-{lang}-printshop-63x88mm.pdf")
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
     assert len(aid) == 8  # four aids, front and back
     front = re.sub(r"\s+", " ", text_of(kit / entry["file"], aid[0]["page"] - 1))

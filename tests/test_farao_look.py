@@ -383,7 +383,7 @@ def test_the_crafts_page_draws_the_boards_pieces_across_its_foot(rendered, lang)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_text_on_the_player_aids_is_at_least_7_pt(kit, lang):
     doc = read_manifest(kit)
-    entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop.pdf")
+    entry = next(f for f in doc["files"] if f["file"] == f"farao-{lang}-printshop-63x88mm.pdf")
     pages = [p["page"] for p in entry["pages"] if p["component"] == "aids"][:2]  # a front and its back
     assert len(pages) == 2
     for n in pages:

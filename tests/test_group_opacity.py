@@ -35,7 +35,7 @@ def test_a_groups_opacity_fades_what_it_draws(game_copy, cli):
     (folder / "templates" / "front.yaml.j2").write_text(FRONT, encoding="utf-8")
     r = cli("build", folder, "--out", folder / "out", "--lang", "en")
     assert r.exit_code == 0, r.output
-    shop = next((folder / "out").rglob("*printshop.pdf"))
+    shop = next((folder / "out").rglob("*-printshop-*.pdf"))
     img = pdfium.PdfDocument(shop)[0].render(scale=SCALE * 25.4 / 72).to_pil().convert("L")
     assert grey(img, 10, 10) < 10  # outside the group: black
     assert 115 <= grey(img, 25, 10) <= 140  # in the group: half

@@ -285,7 +285,7 @@ def test_hapy_gutterfold_manifest(cli, tmp_path):
     _build(cli, tmp_path, "hapy", "--lang", "en", "--paper", "letter", "--layout", "gutterfold", "--jobs", "1")
     folder = tmp_path / "hapy"
     assert sorted(p.name for p in folder.glob("*.pdf")) == [
-        "hapy-en-letter-cards-gutterfold.pdf", "hapy-en-letter-sheets.pdf", "hapy-en-printshop.pdf"]
+        "hapy-en-letter-cards-gutterfold.pdf", "hapy-en-letter-sheets.pdf", "hapy-en-printshop-63x88mm.pdf"]
     entry = entry_of(folder, "hapy-en-letter-cards-gutterfold.pdf")
     assert len(entry["pages"]) == 9
     W = max(PAPERS_MM["letter"])

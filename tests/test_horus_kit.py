@@ -59,8 +59,10 @@ def manifest(kit) -> dict:
     return read_manifest(kit)
 
 
-def shop_entry(manifest: dict, lang: str) -> dict:
-    return next(f for f in manifest["files"] if f["file"] == f"horus-{lang}-printshop.pdf")
+def shop_entry(manifest: dict, lang: str, component: str) -> dict:
+    """The print-shop file of ``lang`` that holds ``component``."""
+    return next(f for f in manifest["files"] if f["kind"] == "printshop" and f["lang"] == lang
+                and component in f["printshop"]["components"])
 
 
 def text_of(path: Path, page: int) -> str:
@@ -109,18 +111,27 @@ def test_every_sheet_label_is_whole_even_on_short_rows(kit, game):
     assert re.search(r"Horus · Kingdom Stones · 1/1 · Letter · 100%", stones), stones
 
 
-def test_the_print_shop_file_mixes_four_sizes_each_with_its_boxes(kit, manifest):
+def test_the_print_shop_files_are_one_per_trim_size_each_with_its_boxes(kit, manifest):
+    """Four trim sizes, four files; the one-sided stones apart from the two-sided runs."""
+    sizes = {"tiles": (40, 40), "horus-cards": (63, 88), "nile-cards": (63, 88), "stones": (16, 16),
+             "aids": (95, 130)}
     for lang in LANGS:
-        entry = shop_entry(manifest, lang)
-        shop = PdfReader(kit / entry["file"])
-        assert len(shop.pages) == 2 * (120 + 50 + 4 + 4) + 80  # stones are one-sided
-        seen = {}
-        for p in entry["pages"]:
-            seen.setdefault(p["component"], p["page"] - 1)
-        sizes = {"tiles": (40, 40), "horus-cards": (63, 88), "nile-cards": (63, 88), "stones": (16, 16),
-                 "aids": (95, 130)}
+        shops = {f["file"]: f for f in manifest["files"] if f["kind"] == "printshop" and f["lang"] == lang}
+        assert {name: f["printshop"]["components"] for name, f in shops.items()} == {
+            f"horus-{lang}-printshop-40x40mm.pdf": ["tiles"],
+            f"horus-{lang}-printshop-63x88mm.pdf": ["horus-cards", "nile-cards"],
+            f"horus-{lang}-printshop-16mm-round-one-sided.pdf": ["stones"],
+            f"horus-{lang}-printshop-95x130mm.pdf": ["aids"]}
+        counts = {name: len(PdfReader(kit / name).pages) for name in shops}
+        assert counts == {f"horus-{lang}-printshop-40x40mm.pdf": 2 * 120,
+                          f"horus-{lang}-printshop-63x88mm.pdf": 2 * (50 + 4),
+                          f"horus-{lang}-printshop-16mm-round-one-sided.pdf": 80,  # fronts only
+                          f"horus-{lang}-printshop-95x130mm.pdf": 2 * 4}
         for comp, (w, h) in sizes.items():
-            page = shop.pages[seen[comp]]
+            entry = shop_entry(manifest, lang, comp)
+            assert entry["printshop"]["trim"] == [w, h] and entry["printshop"]["two_sided"] == (comp != "stones")
+            shop = PdfReader(kit / entry["file"])
+            page = shop.pages[next(p["page"] - 1 for p in entry["pages"] if p["component"] == comp)]
             assert float(page.trimbox.width) == pytest.approx(w * MM, abs=0.01), comp
             assert float(page.trimbox.height) == pytest.approx(h * MM, abs=0.01), comp
             assert float(page.mediabox.width) == pytest.approx((w + 6) * MM, abs=0.01), comp
@@ -144,9 +155,11 @@ def test_every_piece_is_printed_as_often_as_the_data_says(manifest, game):
                         if item["side"] == side:
                             got.setdefault(p["component"], Counter())[item["card"]] += 1
                 for comp, counts in want.items():
-                    if side == "back" and comp == "stones":
-                        assert comp not in got, f["file"]
-                    elif f["kind"] == "printshop" or (comp == "stones") == (f["kind"] == "sheets"):
+                    held = comp in f["printshop"]["components"] if f["kind"] == "printshop" else \
+                        (comp == "stones") == (f["kind"] == "sheets")
+                    if side == "back" and comp == "stones" or not held:
+                        assert comp not in got, (f["file"], side, comp)
+                    else:
                         assert dict(got[comp]) == counts, (f["file"], side, comp)
 
 
@@ -180,7 +193,7 @@ def test_every_font_is_embedded(kit):
 def test_each_tile_has_its_own_back_behind_it(kit, manifest, game):
     """The back printed after each tile's front is its back colour (tan, purple,
     silver) or, for the double-sided River tiles, the Necropolis face."""
-    entry = shop_entry(manifest, "en")
+    entry = shop_entry(manifest, "en", "tiles")
     path = kit / entry["file"]
     pal = game.palette
     candidates = {"tan": pal["tan"], "purple": pal["purple"], "silver": pal["silver"],
@@ -202,7 +215,7 @@ def test_river_tiles_join_edge_to_edge_offset_by_half_and_turned(kit, manifest):
     turn changes nothing: the strip just past the right edge (the bleed, i.e. what a
     right-hand neighbour starts with) is the tile's own left strip, the lower half is
     the upper half, and the turned tile is the tile."""
-    entry = shop_entry(manifest, "en")
+    entry = shop_entry(manifest, "en", "tiles")
     page = next(p["page"] - 1 for p in entry["pages"]
                 if p["component"] == "tiles" and p["side"] == "front" and p["items"][0]["card"] == "river-bag")
     k = 10  # px per mm
@@ -248,7 +261,7 @@ def test_every_sign_is_the_one_its_gardiner_number_names_and_is_in_the_font(game
 # --------------------------------------------------------------------------- cards, stones, aids
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_horus_card_names_its_tile_and_its_size(kit, manifest, game, lang):
-    entry = shop_entry(manifest, lang)
+    entry = shop_entry(manifest, lang, "horus-cards")
     shop = kit / entry["file"]
     s = game.strings[lang]
     fronts = {p["items"][0]["card"]: text_of(shop, p["page"] - 1)
@@ -267,7 +280,7 @@ def test_every_horus_card_names_its_tile_and_its_size(kit, manifest, game, lang)
 
 
 def test_any_stack_cards_show_a_black_question_mark(kit, manifest):
-    entry = shop_entry(manifest, "en")
+    entry = shop_entry(manifest, "en", "horus-cards")
     page = next(p["page"] - 1 for p in entry["pages"]
                 if p["component"] == "horus-cards" and p["items"][0]["card"] == "horus-any-3")
     img = render(kit / entry["file"], page, 4)
@@ -296,7 +309,7 @@ def test_the_rules_summary_and_the_aids_are_in_every_language(kit, manifest, gam
         assert re.sub(r"\s+", " ", s[key]) in setup, (key, s[key])
     bag = sum(t["count"] for t in game.data["tiles"] if t["where"] == "bag")
     assert bag == 69 and re.sub(r"\s+", " ", s["setup.bag"].format(n=bag)) in setup  # counted from the data
-    entry = shop_entry(manifest, lang)
+    entry = shop_entry(manifest, lang, "aids")
     aid = [p for p in entry["pages"] if p["component"] == "aids"]
     assert len(aid) == 8  # one per player colour, front and back
     front = text_of(kit / entry["file"], aid[0]["page"] - 1)
@@ -388,7 +401,7 @@ def test_the_setup_headings_are_in_the_rules_headings_font(kit, game, lang):
 def test_dutch_writes_river_necropolis_one_way(kit, manifest):
     """"Rivier/Necropolis" everywhere (the setup sheet made "Rivier / Necropolis")."""
     pages = [re.sub(r"\s+", " ", page) for page in page_texts(kit / "horus-nl-a4-sheets.pdf")]
-    entry = shop_entry(manifest, "nl")
+    entry = shop_entry(manifest, "nl", "aids")
     pages += [text_of(kit / entry["file"], p["page"] - 1) for p in entry["pages"] if p["component"] == "aids"][:2]
     spellings = Counter(m.group(0) for page in pages for m in re.finditer(r"Rivier\s*/\s*Necropolis", page))
     assert set(spellings) == {"Rivier/Necropolis"}, spellings

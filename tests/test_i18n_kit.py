@@ -64,7 +64,7 @@ def test_hapy_speaks_german():
 
 def test_the_german_hapy_kit_reads_back_in_german(german_hapy):
     names = sorted(p.name for p in german_hapy.glob("*.pdf"))
-    assert names == ["hapy-de-a4-cards.pdf", "hapy-de-a4-sheets.pdf", "hapy-de-printshop.pdf"]
+    assert names == ["hapy-de-a4-cards.pdf", "hapy-de-a4-sheets.pdf", "hapy-de-printshop-63x88mm.pdf"]
     sheets = [" ".join(page.extract_text().split()) for page in PdfReader(german_hapy / "hapy-de-a4-sheets.pdf").pages]
     assert len(sheets) == 4
     assert "So wird gespielt" in sheets[0] and "Götterseite" in sheets[0] and "Uhrzeigersinn" in sheets[0]

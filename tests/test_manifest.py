@@ -8,7 +8,7 @@ import json
 import pytest
 
 from cardgen.errors import CardgenError, Where
-from cardgen.model.manifest import BoardTile, DeckRecord, FileEntry, Manifest, PageEntry, PlacedItem
+from cardgen.model.manifest import BoardTile, DeckRecord, FileEntry, Manifest, PageEntry, PlacedItem, ShopDetails
 
 WHERE = Where("kit/manifest.json")
 
@@ -37,8 +37,9 @@ def sample() -> Manifest:
             FileEntry(file="mini-en-a4-sheets.pdf", lang="en", paper="a4", kind="sheets", duplex=None,
                       pages=(PageEntry(page=1, component="rules", side="sheet"),
                              PageEntry(page=2, component="board", side="sheet", tile=tile))),
-            FileEntry(file="mini-en-printshop.pdf", lang="en", paper=None, kind="printshop", duplex=None,
-                      pages=(PageEntry(page=1, component="cards", side="front", items=(shop,)),)),
+            FileEntry(file="mini-en-printshop-63x88mm.pdf", lang="en", paper=None, kind="printshop", duplex=None,
+                      pages=(PageEntry(page=1, component="cards", side="front", items=(shop,)),),
+                      printshop=ShopDetails(components=("cards",), trim=(63.0, 88.0), two_sided=False, page_count=1)),
         ),
     )
 
@@ -64,6 +65,8 @@ def test_the_json_is_the_one_cardgen_writes():
                                   "region": [0.0, 0.0, 200.0, 280.0], "visible": [0.0, 0.0, 190.0, 280.0]}
     assert shop["paper"] is None and shop["pages"][0]["items"][0] == {
         "card": "a", "copy": 0, "side": "front", "slot": 0, "x": 3.0, "y": 3.0, "w": 63.0, "h": 88.0, "rotation": 0}
+    assert shop["printshop"] == {"components": ["cards"], "trim": [63.0, 88.0], "two_sided": False, "page_count": 1}
+    assert all("printshop" not in f for f in (cards, fold, sheets))
     text = sample().to_json()
     assert text == json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
@@ -96,7 +99,7 @@ def item(doc, f=0, p=0, i=0):
      "files[0] ('mini-en-a4-cards.pdf'), page 1, item 1: 'x' must be a number, found text '10'"),
     (lambda d: item(d, p=1).update(copy=True),
      "files[0] ('mini-en-a4-cards.pdf'), page 2, item 1: 'copy' must be a whole number, found true"),
-    (lambda d: item(d, f=3).pop("card"), "files[3] ('mini-en-printshop.pdf'), page 1, item 1 has no 'card'"),
+    (lambda d: item(d, f=3).pop("card"), "files[3] ('mini-en-printshop-63x88mm.pdf'), page 1, item 1 has no 'card'"),
     (lambda d: d["files"][0]["pages"].__setitem__(1, 3),
      "files[0] ('mini-en-a4-cards.pdf'), page 2 must be a mapping, found the number 3"),
     (lambda d: d["files"][2]["pages"][1].update(tiles=[2, 1.5]),
@@ -110,6 +113,10 @@ def item(doc, f=0, p=0, i=0):
     (lambda d: d["decks"]["cards"]["cards"].update(b="2"), "decks['cards'].cards: 'b' must be a whole number,"
                                                            " found text '2'"),
     (lambda d: d["decks"]["cards"].pop("two_sided"), "decks['cards'] has no 'two_sided'"),
+    (lambda d: d["files"][3]["printshop"].update(trim=[63]),
+     "files[3] ('mini-en-printshop-63x88mm.pdf').printshop: 'trim' must be [width, height] in mm, found a list"),
+    (lambda d: d["files"][3]["printshop"].pop("two_sided"),
+     "files[3] ('mini-en-printshop-63x88mm.pdf').printshop has no 'two_sided'"),
     (lambda d: d.update(variants=["jokers", 1]), "the manifest: 'variants' must be a list of text, found a list"),
     (lambda d: d.pop("game"), "the manifest has no 'game'"),
     (lambda d: d.update(format=2), "manifest format 2 is not one this cardgen reads (1)"),

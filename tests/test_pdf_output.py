@@ -95,7 +95,7 @@ def locale(lang: str) -> dict:
 
 
 def expected_files() -> set[str]:
-    names = {f"hapy-{lang}-printshop.pdf" for lang in LANGS}
+    names = {f"hapy-{lang}-printshop-63x88mm.pdf" for lang in LANGS}
     names |= {f"hapy-{lang}-{paper}-{kind}.pdf" for lang in LANGS for paper in PAPERS for kind in ("cards", "sheets")}
     return names
 
@@ -112,7 +112,7 @@ def test_cli_reports_cards_8_pages_and_printshop_72(kit):
     _, stdout = kit
     counts = dict((m[0], int(m[1])) for m in re.findall(r"^\s+(\S+\.pdf)\s+(\d+) pages?$", stdout, re.M))
     for lang in LANGS:
-        assert counts[f"hapy-{lang}-printshop.pdf"] == 72
+        assert counts[f"hapy-{lang}-printshop-63x88mm.pdf"] == 72
         for paper in PAPERS:
             assert counts[f"hapy-{lang}-{paper}-cards.pdf"] == 8  # 36 gods, 9 a sheet: 4 sheets × 2 sides
 
@@ -120,7 +120,7 @@ def test_cli_reports_cards_8_pages_and_printshop_72(kit):
 @pytest.mark.parametrize("lang", LANGS)
 def test_printshop_has_72_pages(kit, lang):
     folder, _ = kit
-    assert len(reader(folder / f"hapy-{lang}-printshop.pdf").pages) == 72  # 36 cards × front and back
+    assert len(reader(folder / f"hapy-{lang}-printshop-63x88mm.pdf").pages) == 72  # 36 cards × front and back
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -174,13 +174,13 @@ def test_printshop_boxes(kit):
     bleed = 3 * PT_PER_MM
     w, h = 69 * PT_PER_MM, 94 * PT_PER_MM  # 63×88 trim + 3 mm bleed all round
     for lang in LANGS:
-        for page in reader(folder / f"hapy-{lang}-printshop.pdf").pages:
+        for page in reader(folder / f"hapy-{lang}-printshop-63x88mm.pdf").pages:
             media = [float(v) for v in page.mediabox]
             assert media == pytest.approx([0, 0, w, h], abs=0.01)
             assert [float(v) for v in page.trimbox] == pytest.approx([bleed, bleed, w - bleed, h - bleed], abs=0.01)
             assert [float(v) for v in page.bleedbox] == pytest.approx(media, abs=0.01)
             assert "/TrimBox" in page and "/BleedBox" in page  # set explicitly, not inherited defaults
-    trim = reader(folder / "hapy-en-printshop.pdf").pages[0].trimbox
+    trim = reader(folder / "hapy-en-printshop-63x88mm.pdf").pages[0].trimbox
     assert float(trim.width) / PT_PER_MM == pytest.approx(63, abs=0.01)
     assert float(trim.height) / PT_PER_MM == pytest.approx(88, abs=0.01)
 
@@ -228,7 +228,7 @@ def _embedded(font: dict) -> bool:
     return any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
 
-@pytest.mark.parametrize("kind", ["a4-cards", "letter-sheets", "printshop"])
+@pytest.mark.parametrize("kind", ["a4-cards", "letter-sheets", "printshop-63x88mm"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_font_embedded_no_base14(kit, lang, kind):
     folder, _ = kit
@@ -248,7 +248,7 @@ def test_every_font_embedded_no_base14(kit, lang, kind):
 def test_no_base14_font_anywhere_in_the_file(kit):
     """Also fonts not reachable from a page (e.g. a default font ReportLab writes anyway)."""
     folder, _ = kit
-    for name in ("hapy-en-a4-cards.pdf", "hapy-fr-letter-sheets.pdf", "hapy-nl-printshop.pdf"):
+    for name in ("hapy-en-a4-cards.pdf", "hapy-fr-letter-sheets.pdf", "hapy-nl-printshop-63x88mm.pdf"):
         raw = (folder / name).read_bytes()
         r = pypdf.PdfReader(folder / name)
         count = 0
@@ -315,7 +315,7 @@ def test_hieroglyphs_extract_as_their_code_points(kit):
     assert backs.count(MUMMY) == 36 and MUMMY not in fronts
     everything = "".join(texts)
     assert not any(0xD800 <= ord(c) <= 0xDFFF for c in everything), "surrogates: the ToUnicode fix is not applied"
-    assert "\U000130E2" in page_text(folder / "hapy-fr-printshop.pdf", 0)
+    assert "\U000130E2" in page_text(folder / "hapy-fr-printshop-63x88mm.pdf", 0)
 
 
 # -- viewer preferences -------------------------------------------------------------------------------------
@@ -332,7 +332,7 @@ def test_viewer_preferences(kit, short_kit):
     assert cards["/PrintScaling"] == "/None"
     assert cards["/Duplex"] == "/DuplexFlipLongEdge"
     assert viewer_prefs(short_kit / "hapy-en-a4-cards-short-edge.pdf")["/Duplex"] == "/DuplexFlipShortEdge"
-    for name in ("hapy-en-a4-sheets.pdf", "hapy-en-printshop.pdf"):
+    for name in ("hapy-en-a4-sheets.pdf", "hapy-en-printshop-63x88mm.pdf"):
         prefs = viewer_prefs(folder / name)
         assert prefs["/PrintScaling"] == "/None"
         assert prefs.get("/Duplex") not in ("/DuplexFlipLongEdge", "/DuplexFlipShortEdge"), name
@@ -345,7 +345,7 @@ def test_rebuild_is_byte_identical(kit, cli, tmp_path):
     """Same inputs, same bytes — even built alone, in one process, rather than alongside other languages."""
     folder, _ = kit
     _build(cli, tmp_path, "hapy", "--lang", "en", "--paper", "a4", "--jobs", "1")
-    for name in ("hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop.pdf"):
+    for name in ("hapy-en-a4-cards.pdf", "hapy-en-a4-sheets.pdf", "hapy-en-printshop-63x88mm.pdf"):
         assert (tmp_path / "hapy" / name).read_bytes() == (folder / name).read_bytes(), name
 
 
@@ -395,7 +395,7 @@ def test_ink_saver(kit, ink_kit):
     folder, _ = kit
     names = sorted(p.name for p in ink_kit.glob("*.pdf"))
     assert names == ["hapy-en-a4-cards-ink-saver.pdf", "hapy-en-a4-sheets-ink-saver.pdf",
-                     "hapy-en-printshop-ink-saver.pdf"]
+                     "hapy-en-printshop-63x88mm-ink-saver.pdf"]
     for name in names:
         plain = folder / name.replace("-ink-saver", "")
         assert (ink_kit / name).read_bytes() != plain.read_bytes(), name

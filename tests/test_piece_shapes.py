@@ -365,10 +365,13 @@ def test_path_pieces_bleed_along_their_outline_and_backs_show_it_mirrored(kit):
 
 
 def test_the_print_shop_file_has_the_outline_box_as_trim_box_and_a_cut_contour(kit):
-    reader = pypdf.PdfReader(kit / "shape-kit-en-printshop.pdf")
     mm = 72 / 25.4
     boxes = {}
-    for page in reader.pages:
+    shops = sorted(kit.glob("shape-kit-en-printshop-*.pdf"))
+    assert [p.name for p in shops] == [
+        "shape-kit-en-printshop-25.4x22mm-hex-one-sided.pdf", "shape-kit-en-printshop-40x46.2mm-hex.pdf",
+        "shape-kit-en-printshop-50x30mm-diecut.pdf", "shape-kit-en-printshop-57x87mm-rounded.pdf"]
+    for page in (page for path in shops for page in pypdf.PdfReader(path).pages):
         trim = tuple(round(float(v) / mm, 2) for v in page.trimbox)
         media = tuple(round(float(v) / mm, 2) for v in page.mediabox)
         boxes.setdefault((trim, media), 0)
@@ -383,8 +386,8 @@ def test_the_print_shop_file_has_the_outline_box_as_trim_box_and_a_cut_contour(k
     assert boxes[((2.0, 2.0, 52.0, 32.0), (0.0, 0.0, 54.0, 34.0))] == 8  # 4 banners, 2 sides
     assert boxes[((3.0, 3.0, 60.0, 90.0), (0.0, 0.0, 63.0, 93.0))] == 6
     # the die line of a banner's back is mirrored: its notch on the left
-    n = next(i for i, p in enumerate(reader.pages) if round(float(p.mediabox[2]) / mm) == 54) + 1
-    front, back = Raster(kit / "shape-kit-en-printshop.pdf", n), Raster(kit / "shape-kit-en-printshop.pdf", n + 1)
+    banners = kit / "shape-kit-en-printshop-50x30mm-diecut.pdf"
+    front, back = Raster(banners, 1), Raster(banners, 2)
     assert front.at(2 + 47, 2 + 15) == WHITE and not _is(front.at(2 + 3, 2 + 15), WHITE)
     assert back.at(2 + 3, 2 + 15) == WHITE and not _is(back.at(2 + 47, 2 + 15), WHITE)
 

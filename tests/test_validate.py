@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pypdf
 import pytest
 import yaml
 from conftest import edit_file, problems_of, static_of
@@ -410,9 +411,55 @@ def test_kit_a_page_count_that_differs_from_the_pdf_is_named(kit_copy):
 
 
 def test_kit_a_missing_file_is_named(kit_copy):
-    (kit_copy / "hapy-en-printshop.pdf").unlink()
+    (kit_copy / "hapy-en-printshop-63x88mm.pdf").unlink()
     res = check_kit(load_game("hapy"), kit_copy, ("en",))
-    assert any("hapy-en-printshop.pdf: listed in the manifest but missing from the kit" in p for p in res.problems)
+    assert any("hapy-en-printshop-63x88mm.pdf: listed in the manifest but missing from the kit" in p for p in res.problems)
+
+
+def shop_file(doc: dict) -> dict:
+    return next(f for f in doc["files"] if f["kind"] == "printshop")
+
+
+def test_kit_a_print_shop_file_out_of_front_back_order_is_named(kit_copy):
+    """A shop imposes odd page = front, even page = back: a back on an odd page is wrong."""
+    doc = manifest(kit_copy)
+    pages = shop_file(doc)["pages"]
+    pages[0], pages[1] = dict(pages[1], page=1), dict(pages[0], page=2)
+    save(kit_copy, doc)
+    res = check_kit(load_game("hapy"), kit_copy, ("en",))
+    assert any("hapy-en-printshop-63x88mm.pdf: page 1 is a back; in a two-sided print-shop file it must be a front"
+               in p for p in res.problems), res.problems
+
+
+def test_kit_a_print_shop_file_mixing_trim_sizes_is_named(kit_copy):
+    path = kit_copy / "hapy-en-printshop-63x88mm.pdf"
+    pdf = pypdf.PdfWriter(clone_from=path)
+    box = pdf.pages[2].trimbox
+    pdf.pages[2].trimbox = pypdf.generic.RectangleObject((box.left, box.bottom, box.right - 10, box.top))
+    pdf.write(path)
+    res = check_kit(load_game("hapy"), kit_copy, ("en",))
+    assert res.problems == [f"{display_path(path)}: page 3's TrimBox is 168.6×249.4 pt, the file's trim 178.6×249.4"
+                            " pt: one print-shop file holds one trim size"]
+
+
+def test_kit_print_shop_details_that_disagree_with_the_deck_are_named(kit_copy):
+    doc = manifest(kit_copy)
+    shop_file(doc)["printshop"].update(trim=[63, 89], two_sided=False, page_count=3)
+    save(kit_copy, doc)
+    text = "\n".join(check_kit(load_game("hapy"), kit_copy, ("en",)).problems)
+    assert "deck 'gods' is trimmed 63×88 mm, the file 63×89 mm" in text
+    assert "the manifest gives 3 page(s) and lists 72" in text
+    assert "page 2 is a back; in a one-sided print-shop file it must be a front" in text
+    assert "page 1's TrimBox is 178.6×249.4 pt, the file's trim 178.6×252.3 pt" in text
+
+
+def test_kit_a_print_shop_deck_in_no_print_shop_file_is_named(kit_copy):
+    doc = manifest(kit_copy)
+    shop_file(doc)["printshop"]["components"] = []
+    save(kit_copy, doc)
+    text = "\n".join(check_kit(load_game("hapy"), kit_copy, ("en",)).problems)
+    assert "language 'en' has no print-shop file for deck 'gods'" in text
+    assert "page 1 prints 'gods', which the file does not list" in text
 
 
 @pytest.mark.parametrize("damage", ["truncated", "not a pdf"])

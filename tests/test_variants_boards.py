@@ -75,7 +75,7 @@ def test_build_with_a_variant_records_it_and_never_mixes_decks(cli, tmp_path):
     assert manifest["variants"] == ["jokers"]
     assert manifest["decks"]["cards"]["cards"] == {"card-1": 1, "card-2": 1, "card-3": 1, "card-4": 1,
                                                    "wild": 2, "blank": 1}
-    shop = PdfReader(out / "vb" / "vb-en-printshop.pdf")
+    shop = PdfReader(out / "vb" / "vb-en-printshop-63x88mm.pdf")
     assert len(shop.pages) == 2 * 7
     assert (out / "vb" / "vb-en-a4-cards.pdf").is_file()
 
@@ -87,7 +87,7 @@ def test_build_with_a_variant_records_it_and_never_mixes_decks(cli, tmp_path):
     assert set(manifest["decks"]["cards"]["cards"]) == {"card-1", "card-2", "card-3", "card-4"}
     assert not (out / "vb" / "vb-en-a4-cards.pdf").exists()
     assert {f["file"] for f in manifest["files"]} == {p.name for p in (out / "vb").glob("*.pdf")}
-    assert len(PdfReader(out / "vb" / "vb-en-printshop.pdf").pages) == 2 * 4
+    assert len(PdfReader(out / "vb" / "vb-en-printshop-63x88mm.pdf").pages) == 2 * 4
 
     # validate --kit sees the deck of the variants it is given, and says when they differ
     r = cli("validate", GAME, "--kit", out / "vb", "--games", "1")

@@ -21,7 +21,8 @@ from .grid import SheetPlan
 from .marks import EDGE_CLEARANCE
 
 WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal",
-         "file_cards", "file_gutterfold", "file_sheets", "file_printshop")  # file_*: a PDF's title
+         "file_cards", "file_gutterfold", "file_sheets", "file_printshop",  # file_*: a PDF's title
+         "two_sided", "one_sided")  # a print-shop file's title says which it is
 LOCALE_KEYS = frozenset(f"sheet.{word}" for word in WORDS)  # optional in a game's locale files
 
 

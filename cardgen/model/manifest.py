@@ -2,7 +2,9 @@
 
 ``cardgen build`` writes one beside the PDFs: per file, its language, paper, kind
 (cards / sheets / printshop / board), duplex mode and pages, each page with the
-pieces placed on it (card, copy, slot, position and size in mm, rotation).
+pieces placed on it (card, copy, slot, position and size in mm, rotation); a
+print-shop file also says what a shop orders it by (its decks, trim size, sides and
+page count).
 ``cardgen validate --kit`` reads it back to check the kit against the deck. Both go
 through these classes: the writer builds them, :meth:`Manifest.to_json` writes the
 document, :meth:`Manifest.from_json` reads one and checks every key's type, so the
@@ -114,6 +116,28 @@ class PageEntry:
 
 
 @dataclass(frozen=True)
+class ShopDetails:
+    """What a print shop needs to know of a print-shop file before opening it: the
+    decks it holds, their trim size (mm), whether every piece has its back on the next
+    page, and how many pages it has."""
+
+    components: tuple[str, ...]
+    trim: tuple[float, float]
+    two_sided: bool
+    page_count: int
+
+    def to_dict(self) -> Json:
+        return {"components": list(self.components), "trim": list(self.trim), "two_sided": self.two_sided,
+                "page_count": self.page_count}
+
+    @classmethod
+    def from_dict(cls, value: Any, what: str) -> ShopDetails:
+        d = _Keys(value, f"{what}.printshop")
+        return cls(components=d.texts("components"), trim=d.numbers("trim", 2, "[width, height] in mm"),
+                   two_sided=d.flag("two_sided"), page_count=d.whole("page_count"))
+
+
+@dataclass(frozen=True)
 class FileEntry:
     """One PDF of the kit and what each of its pages holds."""
 
@@ -126,13 +150,15 @@ class FileEntry:
     layout: str | None = None  # "gutterfold" for a folded cards file (absent: duplex)
     back_offset: tuple[float, float] | None = None  # duplex cards files: the shift of every back page, mm
     inputs: str | None = None  # the fingerprint of what the file was built from (cardgen.load.inputs)
+    printshop: ShopDetails | None = None  # print-shop files: decks, trim, sides, page count
 
     def to_dict(self) -> Json:
         out: Json = {"file": self.file, "lang": self.lang, "paper": self.paper, "kind": self.kind,
                      "duplex": self.duplex, "pages": [p.to_dict() for p in self.pages]}
         _put_optional(out, layout=self.layout,
                       back_offset=list(self.back_offset) if self.back_offset is not None else None,
-                      inputs=self.inputs)
+                      inputs=self.inputs,
+                      printshop=self.printshop.to_dict() if self.printshop is not None else None)
         return out
 
     @classmethod
@@ -146,7 +172,8 @@ class FileEntry:
                    pages=tuple(PageEntry.from_dict(p, f"{what}, page {n}") for n, p in enumerate(pages, start=1)),
                    layout=d.optional_text("layout"),
                    back_offset=d.numbers("back_offset", 2, "[x, y] in mm") if "back_offset" in d.value else None,
-                   inputs=d.optional_text("inputs"))
+                   inputs=d.optional_text("inputs"),
+                   printshop=ShopDetails.from_dict(d.value["printshop"], what) if "printshop" in d.value else None)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..errors import CardgenError, Stopped, Where, display_path
 from ..files import naming
+from ..impose.printshop import mode_of
 from ..model.manifest import FileEntry, Manifest
 from .locks import FileLock, is_abandoned
 from .swap import make_current, previous_kit, recover_previous
@@ -46,6 +47,7 @@ class Committed:
 
     carried: tuple[FileEntry, ...]  # the old kit's listed files this build did not replace
     removed: tuple[str, ...]  # old files left out (built with other variants)
+    replaced: tuple[str, ...] = ()  # old print-shop files this build's print-shop files replace
 
 
 @contextmanager
@@ -149,7 +151,7 @@ class KitFolder:
         reached("files written")
         with self._locked():
             reached("locked")
-            carried, removed = self._carry_over({e.file for e in entries}, variants)
+            carried, removed, replaced = self._carry_over(entries, variants)
             reached("carried")
             doc = manifest_for(tuple(sorted([*carried, *entries], key=lambda e: e.file)))
             with naming(self.new_kit / MANIFEST):
@@ -159,20 +161,24 @@ class KitFolder:
             if old is not None and old != self.new_kit:
                 shutil.rmtree(old, ignore_errors=True)
         reached("done")
-        return Committed(tuple(carried), tuple(removed))
+        return Committed(tuple(carried), tuple(removed), tuple(replaced))
 
     def _step(self, name: str) -> None:
         self.moved_aside |= name == "old kit aside"
         self.swapped |= name == "swapped"
         reached(name)
 
-    def _carry_over(self, new_names: set[str], variants: tuple[str, ...]) -> tuple[list[FileEntry], list[str]]:
+    def _carry_over(self, entries: list[FileEntry],
+                    variants: tuple[str, ...]) -> tuple[list[FileEntry], list[str], list[str]]:
         """Link the current kit's files this build does not replace into the new kit.
-        Returns the manifest entries carried over and the names dropped."""
+        Returns the manifest entries carried over, the names dropped (other variants)
+        and the old print-shop files replaced under other names."""
+        new_names = {e.file for e in entries}
         if not self.final.is_dir():
-            return [], []
+            return [], [], []
         old_entries: list[FileEntry] = []
         drop: set[str] = set()
+        replaced: set[str] = set()
         path = self.final / MANIFEST
         if path.is_file():
             try:
@@ -183,14 +189,16 @@ class KitFolder:
                 if tuple(sorted(old.variants)) != tuple(sorted(variants)):
                     drop = {e.file for e in old.files}  # files of another deck never stay beside this one
                 else:
-                    old_entries = [e for e in old.files
-                                   if e.file not in new_names and (self.final / e.file).is_file()]
+                    replaced = _superseded(old.files, entries) - new_names
+                    old_entries = [e for e in old.files if e.file not in new_names and e.file not in replaced
+                                   and (self.final / e.file).is_file()]
         for here, dirs, files in os.walk(self.final, followlinks=False):
             rel = Path(here).relative_to(self.final)
             (self.new_kit / rel).mkdir(exist_ok=True)
             for name in files:
                 top = rel == Path(".")
-                if name.startswith(".") or (top and (name in new_names or name in drop or name == MANIFEST)):
+                if name.startswith(".") or (top and (name in new_names or name in drop or name in replaced
+                                                     or name == MANIFEST)):
                     continue  # hidden: a killed export's staging, editor and desktop files
                 _link_or_copy(Path(here) / name, self.new_kit / rel / name)
             for name in dirs:
@@ -198,7 +206,16 @@ class KitFolder:
                     _link_or_copy(Path(here) / name, self.new_kit / rel / name)
             dirs[:] = [d for d in dirs if not d.startswith(".") and not (Path(here) / d).is_symlink()]
         removed = sorted(n for n in drop if n not in new_names and (self.final / n).is_file())
-        return old_entries, removed
+        return old_entries, removed, sorted(n for n in replaced if (self.final / n).is_file())
+
+
+def _superseded(old: tuple[FileEntry, ...], new: list[FileEntry]) -> set[str]:
+    """The old kit's print-shop files that this build's print-shop files of the same
+    language and mode (ink-saver, proof) replace, whatever they were called: the set is
+    split by trim size, so a change of sizes renames files, and an older cardgen wrote
+    one file for all."""
+    rewritten = {(e.lang, mode_of(e.file)) for e in new if e.kind == "printshop"}
+    return {e.file for e in old if e.kind == "printshop" and (e.lang, mode_of(e.file)) in rewritten}
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:

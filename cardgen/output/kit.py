@@ -14,16 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import LabelLine, sheet_words
+from ..impose.labels import LabelLine, label_text, sheet_words
 from ..impose.outlines import RectOutline
 from ..impose.papers import PAPER_NAMES
+from ..impose.printshop import ShopFile, plan_printshop
 from ..impose.shapes import shape_for, shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
 from ..layout.text import TextEngine
 from ..model.components import Board, Component, Deck
 from ..model.game import Game
-from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem
+from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem, ShopDetails
 from ..render.faces import Face, LangKit
 from ..units import PT_PER_MM, mm_to_pt
 from . import canvas as pdfout
@@ -193,23 +194,40 @@ class KitWriter:
         return out
 
     def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
-        """One card face per page, trim + bleed, TrimBox and BleedBox set: front, back, front, back…"""
-        pages = [
-            (comp, card.id, k, side, faces[(comp.id, card.id)])
-            for comp in self.game.decks if comp.printshop
-            for card in comp.cards
-            for k in range(card.quantity)
-            for side, faces in (("front", kit.fronts), ("back", kit.backs))
-            if (comp.id, card.id) in faces
-        ]
-        if not pages:
-            return []
-        name = f"{self.game.id}-{kit.lang}-printshop{self._suffix()}.pdf"
-        self.progress(f"writing {name}")
-        title = f"{self.game.name(kit.lang)} — {sheet_words(self.game.strings[kit.lang])['file_printshop']}"
-        printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
-        manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None, pages=printed))
-        return [WrittenFile(name, len(pages))]
+        """The print-shop files (:mod:`cardgen.impose.printshop`): one per trim size, shape
+        and sidedness, one face per page with trim + bleed, TrimBox and BleedBox set;
+        two-sided files run front, back, front, back …"""
+        words = sheet_words(self.game.strings[kit.lang])
+        out = []
+        for shop in plan_printshop(self.game.decks):
+            pages = [
+                (comp, card.id, k, side, faces[(comp.id, card.id)])
+                for comp in shop.decks
+                for card in comp.cards
+                for k in range(card.quantity)
+                for side, faces in (("front", kit.fronts), ("back", kit.backs))
+                if (comp.id, card.id) in faces
+            ]
+            name = shop.name(self.game.id, kit.lang, self._suffix())
+            self.progress(f"writing {name}")
+            printed = self.write_face_pages(tmp / name, pages, self._shop_title(shop, kit.lang, words),
+                                            die_lines=True)
+            details = ShopDetails(components=tuple(d.id for d in shop.decks), trim=shop.trim,
+                                  two_sided=shop.two_sided, page_count=len(printed))
+            manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None,
+                                      pages=printed, printshop=details))
+            out.append(WrittenFile(name, len(printed)))
+        return out
+
+    def _shop_title(self, shop: ShopFile, lang: str, words: dict[str, str]) -> str:
+        """A print-shop file's PDF title, in its language: what it is, its trim size and
+        sides, and the decks it holds ("Horus — print-shop file · 63 × 88 mm · two-sided ·
+        Horus cards, Nile cards")."""
+        w, h = (f"{v:g}".replace(".", words["decimal"]) for v in shop.trim)
+        size = f"Ø\u00a0{w}\u00a0mm" if shop.shape == "circle" else f"{w}\u00a0×\u00a0{h}\u00a0mm"
+        decks = ", ".join(self._component_name(d, lang) for d in shop.decks)
+        sides = words["two_sided"] if shop.two_sided else words["one_sided"]
+        return f"{self.game.name(lang)} — {label_text(words['file_printshop'], size, sides, decks)}"
 
     def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
                          title: str, die_lines: bool = False) -> tuple[PageEntry, ...]:

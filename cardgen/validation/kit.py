@@ -9,7 +9,10 @@ type). This module checks, for any game:
 * the manifest's decks agree with the game's decks;
 * each cards file prints every card of every two-sided deck as many times as
   the deck says, each sheets file every card of every one-sided deck and every
-  sheet, each print-shop file every card of every print-shop deck;
+  sheet, each print-shop file every card of the decks it lists;
+* each print-shop file holds one trim size (every TrimBox the one the manifest
+  gives), and either pages in front-then-back pairs (two-sided) or fronts only, and
+  every print-shop deck is in one of its language's print-shop files;
 * every front has its back on the page right after it, at the mirrored place
   (long edge: x_back = paper_w − x − w; short edge: y_back = paper_h − y − h and
   turned 180°);
@@ -26,6 +29,7 @@ from typing import Any
 
 from ..errors import CardgenError, Where, display_path, read_utf8
 from ..impose.papers import PAPERS_MM
+from ..impose.printshop import trim_of
 from ..load.inputs import inputs_digest
 from ..model.components import Board, Deck
 from ..model.game import Game
@@ -75,8 +79,8 @@ def read_manifest(folder: Path) -> Manifest:
     return Manifest.from_json(text, Where(label))
 
 
-def _pdf_pages(path: Path) -> list[tuple[float, float]]:
-    """Page sizes (width, height in points) of a PDF; raises ValueError when unreadable.
+def _per_page(path: Path, read: Callable[[Any, int], tuple[float, float]]) -> list[tuple[float, float]]:
+    """``read(pdf, i)`` for each page of a PDF; raises ValueError when it is unreadable.
 
     Read with pypdfium2, which cardgen already needs for its PNG exports, so that
     checking a kit needs nothing beyond what ``pip install cardgen`` brings."""
@@ -87,11 +91,29 @@ def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     except (pdfium.PdfiumError, OSError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     try:
-        return [(float(w), float(h)) for w, h in (pdf.get_page_size(i) for i in range(len(pdf)))]
+        return [read(pdf, i) for i in range(len(pdf))]
     except (pdfium.PdfiumError, ValueError) as exc:
         raise ValueError(str(exc) or type(exc).__name__) from None
     finally:
         pdf.close()
+
+
+def _pdf_pages(path: Path) -> list[tuple[float, float]]:
+    """Page sizes (width, height in points) of a PDF."""
+    def size(pdf, i: int) -> tuple[float, float]:
+        w, h = pdf.get_page_size(i)
+        return (float(w), float(h))
+
+    return _per_page(path, size)
+
+
+def _pdf_trim_sizes(path: Path) -> list[tuple[float, float]]:
+    """The width and height (points) of each page's TrimBox."""
+    def trim(pdf, i: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = pdf[i].get_trimbox()
+        return (float(x1 - x0), float(y1 - y0))
+
+    return _per_page(path, trim)
 
 
 # -- the kit as a whole ------------------------------------------------------------------
@@ -107,7 +129,7 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
     _check_decks(game, manifest, label, res)
     present = _check_files(game, folder, manifest, label, res)
     want_langs = langs or game.languages
-    papers = _check_coverage(game, present, want_langs, label, res)
+    papers = _check_coverage(game, manifest, present, want_langs, label, res)
     same_inputs = _check_inputs(game, folder, manifest, label, res)
     if res.ok:
         _summarise(game, want_langs, papers, res)
@@ -195,7 +217,7 @@ def _check_files(game: Game, folder: Path, manifest: Manifest, label: str, res: 
     return present
 
 
-def _check_coverage(game: Game, present: Counter, want_langs: tuple[str, ...], label: str,
+def _check_coverage(game: Game, manifest: Manifest, present: Counter, want_langs: tuple[str, ...], label: str,
                     res: KitResult) -> list[str]:
     """Every language has its files on every paper the kit was built for; the papers."""
     for lang in sorted({k[0] for k in present} - set(game.languages)):
@@ -204,8 +226,13 @@ def _check_coverage(game: Game, present: Counter, want_langs: tuple[str, ...], l
     needs = _kinds_per_paper(game)
     if not papers and needs:
         res.problems.append(f"{label}: the kit has no files for any paper")
+    shop_decks = {(e.lang, c) for e in manifest.files if e.kind == "printshop" and e.printshop is not None
+                  for c in e.printshop.components}
     for lang in want_langs:
         res.problems += _missing_files(game, present, lang, papers, needs, res.folder)
+        if present[(lang, None, "printshop")]:
+            res.problems += [f"{res.folder}: language '{lang}' has no print-shop file for deck '{c.id}'"
+                             for c in game.decks if c.printshop and (lang, c.id) not in shop_decks]
     return papers
 
 
@@ -239,6 +266,10 @@ def _summarise(game: Game, want_langs: tuple[str, ...], papers: list[str], res: 
                       f" ({', '.join(f'{c.id} ×{c.count}' for c in game.decks)})")
     if any(c.back for c in game.decks):
         res.passed.append("every front has its back at the mirrored place (on the next page, or across the fold)")
+    shops = [f for f in res.files if f["kind"] == "printshop"]
+    if shops:
+        res.passed.append(f"{len(shops)} print-shop file(s), one trim size each; two-sided ones front, back, front,"
+                          " back …, one-sided ones fronts only")
     res.passed.append(f"languages {', '.join(want_langs)}; papers {', '.join(papers) or '—'}")
 
 
@@ -276,6 +307,8 @@ class _FileCheck:
         for i, page in enumerate(entry.pages):
             self._check_page(i, page, back_rule)
         self._check_unpaired_fronts()
+        if entry.kind == "printshop":
+            self._check_shop_file()
         self._check_counts(expected)
         if entry.kind == "sheets":
             self._check_board_tiles()
@@ -306,7 +339,10 @@ class _FileCheck:
             return [c for c in decks if not c.back]
         if kind == "board":
             return []
-        return [c for c in decks if c.printshop]
+        shop = self.entry.printshop
+        if shop is None:
+            return [c for c in decks if c.printshop]
+        return [c for c in decks if c.id in shop.components]
 
     def _back_rule(self) -> tuple[BackRule, str] | None:
         """Where a duplex cards file puts each back, and how to say it; None for other files."""
@@ -413,6 +449,56 @@ class _FileCheck:
             if comp_id in self.decks and comp_id not in expected_ids:
                 self.problem(f"prints '{card_id}' of '{comp_id}', which belongs in another file")
                 break
+
+    def _check_shop_file(self) -> None:
+        """A print-shop file is one product: its decks share the trim size and sides the
+        manifest gives, every TrimBox is that size, and a two-sided file is front, back,
+        front, back … to the end (a one-sided file fronts only)."""
+        shop, pages = self.entry.printshop, self.entry.pages
+        if shop is None:
+            self.problem("the manifest gives no print-shop details (decks, trim, sides, page count): rebuild the kit")
+            return
+        for cid in shop.components:
+            deck = self.decks.get(cid)
+            if deck is None or not deck.printshop:
+                self.problem(f"lists deck '{cid}', which is not a print-shop deck of the game")
+            elif any(abs(a - b) > TOL_MM for a, b in zip(trim_of(deck), shop.trim)):
+                self.problem(f"deck '{cid}' is trimmed {trim_of(deck)[0]:g}×{trim_of(deck)[1]:g} mm, the file"
+                             f" {shop.trim[0]:g}×{shop.trim[1]:g} mm")
+            elif bool(deck.back) != shop.two_sided:
+                self.problem(f"deck '{cid}' is {'two' if deck.back else 'one'}-sided, the file"
+                             f" {'two' if shop.two_sided else 'one'}-sided")
+        if shop.page_count != len(pages):
+            self.problem(f"the manifest gives {shop.page_count} page(s) and lists {len(pages)}")
+        unlisted = [i for i, page in enumerate(pages) if page.component not in shop.components]
+        if unlisted:
+            self.problem(f"page {unlisted[0] + 1} prints '{pages[unlisted[0]].component}', which the file does not"
+                         f" list ({len(unlisted)} such page(s))")
+        for i, page in enumerate(pages):
+            want = ("front" if i % 2 == 0 else "back") if shop.two_sided else "front"
+            if page.side != want:
+                self.problem(f"page {i + 1} is a {page.side}; in a {'two' if shop.two_sided else 'one'}-sided"
+                             f" print-shop file it must be a {want}")
+                break
+        if shop.two_sided and len(pages) % 2:
+            self.problem(f"a two-sided print-shop file with an odd number of pages ({len(pages)})")
+        self._check_trim_boxes(shop.trim)
+
+    def _check_trim_boxes(self, trim: tuple[float, float]) -> None:
+        """Every page's TrimBox, read from the PDF, is the file's one trim size."""
+        path = self.folder / self.name
+        if self.sizes is None:
+            return  # missing or unreadable: said already
+        try:
+            boxes = _pdf_trim_sizes(path)
+        except ValueError:
+            return
+        want = (mm_to_pt(trim[0]), mm_to_pt(trim[1]))
+        for n, (w, h) in enumerate(boxes, start=1):
+            if abs(w - want[0]) > TOL_PT or abs(h - want[1]) > TOL_PT:
+                self.problem(f"page {n}'s TrimBox is {w:.1f}×{h:.1f} pt, the file's trim {want[0]:.1f}×{want[1]:.1f}"
+                             " pt: one print-shop file holds one trim size")
+                return
 
     def _check_board_tiles(self) -> None:
         """A board in the sheets file has one page for each piece of its grid."""
