@@ -41,7 +41,8 @@ def main() -> int:
         if missed:
             print("  not caught:")
             for v in missed:
-                print(f"    {v.mutation.name}: {v.mutation.missed or 'no seed failed (an unexplained miss)'}")
+                print(f"    {v.mutation.name}: " + ("no seed failed" if v.seed is None else
+                                                     f"seed {v.seed} passed on replay"))
         table.append((game, len(caught), len(verdicts), score))
     print("\ngame     caught  score")
     for game, c, t, score in table:

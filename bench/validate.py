@@ -3,14 +3,16 @@ for every shipped game (or one), against each game's target.
 
     python bench/validate.py [--game all|hapy|egypt|farao|horus] [--games N] [--repeat 5]
                              [--setup NAME] [--players 2,3,4] [--check-every 16] [--baseline DIR]
-    python bench/validate.py --passes [--game …] [--runs 3] [--balance]
+    python bench/validate.py --passes [--game …] [--runs 3] [--balance] [--baseline DIR]
 
 With ``--passes`` it times whole ``cardgen validate GAME`` processes instead, as a
 designer runs them, on every core: the default quick pass (wall and CPU, the median of
 ``--runs``), and the balance pass (``--balance``: 2,401 games per configuration, for
 ±2 percentage points on every seat's win rate). The balance pass is estimated from the
 quick pass's games per second unless ``--balance`` plays it (minutes for O, Farao! and
-Horus).
+Horus). With ``--baseline DIR`` it times the quick pass of both copies of the code
+instead, process by process in turn, and prints the CPU speed-up per pair and whether
+both reports hold the same figures (the same seeded games).
 
 For each game, player count and player kind it plays the same seeded games ``--repeat``
 times and keeps the fastest round (CPU time of this process), so that other work on
@@ -115,7 +117,10 @@ def main() -> None:
     ap.add_argument("--balance", action="store_true", help="with --passes: play the balance pass, not estimate it")
     args = ap.parse_args()
     if args.passes:
-        passes(GAMES if args.game == "all" else (args.game,), args.runs, args.balance)
+        if args.baseline is not None and not (args.baseline / "cardgen" / "__init__.py").is_file():
+            sys.exit(f"--baseline {args.baseline}: no cardgen package there")
+        passes(GAMES if args.game == "all" else (args.game,), args.runs, args.balance,
+               args.baseline.resolve() if args.baseline is not None else None)
         return
     if args.ceiling and args.baseline is not None:
         sys.exit("--ceiling and --baseline: one at a time")
@@ -214,44 +219,67 @@ def bench_game(game_id: str, args) -> tuple[str, float]:
     return game_id, mean
 
 
-def _validate_process(game_id: str, extra: list[str]) -> dict:
+def _validate_process(game_id: str, extra: list[str], root: Path = ROOT) -> dict:
     """Wall and CPU seconds (this process's children: the command and its workers) of one
-    ``cardgen validate`` run, and its report's games."""
+    ``cardgen validate`` run of the ``cardgen`` package in ``root``, and its report's games
+    and figures (without timings, to compare two copies of the code)."""
     import json
     import os
     import resource
     import subprocess
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "PYTHONDONTWRITEBYTECODE": "1"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "cardgen", "validate", game_id, "--json", "-", *extra], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "cardgen", "validate", game_id, "--json", "-", *extra], cwd=root,
                          env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode != 0:
-        sys.exit(f"cardgen validate {game_id} failed:\n{run.stderr[-2000:]}")
+        sys.exit(f"cardgen validate {game_id} ({root}) failed:\n{run.stderr[-2000:]}")
     sim = json.loads(run.stdout)["simulation"]
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    figures = [{k: v for k, v in c.items() if k not in ("elapsed_s", "games_per_s")} for c in sim["configs"]]
     return {"wall": wall, "cpu": cpu, "games": sim["games"], "configs": len(sim["configs"]),
-            "play_s": sim["elapsed_s"]}
+            "play_s": sim["elapsed_s"], "figures": figures}
 
 
-def passes(games: tuple[str, ...], runs: int, balance: bool) -> None:
-    """The quick pass and the balance pass of each game, as `cardgen validate` runs them."""
+def passes(games: tuple[str, ...], runs: int, balance: bool, baseline: Path | None = None) -> None:
+    """The quick pass and the balance pass of each game, as `cardgen validate` runs them;
+    with ``baseline``, each quick pass also of that copy of the code, the two alternating
+    process by process (so a busy spell of the machine hits both alike), with the ratio of
+    their CPU times per pair."""
     import os
 
+    sys.path.insert(0, str(ROOT))
     from cardgen.cli.validate import BALANCE_GAMES
 
     one, five, _ = os.getloadavg()
     print(f"`cardgen validate GAME` on every core ({os.cpu_count()}), median of {runs} processes, load average "
-          f"{one:.1f} (5 min {five:.1f})")
+          f"{one:.1f} (5 min {five:.1f}); CPU: the command and its workers")
+    if baseline is not None:
+        print(f"{'game':<6} {'quick games':>11} {'wall before':>12} {'wall now':>9} {'CPU before':>11}"
+              f" {'CPU now':>8} {'CPU speed-up (per pair)':>24}  same figures")
+        for game_id in games:
+            got: dict[str, list[dict]] = {"before": [], "now": []}
+            for r in range(runs):
+                for which in (("before", "now") if r % 2 == 0 else ("now", "before")):
+                    got[which].append(_validate_process(game_id, [], baseline if which == "before" else ROOT))
+            med = {w: {k: statistics.median(x[k] for x in got[w]) for k in ("wall", "cpu")} for w in got}
+            ups = sorted(b["cpu"] / n["cpu"] for b, n in zip(got["before"], got["now"]))
+            same = all(x["figures"] == got["now"][0]["figures"] for x in got["before"] + got["now"])
+            print(f"{game_id:<6} {got['now'][0]['games']:>11,} {med['before']['wall']:>11.2f}s"
+                  f" {med['now']['wall']:>8.2f}s {med['before']['cpu']:>10.2f}s {med['now']['cpu']:>7.2f}s"
+                  f" {statistics.median(ups):>10.2f}x ({ups[0]:.2f}-{ups[-1]:.2f})  {'yes' if same else 'NO'}")
+        print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs on {interpreter()}")
+        return
     print(f"{'game':<6} {'configs':>7} {'quick games':>11} {'wall':>7} {'CPU':>7}   {'balance games':>13} "
           f"{'wall':>9}   (quick pass target < {QUICK_PASS_TARGET_S:g} s)")
     for game_id in games:
-        got = [_validate_process(game_id, []) for _ in range(runs)]
-        quick = {k: statistics.median(r[k] for r in got) for k in ("wall", "cpu", "play_s")}
-        first = got[0]
+        got_now = [_validate_process(game_id, []) for _ in range(runs)]
+        quick = {k: statistics.median(r[k] for r in got_now) for k in ("wall", "cpu", "play_s")}
+        first = got_now[0]
         total = BALANCE_GAMES * first["configs"]
         if balance:
             b = _validate_process(game_id, ["--balance"])
@@ -261,6 +289,7 @@ def passes(games: tuple[str, ...], runs: int, balance: bool) -> None:
             shown = f"~{total / pace + quick['wall'] - quick['play_s']:>7.0f}s"
         print(f"{game_id:<6} {first['configs']:>7} {first['games']:>11,} {quick['wall']:>6.2f}s {quick['cpu']:>6.2f}s"
               f"   {total:>13,} {shown}")
+    print(f"this machine: sum(range(100)) takes {machine_yardstick():.2f} µs on {interpreter()}")
 
 
 def _decisions(gamedef, agent, games: int) -> list[int]:

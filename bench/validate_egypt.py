@@ -18,8 +18,9 @@ phase, a steal) when 16 steps have passed since the last full check (sampled by 
 step counter, so a seed replays it); at the end exactly ten turns and the winners.
 
 The move lists and the greedy players' choices are cached by a hand's counts per
-type; a warm-up round fills the caches first (``cardgen validate`` warms them as it
-goes), and the table also shows the speed without the checker, for comparison.
+type, and ship complete for the shipped house rules (``cardgen/rules/egypt/tables.bin``);
+a warm-up round fills them first for other options, and the table also shows the speed
+without the checker, for comparison.
 
 Then, unless ``--no-figures``, it prints what the generic report does not show:
 the tribute scored, how often control changes hands, ties (from

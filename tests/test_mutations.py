@@ -4,7 +4,8 @@ seed that fails again on replay. The bugs are the catalogue of ``bench/mutations
 ``bench/mutation_score.py`` also scores; many once passed with 0 failures, because the
 checker read the engine's own constants and state fields or never waited for a
 compulsory step. The checkers now hold the rulebook's numbers (``rules/<game>/rulebook.py``)
-and their own record of what happened, and compare sampled legal-move lists with their own."""
+and their own record of what happened, and compare sampled legal-move lists with their own;
+a player that reads hidden information is caught by the honesty probe."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from cardgen.validation.simulate import run_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for bench/
 
-from bench.mutations.catalogue import CATALOGUE, by_game  # noqa: E402
+from bench.mutations.catalogue import CATALOGUE, by_game, peeking_agent  # noqa: E402
+from bench.mutations.patcher import Patcher  # noqa: E402
 from bench.mutations.run import judge  # noqa: E402
 
 GAMES = ("hapy", "egypt", "horus", "farao")
@@ -68,25 +70,38 @@ def test_the_catalogue_holds_fifteen_bugs_a_game(game_id):
     assert len(by_game(game_id)) >= 15
 
 
-@pytest.mark.parametrize("m", [m for m in CATALOGUE if not m.missed], ids=lambda m: m.name)
+@pytest.mark.parametrize("m", CATALOGUE, ids=lambda m: m.name)
 def test_each_mutation_fails_and_fails_again_on_replay(m):
     """The validator's quick checks (full checks every 16 steps) fail the mutated engine, and
-    the failing seed, played again as the printed replay command plays it, fails again."""
+    the failing seed, played again as the printed replay command plays it, fails again: every
+    bug of the catalogue is caught (the score is 100 %), the players that read hidden
+    information by the honesty probe."""
     v = judge(m)
     assert v.seed is not None, f"{m.name}: {m.bug} — no seed failed"
     assert v.replayed, f"{m.name}: seed {v.seed} failed ({v.message}) but passed on replay"
 
 
-@pytest.mark.parametrize("m", [m for m in CATALOGUE if m.missed], ids=lambda m: m.name)
-def test_the_known_misses_are_misses(m):
-    """What the catalogue says the checks cannot see is true (when one is caught, move it)."""
-    assert judge(m).seed is None
+PUBLIC_PEEKS = {  # a cheater's way to the state, used to read only what every seat sees
+    "hapy": ("pyramid", lambda s, seat, legal, obs: legal[sum(s.hand_n) % len(legal)]),
+    "egypt": ("standard", lambda s, seat, legal, obs: legal[sum(s.hand_n) % len(legal)]),
+    "horus": ("standard", lambda s, seat, legal, obs: legal[len(s.bag) % len(legal)]),
+    "farao": ("standard", lambda s, seat, legal, obs: legal[s.pile_n % len(legal)]),
+}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_score_is_at_least_90_percent(game_id):
-    ms = by_game(game_id)
-    assert sum(1 for m in ms if not m.missed) / len(ms) >= 0.9
+def test_a_player_holding_the_state_but_reading_public_facts_passes(game_id):
+    """The leaked-secret mutants are caught for what they read, not for holding the state:
+    the same kind of player deciding on hand sizes, the bag's or the pile's size passes."""
+    setup, peek = PUBLIC_PEEKS[game_id]
+    rules = rules_for(game_id)
+    gd = rules.load(load_game(game_id), 3, setup)
+    patch = Patcher()
+    try:
+        res = run_config(gd, peeking_agent(patch, gd, rules.agents["greedy"], peek), "peeker", True, 10, 1)
+    finally:
+        patch.undo()
+    assert res.failure_count == 0, res.failures[0].message
 
 
 # ------------------------------------------------------------------ the split itself

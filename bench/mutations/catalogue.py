@@ -5,7 +5,7 @@ game definition) inside this process and undoes it afterwards; no file is edited
 ``tests/test_mutations.py`` requires the validator to catch each one (with a seed that
 fails again on replay) and ``bench/mutation_score.py`` prints the score per game.
 
-A mutation with ``missed`` set is one the validator's checks cannot see, and says why.
+Every one must be caught: the score is 100 % for each game.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ class Mutation:
     agents: str = "random"
     games: int = 20  # seeds tried, 1.., until one fails
     setup: str = "standard"
-    missed: str = ""  # why the checks cannot catch it (empty: they must)
 
 
 CATALOGUE: list[Mutation] = []
@@ -46,22 +45,41 @@ def by_game(game: str) -> list[Mutation]:
     return [m for m in CATALOGUE if m.game == game]
 
 
-def peeking_agent(base: Callable[[Any, int], Any], peek: Callable[[Any, Any, Any, Any], int | None]):
-    """A player factory whose player reads the engine's state behind its observation
-    (``obs._s``, the live view's state) and lets ``peek(state, obs, legal, rng)`` choose."""
+def peeking_agent(p: Patcher, gd: Any, base: Callable[[Any, int], Any],
+                  peek: Callable[[Any, int, Any, Any], int | None]) -> Callable[[Any, int], Any]:
+    """A player factory whose player cheats as a real one could: it keeps a way to the live
+    state of its game (the game definition's ``new_initial_state`` is spied on, and each
+    player made for a game is handed the state that game began with) and lets
+    ``peek(state, seat, legal, obs)`` choose from what its seat may not know (None: the
+    honest player decides). The validator's honesty probe asks a deep copy of the player
+    on a copy of the game whose hidden information is re-dealt; the copy's way to the
+    state then leads to that copy, and it decides otherwise."""
+    made: list[Any] = []
+
+    def spy(honest: Callable[[], Any]) -> Callable[[], Any]:
+        def new_initial_state() -> Any:
+            state = honest()
+            made[:] = [state]
+            return state
+        return new_initial_state
+    p.wrap(gd, "new_initial_state", spy)
+
     def make(game: Any, seat: int) -> Any:
-        return _Peeker(base(game, seat), peek)
+        return _Peeker(base(game, seat), seat, made[-1] if made else None, peek)
     return make
 
 
 class _Peeker:
-    def __init__(self, agent: Any, peek: Callable[..., int | None]):
+    """A player that holds its game's state (see :func:`peeking_agent`)."""
+
+    def __init__(self, agent: Any, seat: int, state: Any, peek: Callable[..., int | None]):
         self.agent = agent
+        self.seat = seat
+        self.state = state
         self.peek = peek
 
     def act(self, obs: Any, legal: Any, rng: Any) -> int:
-        s = getattr(obs, "_s", None)
-        got = self.peek(s, obs, legal, rng) if s is not None else None
+        got = self.peek(self.state, self.seat, legal, obs) if self.state is not None else None
         return got if got is not None else self.agent.act(obs, legal, rng)
 
 
@@ -228,15 +246,15 @@ def hapy_take_counts_twice(p: Patcher, gd: Any) -> None:
     p.wrap(engine.HapyState, "apply_action", make)
 
 
+# The leaked secrets: a player that decides on what its seat may not know makes only legal
+# moves, so no rule check sees it; the honesty probe does (see peeking_agent).
 @mutation("hapy", "a leaked secret: the greedy player reads the true hands and asks for a held card",
-          agents="greedy", missed="its decisions stay legal moves; only the honest-players check of"
-          " issue 16 (the same decision against scrambled hidden cards) can see a player reading"
-          " what it may not know", **HAPY)
+          agents="greedy", **HAPY)
 def hapy_player_reads_the_hands(p: Patcher, gd: Any) -> None:
     from cardgen.rules import rules_for
     from cardgen.rules.hapy.codec import REQUEST_BASE
 
-    def peek(s, obs, legal, rng):
+    def peek(s, seat, legal, obs):
         for a in legal:
             if a >= REQUEST_BASE:
                 q, c = divmod(a - REQUEST_BASE, 100)
@@ -244,7 +262,7 @@ def hapy_player_reads_the_hands(p: Patcher, gd: Any) -> None:
                     return a
         return None
     base = rules_for("hapy").agents["greedy"]
-    p.set(gd, "_agent", peeking_agent(base, peek))
+    p.set(gd, "_agent", peeking_agent(p, gd, base, peek))
 
 
 # =============================================================================== Egypt
@@ -396,15 +414,23 @@ def egypt_one_meld_a_turn(p: Patcher, gd: Any) -> None:
     p.wrap(engine.EgyptState, "_play", make)
 
 
-@mutation("egypt", "a leaked secret: the greedy player reads the other hands before it reveals",
-          agents="greedy", missed="its decisions stay legal moves; only the honest-players check of"
-          " issue 16 (the same decision against scrambled hidden cards) can see it")
+@mutation("egypt", "a leaked secret: the greedy player reads the next hand before it reveals (it holds back"
+          " when that hand has a bigger meld, else reveals its biggest)", agents="greedy")
 def egypt_player_reads_the_hands(p: Patcher, gd: Any) -> None:
     from cardgen.rules import rules_for
+    from cardgen.rules.egypt.bits import counts_tuple
+    from cardgen.rules.egypt.spec import ANKH, CONTROL
 
-    def peek(s, obs, legal, rng):
-        return legal[-1] if s.hand_n[(obs.player + 1) % len(s.hand_n)] > 6 else None
-    p.set(gd, "_agent", peeking_agent(rules_for("egypt").agents["greedy"], peek))
+    def biggest(sig: int) -> int:
+        counts = counts_tuple(sig)
+        return max(counts[:ANKH]) + counts[ANKH]
+
+    def peek(s, seat, legal, obs):
+        if obs.phase_id != CONTROL or len(legal) < 2:
+            return None
+        nxt = (seat + 1) % len(s.sig)
+        return legal[0] if biggest(s.sig[nxt]) > biggest(s.sig[seat]) else legal[-1]
+    p.set(gd, "_agent", peeking_agent(p, gd, rules_for("egypt").agents["greedy"], peek))
 
 
 # =============================================================================== Horus
@@ -575,15 +601,15 @@ def horus_nile_anywhere(p: Patcher, gd: Any) -> None:
     p.set(engine.HorusState, "nile_targets", targets)
 
 
-@mutation("horus", "a leaked secret: the greedy player reads the bag's next tile",
-          agents="greedy", missed="its decisions stay legal moves; only the honest-players check of"
-          " issue 16 can see a player reading hidden information")
-def horus_player_reads_the_bag(p: Patcher, gd: Any) -> None:
+@mutation("horus", "a leaked secret: the greedy player reads the next seat's Horus cards and lets them choose"
+          " its move", agents="greedy")
+def horus_player_reads_the_hands(p: Patcher, gd: Any) -> None:
     from cardgen.rules import rules_for
 
-    def peek(s, obs, legal, rng):
-        return legal[len(s.bag) % len(legal)] if s.bag else None
-    p.set(gd, "_agent", peeking_agent(rules_for("horus").agents["greedy"], peek))
+    def peek(s, seat, legal, obs):
+        hand = s.hands[(seat + 1) % len(s.hands)]
+        return legal[sum(hand) % len(legal)] if hand and len(legal) > 1 else None
+    p.set(gd, "_agent", peeking_agent(p, gd, rules_for("horus").agents["greedy"], peek))
 
 
 # =============================================================================== O, Farao!
@@ -766,16 +792,16 @@ def farao_end_card_early(p: Patcher, gd: Any) -> None:
     p.set(gd, "last", gd.last - 1)
 
 
-@mutation("farao", "a leaked secret: the greedy player reads the next card of the pile",
-          agents="greedy", missed="its decisions stay legal moves; only the honest-players check of"
-          " issue 16 can see a player reading hidden information")
-def farao_player_reads_the_pile(p: Patcher, gd: Any) -> None:
+@mutation("farao", "a leaked secret: the greedy player reads the next seat's hand and draws from the pile by it",
+          agents="greedy")
+def farao_player_reads_the_hands(p: Patcher, gd: Any) -> None:
     from cardgen.rules import rules_for
     from cardgen.rules.farao.codec import PILE
 
-    def peek(s, obs, legal, rng):
-        return PILE if PILE in legal and s.pile_n % 2 else None
-    p.set(gd, "_agent", peeking_agent(rules_for("farao").agents["greedy"], peek))
+    def peek(s, seat, legal, obs):
+        hand = s.hands[(seat + 1) % len(s.hands)]
+        return PILE if PILE in legal and sum(k * c for k, c in enumerate(hand)) % 2 else None
+    p.set(gd, "_agent", peeking_agent(p, gd, rules_for("farao").agents["greedy"], peek))
 
 
 # ------------------------------------------------------- missing legal moves, found by the lists

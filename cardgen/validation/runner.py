@@ -16,7 +16,6 @@ from ..errors import CardgenError
 from ..model.game import Game
 from ..rules import rules_for
 from ..version import __version__
-from .kit import check_kit
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
 from .static import check_generic, check_static
@@ -71,7 +70,11 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
                     "kit": str(opts.kit) if opts.kit else None, "langs": list(opts.langs)},
     }
 
-    kit = check_kit(game, opts.kit, opts.langs) if opts.kit is not None else None
+    kit = None
+    if opts.kit is not None:
+        from .kit import check_kit  # local: the kit check reads the papers of impose (and so shapely, numpy)
+
+        kit = check_kit(game, opts.kit, opts.langs)
 
     # 1. the deck against the rules
     spec = None

@@ -32,7 +32,8 @@ class GreedyAgent:
       Ankhs and special-meld parts) when a fresh card is worth more.
 
     Its choices depend only on its counts per type (and whether it holds control),
-    so they are cached for every greedy player of the same options and player count.
+    so they are cached for every greedy player of the same options (its Control-phase
+    choices: of the same options and player count).
     """
 
     # chance that one opponent does not beat a meld of this size
@@ -47,8 +48,6 @@ class GreedyAgent:
         self.seat = seat
         self.opp = game.num_players - 1
         t = game.greedy_tables
-        if not t:
-            t.update(held={}, free={}, melds={}, discards={}, keep={})
         self._held, self._free, self._melds, self._discards, self._keep = (
             t["held"], t["free"], t["melds"], t["discards"], t["keep"])
 

@@ -11,7 +11,7 @@ from ...errors import CardgenError
 from .bits import counts_tuple
 from .checker import EgyptChecker
 from .codec import COMBO, MELD, PASS, combo_action, decode_meld, describe_action, meld_action
-from .moves import DELTA, learn_action
+from .moves import DELTA, DISCARDS, learn_action
 from .spec import (
     ANKH,
     COMBOS,
@@ -26,10 +26,33 @@ from .spec import (
     EgyptOptions,
 )
 from .state import EgyptState
+from .tables import shipped_tables
 
 # Move lists and searches depend only on the options and a hand's counts: shared by
-# every game bound to the same options, and built as hands are met.
-_TABLES: dict[tuple, dict[str, dict]] = {}
+# every game bound to the same options. Those of the shipped options start complete (read
+# from the file of .tables, before any worker process is forked); others are built as
+# hands are met.
+_TABLES: dict[tuple, dict] = {}
+
+
+def table_key(o: EgyptOptions) -> tuple:
+    """The options the move lists, searches and the greedy players' choices depend on."""
+    return (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
+
+
+def _start_tables(key: tuple) -> dict:
+    """The tables for these options: the shipped ones where they are for them (and for this
+    code), else empty ones."""
+    tables = shipped_tables(key)
+    if tables is None:
+        return empty_tables()
+    DISCARDS.update(tables.pop("discard_lists"))
+    return tables
+
+
+def empty_tables() -> dict:
+    return {"melds": {}, "reveals": {}, "best": {}, "points": {}, "control": {PASS: (-1, 0)},
+            "greedy": {"melds": {}, "discards": {}, "keep": {}}}
 
 
 class EgyptGame:
@@ -52,16 +75,19 @@ class EgyptGame:
         self.ankh_points = tuple((x if o.ankh_value == "meld" else 0) for x in self.values[:ANKH]) + (0,)
         self.all_ankh = o.all_ankh_meld
         self.discard_on_reveal = o.control_meld == "discarded"
-        key = (o.ankh_value, o.all_ankh_meld, o.ankhs_in_combo)
-        tables = _TABLES.setdefault(key, {"melds": {}, "reveals": {}, "best": {}, "points": {},
-                                          "control": {PASS: (-1, 0)}})
+        key = table_key(o)
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = _start_tables(key)
         self._control_keys = tables["control"]
         self._melds = tables["melds"]
         self._reveals = tables["reveals"]
         self._best = tables["best"]
         self._points = tables["points"]
-        # the greedy players' choices, a pure function of what they see (see GreedyAgent)
-        self.greedy_tables: dict[str, dict] = tables.setdefault(("greedy", o.control_meld, num_players), {})
+        # the greedy players' choices, a pure function of what they see (see GreedyAgent): in
+        # the Control phase also of the player count and the control_meld option, the others not
+        own = tables.setdefault(("greedy", o.control_meld, num_players), {"held": {}, "free": {}})
+        self.greedy_tables: dict[str, dict] = {**tables["greedy"], **own}
         # the actions the checker decoded itself, shared by its checkers (one per game played)
         self.checker_tables: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 
