@@ -50,6 +50,7 @@ class BuildOptions:
     proof: bool = False  # trim, bleed and safe-zone lines over every card
     variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
     allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
+    cache: bool = False  # faces rendered by earlier builds come from the user's cache folder (render/facestore.py)
 
 
 
@@ -137,6 +138,8 @@ class KitBuilder:
             written = [f for o in outcomes for f in o.written]
             entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
+        if self.renderer.store is not None:
+            self.renderer.store.evict()  # the cache folder within its bound
         for name in done.removed:
             self.progress(f"removed {name} (built with other variants)")
         self.stale = sorted(e.file for e in done.carried if e.inputs != inputs)
@@ -156,7 +159,9 @@ class KitBuilder:
                 self.progress(f"rendering and writing {lang}")
                 outcomes.append(self.build_language(lang, folder))
             return outcomes
-        self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
+        templates = [t for c in self.game.components for t in c.templates]
+        if not self.renderer.facts_cached(templates):  # else the workers render from the cache, compiling little
+            self.renderer.renderer.warm(templates)
         executor = workers.pool(jobs)
         try:
             with workers.signals_held():  # every worker is forked at the first submit

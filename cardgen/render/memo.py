@@ -64,6 +64,23 @@ class TemplateFacts:
     impure: bool
     digest: str
 
+    def as_json(self) -> dict[str, Any]:
+        """The facts as JSON data, for the face cache (render/facestore.py)."""
+        return {"whole": sorted(self.whole), "fields": sorted([n, f] for n, f in self.fields),
+                "refs": list(self.refs), "impure": self.impure}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any], digest: str) -> TemplateFacts | None:
+        """Facts read back from the face cache; None unless every field has its type."""
+        whole, fields, refs, impure = (data.get(k) for k in ("whole", "fields", "refs", "impure"))
+        if not (isinstance(whole, list) and all(isinstance(n, str) for n in whole)
+                and isinstance(fields, list)
+                and all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in fields)
+                and isinstance(refs, list) and all(r is None or isinstance(r, str) for r in refs)
+                and isinstance(impure, bool)):
+            return None
+        return TemplateFacts(frozenset(whole), frozenset((n, f) for n, f in fields), tuple(refs), impure, digest)
+
 
 def template_facts(tree: nodes.Template, source: str) -> TemplateFacts:
     fields: set[tuple[str, str]] = set()
@@ -108,8 +125,15 @@ _NOT_DATA = object()
 class FaceKeys:
     """The key of a face's rendering from its template and context (None: no key)."""
 
-    def __init__(self, facts: Mapping[str, TemplateFacts]):
+    def __init__(self, facts: Mapping[str, TemplateFacts],
+                 source_digest: Callable[[str], str | None] | None = None,
+                 stored: Callable[[str], TemplateFacts | None] | None = None):
         self.facts = facts  # filled as templates compile (LimitedSandbox._parse)
+        # With the face cache, a key must hold for the sources as they are now: each
+        # template's facts are checked against its source's digest, and the facts of a
+        # source not compiled in this process are looked up in the cache (``stored``).
+        self.source_digest = source_digest
+        self.stored = stored
         self._names: dict[str, tuple[frozenset[str], str] | None] = {}
 
     def names(self, template: str) -> tuple[frozenset[str], dict[str, frozenset[str]], str] | None:
@@ -134,6 +158,12 @@ class FaceKeys:
                 continue
             seen.add(name)
             facts = self.facts.get(name)
+            if self.source_digest is not None:
+                digest_now = self.source_digest(name)
+                if digest_now is None:
+                    return None  # unreadable: the rendering reports it
+                if facts is None or facts.digest != digest_now:
+                    facts = self.stored(digest_now) if self.stored is not None else None
             if facts is None:  # not compiled yet (an include met later): known after a rendering
                 return _NOT_YET
             if facts.impure or None in facts.refs:
