@@ -124,6 +124,8 @@ class KitRenderer:
         self._palette = tuple(sorted(game.palette.items()))
         self._pending: tuple[str, tuple[str, ...]] | None = None  # the cache key of the face just rendered
         self._docs: dict[str, Any] = {}  # text -> its document, read from the cache
+        self._reading = True  # off while a face whose cached entry failed is rendered afresh
+        self._hit: tuple[str, str] | None = None  # (memo key, text) of the face just read from the cache
         self._facts_saved: set[str] = set()
         self._clean_docs: dict[tuple[str, str], Any] = {}  # (template, text) -> document, to store
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -165,6 +167,29 @@ class KitRenderer:
 
     def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
                   allow_pages: bool) -> list[Face]:
+        if self.store is None:
+            return self._rendered_once(template, ctx, label, errors, allow_pages)
+        before, seen = len(errors.errors), dict(self.seen_errors)
+        self._hit = None
+        faces = self._rendered_once(template, ctx, label, errors, allow_pages)
+        hit, self._hit = self._hit, None
+        if hit is None or (len(errors.errors) == before and self.seen_errors == seen):
+            return faces
+        # A cached face that does not parse or check (a damaged or forged entry: a fresh
+        # rendering of the same inputs would not be stored so): forgotten, and rendered.
+        del errors.errors[before:]
+        self.seen_errors = seen
+        key, text = hit
+        self._memo.pop(key, None)
+        self._parsed.pop((template, text), None)
+        self._reading = False
+        try:
+            return self._rendered_once(template, ctx, label, errors, allow_pages)
+        finally:
+            self._reading = True
+
+    def _rendered_once(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+                       allow_pages: bool) -> list[Face]:
         exhausted = self._exhausted.get(template)
         if exhausted is not None:  # it ran out of its budget on an earlier face: counted, not run again
             self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
@@ -236,12 +261,13 @@ class KitRenderer:
             if known is not None:
                 self._read.extend(known[1])  # what the rendering read, for whoever listens
                 return known[0]
-            if self.store is not None:
+            if self.store is not None and self._reading:
                 hit = self.store.face(self.store.face_key(key, self._palette))
                 if hit is not None:
                     text, reads, doc = hit
                     self._read.extend(reads)
                     self._memo[key] = (text, reads)
+                    self._hit = (key, text)
                     if doc is not None:
                         self._docs[text] = doc
                     return text

@@ -204,7 +204,7 @@ class FaceStore:
     def _write(self, key: str, data: bytes) -> None:
         path = self._path(key)
         try:
-            path.parent.mkdir(exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         except OSError:
             return
