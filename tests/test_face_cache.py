@@ -161,7 +161,7 @@ def test_the_cache_folder_is_kept_within_its_bound(tmp_path):
     store = FaceStore(tmp_path / "c", max_bytes=10_000)
     for n in range(30):
         key = f"{n:064x}"
-        store.put_face(key, "- {rect: {x: 0}}\n" * 20, ("a",), None)
+        store.put_face(key, "- {rect: {x: 0}}\n" * 20, (("a", "A"),), None)
         os.utime(store._path(key), (1_000_000 + n, 1_000_000 + n))
     assert store.face(f"{29:064x}") is not None  # a read makes an entry the newest
     os.utime(store._path(f"{0:064x}"), (2_000_000, 2_000_000))

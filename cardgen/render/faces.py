@@ -235,7 +235,8 @@ class KitRenderer:
 
     def _store_face(self, pending: tuple[str, tuple[str, ...]], template: str, text: str) -> None:
         assert self.store is not None
-        self.store.put_face(pending[0], text, pending[1], self._clean_docs.get((template, text)))
+        read = tuple((k, self._strings.get(k)) for k in dict.fromkeys(pending[1]))  # with their values now
+        self.store.put_face(pending[0], text, read, self._clean_docs.get((template, text)))
         self._save_facts()
 
     def _render_text(self, template: str, ctx: dict[str, Any], label: str) -> str:
@@ -263,8 +264,9 @@ class KitRenderer:
                 return known[0]
             if self.store is not None and self._reading:
                 hit = self.store.face(self.store.face_key(key, self._palette))
-                if hit is not None:
-                    text, reads, doc = hit
+                if hit is not None and all(self._strings.get(k) == v for k, v in hit[1]):
+                    text, read, doc = hit
+                    reads = tuple(k for k, _ in read)
                     self._read.extend(reads)
                     self._memo[key] = (text, reads)
                     self._hit = (key, text)
@@ -319,9 +321,13 @@ class KitRenderer:
 
     def _language_token(self) -> str:
         """What stands for the language's ``t`` and count helpers in a face's key: the
-        language and a digest of its strings (and which of them are fallbacks)."""
+        language, the language whose plural rules apply, a digest of which strings it
+        has (the count helpers choose a form by the keys there are) and which of them
+        are fallbacks. Not the strings' values: within a language they are fixed, and
+        a cached face (render/facestore.py) keeps the values of the strings it read,
+        which must be the same for it to be used."""
         if not self._lang_token:
-            strings = sorted(self._strings.items())
+            strings = sorted(self._strings)
             fallbacks = sorted(self.game.fallbacks.get(self._lang, ()))
             rules_lang = self.game.languages[0] if self._lang == PSEUDO else self._lang  # the plural rules
             text = json.dumps([self._lang, rules_lang, strings, fallbacks], ensure_ascii=False)

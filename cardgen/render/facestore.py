@@ -3,9 +3,10 @@ that a rebuild after editing one card renders only that card's faces.
 
 An entry is found by a key (render/memo.py) made of everything that decides a face's
 rendering: cardgen's and Jinja's versions, the sources of every template the face
-reaches, the values of the names it reads, its language's strings and plural rules,
-and the palette the colour filters read. It holds the rendered layout text, the
-locale strings the rendering read and the document the text parses to, as JSON. The
+reaches, the values of the names it reads, its language and plural rules, and the
+palette the colour filters read. It holds the rendered layout text, the locale
+strings the rendering read with their values (an entry whose strings have changed
+since is not used) and the document the text parses to, as JSON. The
 template facts the keys are made of (render/memo.py) are kept too, by their source's
 digest, so a rebuild need not compile a template whose faces are all cached.
 
@@ -163,18 +164,20 @@ class FaceStore:
             pass
         return payload
 
-    def face(self, key: str) -> tuple[str, tuple[str, ...], Any] | None:
-        """A face's (text, string keys read, document or None) from the cache."""
+    def face(self, key: str) -> tuple[str, tuple[tuple[str, str | None], ...], Any] | None:
+        """A face's (text, the locale strings it read with their values then, document
+        or None) from the cache."""
         payload = self.read(key)
         if payload is None:
             return None
         text, reads, doc = payload.get("text"), payload.get("reads"), payload.get("doc")
         if not (isinstance(text, str) and len(text) <= MAX_OUTPUT and isinstance(reads, list)
-                and all(isinstance(r, str) for r in reads)):
+                and all(isinstance(r, list) and len(r) == 2 and isinstance(r[0], str)
+                        and (r[1] is None or isinstance(r[1], str)) for r in reads)):
             return None
         if doc is not None and not isinstance(doc, (dict, list)):
             return None
-        return text, tuple(reads), doc
+        return text, tuple((k, v) for k, v in reads), doc
 
     def facts(self, source_digest: str) -> dict[str, Any] | None:
         """A template's facts (the fields of memo.TemplateFacts as JSON) from the cache."""
@@ -185,10 +188,10 @@ class FaceStore:
         return payload
 
     # -- writing ---------------------------------------------------------------
-    def put_face(self, key: str, text: str, reads: tuple[str, ...], doc: Any) -> None:
+    def put_face(self, key: str, text: str, reads: tuple[tuple[str, str | None], ...], doc: Any) -> None:
         """Store a face that rendered, parsed and checked without a problem (its
         document only when JSON gives it back as it is)."""
-        payload = {"key": key, "text": text, "reads": list(reads), "doc": doc if is_plain(doc) else None}
+        payload = {"key": key, "text": text, "reads": [list(r) for r in reads], "doc": doc if is_plain(doc) else None}
         try:
             data = _encode(payload)
         except (ValueError, RecursionError):  # nested too deep for JSON: the text alone
