@@ -113,7 +113,7 @@ def template_facts(tree: nodes.Template, source: str) -> TemplateFacts:
             continue
         target, steps = found
         chains[id(node)] = (target.name, steps[:MAX_PATH])
-        inner.add(id(node.node))
+        inner.add(id(node.node))  # type: ignore[attr-defined]  # a Getattr or Getitem
         by_field.add(id(target))
     fields = {(name, *steps) for n, (name, steps) in chains.items() if n not in inner}
     whole = frozenset(n.name for n in tree.find_all(nodes.Name) if n.ctx == "load" and id(n) not in by_field)
@@ -151,6 +151,9 @@ def _path_value(value: Any, path: tuple[str, ...]) -> Any:
     return value
 
 
+_Closure = tuple[frozenset[str], dict[str, frozenset[tuple[str, ...]]], str]  # names, fields read, sources
+
+
 class FaceKeys:
     """The key of a face's rendering from its template and context (None: no key)."""
 
@@ -163,9 +166,9 @@ class FaceKeys:
         # source not compiled in this process are looked up in the cache (``stored``).
         self.source_digest = source_digest
         self.stored = stored
-        self._names: dict[str, tuple[frozenset[str], str] | None] = {}
+        self._names: dict[str, _Closure | None] = {}
 
-    def names(self, template: str) -> tuple[frozenset[str], dict[str, frozenset[str]], str] | None:
+    def names(self, template: str) -> _Closure | None:
         """The context names ``template`` and the templates it reaches can read, and a
         digest of all their sources; None when that cannot be known."""
         if template in self._names:
