@@ -57,13 +57,20 @@ def cache_dir() -> Path:
 
 
 def _versions() -> str:
+    """What decides every rendering beyond a face's own inputs: the versions of cardgen,
+    Jinja, Babel (plural rules, number formats) and Python, and the source of this
+    package (the sandbox, its filters, the contexts faces get), so that a checkout of
+    cardgen between two releases never reads faces another one rendered."""
     import babel
     import jinja2
 
     from ..version import __version__
 
+    code = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        code.update(path.name.encode() + b"\0" + path.read_bytes())
     return f"{FORMAT}\0{__version__}\0jinja2 {jinja2.__version__}\0babel {babel.__version__}\0" \
-           f"python {sys.version_info[0]}.{sys.version_info[1]}"
+           f"python {sys.version_info[0]}.{sys.version_info[1]}\0{code.hexdigest()}"
 
 
 def is_plain(doc: Any) -> bool:
