@@ -199,3 +199,36 @@ def test_two_builds_at_once_share_the_cache(game_copy, tmp_path, cache):
     assert files_of(tmp_path / "a" / "mini") == files_of(tmp_path / "b" / "mini")
     build(tmp_path / "clean", str(game), "--lang", "en", "--no-cache")
     assert files_of(tmp_path / "a" / "mini") == files_of(tmp_path / "clean" / "mini")
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The names of the PDF files drawn (a file taken from the kit is not)."""
+    from cardgen.output import canvas
+
+    names: list[str] = []
+    original = canvas.new_canvas
+
+    def new_canvas(path, *args, **kwargs):
+        names.append(Path(path).name)
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(canvas, "new_canvas", new_canvas)
+    return names
+
+
+def test_files_whose_inputs_did_not_change_are_taken_from_the_kit(game_copy, tmp_path, cache, drawn):
+    game = game_copy("mini_game")
+    build(tmp_path / "out", str(game))
+    assert len(drawn) == 6
+    drawn.clear()
+    edit_file(game / "locales" / "fr.yaml", "name: Mini-jeu", "name: Mini-jeu II")  # the French files' title
+    build(tmp_path / "out", str(game))
+    assert sorted(drawn) == ["mini-fr-a4-cards.pdf", "mini-fr-letter-cards.pdf", "mini-fr-printshop.pdf"], drawn
+    kit = tmp_path / "out" / "mini"
+    (kit / "mini-en-a4-cards.pdf").write_bytes((kit / "mini-en-a4-cards.pdf").read_bytes() + b"%annotated\n")
+    drawn.clear()
+    build(tmp_path / "out", str(game))  # a kit file changed since it was written is drawn again
+    assert drawn == ["mini-en-a4-cards.pdf"], drawn
+    build(tmp_path / "clean", str(game), "--no-cache")
+    assert files_of(kit) == files_of(tmp_path / "clean" / "mini")

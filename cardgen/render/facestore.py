@@ -207,6 +207,10 @@ class FaceStore:
         if len(data) <= MAX_ENTRY:
             self._write(key, data)
 
+    def put(self, key: str, payload: dict[str, Any]) -> None:
+        """Store any JSON ``payload`` under ``key`` (output/reuse.py keeps kit files' records)."""
+        self._write(key, _encode({**payload, "key": key}))
+
     def put_facts(self, source_digest: str, facts: dict[str, Any]) -> None:
         key = self.facts_key(source_digest)
         self._write(key, _encode({"key": key, **facts, "digest": source_digest}))
