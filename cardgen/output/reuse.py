@@ -4,7 +4,8 @@ A rebuild after editing one English string draws the English files again; the fi
 of the other languages would come out byte for byte as the kit holds them. Each file
 gets a key made of everything that decides its bytes: the versions of cardgen's
 drawing code, ReportLab and zlib, the build's options, the language's strings, the
-palette, fonts and assets, the imposition of the file, and every face of its language
+palette, the font and asset files (by path, size and modification time), the game's
+components and the imposition of the file, and every face of its language
 (their text is their identity). The face cache (render/facestore.py) keeps, per key,
 the SHA-256 of the file written and its manifest entry; a later build whose key is
 the same takes the kit's file, after checking its SHA-256, instead of drawing it.

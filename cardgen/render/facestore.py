@@ -17,6 +17,9 @@ checked (layout ops, text fit) exactly as a fresh rendering is. Anything else is
 miss, and the face is rendered. Only faces that rendered, parsed and checked without
 a problem are stored, so every error is reported by a fresh rendering, at its place.
 
+The same folder keeps, for output/reuse.py, what each kit file's inputs gave (its
+SHA-256 and manifest entry), so that a file nothing of which changed is not drawn.
+
 Writes go to a temporary file renamed into place, so concurrent builds never read a
 half-written entry; the folder is kept under a size bound by removing the entries
 used longest ago.
