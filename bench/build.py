@@ -9,10 +9,15 @@ figure is the median. Sections:
 
 - plain: bench/plain-deck (120 cards) and a copy with 1,200 cards, ``cardgen build
   DIR --paper a4`` against bench/plain_reportlab.py drawing the same (the floor);
-- kits: ``cardgen build GAME`` of the four shipped games (every language, both
-  papers, print-shop files).
+- kits: ``cardgen build GAME --no-cache`` of the four shipped games (every language,
+  both papers, print-shop files), a clean build;
+- rebuild: a copy of Hâpy and of Horus built once, then, each run, one edit (a new
+  text for one card's string: the jackal's name in English, on the six jackal cards;
+  the Nile card's first instruction in English) and ``cardgen build COPY``, which
+  renders from the face cache what the edit did not change, against ``cardgen build
+  COPY --no-cache`` of the same edited folder.
 
-Usage: python bench/build.py [--runs 5] [--only plain,kits] [--game hapy]
+Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy]
 """
 
 from __future__ import annotations
@@ -67,12 +72,12 @@ def _rss_mb(pids: list[int]) -> float:
     return total * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def run(cmd: list[str], sample: bool = True) -> dict[str, float]:
+def run(cmd: list[str], sample: bool = True, env: dict[str, str] | None = None) -> dict[str, float]:
     """CPU seconds (the process and every child it waited for), wall seconds and
     peak resident memory (MB, all its processes at once) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env or ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0.0
     while proc.poll() is None:
         if sample:
@@ -110,7 +115,7 @@ def plain_decks(runs: int, tmp: Path) -> None:
     cmds = {}
     for cards, folder in ((120, PLAIN), (1200, big)):
         cmds[f"cardgen {cards}"] = (lambda folder=folder: run(
-            [*CARDGEN, "build", str(folder), "--paper", "a4", "--out", str(out)]))
+            [*CARDGEN, "build", str(folder), "--no-cache", "--paper", "a4", "--out", str(out)]))
         cmds[f"script {cards}"] = (lambda cards=cards: run(
             [sys.executable, str(ROOT / "bench" / "plain_reportlab.py"), "--cards", str(cards), "--out",
              str(tmp / "rl")]))
@@ -126,9 +131,9 @@ def plain_decks(runs: int, tmp: Path) -> None:
 
 
 def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
-    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--out", str(tmp / "kits")])) for g in games}
+    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--no-cache", "--out", str(tmp / "kits")])) for g in games}
     res = paired(runs, cmds)
-    print(f"shipped kits (every language, a4 and letter, print-shop files), median of {runs} "
+    print(f"shipped kits, clean builds (every language, a4 and letter, print-shop files), median of {runs} "
           f"alternating runs, {load()}")
     print(f"  {'game':<6} {'wall':>7} {'CPU':>7} {'peak memory':>12}   targets: hapy < 1.5 s, horus < 4 s wall; "
           f"< 150 MB")
@@ -137,10 +142,48 @@ def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
         print(f"  {g:<6} {r['wall']:>6.2f}s {r['cpu']:>6.2f}s {r['peak']:>9.0f} MB")
 
 
+# One card's edit per game: the file, the text and the text it becomes (``{n}``: the run).
+EDITS = {
+    "hapy": ("locales/en.yaml", "animal: Jackal,", "animal: Jackal {n},"),
+    "horus": ("locales/en.yaml", "  place: Take two", "  place: Take {n} two"),
+}
+
+
+def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[dict[str, float], dict[str, float]]:
+    """One game's rebuild after an edit (from the face cache) and clean build of the same folder."""
+    folder = tmp / "rebuild" / game
+    shutil.copytree(ROOT / "card_data" / game, folder)
+    cache_env = {**ENV, "CARDGEN_CACHE_DIR": str(tmp / "face-cache")}
+    build = [*CARDGEN, "build", str(folder), "--out", str(tmp / "rebuild-out")]
+    run(build, env=cache_env)  # the cache holds the kit as it was
+    name, old, new = EDITS[game]
+    path = folder / name
+    original = path.read_text(encoding="utf-8")
+    assert old in original, (game, old)
+    edit = iter(range(1, 10_000))
+
+    def edited(cmd: list[str]) -> dict[str, float]:
+        path.write_text(original.replace(old, new.format(n=next(edit)), 1), encoding="utf-8")
+        return run(cmd, env=cache_env)
+
+    res = paired(runs, {"rebuild": lambda: edited(build), "clean": lambda: edited([*build, "--no-cache"])})
+    return res["rebuild"], res["clean"]
+
+
+def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
+    """A rebuild after one edit from the face cache against a clean build of the same folder."""
+    rows = [(game, *rebuild_one(runs, tmp, game)) for game in games if game in EDITS]
+    print(f"rebuild after one edit (every language, a4 and letter), median of {runs} alternating runs, {load()}")
+    print(f"  {'game':<6} {'rebuild wall':>12} {'CPU':>7}   {'clean wall':>10} {'CPU':>7}   {'CPU ratio':>9}")
+    for game, a, b in rows:
+        print(f"  {game:<6} {a['wall']:>11.2f}s {a['cpu']:>6.2f}s   {b['wall']:>9.2f}s {b['cpu']:>6.2f}s   "
+              f"{a['cpu'] / b['cpu']:>8.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", default="plain,kits", help="sections, comma-separated")
+    parser.add_argument("--only", default="plain,kits,rebuild", help="sections, comma-separated")
     parser.add_argument("--game", action="append", help="a shipped game for kits (repeatable)")
     args = parser.parse_args()
     games = tuple(args.game or GAMES)
@@ -151,6 +194,8 @@ def main() -> None:
             plain_decks(args.runs, tmp)
         if "kits" in sections:
             kits(args.runs, tmp, games)
+        if "rebuild" in sections:
+            rebuilds(args.runs, tmp, games)
 
 
 if __name__ == "__main__":

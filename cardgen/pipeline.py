@@ -9,6 +9,7 @@ previous kit untouched.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
 from .output.commit import KitFolder
 from .output.kit import KitWriter, WrittenFile
+from .output.reuse import FileReuse, files_stamp
 from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
 from .render.inkcheck import ink_saver_warning
@@ -50,6 +52,7 @@ class BuildOptions:
     proof: bool = False  # trim, bleed and safe-zone lines over every card
     variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
     allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
+    cache: bool = False  # faces rendered by earlier builds come from the user's cache folder (render/facestore.py)
 
 
 
@@ -137,6 +140,8 @@ class KitBuilder:
             written = [f for o in outcomes for f in o.written]
             entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
+        if self.renderer.store is not None:
+            self.renderer.store.evict()  # the cache folder within its bound
         for name in done.removed:
             self.progress(f"removed {name} (built with other variants)")
         for name in done.replaced:
@@ -158,7 +163,9 @@ class KitBuilder:
                 self.progress(f"rendering and writing {lang}")
                 outcomes.append(self.build_language(lang, folder))
             return outcomes
-        self.renderer.renderer.warm(t for c in self.game.components for t in c.templates)
+        templates = [t for c in self.game.components for t in c.templates]
+        if not self.renderer.facts_cached(templates):  # else the workers render from the cache, compiling little
+            self.renderer.renderer.warm(templates)
         executor = workers.pool(jobs)
         try:
             with workers.signals_held():  # every worker is forked at the first submit
@@ -191,6 +198,7 @@ class KitBuilder:
         if errors.errors:
             return LangOutcome([str(e) for e in errors.errors], [], [])
         warnings = self.seam_warnings(lang, kit)
+        self.writer.reuse = self._file_reuse(lang, kit)
         written: list[WrittenFile] = []
         manifest: list[FileEntry] = []
         for sheets in impose_kit(self.game, self.opt, kit, self.writer.label_width):
@@ -198,6 +206,26 @@ class KitBuilder:
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest, warnings)
+
+    def _file_reuse(self, lang: str, kit: LangKit) -> FileReuse | None:
+        """With the face cache: what decides every file of ``lang`` (output/reuse.py), so
+        that a file whose inputs did not change is taken from the kit as it is."""
+        store = self.renderer.store
+        if store is None:
+            return None
+        g = self.game
+        faces = hashlib.sha256()
+        groups = [kit.fronts, kit.backs, kit.boards, kit.sheets, kit.headers]
+        for group in groups:
+            for where, value in sorted(group.items(), key=lambda kv: repr(kv[0])):
+                for face in (value if isinstance(value, list) else [value]):
+                    faces.update(f"{where!r}\0{len(face.key)}\0".encode() + face.key.encode("utf-8", "surrogatepass"))
+        options = replace(self.opt, out_dir=Path(), jobs=0, cache=False, langs=())
+        base = [lang, repr(options), sorted(g.strings[lang].items()), sorted(g.fallbacks.get(lang, ())),
+                g.name(lang), sorted(g.palette.items()), sorted(g.ink_palette.items()), sorted(g.fonts.items()),
+                repr(g.icons), repr(g.components), sorted(g.variants), faces.hexdigest(),
+                files_stamp([g.root / "fonts", shipped_fonts_dir(), g.root / "assets"])]
+        return FileReuse(store, self.opt.out_dir / g.id, base)
 
     def seam_warnings(self, lang: str, kit: LangKit) -> list[str]:
         """A warning for each line of a board's text that a seam between its printed

@@ -230,3 +230,12 @@ def isolated_settings(tmp_path_factory):
 def _no_user_settings(tmp_path_factory, monkeypatch):
     """Builds in tests never pick up the developer's own saved printer settings."""
     monkeypatch.setenv("CARDGEN_CONFIG", str(tmp_path_factory.getbasetemp() / "no-user-config"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _face_cache_in_tmp(tmp_path_factory):
+    """Builds in tests keep their face cache (render/facestore.py) in this session's
+    temporary folder, never in the user's cache folder."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CARDGEN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "face-cache"))
+        yield

@@ -40,12 +40,16 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--allow-fallback", is_flag=True,
               help="Build a language with missing strings, using the first language's text for them (outlined "
                    "in orange with --proof). Without it, a missing string stops the build.")
+@click.option("--no-cache", is_flag=True,
+              help="Render every face afresh, without reading or writing the face cache (rendered faces kept "
+                   "in your user cache folder, or CARDGEN_CACHE_DIR, so that a rebuild renders only what "
+                   "changed).")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
-          allow_fallback: bool, watch: bool) -> None:
+          allow_fallback: bool, no_cache: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -76,7 +80,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
-                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback)
+                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
+                           cache=not no_cache)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None

@@ -30,6 +30,7 @@ from ..units import PT_PER_MM, mm_to_pt
 from . import canvas as pdfout
 from .boards import draw_board_page, write_board_fullsize
 from .painter import Painter
+from .reuse import FileReuse
 
 
 def _rounded(*values: float) -> tuple[float, float, float, float]:
@@ -54,6 +55,23 @@ class KitWriter:
         self.book = book
         self.text = text
         self.progress = progress
+        self.reuse: FileReuse | None = None  # set per language with the face cache: files kept from the kit
+
+    def _taken(self, tmp: Path, name: str, what, manifest: list[FileEntry]) -> tuple[WrittenFile | None, str | None]:
+        """The kit's file ``name`` taken as it is (its key unchanged), else None and the key
+        to remember the file under once it is drawn."""
+        if self.reuse is None:
+            return None, None
+        key = self.reuse.key(name, what)
+        got = self.reuse.take(key, name, tmp)
+        if got is None:
+            return None, key
+        manifest.append(got[0])
+        return WrittenFile(name, got[1]), None
+
+    def _remember(self, key: str | None, tmp: Path, entry: FileEntry, pages: int) -> None:
+        if key is not None and self.reuse is not None:
+            self.reuse.remember(key, entry.file, tmp, entry, pages)
 
     def label_width(self, text: str, size_pt: float) -> float:
         """How wide (mm) a sheet label's text is in the font it is drawn in: the measure
@@ -97,6 +115,9 @@ class KitWriter:
         else:
             name, what = f"{base}-sheets{self._suffix()}.pdf", words["file_sheets"]
             entry = FileEntry(file=name, lang=kit.lang, paper=paper, kind="sheets", duplex=None)
+        taken, key = self._taken(tmp, name, file, manifest)
+        if taken is not None:
+            return taken
         self.progress(f"writing {name}")
         c = pdfout.new_canvas(tmp / name, file.size, self.book.register(self.text.font(None)),
                               f"{game.name(kit.lang)} — {what} ({PAPER_NAMES.get(paper, paper)})", file.duplex)
@@ -106,7 +127,9 @@ class KitWriter:
             with pdfout.page(c, file.size[1]):
                 pages.append(self._draw_page(c, forms, painter, kit, paper, page, n))
         c.save()
-        manifest.append(replace(entry, pages=tuple(pages)))
+        entry = replace(entry, pages=tuple(pages))
+        manifest.append(entry)
+        self._remember(key, tmp, entry, len(file.pages))
         return WrittenFile(name, len(file.pages))
 
     def _draw_page(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str, page: Page,
@@ -182,21 +205,28 @@ class KitWriter:
         out = []
         for comp in self.game.boards:
             name = f"{self.game.id}-{kit.lang}-{comp.id}-fullsize{self._suffix()}.pdf"
+            taken, key = self._taken(tmp, name, ("board", comp.id, kit.boards[comp.id].key), manifest)
+            if taken is not None:
+                out.append(taken)
+                continue
             self.progress(f"writing {name}")
             c = pdfout.new_canvas(tmp / name, (comp.size[0] + 2 * comp.bleed, comp.size[1] + 2 * comp.bleed),
                                   self.book.register(self.text.font(None)),
                                   f"{self.game.name(kit.lang)} — {self._component_name(comp, kit.lang)}", None)
             write_board_fullsize(c, self._painter(c), comp, kit.boards[comp.id])
             c.save()
-            manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="board", duplex=None,
-                                      pages=(PageEntry(page=1, component=comp.id, side="sheet"),)))
+            entry = FileEntry(file=name, lang=kit.lang, paper=None, kind="board", duplex=None,
+                              pages=(PageEntry(page=1, component=comp.id, side="sheet"),))
+            manifest.append(entry)
+            self._remember(key, tmp, entry, 1)
             out.append(WrittenFile(name, 1))
         return out
 
     def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
         """The print-shop files (:mod:`cardgen.impose.printshop`): one per trim size, shape
         and sidedness, one face per page with trim + bleed, TrimBox and BleedBox set;
-        two-sided files run front, back, front, back …"""
+        two-sided files run front, back, front, back …  A file whose inputs are unchanged
+        is taken from the kit as it is (:mod:`cardgen.output.reuse`)."""
         words = sheet_words(self.game.strings[kit.lang])
         out = []
         for shop in plan_printshop(self.game.decks):
@@ -209,13 +239,20 @@ class KitWriter:
                 if (comp.id, card.id) in faces
             ]
             name = shop.name(self.game.id, kit.lang, self._suffix())
+            title = self._shop_title(shop, kit.lang, words)
+            taken, key = self._taken(tmp, name, [title] + [(c.id, card, k, side, face.key)
+                                                           for c, card, k, side, face in pages], manifest)
+            if taken is not None:
+                out.append(taken)
+                continue
             self.progress(f"writing {name}")
-            printed = self.write_face_pages(tmp / name, pages, self._shop_title(shop, kit.lang, words),
-                                            die_lines=True)
+            printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
             details = ShopDetails(components=tuple(d.id for d in shop.decks), trim=shop.trim,
                                   two_sided=shop.two_sided, page_count=len(printed))
-            manifest.append(FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None,
-                                      pages=printed, printshop=details))
+            entry = FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None,
+                              pages=printed, printshop=details)
+            manifest.append(entry)
+            self._remember(key, tmp, entry, len(printed))
             out.append(WrittenFile(name, len(printed)))
         return out
 

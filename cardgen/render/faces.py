@@ -23,8 +23,9 @@ from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
+from .facestore import FaceStore
 from .fallback import mark_fallbacks
-from .memo import FaceKeys
+from .memo import FaceKeys, TemplateFacts
 from .placeholders import PlaceholderError
 from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
@@ -125,7 +126,22 @@ class KitRenderer:
         self._lang = ""
         # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
         # their key -> (text, the string keys the rendering read), across languages.
-        self._keys = FaceKeys(self.renderer.env.facts)
+        # With the face cache (options.cache), faces rendered by earlier builds are read
+        # from the user's cache folder (render/facestore.py): keyed the same way, plus
+        # what decides a rendering beyond one build.
+        self.store = FaceStore.open() if getattr(options, "cache", False) else None
+        if self.store is not None:
+            self._digests: dict[str, str | None] = {}
+            self._keys = FaceKeys(self.renderer.env.facts, self._source_digest, self._stored_facts)
+        else:
+            self._keys = FaceKeys(self.renderer.env.facts)
+        self._palette = tuple(sorted(game.palette.items()))
+        self._pending: tuple[str, tuple[str, ...]] | None = None  # the cache key of the face just rendered
+        self._docs: dict[str, Any] = {}  # text -> its document, read from the cache
+        self._reading = True  # off while a face whose cached entry failed is rendered afresh
+        self._hit: tuple[str, str] | None = None  # (memo key, text) of the face just read from the cache
+        self._facts_saved: set[str] = set()
+        self._clean_docs: dict[tuple[str, str], Any] = {}  # (template, text) -> document, to store
         self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._base: dict[str, Any] = {}
         self._shared: dict[str, str] = {}
@@ -165,16 +181,45 @@ class KitRenderer:
 
     def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
                   allow_pages: bool) -> list[Face]:
+        if self.store is None:
+            return self._rendered_once(template, ctx, label, errors, allow_pages)
+        before, seen = len(errors.errors), dict(self.seen_errors)
+        self._hit = None
+        faces = self._rendered_once(template, ctx, label, errors, allow_pages)
+        hit, self._hit = self._hit, None
+        if hit is None or (len(errors.errors) == before and self.seen_errors == seen):
+            return faces
+        # A cached face that does not parse or check (a damaged or forged entry: a fresh
+        # rendering of the same inputs would not be stored so): forgotten, and rendered.
+        del errors.errors[before:]
+        self.seen_errors = seen
+        key, text = hit
+        self._memo.pop(key, None)
+        self._parsed.pop((template, text), None)
+        self._reading = False
+        try:
+            return self._rendered_once(template, ctx, label, errors, allow_pages)
+        finally:
+            self._reading = True
+
+    def _rendered_once(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
+                       allow_pages: bool) -> list[Face]:
         exhausted = self._exhausted.get(template)
         if exhausted is not None:  # it ran out of its budget on an earlier face: counted, not run again
             self.seen_errors[exhausted] = self.seen_errors.get(exhausted, 0) + 1
             return []
+        self._pending = None
         try:
             text = self._render_text(template, ctx, label)
+            pending, self._pending = self._pending, None
             cached = self._parsed.get((template, text))
             if cached is not None:  # identical rendering (one back for a whole deck): reuse
+                if pending is not None and (template, text) in self._clean:  # other inputs, the same face
+                    self._store_face(pending, template, text)
                 return cached
-            doc = self.renderer.parse(text, template, label)
+            doc = self._docs.pop(text, None)
+            if doc is None:
+                doc = self.renderer.parse(text, template, label)
         except TemplateLimitError as exc:
             self._report_once(template, label, [exc], errors)
             self._exhausted[template] = self._error_key(template, label, exc)
@@ -196,7 +241,17 @@ class KitRenderer:
         self._parsed[(template, text)] = faces
         if not found.errors:
             self._clean.add((template, text))
+            if self.store is not None:
+                self._clean_docs[(template, text)] = doc
+                if pending is not None:  # only a face without a problem is kept
+                    self._store_face(pending, template, text)
         return faces
+
+    def _store_face(self, pending: tuple[str, tuple[str, ...]], template: str, text: str) -> None:
+        assert self.store is not None
+        read = tuple((k, self._strings.get(k)) for k in dict.fromkeys(pending[1]))  # with their values now
+        self.store.put_face(pending[0], text, read, self._clean_docs.get((template, text)))
+        self._save_facts()
 
     def _render_text(self, template: str, ctx: dict[str, Any], label: str) -> str:
         """The face's text: rendered, or the adopted one when every string it read is unchanged."""
@@ -221,21 +276,75 @@ class KitRenderer:
             if known is not None:
                 self._read.extend(known[1])  # what the rendering read, for whoever listens
                 return known[0]
+            if self.store is not None and self._reading:
+                hit = self.store.face(self.store.face_key(key, self._palette))
+                if hit is not None and all(self._strings.get(k) == v for k, v in hit[1]):
+                    text, read, doc = hit
+                    reads = tuple(k for k, _ in read)
+                    self._read.extend(reads)
+                    self._memo[key] = (text, reads)
+                    self._hit = (key, text)
+                    if doc is not None:
+                        self._docs[text] = doc
+                    return text
         start = len(self._read)
         text = self.renderer.render_text(template, ctx, label)
         if key is None:  # the templates it reaches are compiled now: a key if it has one
             key = self._keys.key(template, ctx, self._base, self._language_token, self._shared)
         if key is not None:
-            self._memo[key] = (text, tuple(self._read[start:]))
+            reads = tuple(self._read[start:])
+            self._memo[key] = (text, reads)
+            if self.store is not None:
+                self._pending = (self.store.face_key(key, self._palette), reads)
         return text
+
+    def _source_digest(self, template: str) -> str | None:
+        """The digest of a template's source as it is now (None: it cannot be read)."""
+        if template not in self._digests:
+            env = self.renderer.env
+            try:
+                source, _, _ = env.loader.get_source(env, template)  # type: ignore[union-attr]
+                self._digests[template] = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+            except Exception:  # noqa: BLE001 - not found, outside the jail, not UTF-8: the rendering says which
+                self._digests[template] = None
+        return self._digests[template]
+
+    def _stored_facts(self, digest: str) -> TemplateFacts | None:
+        assert self.store is not None
+        data = self.store.facts(digest)
+        return TemplateFacts.from_json(data, digest) if data is not None else None
+
+    def _save_facts(self) -> None:
+        """Keep the facts of every template compiled so far in the face cache."""
+        assert self.store is not None
+        for facts in list(self.renderer.env.facts.values()):
+            if facts.digest not in self._facts_saved:
+                self._facts_saved.add(facts.digest)
+                self.store.put_facts(facts.digest, facts.as_json())
+
+    def facts_cached(self, templates) -> bool:
+        """Whether the face cache knows the facts of each of ``templates`` as they are now
+        (then a build need not compile them before its workers start)."""
+        if self.store is None:
+            return False
+        for name in dict.fromkeys(templates):
+            digest = self._source_digest(name)
+            if digest is None or self.store.facts(digest) is None:
+                return False
+        return True
 
     def _language_token(self) -> str:
         """What stands for the language's ``t`` and count helpers in a face's key: the
-        language and a digest of its strings (and which of them are fallbacks)."""
+        language, the language whose plural rules apply, a digest of which strings it
+        has (the count helpers choose a form by the keys there are) and which of them
+        are fallbacks. Not the strings' values: within a language they are fixed, and
+        a cached face (render/facestore.py) keeps the values of the strings it read,
+        which must be the same for it to be used."""
         if not self._lang_token:
-            strings = sorted(self._strings.items())
+            strings = sorted(self._strings)
             fallbacks = sorted(self.game.fallbacks.get(self._lang, ()))
-            text = json.dumps([self._lang, strings, fallbacks], ensure_ascii=False)
+            rules_lang = self.game.languages[0] if self._lang == PSEUDO else self._lang  # the plural rules
+            text = json.dumps([self._lang, rules_lang, strings, fallbacks], ensure_ascii=False)
             self._lang_token = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         return self._lang_token
 

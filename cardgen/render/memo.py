@@ -59,33 +59,69 @@ class TemplateFacts:
     its source."""
 
     whole: frozenset[str]
-    fields: frozenset[tuple[str, str]]
+    fields: frozenset[tuple[str, ...]]  # (name, field, field…): ``game.data.tiles``
     refs: tuple[str | None, ...]
     impure: bool
     digest: str
 
+    def as_json(self) -> dict[str, Any]:
+        """The facts as JSON data, for the face cache (render/facestore.py)."""
+        return {"whole": sorted(self.whole), "fields": sorted(list(p) for p in self.fields),
+                "refs": list(self.refs), "impure": self.impure}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any], digest: str) -> TemplateFacts | None:
+        """Facts read back from the face cache; None unless every field has its type."""
+        whole, fields, refs, impure = (data.get(k) for k in ("whole", "fields", "refs", "impure"))
+        if not (isinstance(whole, list) and all(isinstance(n, str) for n in whole)
+                and isinstance(fields, list)
+                and all(isinstance(p, list) and 2 <= len(p) <= MAX_PATH + 1 and all(isinstance(x, str) for x in p)
+                        for p in fields)
+                and isinstance(refs, list) and all(r is None or isinstance(r, str) for r in refs)
+                and isinstance(impure, bool)):
+            return None
+        return TemplateFacts(frozenset(whole), frozenset(tuple(p) for p in fields), tuple(refs), impure, digest)
+
+
+MAX_PATH = 4  # fields of a name followed into its value (``game.data.tiles``): a longer chain keys on its start
+
+
+def _chain(node: nodes.Node) -> tuple[nodes.Name, tuple[str, ...]] | None:
+    """The name and fields of ``name.a.b["c"]`` (fields by attribute or constant text),
+    None for anything else."""
+    steps: list[str] = []
+    while isinstance(node, (nodes.Getattr, nodes.Getitem)):
+        if isinstance(node, nodes.Getattr):
+            steps.append(node.attr)
+        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            steps.append(node.arg.value)
+        else:
+            return None
+        node = node.node
+    if isinstance(node, nodes.Name) and node.ctx == "load":
+        return node, tuple(reversed(steps))
+    return None
+
 
 def template_facts(tree: nodes.Template, source: str) -> TemplateFacts:
-    fields: set[tuple[str, str]] = set()
+    chains: dict[int, tuple[str, tuple[str, ...]]] = {}
+    inner: set[int] = set()  # chains inside a longer one
     by_field: set[int] = set()  # the Name nodes read field by field
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
-        target = node.node
-        if not (isinstance(target, nodes.Name) and target.ctx == "load"):
+        found = _chain(node)
+        if found is None:
             continue
-        if isinstance(node, nodes.Getattr):
-            field = node.attr
-        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
-            field = node.arg.value
-        else:
-            continue
-        fields.add((target.name, field))
+        target, steps = found
+        chains[id(node)] = (target.name, steps[:MAX_PATH])
+        inner.add(id(node.node))  # type: ignore[attr-defined]  # a Getattr or Getitem
         by_field.add(id(target))
+    fields = {(name, *steps) for n, (name, steps) in chains.items() if n not in inner}
     whole = frozenset(n.name for n in tree.find_all(nodes.Name) if n.ctx == "load" and id(n) not in by_field)
     refs: list[str | None] = []
     for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
         target = node.template
         refs.append(target.value if isinstance(target, nodes.Const) and isinstance(target.value, str) else None)
-    impure = bool((whole | {n for n, _ in fields}) & _IMPURE_NAMES) \
+    impure = bool((whole | {p[0] for p in fields}) & _IMPURE_NAMES) \
         or any(f.name in _IMPURE_FILTERS for f in tree.find_all(nodes.Filter))
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
     return TemplateFacts(whole, frozenset(fields), tuple(refs), impure, digest)
@@ -105,14 +141,34 @@ def _field(value: Any, name: str) -> Any:
 _NOT_DATA = object()
 
 
+def _path_value(value: Any, path: tuple[str, ...]) -> Any:
+    """``value.a.b`` as a template reads it (see _field), _MISSING from the first field
+    that is not there."""
+    for name in path:
+        value = _field(value, name)
+        if value is _NOT_DATA or value is _MISSING:
+            return value
+    return value
+
+
+_Closure = tuple[frozenset[str], dict[str, frozenset[tuple[str, ...]]], str]  # names, fields read, sources
+
+
 class FaceKeys:
     """The key of a face's rendering from its template and context (None: no key)."""
 
-    def __init__(self, facts: Mapping[str, TemplateFacts]):
+    def __init__(self, facts: Mapping[str, TemplateFacts],
+                 source_digest: Callable[[str], str | None] | None = None,
+                 stored: Callable[[str], TemplateFacts | None] | None = None):
         self.facts = facts  # filled as templates compile (LimitedSandbox._parse)
-        self._names: dict[str, tuple[frozenset[str], str] | None] = {}
+        # With the face cache, a key must hold for the sources as they are now: each
+        # template's facts are checked against its source's digest, and the facts of a
+        # source not compiled in this process are looked up in the cache (``stored``).
+        self.source_digest = source_digest
+        self.stored = stored
+        self._names: dict[str, _Closure | None] = {}
 
-    def names(self, template: str) -> tuple[frozenset[str], dict[str, frozenset[str]], str] | None:
+    def names(self, template: str) -> _Closure | None:
         """The context names ``template`` and the templates it reaches can read, and a
         digest of all their sources; None when that cannot be known."""
         if template in self._names:
@@ -125,7 +181,7 @@ class FaceKeys:
 
     def _closure(self, template: str) -> Any:
         whole: set[str] = set()
-        fields: dict[str, set[str]] = {}
+        fields: dict[str, set[tuple[str, ...]]] = {}
         digest = hashlib.sha256()
         todo, seen = [template], set()
         while todo:
@@ -134,14 +190,20 @@ class FaceKeys:
                 continue
             seen.add(name)
             facts = self.facts.get(name)
+            if self.source_digest is not None:
+                digest_now = self.source_digest(name)
+                if digest_now is None:
+                    return None  # unreadable: the rendering reports it
+                if facts is None or facts.digest != digest_now:
+                    facts = self.stored(digest_now) if self.stored is not None else None
             if facts is None:  # not compiled yet (an include met later): known after a rendering
                 return _NOT_YET
             if facts.impure or None in facts.refs:
                 return None  # impure, or reaching a computed name
             digest.update(f"{name}\0{facts.digest}\0".encode("utf-8", "surrogatepass"))
             whole |= facts.whole
-            for name, field in facts.fields:
-                fields.setdefault(name, set()).add(field)
+            for name, *path in facts.fields:
+                fields.setdefault(name, set()).add(tuple(path))
             todo.extend(r for r in facts.refs if r is not None)
         by_field = {n: frozenset(f) for n, f in fields.items() if n not in whole}
         return frozenset(whole), by_field, digest.hexdigest()
@@ -161,7 +223,7 @@ class FaceKeys:
                 continue  # a global (range, dict…) or an error the rendering will report
             value = context[name]
             if name in by_field:  # only some fields read: the face is decided by those
-                picked = {f: _field(value, f) for f in sorted(by_field[name])}
+                picked = {"\x1f".join(p): _path_value(value, p) for p in sorted(by_field[name])}
                 if all(v is not _NOT_DATA for v in picked.values()):
                     token = self._token(picked, False, language_token)
                     if token is None:

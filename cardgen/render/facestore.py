@@ -1,0 +1,282 @@
+"""The face cache: rendered faces kept between builds in the user's cache folder, so
+that a rebuild after editing one card renders only that card's faces.
+
+An entry is found by a key (render/memo.py) made of everything that decides a face's
+rendering: cardgen's and Jinja's versions, the sources of every template the face
+reaches, the values of the names it reads, its language and plural rules, and the
+palette the colour filters read. It holds the rendered layout text, the locale
+strings the rendering read with their values (an entry whose strings have changed
+since is not used) and the document the text parses to, as JSON. The
+template facts the keys are made of (render/memo.py) are kept too, by their source's
+digest, so a rebuild need not compile a template whose faces are all cached.
+
+An entry is data, never code, and is trusted no more than a template's output: it is
+read only from a regular file of bounded size, its checksum and its own key must
+match, its values must have the expected types, and what it holds is parsed and
+checked (layout ops, text fit) exactly as a fresh rendering is. Anything else is a
+miss, and the face is rendered. Only faces that rendered, parsed and checked without
+a problem are stored, so every error is reported by a fresh rendering, at its place.
+
+The same folder keeps, for output/reuse.py, what each kit file's inputs gave (its
+SHA-256 and manifest entry), so that a file nothing of which changed is not drawn.
+
+Writes go to a temporary file renamed into place, so concurrent builds never read a
+half-written entry; the folder is kept under a size bound by removing the entries
+used longest ago.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .budget import MAX_OUTPUT
+
+ENV_VAR = "CARDGEN_CACHE_DIR"
+FORMAT = "cardgen-faces-1"  # the layout of an entry; another value is another cache
+MAX_BYTES = 256 * 2**20  # the folder's bound; the entries used longest ago go first
+MAX_ENTRY = 4 * MAX_OUTPUT + 2**20  # an entry's largest size: its text (UTF-8) and its document
+_STALE_TMP = 3600.0  # seconds after which a temporary file is a killed build's leftover
+
+
+def cache_dir() -> Path:
+    """The face cache's folder: ``CARDGEN_CACHE_DIR`` if set, else the platform's user
+    cache folder (``$XDG_CACHE_HOME/cardgen/faces``, default ``~/.cache/cardgen/faces``
+    on Linux)."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("cardgen", appauthor=False)) / "faces"
+
+
+def _versions() -> str:
+    """What decides every rendering beyond a face's own inputs: the versions of cardgen,
+    Jinja, Babel (plural rules, number formats) and Python, and the source of this
+    package (the sandbox, its filters, the contexts faces get), so that a checkout of
+    cardgen between two releases never reads faces another one rendered."""
+    import babel
+    import jinja2
+
+    from ..version import __version__
+
+    code = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        code.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{FORMAT}\0{__version__}\0jinja2 {jinja2.__version__}\0babel {babel.__version__}\0" \
+           f"python {sys.version_info[0]}.{sys.version_info[1]}\0{code.hexdigest()}"
+
+
+def is_plain(doc: Any) -> bool:
+    """Whether ``doc`` comes back from JSON as itself: mappings with text keys, lists,
+    text, whole numbers of at most 4,000 digits, finite floats, booleans and None."""
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            if not all(type(k) is str for k in value):
+                return False
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+        elif kind is int:
+            if value.bit_length() > 13_000:  # beyond Python's 4,300 digits for int <-> text
+                return False
+        elif kind is float:
+            if value != value or value in (float("inf"), float("-inf")):
+                return False
+        elif not (value is None or kind is str or kind is bool):
+            return False
+    return True
+
+
+def _encode(payload: dict[str, Any]) -> bytes:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    data = body.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest().encode("ascii") + b"\n" + data
+
+
+class FaceStore:
+    """The face cache in ``root``; every failure to read or write it is a miss."""
+
+    def __init__(self, root: Path, max_bytes: int = MAX_BYTES):
+        self.root = Path(root)
+        self.max_bytes = max_bytes
+        self.versions = _versions()
+        self.wrote = 0  # entries written by this process
+
+    @staticmethod
+    def open(root: Path | None = None) -> FaceStore | None:
+        """The store in ``root`` (default: :func:`cache_dir`), None when that folder
+        cannot be made."""
+        folder = root if root is not None else cache_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return None
+        return FaceStore(folder)
+
+    # -- keys ------------------------------------------------------------------
+    def face_key(self, memo_key: str, palette: Iterable[tuple[str, str]]) -> str:
+        """A face's entry key: its memo key (render/memo.py) with what decides a
+        rendering beyond it (the versions, the palette the colour filters read)."""
+        text = json.dumps(["face", self.versions, memo_key, sorted(palette)], ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def facts_key(self, source_digest: str) -> str:
+        """The entry key of a template's facts, from its source's digest."""
+        return hashlib.sha256(f"facts\0{self.versions}\0{source_digest}".encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    # -- reading ---------------------------------------------------------------
+    def read(self, key: str) -> dict[str, Any] | None:
+        """The entry ``key``'s payload, None when it is absent or not a sound entry."""
+        path = self._path(key)
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(path, flags)
+        except OSError:
+            return None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(MAX_ENTRY + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        head, _, body = data.partition(b"\n")
+        if len(data) > MAX_ENTRY or hashlib.sha256(body).hexdigest().encode("ascii") != head:
+            return None
+        try:
+            payload = json.loads(body.decode("utf-8", "surrogatepass"))
+        except (ValueError, RecursionError, MemoryError):
+            return None
+        if not isinstance(payload, dict) or payload.get("key") != key:
+            return None
+        try:  # used now: the last to be evicted (the time is only a hint: a failure changes nothing)
+            os.utime(path, None)
+        except OSError:
+            pass
+        return payload
+
+    def face(self, key: str) -> tuple[str, tuple[tuple[str, str | None], ...], Any] | None:
+        """A face's (text, the locale strings it read with their values then, document
+        or None) from the cache."""
+        payload = self.read(key)
+        if payload is None:
+            return None
+        text, reads, doc = payload.get("text"), payload.get("reads"), payload.get("doc")
+        if not (isinstance(text, str) and len(text) <= MAX_OUTPUT and isinstance(reads, list)
+                and all(isinstance(r, list) and len(r) == 2 and isinstance(r[0], str)
+                        and (r[1] is None or isinstance(r[1], str)) for r in reads)):
+            return None
+        if doc is not None and not isinstance(doc, (dict, list)):
+            return None
+        return text, tuple((k, v) for k, v in reads), doc
+
+    def facts(self, source_digest: str) -> dict[str, Any] | None:
+        """A template's facts (the fields of memo.TemplateFacts as JSON) from the cache."""
+        key = self.facts_key(source_digest)
+        payload = self.read(key)
+        if payload is None or payload.get("digest") != source_digest:
+            return None
+        return payload
+
+    # -- writing ---------------------------------------------------------------
+    def put_face(self, key: str, text: str, reads: tuple[tuple[str, str | None], ...], doc: Any) -> None:
+        """Store a face that rendered, parsed and checked without a problem (its
+        document only when JSON gives it back as it is)."""
+        payload = {"key": key, "text": text, "reads": [list(r) for r in reads], "doc": doc if is_plain(doc) else None}
+        try:
+            data = _encode(payload)
+        except (ValueError, RecursionError):  # nested too deep for JSON: the text alone
+            payload["doc"] = None
+            data = _encode(payload)
+        if len(data) <= MAX_ENTRY:
+            self._write(key, data)
+
+    def put(self, key: str, payload: dict[str, Any]) -> None:
+        """Store any JSON ``payload`` under ``key`` (output/reuse.py keeps kit files' records)."""
+        self._write(key, _encode({**payload, "key": key}))
+
+    def put_facts(self, source_digest: str, facts: dict[str, Any]) -> None:
+        key = self.facts_key(source_digest)
+        self._write(key, _encode({"key": key, **facts, "digest": source_digest}))
+
+    def _write(self, key: str, data: bytes) -> None:
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)  # whole or not at all, for a concurrent reader
+            self.wrote += 1
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+    # -- the size bound ----------------------------------------------------------
+    def evict(self) -> int:
+        """Remove the entries used longest ago until the folder is within its bound, and
+        temporary files a killed build left; returns how many files were removed."""
+        entries: list[tuple[float, int, str]] = []
+        removed = 0
+        now = time.time()
+        try:
+            shards = [e.path for e in os.scandir(self.root) if len(e.name) == 2 and e.is_dir(follow_symlinks=False)]
+        except OSError:
+            return 0
+        for shard in shards:
+            try:
+                files = list(os.scandir(shard))
+            except OSError:
+                continue
+            for entry in files:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.name.startswith(".tmp-"):
+                    if now - info.st_mtime > _STALE_TMP:
+                        removed += _remove(entry.path)
+                    continue
+                entries.append((info.st_mtime, info.st_size, entry.path))
+        total = sum(size for _, size, _ in entries)
+        if total <= self.max_bytes:
+            return removed
+        entries.sort()
+        for _, size, path in entries:
+            if total <= self.max_bytes:
+                break
+            removed += _remove(path)
+            total -= size
+        return removed
+
+
+def _remove(path: str) -> int:
+    try:
+        os.unlink(path)
+        return 1
+    except OSError:
+        return 0
