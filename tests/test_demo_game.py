@@ -14,6 +14,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pypdf
 import pypdfium2 as pdfium
 import pytest
@@ -75,7 +76,8 @@ class Raster:
 
     def region(self, left: float, top: float, right: float, bottom: float) -> list[tuple[int, int, int]]:
         s = self.scale
-        return list(self.img.crop((round(left * s), round(top * s), round(right * s), round(bottom * s))).getdata())
+        crop = self.img.crop((round(left * s), round(top * s), round(right * s), round(bottom * s)))
+        return [tuple(p) for p in np.asarray(crop).reshape(-1, 3).tolist()]
 
 
 def _is(colour, want, tol=12) -> bool:
