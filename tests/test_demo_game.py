@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from cardgen.cli import main
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.layout.flow import _wrap_runs
 from cardgen.layout.textfit import Run
+from tests.conftest import edit_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "docs" / "examples" / "demo"
@@ -38,8 +40,8 @@ CORAL_WORDS, GOLD = (0xE0, 0x67, 0x4F), (0xE2, 0xA9, 0x3B)
 BASE14 = {"Courier", "Helvetica", "Times-Roman", "Symbol", "ZapfDingbats", "Times", "Arial"}
 
 
-def _build(out: Path, *options: str) -> Path:
-    result = CliRunner().invoke(main, ["build", str(DEMO), "--out", str(out), "--jobs", "1", *options])
+def _build(out: Path, *options: str, folder: Path = DEMO) -> Path:
+    result = CliRunner().invoke(main, ["build", str(folder), "--out", str(out), "--jobs", "1", *options])
     assert result.exit_code == 0, result.output
     return out / GAME
 
@@ -322,3 +324,20 @@ def test_a_flow_never_leaves_an_icon_without_the_word_it_is_glued_to():
     words = [[run.text or f":{run.icon}:" for _, run in line] for line in lines]
     assert words == [["pay or"], ["2\u00a0", ":shell:", "now"]] or words == [["pay or"], ["2\u00a0", ":shell:"], ["now"]]
     assert all(line[0][1].icon is None for line in lines)
+
+
+def test_the_ink_saver_palette_recolours_colour_spans_and_icons(tmp_path):
+    """A colour span's words and a glyph icon's colour are palette names like any other:
+    the ink-saver palette swaps them too, in a text op and in a flow."""
+    folder = tmp_path / "reef"
+    shutil.copytree(DEMO, folder)
+    edit_file(folder / "game.yaml", '  deep: "#dce8f1"\n', '  deep: "#dce8f1"\n  coral: "#00ff00"\n  gold: "#0000ff"\n')
+    kit = _build(tmp_path / "out", "--ink-saver", "--lang", "en", "--paper", "a4", folder=folder)
+    for name, component, needle in ((f"{GAME}-en-a4-cards-ink-saver.pdf", "crew", "one step"),
+                                    (f"{GAME}-en-a4-cards-ink-saver.pdf", "treasures", "★"),
+                                    (f"{GAME}-en-a4-sheets-ink-saver.pdf", "rules", "Storm")):
+        n, _ = _page_of(kit, name, component, "front" if component != "rules" else "sheet")
+        _, _, box = find_text(char_boxes(kit / name, n - 1), needle)
+        ink = Raster(kit / name, n).region(box.left, box.top, box.right, box.bottom)
+        want = (0, 0, 255) if needle == "★" else (0, 255, 0)
+        assert sum(1 for p in ink if _is(p, want, 30)) > 20, (needle, sorted(set(ink))[:5])
