@@ -341,3 +341,9 @@ def test_the_ink_saver_palette_recolours_colour_spans_and_icons(tmp_path):
         ink = Raster(kit / name, n).region(box.left, box.top, box.right, box.bottom)
         want = (0, 0, 255) if needle == "★" else (0, 255, 0)
         assert sum(1 for p in ink if _is(p, want, 30)) > 20, (needle, sorted(set(ink))[:5])
+
+
+def test_validate_kit_finds_every_piece_with_its_back(kits):
+    result = CliRunner().invoke(main, ["validate", str(DEMO), "--kit", str(kits["long"])])
+    assert result.exit_code == 0, result.output
+    assert "(crew ×9, treasures ×9, reef ×12, pennants ×8)" in result.output
