@@ -33,7 +33,7 @@ DEMO = ROOT / "docs" / "examples" / "demo"
 GAME = "lantern-reef"
 SCALE = 8  # px per mm ≈ 203 dpi
 MM = 72 / 25.4
-HEX_H = round(80 / math.sqrt(3), 2)  # a 40 mm pointy hex's corner-to-corner height
+HEX_H = round(100 / math.sqrt(3), 2)  # a 50 mm pointy hex's corner-to-corner height
 
 DEEP, REEF, STORM, FOAM = (0x12, 0x3B, 0x5C), (0x1F, 0x73, 0x72), (0x2B, 0x2D, 0x42), (0xFB, 0xF7, 0xEE)
 CORAL_WORDS, GOLD = (0xE0, 0x67, 0x4F), (0xE2, 0xA9, 0x3B)
@@ -117,11 +117,11 @@ def test_the_print_shop_file_has_a_trim_box_per_outline_and_die_lines_for_shaped
         if any(s[0] == "/Separation" and s[1] == "/CutContour" for s in seps):
             cut[trim] = cut.get(trim, 0) + 1
     crew, treasure = (3.0, 3.0, 66.0, 91.0), (3.0, 3.0, 53.0, 73.0)
-    hexes, pennant = (3.0, 3.0, 43.0, round(3 + HEX_H, 2)), (2.0, 2.0, 46.0, 28.0)
+    hexes, pennant = (3.0, 3.0, 53.0, round(3 + HEX_H, 2)), (2.0, 2.0, 46.0, 28.0)
     assert boxes == {
         (crew, (0.0, 0.0, 69.0, 94.0)): 18,  # 9 crew cards, front and back
         (treasure, (0.0, 0.0, 56.0, 76.0)): 18,  # rounded: 9 treasures
-        (hexes, (0.0, 0.0, 46.0, round(6 + HEX_H, 2))): 24,  # 12 reef hexes
+        (hexes, (0.0, 0.0, 56.0, round(6 + HEX_H, 2))): 24,  # 12 reef hexes
         (pennant, (0.0, 0.0, 48.0, 30.0)): 16,  # 8 pennants cut along their path
     }
     assert cut == {treasure: 18, hexes: 24, pennant: 16}, "die-cut shapes carry a CutContour line"
