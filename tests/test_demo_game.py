@@ -125,6 +125,13 @@ def test_the_print_shop_file_has_a_trim_box_per_outline_and_die_lines_for_shaped
         (pennant, (0.0, 0.0, 48.0, 30.0)): 16,  # 8 pennants cut along their path
     }
     assert cut == {treasure: 18, hexes: 24, pennant: 16}, "die-cut shapes carry a CutContour line"
+    # each crew card's back page is its own back: the storms' is theirs
+    entry = _entry(kits["long"], f"{GAME}-en-printshop.pdf")
+    backs = [(p["page"], p["items"][0]) for p in entry["pages"] if p["component"] == "crew" and p["side"] == "back"]
+    assert len(backs) == 9
+    for page, it in backs:
+        want = STORM if it["card"] == "storm" else DEEP
+        assert _is(Raster(kits["long"] / entry["file"], page, scale=2).at(it["x"] + it["w"] / 2, it["y"] + 6), want)
 
 
 def _pairs(entry: dict) -> list[tuple[dict, dict]]:
