@@ -270,7 +270,7 @@ def built(tmp_path_factory) -> dict[str, tuple[Path, str]]:
 
 
 def test_there_are_example_folders():
-    assert {"first-game", "every-key"} <= {f.name for f in EXAMPLE_GAMES}
+    assert {"first-game", "every-key", "demo"} <= {f.name for f in EXAMPLE_GAMES}
 
 
 @pytest.mark.parametrize("folder", EXAMPLE_GAMES, ids=lambda f: f.name)
@@ -295,6 +295,13 @@ def test_the_first_game_listing_is_the_real_build_output(built):
     page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     assert stdout.startswith("Built night-sky into output/night-sky/\n") and stdout.count("pages") >= 6
     assert f"```text\n{stdout}```" in page, "docs/getting-started.md shows another build output:\n" + stdout
+
+
+def test_the_demo_listing_is_the_real_build_output(built):
+    _, stdout = built["demo"]
+    page = (DOCS / "design" / "demo.md").read_text(encoding="utf-8")
+    assert stdout.startswith("Built lantern-reef into output/lantern-reef/\n")
+    assert f"```text\n{stdout}```" in page, "docs/design/demo.md shows another build output:\n" + stdout
 
 
 def test_the_every_key_example_builds_with_its_variant(tmp_path):

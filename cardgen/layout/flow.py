@@ -66,22 +66,37 @@ def _same_kind(a: Run, b: Run) -> bool:
 
 
 def _wrap_runs(width: Width, tokens: list[tuple[bool, Run]], size: float, max_w: float) -> list[list[tuple[float, Run]]]:
-    """Greedy line filling of (space_before, word run) tokens → lines of (x, run) segments."""
+    """Greedy line filling of (space_before, word run) tokens → lines of (x, run) segments.
+    A token with no space before it (an icon against its word, across a no-break space,
+    or a word whose style changes inside it) goes to the next line with the one before."""
+    groups: list[list[Run]] = []
+    spaced: list[bool] = []
+    for space, word in tokens:
+        if groups and not space:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+            spaced.append(space)
     lines: list[list[tuple[float, Run]]] = []
     line: list[tuple[float, Run]] = []
     x = 0.0
-    for space, word in tokens:
-        w = width(word, size)
-        gap = width(Run(" ", word.font), size) if (space and line) else 0.0
-        if line and x + gap + w > max_w + 1e-6:
+    for space, group in zip(spaced, groups):
+        widths = [width(word, size) for word in group]
+        # the space is the words' own: a symbol font's space before a character icon is wide
+        gap_font = next((r.font for r in (line[-1][1], group[0]) if r.icon is None), group[0].font) \
+            if line else group[0].font
+        gap = width(Run(" ", gap_font), size) if (space and line) else 0.0
+        if line and x + gap + sum(widths) > max_w + 1e-6:
             lines.append(line)
             line, x, gap = [], 0.0, 0.0
-        if line and _same_kind(line[-1][1], word):
-            sx, srun = line[-1]
-            line[-1] = (sx, Run(srun.text + (" " if gap else "") + word.text, srun.font, srun.colour))
-        else:
-            line.append((x + gap, word))
-        x += gap + w
+        for word, w in zip(group, widths):
+            if line and _same_kind(line[-1][1], word):
+                sx, srun = line[-1]
+                line[-1] = (sx, Run(srun.text + (" " if gap else "") + word.text, srun.font, srun.colour))
+            else:
+                line.append((x + gap, word))
+            x += gap + w
+            gap = 0.0
     if line:
         lines.append(line)
     return lines

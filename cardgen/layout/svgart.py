@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError
+from .svgopacity import fold_opacity
 
 MAX_SVG_BYTES = 8_000_000
 MAX_SVG_ELEMENTS = 20_000  # counted with every <use> expanded; svglib reads some 1,000 a second
@@ -160,6 +161,7 @@ def load_svg(path: Path) -> tuple[Any, int]:
     face) when it is refused or cannot be drawn."""
     root = _parse(path)
     elements = _check_tree(root)
+    fold_opacity(root)  # svglib draws fill and stroke opacity, not opacity
     from svglib.svglib import SvgRenderer
 
     quiet = logging.getLogger("svglib.svglib")

@@ -14,6 +14,7 @@ from ..errors import Collector, Where
 from ..model.components import Card
 from .data import check_finite, freeze
 from .schema import ID_RE, check_keys, check_mapping, describe, get
+from .tables import CellWhere
 from .yamlsrc import YDict, YList
 
 # Sane bounds, so that a slip in the data is a clear error rather than a build that
@@ -206,6 +207,7 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
         return []
     out: list[Card] = []
     checked: dict[str, bool] = {}  # template names of this entry already looked up
+    numeric = _numeric_columns(axes)
     for combo in itertools.product(*(values for _, values in axes)) if axes else [()]:
         binding = dict(zip(names, combo))
         binding.update(fields)
@@ -235,8 +237,23 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
         if False in sides:
             break
         out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"), variant=variant,
-                        front=sides[0] or None, back=sides[1] or None))
+                        front=sides[0] or None, back=sides[1] or None, cells=_cells(binding, numeric)))
     return out
+
+
+def _numeric_columns(axes: list[tuple[str, list]]) -> dict[str, frozenset[str]]:
+    """For each for_each name over a table, the columns that hold a number in some row."""
+    return {name: frozenset(col for row in values if isinstance(row, YDict) for col, v in row.items()
+                            if isinstance(v, (int, float)) and not isinstance(v, bool))
+            for name, values in axes}
+
+
+def _cells(binding: dict[str, Any], numeric: dict[str, frozenset[str]]) -> tuple[tuple[str, Where], ...]:
+    """The cells of a card's rows that hold text in a column of numbers, as ("row.cost",
+    its cell): the likely mistake when a template fails on a value of the row."""
+    return tuple((f"{name}.{col}", item.at(col)) for name, cols in numeric.items()
+                 if isinstance(item := binding.get(name), YDict)
+                 for col in item if col in cols and isinstance(item[col], str) and isinstance(item.at(col), CellWhere))
 
 
 def where_of(binding: dict[str, Any], dotted: str) -> Where | None:

@@ -26,6 +26,9 @@ class Card:
     variant: str | None = None  # only printed when the build asks for this variant (``--variant``)
     front: str | None = None  # its own front template, instead of its deck's
     back: str | None = None  # its own back template, instead of its deck's (a two-sided deck only)
+    # the spreadsheet cells its for_each values were read from: ("row.cost", the cell), to
+    # name the cell when a template fails on one of them
+    cells: tuple[tuple[str, Where], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

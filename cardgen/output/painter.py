@@ -349,7 +349,7 @@ class Painter:
         self.c.translate(x, y + h)
         if picture.drawing is not None:
             self.c.scale(w / picture.width, -h / picture.height)
-            draw_vector_art(picture.drawing, self.c)
+            draw_vector_art(picture.drawing, self.c, opacity=opacity)
         else:
             from reportlab.lib.utils import ImageReader
 

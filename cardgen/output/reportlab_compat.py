@@ -153,10 +153,38 @@ def install_tounicode_fix() -> None:
         ttfonts.makeToUnicodeCMap = _make_to_unicode_cmap
 
 
-def draw_vector_art(drawing, c, x: float = 0, y: float = 0) -> None:
+def _faded(drawing, opacity: float):
+    """A copy of ``drawing`` with every fill and stroke ``opacity`` times as opaque.
+    renderPDF sets each shape's own alpha, so an alpha set on the canvas before it
+    would be lost; like a faded ``group``, overlapping shapes show a little darker."""
+    import copy
+
+    from reportlab.lib.colors import Color
+
+    drawing = copy.deepcopy(drawing)
+    todo = [drawing]
+    while todo:
+        node = todo.pop()
+        for side in ("fill", "stroke"):
+            colour = getattr(node, side + "Color", None)
+            if isinstance(colour, Color):
+                colour = copy.copy(colour)
+                colour.alpha = (colour.alpha if colour.alpha is not None else 1) * opacity
+                setattr(node, side + "Color", colour)
+            if hasattr(node, side + "Color") or hasattr(node, side + "Opacity"):
+                own = getattr(node, side + "Opacity", None)
+                setattr(node, side + "Opacity", (1 if own is None else own) * opacity)
+        todo.extend(getattr(node, "contents", []))
+    return drawing
+
+
+def draw_vector_art(drawing, c, x: float = 0, y: float = 0, opacity: float | None = None) -> None:
     """A ReportLab Drawing (an SVG, as svglib turns it) onto the canvas, as vectors,
-    without the Helvetica that ``renderPDF.draw`` would set first."""
+    without the Helvetica that ``renderPDF.draw`` would set first, faded by ``opacity``."""
     from reportlab.graphics import renderPDF
+
+    if opacity is not None and opacity < 1:
+        drawing = _faded(drawing, opacity)
 
     class _NoDefaultFont(renderPDF._PDFRenderer):
         def initState(self, x, y):  # as renderbase.Renderer.initState, minus the font

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CardgenError, Collector, ErrorList
+from ..errors import CardgenError, Collector, ErrorList, Where, display_path
 from ..impose.grid import SheetPlan
 from ..impose.kit import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
@@ -23,6 +23,7 @@ from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
+from .cellhint import with_cells
 from .facestore import FaceStore
 from .fallback import mark_fallbacks
 from .memo import FaceKeys, TemplateFacts
@@ -146,6 +147,21 @@ class KitRenderer:
         self._base: dict[str, Any] = {}
         self._shared: dict[str, str] = {}
         self._lang_token = ""
+        self._card: Card | None = None  # the card whose face is being rendered (for its cells)
+
+    def _line_of(self, template: str, where: Where) -> str | None:
+        """The text of the template line an error names, when it is in ``template`` itself."""
+        if where.line is None:
+            return None
+        for folder in self.renderer.dirs:
+            path = folder / template
+            if display_path(path) == where.path:
+                try:
+                    lines = path.read_text(encoding="utf-8").splitlines()
+                except (OSError, UnicodeError):
+                    return None
+                return lines[where.line - 1] if 0 < where.line <= len(lines) else None
+        return None
 
     def _base_context(self, lang: str, t, errors: Collector) -> dict[str, Any]:
         g = self.game
@@ -225,6 +241,8 @@ class KitRenderer:
             self._exhausted[template] = self._error_key(template, label, exc)
             return []
         except CardgenError as exc:
+            if self._card is not None and not isinstance(exc, ErrorList):
+                exc = with_cells(exc, self._card.cells, self._card.fields, lambda w: self._line_of(template, w))
             self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
@@ -424,7 +442,11 @@ class KitRenderer:
                         ctx = {**base, "component": {"id": comp.id, **geo}, "card": _card_context(card),
                                "face": side, **geo}
                         label = f"{comp.id}/{card.id} {side} [{lang}]"
-                        faces = self._face(template, ctx, label, errors)
+                        self._card = card
+                        try:
+                            faces = self._face(template, ctx, label, errors)
+                        finally:
+                            self._card = None
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
                 if comp.header:
