@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cardgen.load.game import load_game  # noqa: E402
 from cardgen.rules import rules_for  # noqa: E402
-from cardgen.rules.egypt import tables  # noqa: E402
+from cardgen.rules.egypt import tablemaker, tables  # noqa: E402
 from cardgen.rules.egypt.game import table_key  # noqa: E402
 from cardgen.rules.egypt.spec import EgyptOptions  # noqa: E402
 
@@ -29,7 +29,7 @@ def main() -> None:
     options = rules.options(game)
     assert options == EgyptOptions(), "the shipped game's house rules are not the defaults the engine reads"
     start = time.process_time()
-    size = tables.write(options=options, players=rules.player_counts(game))
+    size = tablemaker.write(options=options, players=rules.player_counts(game))
     built = time.process_time() - start
     start = time.process_time()
     got = tables.shipped_tables(table_key(EgyptOptions()))

@@ -13,7 +13,7 @@ import pytest
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.rules.egypt import game as egypt_game
-from cardgen.rules.egypt import moves, tables
+from cardgen.rules.egypt import moves, tablemaker, tables
 from cardgen.rules.egypt.agents import GreedyAgent
 from cardgen.rules.egypt.bits import swar_total
 from cardgen.rules.egypt.game import EgyptGame, table_key
@@ -46,7 +46,7 @@ def fresh(monkeypatch):
 
 
 def test_the_shipped_tables_equal_what_the_engine_computes(shipped, fresh):
-    hands = tables.every_hand(HAND + 1)
+    hands = tablemaker.every_hand(HAND + 1)
     sample = random.Random(19).sample(hands, 400)
     g4 = fresh(4, EgyptOptions())
     player = GreedyAgent(g4, 0)

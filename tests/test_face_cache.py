@@ -224,7 +224,7 @@ def test_files_whose_inputs_did_not_change_are_taken_from_the_kit(game_copy, tmp
     drawn.clear()
     edit_file(game / "locales" / "fr.yaml", "name: Mini-jeu", "name: Mini-jeu II")  # the French files' title
     build(tmp_path / "out", str(game))
-    assert sorted(drawn) == ["mini-fr-a4-cards.pdf", "mini-fr-letter-cards.pdf", "mini-fr-printshop.pdf"], drawn
+    assert sorted(drawn) == ["mini-fr-a4-cards.pdf", "mini-fr-letter-cards.pdf", "mini-fr-printshop-63x88mm.pdf"], drawn
     kit = tmp_path / "out" / "mini"
     (kit / "mini-en-a4-cards.pdf").write_bytes((kit / "mini-en-a4-cards.pdf").read_bytes() + b"%annotated\n")
     drawn.clear()
