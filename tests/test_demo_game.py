@@ -82,6 +82,11 @@ class Raster:
         return [tuple(p) for p in np.asarray(crop).reshape(-1, 3).tolist()]
 
 
+# the print-shop files, one per trim size and outline (crew, treasures, reef, pennants)
+SHOP_FILES = ("printshop-63x88mm", "printshop-50x70mm-rounded", "printshop-50x57.7mm-hex",
+              "printshop-44x26mm-diecut")
+
+
 def _is(colour, want, tol=12) -> bool:
     return all(abs(a - b) <= tol for a, b in zip(colour, want))
 
@@ -98,35 +103,37 @@ def test_the_decks_come_from_the_csv_and_the_workbook(kits):
     assert len(fronts["reef"]) == 12 and len(fronts["pennants"]) == 8
     names = sorted(p.name for p in kits["long"].glob("*.pdf"))
     assert names == sorted(f"{GAME}-{lang}-{what}.pdf" for lang in ("en", "fr") for what in (
-        "a4-cards", "a4-sheets", "letter-cards", "letter-sheets", "printshop", "tide-fullsize"))
+        "a4-cards", "a4-sheets", "letter-cards", "letter-sheets", *SHOP_FILES, "tide-fullsize"))
     assert sorted(p.name for p in kits["gutterfold"].glob("*.pdf")) == sorted(
         f"{GAME}-en-{what}.pdf" for what in ("a4-cards-gutterfold", "a4-sheets", "letter-cards-gutterfold",
-                                             "letter-sheets", "printshop", "tide-fullsize"))
+                                             "letter-sheets", *SHOP_FILES, "tide-fullsize"))
 
 
 def test_the_print_shop_file_has_a_trim_box_per_outline_and_die_lines_for_shaped_pieces(kits):
-    reader = pypdf.PdfReader(kits["long"] / f"{GAME}-en-printshop.pdf")
     boxes: dict[tuple, int] = {}
     cut: dict[tuple, int] = {}
-    for page in reader.pages:
-        trim = tuple(round(float(v) / MM, 2) for v in page.trimbox)
-        media = tuple(round(float(v) / MM, 2) for v in page.mediabox)
-        boxes[(trim, media)] = boxes.get((trim, media), 0) + 1
-        spaces = page["/Resources"].get("/ColorSpace", {})
-        seps = [v.get_object() for v in spaces.values()]
-        if any(s[0] == "/Separation" and s[1] == "/CutContour" for s in seps):
-            cut[trim] = cut.get(trim, 0) + 1
+    for what in SHOP_FILES:  # one file per trim size and outline
+        reader = pypdf.PdfReader(kits["long"] / f"{GAME}-en-{what}.pdf")
+        for page in reader.pages:
+            trim = tuple(round(float(v) / MM, 2) for v in page.trimbox)
+            media = tuple(round(float(v) / MM, 2) for v in page.mediabox)
+            boxes[(what, trim, media)] = boxes.get((what, trim, media), 0) + 1
+            spaces = page["/Resources"].get("/ColorSpace", {})
+            seps = [v.get_object() for v in spaces.values()]
+            if any(s[0] == "/Separation" and s[1] == "/CutContour" for s in seps):
+                cut[trim] = cut.get(trim, 0) + 1
     crew, treasure = (3.0, 3.0, 66.0, 91.0), (3.0, 3.0, 53.0, 73.0)
     hexes, pennant = (3.0, 3.0, 53.0, round(3 + HEX_H, 2)), (2.0, 2.0, 46.0, 28.0)
+    crew_file, treasure_file, hex_file, pennant_file = SHOP_FILES
     assert boxes == {
-        (crew, (0.0, 0.0, 69.0, 94.0)): 18,  # 9 crew cards, front and back
-        (treasure, (0.0, 0.0, 56.0, 76.0)): 18,  # rounded: 9 treasures
-        (hexes, (0.0, 0.0, 56.0, round(6 + HEX_H, 2))): 24,  # 12 reef hexes
-        (pennant, (0.0, 0.0, 48.0, 30.0)): 16,  # 8 pennants cut along their path
+        (crew_file, crew, (0.0, 0.0, 69.0, 94.0)): 18,  # 9 crew cards, front and back
+        (treasure_file, treasure, (0.0, 0.0, 56.0, 76.0)): 18,  # rounded: 9 treasures
+        (hex_file, hexes, (0.0, 0.0, 56.0, round(6 + HEX_H, 2))): 24,  # 12 reef hexes
+        (pennant_file, pennant, (0.0, 0.0, 48.0, 30.0)): 16,  # 8 pennants cut along their path
     }
     assert cut == {treasure: 18, hexes: 24, pennant: 16}, "die-cut shapes carry a CutContour line"
     # each crew card's back page is its own back: the storms' is theirs
-    entry = _entry(kits["long"], f"{GAME}-en-printshop.pdf")
+    entry = _entry(kits["long"], f"{GAME}-en-{crew_file}.pdf")
     backs = [(p["page"], p["items"][0]) for p in entry["pages"] if p["component"] == "crew" and p["side"] == "back"]
     assert len(backs) == 9
     for page, it in backs:
