@@ -150,7 +150,8 @@ class KitWriter:
                 pdfout.draw_proof(c, face.proof)
             placed.append(PlacedItem(card=face.card, copy=face.copy, side=face.side, slot=slot.index, col=slot.col,
                                      row=slot.row, x=round(slot.x + dx, 3), y=round(slot.y + dy, 3), w=w, h=h,
-                                     rotation=slot.rotation))
+                                     rotation=slot.rotation,
+                                     component=face.component if face.component != page.component else None))
         pdfout.draw_marks(c, page.marks)
         pdfout.draw_ticks(c, page.cuts.ticks)
         pdfout.draw_cut_guides(c, page.cuts.traced)
