@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
+from test_impose_kit import Options, measure, pieces, rendered
 
 from cardgen.cli import main
 from cardgen.impose import impose_kit
@@ -20,7 +21,6 @@ from cardgen.impose.kit import plan_decks, share_groups
 from cardgen.impose.marks import EDGE_CLEARANCE
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.load.game import load_game
-from test_impose_kit import Options, measure, pieces, rendered
 
 GAME = Path(__file__).resolve().parent / "data" / "shared_game"
 PAPERS = ("a4", "letter")

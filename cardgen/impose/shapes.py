@@ -24,8 +24,18 @@ from ..model.components import Deck
 from . import pathgeom
 from .grid import SheetPlan, Slot, compact, marks_for, plan_sheet
 from .honeycomb import HoneycombPlan, compact_honeycomb, plan_honeycomb
-from .marks import (EDGE_CLEARANCE, MIN_MARK, STROKE_REACH, TICK_CLEAR, TICK_INSET, CutGuide, Mark, TrimCorner,
-                    bleed_ticks, circle_guides)
+from .marks import (
+    EDGE_CLEARANCE,
+    MIN_MARK,
+    STROKE_REACH,
+    TICK_CLEAR,
+    TICK_INSET,
+    CutGuide,
+    Mark,
+    TrimCorner,
+    bleed_ticks,
+    circle_guides,
+)
 from .outlines import CircleOutline, Outline, PathOutline, RectOutline, rounded_rect
 
 Sides = tuple[float, float, float, float]
