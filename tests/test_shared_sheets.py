@@ -41,18 +41,26 @@ def horus():
 def test_decks_share_sheets_only_with_the_same_plan_and_sides(horus):
     tiles, horus_cards, nile, stones, aids = (horus.component(c) for c in
                                              ("tiles", "horus-cards", "nile-cards", "stones", "aids"))
-    assert share_groups([tiles, horus_cards, nile, aids]) == [(tiles,), (horus_cards, nile), (aids,)]
+
+    def groups(*decks, per=9):
+        return [tuple(d.id for d in g) for g in share_groups(decks, lambda d: per)]
+
+    assert groups(tiles, horus_cards, nile, aids) == [("tiles",), ("horus-cards", "nile-cards"), ("aids",)]
     # another bleed, another shape, no backs: a plan or a file of its own
     for other in (dataclasses.replace(nile, bleed=2.0), dataclasses.replace(nile, shape="rounded", corner_radius=3),
                   dataclasses.replace(nile, back=None)):
-        assert share_groups([horus_cards, other]) == [(horus_cards,), (other,)]
+        assert groups(horus_cards, other) == [("horus-cards",), ("nile-cards",)]
     # rows of its own (new_row_per) or a header of its own: sheets of its own
-    assert share_groups([stones, dataclasses.replace(stones, id="more")]) == [(stones,), (dataclasses.replace(
-        stones, id="more"),)]
-    headed = dataclasses.replace(horus_cards, header="sticker_sheet.yaml.j2")
-    assert share_groups([headed, nile]) == [(headed,), (nile,)]
-    # a deck of the same size further on joins the group where its first deck is
-    assert share_groups([horus_cards, tiles, nile]) == [(horus_cards, nile), (tiles,)]
+    assert groups(stones, dataclasses.replace(stones, id="more")) == [("stones",), ("more",)]
+    assert groups(dataclasses.replace(horus_cards, header="sticker_sheet.yaml.j2"), nile) == [("horus-cards",),
+                                                                                               ("nile-cards",)]
+    # a deck of the same size further on joins the run where its first deck is
+    assert groups(horus_cards, tiles, nile) == [("horus-cards", "nile-cards"), ("tiles",)]
+    # only where that saves a sheet: 50 + 4 at 9 a sheet is 6 sheets, not 7; at 10 a sheet
+    # 5 + 1 either way, so the Nile cards keep theirs (they are not split for nothing)
+    assert groups(horus_cards, nile, per=10) == [("horus-cards",), ("nile-cards",)]
+    more = dataclasses.replace(nile, id="more-nile")
+    assert groups(horus_cards, nile, more) == [("horus-cards", "nile-cards"), ("more-nile",)]  # 58: 7 sheets
 
 
 # --- the Horus kit ---------------------------------------------------------------------------------

@@ -11,14 +11,15 @@ labels (``measure``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
 from ..errors import CardgenError, Collector
 from ..model.components import Board, Card, Component, Deck, Sheet
 from ..model.game import Game
-from .duplex import back_slots, plan_gutterfold
+from .duplex import FoldPlan, back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, paginate, paginate_rows
 from .labels import Measure, label_text, place_label, sheet_words, shifted
 from .marks import CutGuide, Mark, clear_of_edges
@@ -100,15 +101,30 @@ def share_key(comp: Deck) -> tuple[object, ...] | None:
             comp.bleed)
 
 
-def share_groups(decks: Sequence[Deck]) -> list[tuple[Deck, ...]]:
-    """The decks in groups that share sheets, in the order of each group's first deck,
-    its decks in game order: the 4 Nile cards fill the last sheet of the 50 Horus cards
-    rather than take a sheet of their own."""
-    groups: dict[object, list[Deck]] = {}
+def share_groups(decks: Sequence[Deck], per_sheet: Callable[[Deck], int]) -> list[tuple[Deck, ...]]:
+    """The decks in runs that share sheets, in the order of each run's first deck.
+
+    Decks of one ``share_key``, in game order, join a run while that saves a sheet: a
+    deck goes on after the pieces before it when the run and the deck together need
+    fewer sheets (of ``per_sheet`` pieces) than apart, so that sharing never splits a
+    deck over more sheets for nothing. The 4 Nile cards fill the last sheet of the 50
+    Horus cards (6 sheets, not 7); O, Farao!'s 4 aids keep their own sheet, since its
+    87 cards and the aids need 11 sheets either way."""
+    runs: list[list[Deck]] = []
+    last: dict[object, list[Deck]] = {}
     for comp in decks:
         key = share_key(comp)
-        groups.setdefault(key if key is not None else ("own", comp.id), []).append(comp)
-    return [tuple(g) for g in groups.values()]
+        run = last.get(key) if key is not None else None
+        if run is not None:
+            per = per_sheet(run[0])
+            held = sum(d.count for d in run)
+            if math.ceil((held + comp.count) / per) < math.ceil(held / per) + math.ceil(comp.count / per):
+                run.append(comp)
+                continue
+        runs.append([comp])
+        if key is not None:
+            last[key] = runs[-1]
+    return [tuple(run) for run in runs]
 
 
 def group_layout(decks: Sequence[Deck], plan: SheetPlan) -> list[tuple[Pieces, list[int]]]:
@@ -254,7 +270,7 @@ def _duplex_file(ctx: _Context, decks: tuple[Deck, ...], plans: Mapping[str, She
     decks of one size share sheets, each back behind its own front all the same."""
     duplex, words = ctx.options.duplex, ctx.words
     pages: list[Page] = []
-    for group in share_groups(decks):
+    for group in share_groups(decks, lambda d: plans[d.id].per_sheet):
         plan = plans[group[0].id]
         chunks = group_layout(group, plan)
         backs = back_slots(plan, duplex)
@@ -274,10 +290,13 @@ def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     needed. Decks of one size share sheets, as in a duplex file."""
     game, paper = ctx.game, ctx.paper
     pages: list[Page] = []
-    for group in share_groups(decks):
-        comp = group[0]
-        fold = plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, trim_margin=shape_for(comp).trim_margin(),
+    def fold_plan(comp: Deck) -> FoldPlan:
+        return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, trim_margin=shape_for(comp).trim_margin(),
                                name=f"{game.id} {comp.id}", paper_name=paper)
+
+    for group in share_groups(decks, lambda d: fold_plan(d).plan.per_sheet):
+        comp = group[0]
+        fold = fold_plan(comp)
         plan = fold.plan
         chunks = group_layout(group, plan)
         for n, (chunk, where) in enumerate(chunks, start=1):
@@ -295,7 +314,8 @@ def _sheets_file(ctx: _Context, plans: Mapping[str, SheetPlan]) -> SheetFile:
     order; one-sided decks of one size share sheets, where the first of them comes."""
     paper, words = ctx.paper, ctx.words
     tiles = tile_boards(ctx.game, paper)
-    groups = {group[0].id: group for group in share_groups([d for d in ctx.game.decks if not d.back])}
+    groups = {group[0].id: group for group in share_groups([d for d in ctx.game.decks if not d.back],
+                                                           lambda d: plans[d.id].per_sheet)}
     pages: list[Page] = []
     for comp in ctx.game.components:
         if isinstance(comp, Board):
