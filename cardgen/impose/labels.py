@@ -76,6 +76,7 @@ class LabelLine:
     y: float
     upright: bool  # False: turned a quarter, running down the left margin
     size_pt: float = LABEL_PT
+    backed: bool = False  # over the pieces' outer bleed: drawn on a white band, so it reads on dark art
 
 
 def spread_label(text: str, width: Callable[[str], float], gaps: list[tuple[float, float]],
@@ -146,6 +147,9 @@ def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine
     xs = [EDGE_CLEARANCE, *(x for x in plan.cut_xs if EDGE_CLEARANCE < x < pw - EDGE_CLEARANCE),
           pw - EDGE_CLEARANCE]
     spans = [(a, b) for a, b in zip(xs, xs[1:]) if b - a >= _LABEL_GAP_MM] or [(EDGE_CLEARANCE, pw - EDGE_CLEARANCE)]
+    # (when the block's bleed comes within a label's height of the printer's band, as with
+    # an outer bleed run into it, the label lies on that bleed, which is cut away)
     y = max(_LABEL_CENTRE_MM, (EDGE_CLEARANCE + block_top - _BLEED_GAP_MM) / 2)
-    return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True)
+    backed = y + _LABEL_HALF_MM > block_top
+    return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True, backed=backed)
                  for line, (a, b) in spread_label(text, width, spans, 2.0))

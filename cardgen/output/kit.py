@@ -163,14 +163,19 @@ class KitWriter:
                          fold_x=page.fold.x if page.fold is not None else None)
 
     def _label_line(self, c, line: LabelLine) -> None:
-        """One line of a sheet label, small and grey, centred where the imposition put it."""
+        """One line of a sheet label, small and grey, centred where the imposition put it;
+        on a white band where it lies over the pieces' bleed (``backed``)."""
         c.saveState()
-        c.setFillColorRGB(0.35, 0.35, 0.35)
         c.translate(line.x, line.y)
         if not line.upright:
             c.rotate(-90)
-        Painter(c, self.text, {}, None).draw_line(self.text.font(None), line.size_pt / PT_PER_MM, 0,
-                                                  0.0 if line.upright else 0.8, line.text, "center")
+        em, baseline = line.size_pt / PT_PER_MM, 0.0 if line.upright else 0.8
+        if line.backed:  # from just above the accents to below the descenders, a little wider than the text
+            half = self.label_width(line.text, line.size_pt) / 2 + 0.5
+            c.setFillColorRGB(1, 1, 1)
+            c.rect(-half, baseline - 0.9 * em, 2 * half, 1.2 * em, stroke=0, fill=1)
+        c.setFillColorRGB(0.35, 0.35, 0.35)
+        Painter(c, self.text, {}, None).draw_line(self.text.font(None), em, 0, baseline, line.text, "center")
         c.restoreState()
 
     def _component_name(self, comp: Component, lang: str) -> str:
