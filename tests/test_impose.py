@@ -518,3 +518,55 @@ def test_gutterfold_ticks_leave_the_fold_alone():
     # tick in it, though the trim edges on either side of it get theirs above and below
     assert not any(abs(m.x1 - fold.fold_x) < 3.0 - 1e-6 and abs(m.x2 - fold.fold_x) < 3.0 - 1e-6 for m in ticks)
     assert sum(1 for m in ticks if m.x1 == m.x2 and abs(abs(m.x1 - fold.fold_x) - 3.0) < 1e-6) >= 4
+
+
+# --- the outer bleed in the printer's band -------------------------------------------------
+
+
+def test_a_guide_on_a_cut_line_at_the_band_leans_its_ink_inside_and_a_slanted_one_stops_short():
+    from cardgen.impose.marks import STROKE_REACH, clear_of_edges, stroke_line
+
+    paper = PAPERS_MM["a4"]
+    on_edge = Mark(5.0, 6.0, 5.0, 8.0)  # the outer cut line of five 40 mm tiles across A4
+    right = Mark(205.0, 6.0, 205.0, 8.0)
+    inside = Mark(45.0, 6.0, 45.0, 8.0)
+    top = Mark(20.0, 5.1, 30.0, 5.1)
+    out = clear_of_edges([on_edge, right, inside, top, Mark(4.9, 6.0, 4.9, 9.0)], paper)
+    assert [m.lean for m in out] == [(1, 0), (-1, 0), (0, 0), (0, 1)]  # the one in the band is gone
+    # drawn, each stroke's ink lies beside the line, its edge on it: clear of the band, and exact
+    for width in (0.088, 0.353):
+        x1, _, x2, _ = stroke_line(out[0], width)
+        assert x1 - width / 2 == pytest.approx(5.0) and x1 == x2
+        assert stroke_line(out[1], width)[0] + width / 2 == pytest.approx(205.0)
+    assert stroke_line(out[2], 0.353)[:2] == (45.0, 6.0)
+    # a slanted mark's square end would poke past its end: it stops STROKE_REACH short
+    (slant,) = clear_of_edges([Mark(10.0, 10.0, 2.0, 2.0)], paper)
+    assert min(slant.x2, slant.y2) == pytest.approx(EDGE_CLEARANCE + STROKE_REACH)
+
+
+def test_a_traced_trim_keeps_its_stroke_out_of_the_band_too():
+    from cardgen.impose.marks import STROKE_REACH
+    from cardgen.impose.shapes import Circle, Rect
+
+    # 5 × 35.15 + 4 gutters of 6 mm = 199.75 mm: a rectangle's trim fits 5.125 mm from the
+    # sides, a traced circle's (5 mm + its stroke) does not
+    item = (35.15, 35.15)
+    rect = plan_sheet(PAPERS_MM["a4"], item, 3.0, own_bleed=True, trim_margin=Rect().trim_margin())
+    circle = Circle().plan(PAPERS_MM["a4"], item, 3.0, name="token", paper_name="a4")
+    assert (rect.cols, circle.cols) == (5, 4)
+    assert Circle().trim_margin() == EDGE_CLEARANCE + STROKE_REACH == Rect().trim_margin() + STROKE_REACH
+
+
+def test_the_label_of_a_sheet_whose_bleed_runs_into_the_band_lies_on_a_white_band_in_the_bleed():
+    from cardgen.impose.labels import place_label
+
+    def measure(text: str, size_pt: float) -> float:
+        return len(text) * 1.1
+
+    tiles = plan("a4", (40.0, 40.0), 3.0)
+    lines = place_label(tiles, "Horus · Tiles · front 1/4 · A4 · 100% · duplex long-edge", measure)
+    top = min(s.y for s in tiles.slots)
+    assert lines and all(line.upright and line.backed for line in lines)
+    assert all(EDGE_CLEARANCE + 1.9 <= line.y <= top - 0.75 - 0.65 for line in lines)  # on the bleed, off the art
+    cards = plan("a4", (63.0, 88.0), 3.0)  # room in the margin: no band
+    assert not any(line.backed for line in place_label(cards, "Horus · Horus cards · front 1/6", measure))
