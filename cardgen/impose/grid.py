@@ -120,9 +120,10 @@ def plan_sheet(
 
     The whole printed area (trim block plus bleed all round) stays at least
     ``min_margin`` from every paper edge, because home printers cannot print there,
-    unless that costs a row or column (below). The default is 4 mm rather than 5 mm so that 63×88 mm poker cards with 3 mm bleed
-    fit 3×3 on US Letter too (only 3×2 with 5 mm), and bleed clipped by a printer's
-    unprintable edge does no harm because bleed is cut away anyway.
+    unless that costs a row or column (below). The default is 4 mm rather than 5 mm
+    so that 63×88 mm poker cards with 3 mm bleed fit 3×3 on US Letter too (only 3×2
+    with 5 mm), and bleed clipped by a printer's unprintable edge does no harm
+    because bleed is cut away anyway.
     The grid is centred exactly so that mirroring it for duplex backs maps grid
     positions onto grid positions. Raises CardgenError if not even one item fits.
 

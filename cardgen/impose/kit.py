@@ -4,9 +4,9 @@
 It decides which files a kit has (two-sided decks in duplex pairs or on gutterfold
 sheets; sheets, boards and one-sided decks in a sheets file), which decks share sheets
 (``share_groups``), which piece goes in which slot of which page, what each shows of its
-bleed, its cut marks and guides, and the label of every page. It needs nothing of the rendered faces but how many pages each
-sheet component and deck header rendered (``RenderedKit``), and text widths for the
-labels (``measure``).
+bleed, its cut marks and guides, and the label of every page. It needs nothing of the
+rendered faces but how many pages each sheet component and deck header rendered
+(``RenderedKit``), and text widths for the labels (``measure``).
 """
 
 from __future__ import annotations
@@ -290,6 +290,7 @@ def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     needed. Decks of one size share sheets, as in a duplex file."""
     game, paper = ctx.game, ctx.paper
     pages: list[Page] = []
+
     def fold_plan(comp: Deck) -> FoldPlan:
         return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, trim_margin=shape_for(comp).trim_margin(),
                                name=f"{game.id} {comp.id}", paper_name=paper)
