@@ -166,6 +166,7 @@ class KitWriter:
         """One line of a sheet label, small and grey, centred where the imposition put it;
         on a white band where it lies over the pieces' bleed (``backed``)."""
         c.saveState()
+        c.setFillColorRGB(0.35, 0.35, 0.35)
         c.translate(line.x, line.y)
         if not line.upright:
             c.rotate(-90)
@@ -174,7 +175,7 @@ class KitWriter:
             half = self.label_width(line.text, line.size_pt) / 2 + 0.5
             c.setFillColorRGB(1, 1, 1)
             c.rect(-half, baseline - 0.9 * em, 2 * half, 1.2 * em, stroke=0, fill=1)
-        c.setFillColorRGB(0.35, 0.35, 0.35)
+            c.setFillColorRGB(0.35, 0.35, 0.35)
         Painter(c, self.text, {}, None).draw_line(self.text.font(None), em, 0, baseline, line.text, "center")
         c.restoreState()
 
