@@ -63,6 +63,10 @@ _LABEL_CENTRE_MM = EDGE_CLEARANCE + _LABEL_HALF_MM  # a margin label's centre: i
 _BLEED_GAP_MM = 1.2  # and never closer than this to the pieces' bleed
 _TOP_LABEL_MM = 9.0  # a top label's centre above the block's bleed: beyond the crop marks
 
+BAND_EMS = (0.9, 0.3)
+"""The white band behind a label on the pieces' bleed reaches this far above and below
+its baseline, in ems of its size: from over the accents to under the descenders."""
+
 Measure = Callable[[str, float], float]
 """The width (mm) of a text at a size (pt) in the label's font."""
 
@@ -150,6 +154,6 @@ def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine
     # (when the block's bleed comes within a label's height of the printer's band, as with
     # an outer bleed run into it, the label lies on that bleed, which is cut away)
     y = max(_LABEL_CENTRE_MM, (EDGE_CLEARANCE + block_top - _BLEED_GAP_MM) / 2)
-    backed = y + _LABEL_HALF_MM > block_top
+    backed = y + BAND_EMS[1] * LABEL_PT * 25.4 / 72 > block_top - 1e-9
     return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True, backed=backed)
                  for line, (a, b) in spread_label(text, width, spans, 2.0))

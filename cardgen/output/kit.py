@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import LabelLine, sheet_words
+from ..impose.labels import BAND_EMS, LabelLine, sheet_words
 from ..impose.outlines import RectOutline
 from ..impose.papers import PAPER_NAMES
 from ..impose.shapes import shape_for, shape_of
@@ -174,7 +174,7 @@ class KitWriter:
         if line.backed:  # from just above the accents to below the descenders, a little wider than the text
             half = self.label_width(line.text, line.size_pt) / 2 + 0.5
             c.setFillColorRGB(1, 1, 1)
-            c.rect(-half, baseline - 0.9 * em, 2 * half, 1.2 * em, stroke=0, fill=1)
+            c.rect(-half, baseline - BAND_EMS[0] * em, 2 * half, sum(BAND_EMS) * em, stroke=0, fill=1)
             c.setFillColorRGB(0.35, 0.35, 0.35)
         Painter(c, self.text, {}, None).draw_line(self.text.font(None), em, 0, baseline, line.text, "center")
         c.restoreState()
