@@ -570,3 +570,8 @@ def test_the_label_of_a_sheet_whose_bleed_runs_into_the_band_lies_on_a_white_ban
     assert all(EDGE_CLEARANCE + 1.9 <= line.y <= top - 0.75 - 0.65 for line in lines)  # on the bleed, off the art
     cards = plan("a4", (63.0, 88.0), 3.0)  # room in the margin: no band
     assert not any(line.backed for line in place_label(cards, "Horus · Horus cards · front 1/6", measure))
+    # a trim 7.7 mm from the top: the label's band would come within TICK_CLEAR of it, so none
+    tight = plan_sheet((140.0, 279.4), (63.0, 88.0), 3.0)
+    assert min(s.y for s in tight.slots) == pytest.approx(7.7)
+    lines = place_label(tight, "Horus · Horus cards · front 1/6", measure)
+    assert lines and lines[0].upright and not any(line.backed for line in lines)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .grid import SheetPlan
-from .marks import EDGE_CLEARANCE
+from .marks import EDGE_CLEARANCE, TICK_CLEAR
 
 WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal",
          "file_cards", "file_gutterfold", "file_sheets", "file_printshop")  # file_*: a PDF's title
@@ -152,8 +152,10 @@ def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine
           pw - EDGE_CLEARANCE]
     spans = [(a, b) for a, b in zip(xs, xs[1:]) if b - a >= _LABEL_GAP_MM] or [(EDGE_CLEARANCE, pw - EDGE_CLEARANCE)]
     # (when the block's bleed comes within a label's height of the printer's band, as with
-    # an outer bleed run into it, the label lies on that bleed, which is cut away)
+    # an outer bleed run into it, the label lies on that bleed, which is cut away: on a
+    # white band where that band stays as far from the trim as the cut ticks do)
     y = max(_LABEL_CENTRE_MM, (EDGE_CLEARANCE + block_top - _BLEED_GAP_MM) / 2)
-    backed = y + BAND_EMS[1] * LABEL_PT * 25.4 / 72 > block_top - 1e-9
+    below = y + BAND_EMS[1] * LABEL_PT * 25.4 / 72
+    backed = block_top - 1e-9 < below <= block_top + plan.bleed - TICK_CLEAR + 1e-9
     return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True, backed=backed)
                  for line, (a, b) in spread_label(text, width, spans, 2.0))
