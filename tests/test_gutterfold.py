@@ -33,11 +33,12 @@ POKER = ((63.0, 88.0), 3.0)
 TILE = ((40.0, 40.0), 3.0)
 # Items per half sheet (cols, rows), worked out by hand: the half-width is W/2, and one
 # half holds bleed + cols × w + bleed (its bleed meets the other half's at the fold)
-# plus the margin; the height holds rows × h + 2 × bleed + 2 × margin.
+# plus the margin; the height holds rows × h + 2 × bleed + 2 × margin, or, when that
+# fits one more, rows × h + 2 × 5 mm (the outer bleed running into the printer's band).
 EXPECTED_GRID = {
     ("a4", POKER): (2, 2),  # (148.5 - 4 - 6) / 63 = 2.2;  (210 - 8 - 6) / 88 = 2.2
     ("letter", POKER): (2, 2),  # (139.7 - 10) / 63 = 2.06; (215.9 - 14) / 88 = 2.3
-    ("a4", TILE): (3, 4),  # 138.5 / 40 = 3.5; 196 / 40 = 4.9
+    ("a4", TILE): (3, 5),  # 138.5 / 40 = 3.5; 196 / 40 = 4.9, but (210 - 10) / 40 = 5
     ("letter", TILE): (3, 5),  # 129.7 / 40 = 3.2; 201.9 / 40 = 5.05
 }
 CASES = [(paper, spec) for paper in PAPERS for spec in (POKER, TILE)]
@@ -92,9 +93,12 @@ def check_fold_plan(fp: FoldPlan, item, bleed: float, paper_mm, margin: float = 
         assert s.x + w <= fp.fold_x + TOL and b.x >= fp.fold_x - TOL
         for x, y in ((s.x, s.y), (b.x, b.y)):
             box = bleed_box(x, y, w, h, bleed)
-            # inside the 4 mm margins, bleed included
-            assert box[0] >= margin - TOL and box[1] >= margin - TOL, (box, margin)
-            assert box[2] <= W - margin + TOL and box[3] <= H - margin + TOL, (box, margin)
+            # inside the 4 mm margins, bleed included; or, only where that costs a row or a
+            # column, the trim 5 mm from the edge (the outer bleed in the printer's band)
+            for lo, hi, length in ((box[0], box[2], W), (box[1], box[3], H)):
+                if lo < margin - TOL or hi > length - margin + TOL:
+                    assert lo + bleed >= EDGE_CLEARANCE - TOL and hi - bleed <= length - EDGE_CLEARANCE + TOL, box
+                    assert (p.rows if length == H else p.cols) > strict_count(paper_mm, item, bleed, length == H, margin)
             boxes.append(box)
     fronts_right = max(s.x + w for s in p.slots)
     backs_left = min(b.x for b in fp.backs)
@@ -127,17 +131,31 @@ def check_fold_plan(fp: FoldPlan, item, bleed: float, paper_mm, margin: float = 
         for box in boxes:
             assert not touches(m, box), (m, box)
     # fold marks: on the fold line, above and below the block, clear of the printer's
-    # band; outside every bleed box, or (no room in the margin) in the outer bleed only,
-    # clear of the trim like the cut ticks
+    # band; outside every bleed box, or (no room in the margin) in the bleed only (the
+    # outer bleed, or the fold's between the halves), clear of the trim like the cut ticks
     top = min(s.y for s in fp.plan.slots)
-    assert fp.fold_marks or top - TICK_CLEAR - EDGE_CLEARANCE < MIN_MARK, "the fold line is marked"
+    assert fp.fold_marks or (top - TICK_CLEAR - EDGE_CLEARANCE < MIN_MARK and bleed < TICK_CLEAR), \
+        "the fold line is marked"
     bottom = max(s.y for s in fp.plan.slots) + h
     for m in fp.fold_marks:
         assert m.x1 == pytest.approx(fp.fold_x, abs=TOL) and m.x2 == pytest.approx(fp.fold_x, abs=TOL)
         assert EDGE_CLEARANCE - TOL <= min(m.y1, m.y2) and max(m.y1, m.y2) <= H - EDGE_CLEARANCE + TOL
         in_bleed = [box for box in boxes if touches(m, box)]
         assert not in_bleed or (max(m.y1, m.y2) <= top - TICK_CLEAR + TOL
-                                or min(m.y1, m.y2) >= bottom + TICK_CLEAR - TOL), (m, in_bleed)
+                                or min(m.y1, m.y2) >= bottom + TICK_CLEAR - TOL
+                                or bleed >= TICK_CLEAR), (m, in_bleed)
+        for x, y in [(s.x, s.y) for s in p.slots] + [(b.x, b.y) for b in fp.backs]:  # never on a piece
+            assert not (x - TICK_CLEAR + TOL < m.x1 < x + w + TICK_CLEAR - TOL
+                        and min(m.y1, m.y2) < y + h and max(m.y1, m.y2) > y), (m, x, y)
+
+
+def strict_count(paper_mm, item, bleed: float, down: bool, margin: float) -> int:
+    """Columns of a half, or rows, that fit with the bleed inside the margin."""
+    W, H = max(paper_mm), min(paper_mm)
+    w, h = item
+    if down:
+        return int((H - 2 * margin - 2 * bleed + 1e-9) // h)
+    return int((W / 2 - bleed - margin - bleed + 1e-9) // w)
 
 
 @pytest.mark.parametrize("paper, spec", CASES, ids=CASE_IDS)
@@ -146,9 +164,9 @@ def test_plan_gutterfold_geometry(paper, spec):
     fp = fold(paper, spec)
     check_fold_plan(fp, item, bleed, PAPERS_MM[paper])
     assert (fp.plan.cols, fp.plan.rows) == EXPECTED_GRID[(paper, spec)]
-    # one fold mark above and one below the block (there is room on both papers)
-    tops = [m for m in fp.fold_marks if max(m.y1, m.y2) < min(s.y for s in fp.plan.slots)]
-    bottoms = [m for m in fp.fold_marks if min(m.y1, m.y2) > max(s.y for s in fp.plan.slots) + item[1]]
+    # one fold mark from above and one from below the block (there is room on both papers)
+    tops = [m for m in fp.fold_marks if min(m.y1, m.y2) <= min(s.y for s in fp.plan.slots) + TOL]
+    bottoms = [m for m in fp.fold_marks if max(m.y1, m.y2) >= max(s.y for s in fp.plan.slots) + item[1] - TOL]
     assert len(tops) == 1 and len(bottoms) == 1, fp.fold_marks
 
 
@@ -162,8 +180,10 @@ def test_plan_gutterfold_is_full_and_centred(paper, spec):
     W, H = p.paper
     left = min(s.x for s in p.slots)
     assert (p.cols + 1) * w + 2 * bleed + MARGIN > W / 2 + TOL  # one more column would not fit
+    assert (p.cols + 1) * w + bleed + EDGE_CLEARANCE > W / 2 + TOL  # even with its bleed in the printer's band
     assert (p.rows + 1) * h + 2 * bleed + 2 * MARGIN > H + TOL  # nor one more row
-    assert left - bleed >= MARGIN - TOL
+    assert (p.rows + 1) * h + 2 * EDGE_CLEARANCE > H + TOL
+    assert left - bleed >= MARGIN - TOL or left >= EDGE_CLEARANCE - TOL
     top = min(s.y for s in p.slots)
     bottom = max(s.y for s in p.slots) + h
     assert top == pytest.approx(H - bottom, abs=TOL)
@@ -176,7 +196,10 @@ def test_plan_gutterfold_paper_orientation_does_not_matter(paper, spec):
 
 def test_plan_gutterfold_too_big_is_a_user_error():
     with pytest.raises(CardgenError, match="does not fit"):
-        plan_gutterfold(PAPERS_MM["a4"], (140.0, 100.0), 3.0, paper_name="a4")
+        plan_gutterfold(PAPERS_MM["a4"], (140.6, 100.0), 3.0, paper_name="a4")
+    # 140 mm fits, its trim 5.5 mm from the outer edge and its bleed there in the printer's band
+    assert plan_gutterfold(PAPERS_MM["a4"], (140.0, 100.0), 3.0, paper_name="a4").plan.slots[0].x == \
+        pytest.approx(5.5)
 
 
 @settings(max_examples=150, deadline=None)
@@ -192,7 +215,8 @@ def test_plan_gutterfold_invariants_hold_for_any_size(paper, w, h, bleed):
     except CardgenError:
         W, H = max(PAPERS_MM[paper]), min(PAPERS_MM[paper])
         # refused only when one item really does not fit half the sheet
-        assert w + 2 * bleed + MARGIN > W / 2 - TOL or h + 2 * bleed + 2 * MARGIN > H - TOL
+        assert min(w + 2 * bleed + MARGIN, w + bleed + EDGE_CLEARANCE) > W / 2 - TOL or \
+            min(h + 2 * bleed + 2 * MARGIN, h + 2 * EDGE_CLEARANCE) > H - TOL
         return
     check_fold_plan(fp, (w, h), bleed, PAPERS_MM[paper])
 

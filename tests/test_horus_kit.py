@@ -84,9 +84,10 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
     for lang in LANGS:
         for paper, (pw, ph) in PAPERS.items():
             cards = PdfReader(kit / f"horus-{lang}-{paper}-cards.pdf")
-            # tiles 28 a sheet on A4 (5 sheets), 30 on Letter (4); 50 Horus cards 9 a
-            # sheet (6); 4 Nile cards (1); 4 aids (1) — each sheet front and back
-            assert len(cards.pages) == 2 * ((5 if paper == "a4" else 4) + 6 + 1 + 1)
+            # tiles 35 a sheet on A4 (4 sheets: their outer bleed runs into the printer's
+            # band), 30 on Letter (4); 50 Horus cards and the 4 Nile cards 9 a sheet,
+            # sharing the last (6); 4 aids (1) — each sheet front and back
+            assert len(cards.pages) == 2 * (4 + 6 + 1)
             sheets = PdfReader(kit / f"horus-{lang}-{paper}-sheets.pdf")
             assert len(sheets.pages) == 4  # the 80 stones on one sheet, the rules (two pages at their one size), the setup
             for page in (cards.pages[0], *sheets.pages):
@@ -153,7 +154,7 @@ def test_every_piece_is_printed_as_often_as_the_data_says(manifest, game):
                 for p in f["pages"]:
                     for item in p["items"]:
                         if item["side"] == side:
-                            got.setdefault(p["component"], Counter())[item["card"]] += 1
+                            got.setdefault(item.get("component", p["component"]), Counter())[item["card"]] += 1
                 for comp, counts in want.items():
                     held = comp in f["printshop"]["components"] if f["kind"] == "printshop" else \
                         (comp == "stones") == (f["kind"] == "sheets")

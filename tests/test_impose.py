@@ -67,7 +67,8 @@ def same_set(a, b) -> bool:
     )
 
 
-def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN) -> None:
+def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN, trim_margin: float | None = EDGE_CLEARANCE
+                     ) -> None:
     """Everything that must hold for any plan, whatever the sizes."""
     pw, ph = p.paper
     w, h = p.item
@@ -80,11 +81,15 @@ def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN) -> None:
     left, top, right, bottom = block_trim(p)
     assert left == pytest.approx(pw - right, abs=TOL)
     assert top == pytest.approx(ph - bottom, abs=TOL)
-    # Printed area (every slot plus its bleed) inside the margins.
-    for s in p.slots:
-        x0, y0, x1, y1 = bleed_box(p, s)
-        assert x0 >= min_margin - TOL and y0 >= min_margin - TOL
-        assert x1 <= pw - min_margin + TOL and y1 <= ph - min_margin + TOL
+    # Printed area (every slot plus its bleed) inside the margins; or, only in a direction
+    # where that costs a row or column, the trim inside trim_margin, the outer bleed
+    # running into the printer's blank band.
+    for lo, hi, length, n, size in ((left, right, pw, p.cols, w), (top, bottom, ph, p.rows, h)):
+        if lo - p.bleed >= min_margin - TOL:
+            assert hi + p.bleed <= length - min_margin + TOL
+        else:
+            assert trim_margin is not None and lo >= trim_margin - TOL
+            assert best_count(length - 2 * min_margin, size, p.bleed, p.gutter) < n
     # Items never overlap; with a gutter their bleeds do not either.
     for i, a in enumerate(p.slots):
         for b in p.slots[i + 1 :]:
@@ -162,13 +167,17 @@ def test_poker_cards_letter_butted_3x2_with_5mm_margin():
     # With 5 mm margins the printable height is 269.4 mm < 270 mm, so the rule
     # "bleed inside the margins" allows only 2 rows. The 3x3 grid needs a margin of
     # at most 4.7 mm (or bleed <= 2.7).
-    p = plan("letter", *POKER, min_margin=5.0)
+    p = plan("letter", *POKER, min_margin=5.0, trim_margin=None)
     assert (p.cols, p.rows, p.gutter) == (3, 2, 0.0)
-    check_invariants(p, min_margin=5.0)
-    p = plan("letter", *POKER, min_margin=4.7)
+    check_invariants(p, min_margin=5.0, trim_margin=None)
+    p = plan("letter", *POKER, min_margin=4.7, trim_margin=None)
     assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
-    check_invariants(p, min_margin=4.7)
-    assert plan("letter", (63.0, 88.0), 2.7, min_margin=5.0).rows == 3
+    check_invariants(p, min_margin=4.7, trim_margin=None)
+    assert plan("letter", (63.0, 88.0), 2.7, min_margin=5.0, trim_margin=None).rows == 3
+    # letting the bleed run into the printer's band, 3 rows fit: the trim is 7.7 mm from the edges
+    p = plan("letter", *POKER, min_margin=5.0)
+    assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
+    check_invariants(p, min_margin=5.0)
 
 
 def test_small_stickers_go_butted_because_gutters_cost_items():
@@ -177,7 +186,7 @@ def test_small_stickers_go_butted_because_gutters_cost_items():
     assert (a4.cols, a4.rows, a4.gutter) == (16, 23, 0.0)
     letter = plan("letter", (12.0, 12.0), 1.5)
     assert (letter.cols, letter.rows, letter.gutter) == (17, 22, 0.0)
-    letter = plan("letter", (12.0, 12.0), 1.5, min_margin=5.0)
+    letter = plan("letter", (12.0, 12.0), 1.5, min_margin=5.0, trim_margin=None)
     assert (letter.cols, letter.rows, letter.gutter) == (16, 22, 0.0)
 
 
@@ -187,9 +196,27 @@ def test_tarot_uses_gutter_when_it_costs_nothing():
         assert (p.cols, p.rows, p.gutter) == (2, 2, 6.0)
 
 
-def test_forty_mm_tiles_on_a4():
+def test_forty_mm_tiles_on_a4_let_their_outer_bleed_run_into_the_printers_band():
+    # 5 × 40 mm of trim is 200 mm: on 210 mm A4 the trim is 5 mm from each side, where a
+    # home printer still prints, and the 3 mm of bleed beyond it runs into the blank band
     p = plan("a4", (40.0, 40.0), 3.0)
-    assert (p.cols, p.rows, p.gutter, p.per_sheet) == (4, 7, 0.0, 28)
+    assert (p.cols, p.rows, p.gutter, p.per_sheet) == (5, 7, 0.0, 35)
+    assert min(s.x for s in p.slots) == pytest.approx(EDGE_CLEARANCE)
+    assert min(s.y for s in p.slots) == pytest.approx(8.5)  # the rows keep their bleed inside 4 mm
+    check_invariants(p)
+    # keeping the bleed inside the 4 mm margin, only 4 columns fit
+    assert plan("a4", (40.0, 40.0), 3.0, trim_margin=None).per_sheet == 28
+    # on Letter (215.9 mm) 5 columns fit with their bleed inside; 6 rows either way
+    letter = plan("letter", (40.0, 40.0), 3.0)
+    assert (letter.cols, letter.rows, letter.per_sheet) == (5, 6, 30)
+    assert letter.per_sheet == plan("letter", (40.0, 40.0), 3.0, trim_margin=None).per_sheet
+    check_invariants(letter)
+
+
+def test_the_trim_never_enters_the_printers_band():
+    # 201 mm of trim would leave 4.5 mm each side on A4: not allowed, whatever the bleed
+    assert plan("a4", (40.2, 40.0), 3.0).cols == 4
+    assert plan("a4", (40.0, 40.0), 0.5).cols == 5  # little bleed: 5 × 40 + 2 × 0.5 fits inside 4 mm anyway
 
 
 def test_gutter_chosen_on_tie_and_butted_only_when_it_wins():
@@ -313,16 +340,21 @@ def test_too_large_item_names_item_and_paper():
 
 
 def test_fits_exactly_at_the_margin():
-    # Default: 200 - 2*4 = 192 = 186 + 2*3: exactly one item, no float loss.
-    p = plan_sheet((200.0, 200.0), (186.0, 186.0), 3.0)
+    # Bleed inside: 200 - 2*4 = 192 = 186 + 2*3: exactly one item, no float loss.
+    p = plan_sheet((200.0, 200.0), (186.0, 186.0), 3.0, trim_margin=None)
     assert p.per_sheet == 1
     with pytest.raises(CardgenError):
-        plan_sheet((200.0, 200.0), (186.001, 186.0), 3.0)
+        plan_sheet((200.0, 200.0), (186.001, 186.0), 3.0, trim_margin=None)
     # Explicit 5 mm: 200 - 2*5 = 190 = 184 + 2*3.
-    p = plan_sheet((200.0, 200.0), (184.0, 184.0), 3.0, min_margin=5.0)
+    p = plan_sheet((200.0, 200.0), (184.0, 184.0), 3.0, min_margin=5.0, trim_margin=None)
     assert p.per_sheet == 1
     with pytest.raises(CardgenError):
-        plan_sheet((200.0, 200.0), (184.001, 184.0), 3.0, min_margin=5.0)
+        plan_sheet((200.0, 200.0), (184.001, 184.0), 3.0, min_margin=5.0, trim_margin=None)
+    # The bleed may run into the printer's band: the trim fits up to 5 mm from the edges.
+    p = plan_sheet((200.0, 200.0), (190.0, 190.0), 3.0)
+    assert p.per_sheet == 1 and p.slots[0].x == pytest.approx(5.0)
+    with pytest.raises(CardgenError):
+        plan_sheet((200.0, 200.0), (190.001, 190.0), 3.0)
 
 
 def test_bad_inputs():
@@ -378,8 +410,10 @@ bleeds = st.floats(0, 5, allow_nan=False, allow_infinity=False)
 def test_property_margins_overlap_marks_duplex(paper, w, h, bleed):
     pw, ph = PAPERS_MM[paper]
     aw, ah = pw - 2 * DEFAULT_MARGIN, ph - 2 * DEFAULT_MARGIN
+    # the bleed inside the margin, or the trim 5 mm from the edge with its bleed beyond
     counts = {
-        g: (best_count(aw, w, bleed, g), best_count(ah, h, bleed, g))
+        g: (max(best_count(aw, w, bleed, g), best_count(pw - 2 * EDGE_CLEARANCE, w, 0.0, g)),
+            max(best_count(ah, h, bleed, g), best_count(ph - 2 * EDGE_CLEARANCE, h, 0.0, g)))
         for g in (0.0, 2 * bleed)
     }
     best = max(c[0] * c[1] for c in counts.values())
@@ -484,3 +518,60 @@ def test_gutterfold_ticks_leave_the_fold_alone():
     # tick in it, though the trim edges on either side of it get theirs above and below
     assert not any(abs(m.x1 - fold.fold_x) < 3.0 - 1e-6 and abs(m.x2 - fold.fold_x) < 3.0 - 1e-6 for m in ticks)
     assert sum(1 for m in ticks if m.x1 == m.x2 and abs(abs(m.x1 - fold.fold_x) - 3.0) < 1e-6) >= 4
+
+
+# --- the outer bleed in the printer's band -------------------------------------------------
+
+
+def test_a_guide_on_a_cut_line_at_the_band_leans_its_ink_inside_and_a_slanted_one_stops_short():
+    from cardgen.impose.marks import STROKE_REACH, clear_of_edges, stroke_line
+
+    paper = PAPERS_MM["a4"]
+    on_edge = Mark(5.0, 6.0, 5.0, 8.0)  # the outer cut line of five 40 mm tiles across A4
+    right = Mark(205.0, 6.0, 205.0, 8.0)
+    inside = Mark(45.0, 6.0, 45.0, 8.0)
+    top = Mark(20.0, 5.1, 30.0, 5.1)
+    out = clear_of_edges([on_edge, right, inside, top, Mark(4.9, 6.0, 4.9, 9.0)], paper)
+    assert [m.lean for m in out] == [(1, 0), (-1, 0), (0, 0), (0, 1)]  # the one in the band is gone
+    # drawn, each stroke's ink lies beside the line, its edge on it: clear of the band, and exact
+    for width in (0.088, 0.353):
+        x1, _, x2, _ = stroke_line(out[0], width)
+        assert x1 - width / 2 == pytest.approx(5.0) and x1 == x2
+        assert stroke_line(out[1], width)[0] + width / 2 == pytest.approx(205.0)
+    assert stroke_line(out[2], 0.353)[:2] == (45.0, 6.0)
+    # a slanted mark's square end would poke past its end: it stops STROKE_REACH short
+    (slant,) = clear_of_edges([Mark(10.0, 10.0, 2.0, 2.0)], paper)
+    assert min(slant.x2, slant.y2) == pytest.approx(EDGE_CLEARANCE + STROKE_REACH)
+
+
+def test_a_traced_trim_keeps_its_stroke_out_of_the_band_too():
+    from cardgen.impose.marks import STROKE_REACH
+    from cardgen.impose.shapes import Circle, Rect
+
+    # 5 × 35.15 + 4 gutters of 6 mm = 199.75 mm: a rectangle's trim fits 5.125 mm from the
+    # sides, a traced circle's (5 mm + its stroke) does not
+    item = (35.15, 35.15)
+    rect = plan_sheet(PAPERS_MM["a4"], item, 3.0, own_bleed=True, trim_margin=Rect().trim_margin())
+    circle = Circle().plan(PAPERS_MM["a4"], item, 3.0, name="token", paper_name="a4")
+    assert (rect.cols, circle.cols) == (5, 4)
+    assert Circle().trim_margin() == EDGE_CLEARANCE + STROKE_REACH == Rect().trim_margin() + STROKE_REACH
+
+
+def test_the_label_of_a_sheet_whose_bleed_runs_into_the_band_lies_on_a_white_band_in_the_bleed():
+    from cardgen.impose.labels import place_label
+
+    def measure(text: str, size_pt: float) -> float:
+        return len(text) * 1.1
+
+    tiles = plan("a4", (40.0, 40.0), 3.0)
+    lines = place_label(tiles, "Horus · Tiles · front 1/4 · A4 · 100% · duplex long-edge", measure)
+    top = min(s.y for s in tiles.slots)
+    assert lines and all(line.upright and line.backed for line in lines)
+    assert all(EDGE_CLEARANCE + 1.9 <= line.y <= top - 0.75 - 0.65 for line in lines)  # on the bleed, off the art
+    cards = plan("a4", (63.0, 88.0), 3.0)  # room in the margin: no band
+    assert not any(line.backed for line in place_label(cards, "Horus · Horus cards · front 1/6", measure))
+    # a trim 7.7 mm from the top: the label's band would come within TICK_CLEAR of it, so none
+    tight = plan_sheet((140.0, 279.4), (63.0, 88.0), 3.0)
+    assert min(s.y for s in tight.slots) == pytest.approx(7.7)
+    lines = place_label(tight, "Horus · Horus cards · front 1/6", measure)
+    assert lines and lines[0].upright and not any(line.backed for line in lines)

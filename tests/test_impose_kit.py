@@ -80,7 +80,8 @@ def test_every_copy_of_every_two_sided_card_is_placed_once_per_side(horus):
     cards = impose_kit(horus, Options(), rendered(horus), measure)[0].files[0]
     for deck in (d for d in horus.decks if d.back):
         for side in ("front", "back"):
-            placed = [(f.card, f.copy) for p in pieces(cards, deck.id, side) for f in p.faces]
+            placed = [(f.card, f.copy) for p in cards.pages if p.side == side for f in p.faces
+                      if f.component == deck.id]
             assert sorted(placed) == sorted((k.id, n) for k in deck.cards for n in range(k.quantity))
     assert all(f.side == p.side for p in cards.pages for f in p.faces)
 

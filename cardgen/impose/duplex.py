@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import CardgenError
-from .grid import SheetPlan, Slot, fitting, fmt_mm
+from .grid import SheetPlan, Slot, count_along, fmt_mm
 from .marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, Mark, crop_marks
 
 _EPS = 1e-9
@@ -51,17 +51,22 @@ class FoldPlan:
 
 
 def plan_gutterfold(paper: tuple[float, float], item: tuple[float, float], bleed: float, *,
-                    min_margin: float = 4.0, mark_length: float = 6.0, mark_gap: float = 1.0,
-                    name: str = "item", paper_name: str = "paper") -> FoldPlan:
+                    min_margin: float = 4.0, trim_margin: float | None = EDGE_CLEARANCE, mark_length: float = 6.0,
+                    mark_gap: float = 1.0, name: str = "item", paper_name: str = "paper") -> FoldPlan:
     """Fronts and mirrored backs on one side of a landscape sheet, folded down the middle.
 
     Each half holds a butted grid flush against the fold, with one bleed on each side of
-    the fold line so the fronts' and backs' bleeds meet exactly at the fold."""
+    the fold line so the fronts' and backs' bleeds meet exactly at the fold. As on a
+    duplex sheet (``grid.count_along``), the outer bleed may run into the printer's blank
+    band where that fits another row or column, the trim kept ``trim_margin`` from the
+    edges; the fold's own bleed always stays."""
     pw, ph = max(paper), min(paper)
     w, h = float(item[0]), float(item[1])
     fold = pw / 2
     cols = max(0, math.floor((fold - bleed - min_margin - bleed + _EPS) / w))
-    rows = fitting(ph - 2 * min_margin, h, bleed, 0.0)
+    if trim_margin is not None:
+        cols = max(cols, math.floor((fold - bleed - trim_margin + _EPS) / w))
+    rows = count_along(ph, h, bleed, 0.0, min_margin, trim_margin)
     if cols * rows == 0:
         raise CardgenError(
             f"{name} {fmt_mm(w)}×{fmt_mm(h)} mm (+{fmt_mm(bleed)} mm bleed) does not fit half a {paper_name} sheet "
@@ -80,14 +85,17 @@ def plan_gutterfold(paper: tuple[float, float], item: tuple[float, float], bleed
     cut_ys = tuple(y0 + k * h for k in range(rows + 1))
     block = (left, y0, pw - left, y0 + rows * h)
     marks = crop_marks((pw, ph), block, cut_xs, cut_ys, bleed, mark_length, mark_gap)
+    into = mark_length if bleed >= TICK_CLEAR else 0.0  # the fold lies a bleed from every piece
     fold_marks = tuple(
         Mark(fold, y1, fold, y2)
         for y1, y2 in ((max(EDGE_CLEARANCE, y0 - bleed - mark_gap - mark_length), y0 - bleed - mark_gap),
                        (y0 + rows * h + bleed + mark_gap, min(ph - EDGE_CLEARANCE, y0 + rows * h + bleed + mark_gap + mark_length)))
         if y2 - y1 >= MIN_MARK
-    ) or tuple(  # no room in the margin: from the printer's band into the outer bleed, like the ticks
+    ) or tuple(  # no room in the margin: from the printer's band into the outer bleed, like the ticks,
+        # and on along the fold between the rows' bleeds when the block comes that close
         Mark(fold, y1, fold, y2)
-        for y1, y2 in ((EDGE_CLEARANCE, y0 - TICK_CLEAR), (y0 + rows * h + TICK_CLEAR, ph - EDGE_CLEARANCE))
+        for y1, y2 in ((EDGE_CLEARANCE, max(y0 - TICK_CLEAR, EDGE_CLEARANCE + into)),
+                       (min(y0 + rows * h + TICK_CLEAR, ph - EDGE_CLEARANCE - into), ph - EDGE_CLEARANCE))
         if y2 - y1 >= MIN_MARK
     )
     plan = SheetPlan(paper=(pw, ph), item=(w, h), bleed=bleed, gutter=0.0, cols=cols, rows=rows, slots=fronts,

@@ -15,6 +15,12 @@ Two layouts are considered:
   outside of the block (fewer cuts, more items, but a mis-cut shows the neighbour).
 
 The gutter layout is chosen whenever it fits at least as many items as the butted one.
+
+In each direction the block normally keeps its bleed inside the sheet's margins. Where
+letting the outermost pieces' bleed run into the printer's blank band fits one more
+row or column, it may: that bleed is cut away anyway, so a printer clipping it does no
+harm, as long as the trim itself stays where the printer prints (``trim_margin`` from
+the edge, see :func:`count_along`).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import CardgenError
-from .marks import Mark, crop_marks
+from .marks import EDGE_CLEARANCE, Mark, crop_marks
 
 _EPS = 1e-9
 """Tolerance for 'fits exactly' so that float noise never drops a row."""
@@ -81,6 +87,22 @@ def fitting(avail: float, item: float, bleed: float, gutter: float) -> int:
     return max(0, math.floor((room + _EPS) / (item + gutter)))
 
 
+def count_along(length: float, item: float, bleed: float, gutter: float, min_margin: float,
+                trim_margin: float | None) -> int:
+    """How many items fit along ``length`` mm of paper: with the block's outer bleed
+    ``min_margin`` from both edges, or, when that fits more, with only the trim
+    ``trim_margin`` from them (the outer bleed running into the printer's blank band,
+    clipped there or by the paper edge, which is harmless: it is cut away).
+
+    The second is what a home printer allows: it must print the pieces up to their trim
+    (``trim_margin`` is where guides may go, ``EDGE_CLEARANCE``), while the bleed beyond
+    only covers a cut that strays outward. 40 mm tiles with 3 mm bleed go 5 across A4
+    this way (200 mm of trim, 5 mm from each edge) instead of 4. ``trim_margin`` None:
+    the bleed always stays inside ``min_margin``."""
+    inside = fitting(length - 2 * min_margin, item, bleed, gutter)
+    return inside if trim_margin is None else max(inside, fitting(length - 2 * trim_margin, item, 0.0, gutter))
+
+
 def plan_sheet(
     paper: tuple[float, float],
     item: tuple[float, float],
@@ -92,14 +114,16 @@ def plan_sheet(
     name: str = "item",
     paper_name: str = "paper",
     own_bleed: bool = False,
+    trim_margin: float | None = EDGE_CLEARANCE,
 ) -> SheetPlan:
     """Lay out as many ``item``-sized trim boxes as fit on ``paper``, centred.
 
     The whole printed area (trim block plus bleed all round) stays at least
-    ``min_margin`` from every paper edge, because home printers cannot print there.
-    The default is 4 mm rather than 5 mm so that 63×88 mm poker cards with 3 mm bleed
-    fit 3×3 on US Letter too (only 3×2 with 5 mm), and bleed clipped by a printer's
-    unprintable edge does no harm because bleed is cut away anyway.
+    ``min_margin`` from every paper edge, because home printers cannot print there,
+    unless that costs a row or column (below). The default is 4 mm rather than 5 mm
+    so that 63×88 mm poker cards with 3 mm bleed fit 3×3 on US Letter too (only 3×2
+    with 5 mm), and bleed clipped by a printer's unprintable edge does no harm
+    because bleed is cut away anyway.
     The grid is centred exactly so that mirroring it for duplex backs maps grid
     positions onto grid positions. Raises CardgenError if not even one item fits.
 
@@ -113,6 +137,12 @@ def plan_sheet(
 
     ``own_bleed`` forces the gutter layout whatever it costs: round tokens cannot share
     cut lines, so each keeps its own bleed ring and room for its cut guides.
+
+    In a direction where keeping the bleed inside ``min_margin`` costs a row or column,
+    only the trim is kept ``trim_margin`` from the edges (:func:`count_along`): the
+    outer bleed then runs into the printer's blank band, and the crop marks and ticks
+    that would fall there are left out (the ticks along the other cut lines remain);
+    ``trim_margin`` None keeps the bleed inside ``min_margin`` whatever it costs.
     """
     pw, ph = (float(v) for v in paper)
     w, h = (float(v) for v in item)
@@ -129,15 +159,16 @@ def plan_sheet(
         raise CardgenError(f"{name} size {fmt_mm(w)}×{fmt_mm(h)} mm must be positive")
     if not bleed >= 0:
         raise CardgenError(f"{name} bleed {fmt_mm(bleed)} mm must not be negative")
-    if min_margin < 0 or mark_length < 0 or mark_gap < 0:
-        raise ValueError("min_margin, mark_length and mark_gap must not be negative")
+    if min_margin < 0 or mark_length < 0 or mark_gap < 0 or (trim_margin or 0.0) < 0:
+        raise ValueError("min_margin, trim_margin, mark_length and mark_gap must not be negative")
 
-    avail_w = pw - 2 * min_margin
-    avail_h = ph - 2 * min_margin
+    def counts(gutter: float) -> tuple[int, int]:
+        return (count_along(pw, w, bleed, gutter, min_margin, trim_margin),
+                count_along(ph, h, bleed, gutter, min_margin, trim_margin))
 
     gutter = 2 * bleed
-    g_cols, g_rows = fitting(avail_w, w, bleed, gutter), fitting(avail_h, h, bleed, gutter)
-    b_cols, b_rows = fitting(avail_w, w, bleed, 0.0), fitting(avail_h, h, bleed, 0.0)
+    g_cols, g_rows = counts(gutter)
+    b_cols, b_rows = counts(0.0)
     if (own_bleed or g_cols * g_rows >= b_cols * b_rows) and gutter >= _MIN_GUTTER:
         cols, rows = g_cols, g_rows
     else:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..errors import CardgenError
 from .grid import SheetPlan, Slot, fmt_mm
+from .marks import EDGE_CLEARANCE, STROKE_REACH
 
 _EPS = 1e-9
 
@@ -34,12 +35,11 @@ def hex_box(flat: float, pointy: bool) -> tuple[float, float]:
     return (flat, corners) if pointy else (corners, flat)
 
 
-def _rows(avail_w: float, avail_h: float, flat: float, bleed: float) -> list[tuple[float, float]]:
-    """Pointy-top hex bounding-box positions (relative to the block's top-left) that
-    fit ``avail_w`` × ``avail_h`` with one bleed all round; the better of "every row
-    full, odd rows shifted" and "odd rows one short"."""
+def _rows(room_w: float, room_h: float, flat: float) -> list[tuple[float, float]]:
+    """Pointy-top hex bounding-box positions (relative to the block's top-left) whose
+    block fits ``room_w`` × ``room_h``; the better of "every row full, odd rows
+    shifted" and "odd rows one short"."""
     r = flat / math.sqrt(3)
-    room_w, room_h = avail_w - 2 * bleed, avail_h - 2 * bleed
     rows = max(0, math.floor((room_h - 2 * r + _EPS) / (1.5 * r)) + 1) if room_h + _EPS >= 2 * r else 0
     best: list[tuple[float, float]] = []
     for short in (False, True):
@@ -65,13 +65,19 @@ def lattice(x: float, y: float, flat: float, pointy: bool) -> tuple[int, int]:
 
 
 def plan_honeycomb(paper: tuple[float, float], flat: float, pointy: bool, bleed: float, *,
-                   min_margin: float = 4.0, name: str = "item", paper_name: str = "paper") -> HoneycombPlan:
+                   min_margin: float = 4.0, trim_margin: float = EDGE_CLEARANCE + STROKE_REACH,
+                   name: str = "item", paper_name: str = "paper") -> HoneycombPlan:
     """As many hexes as fit on ``paper`` in a honeycomb, centred, the block plus its
-    bleed at least ``min_margin`` from every edge."""
+    bleed at least ``min_margin`` from every edge; or, in a direction where that costs a
+    row or column, its traced trim ``trim_margin`` from the edges, the outer bleed
+    running into the printer's blank band (as in ``grid.count_along``)."""
     pw, ph = (float(v) for v in paper)
     w, h = hex_box(flat, pointy)
-    spots = _rows(pw - 2 * min_margin, ph - 2 * min_margin, flat, bleed) if pointy else \
-        [(y, x) for x, y in _rows(ph - 2 * min_margin, pw - 2 * min_margin, flat, bleed)]
+
+    def room(length: float) -> float:
+        return max(length - 2 * min_margin - 2 * bleed, length - 2 * trim_margin)
+
+    spots = _rows(room(pw), room(ph), flat) if pointy else [(y, x) for x, y in _rows(room(ph), room(pw), flat)]
     if not spots:
         raise CardgenError(f"{name} hex {fmt_mm(flat)} mm across the flats (+{fmt_mm(bleed)} mm bleed) does not fit "
                            f"on {paper_name} with {fmt_mm(min_margin)} mm margins")

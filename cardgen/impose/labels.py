@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .grid import SheetPlan
-from .marks import EDGE_CLEARANCE
+from .marks import EDGE_CLEARANCE, TICK_CLEAR
 
 WORDS = ("front", "back", "page", "of", "duplex_long", "duplex_short", "fold_here", "backs_shifted", "decimal",
          "file_cards", "file_gutterfold", "file_sheets", "file_printshop",  # file_*: a PDF's title
@@ -64,6 +64,10 @@ _LABEL_CENTRE_MM = EDGE_CLEARANCE + _LABEL_HALF_MM  # a margin label's centre: i
 _BLEED_GAP_MM = 1.2  # and never closer than this to the pieces' bleed
 _TOP_LABEL_MM = 9.0  # a top label's centre above the block's bleed: beyond the crop marks
 
+BAND_EMS = (0.9, 0.3)
+"""The white band behind a label on the pieces' bleed reaches this far above and below
+its baseline, in ems of its size: from over the accents to under the descenders."""
+
 Measure = Callable[[str, float], float]
 """The width (mm) of a text at a size (pt) in the label's font."""
 
@@ -77,6 +81,7 @@ class LabelLine:
     y: float
     upright: bool  # False: turned a quarter, running down the left margin
     size_pt: float = LABEL_PT
+    backed: bool = False  # over the pieces' outer bleed: drawn on a white band, so it reads on dark art
 
 
 def spread_label(text: str, width: Callable[[str], float], gaps: list[tuple[float, float]],
@@ -148,6 +153,11 @@ def place_label(plan: SheetPlan, text: str, measure: Measure) -> tuple[LabelLine
     xs = [EDGE_CLEARANCE, *(x for x in plan.cut_xs if EDGE_CLEARANCE < x < pw - EDGE_CLEARANCE),
           pw - EDGE_CLEARANCE]
     spans = [(a, b) for a, b in zip(xs, xs[1:]) if b - a >= _LABEL_GAP_MM] or [(EDGE_CLEARANCE, pw - EDGE_CLEARANCE)]
+    # (when the block's bleed comes within a label's height of the printer's band, as with
+    # an outer bleed run into it, the label lies on that bleed, which is cut away: on a
+    # white band where that band stays as far from the trim as the cut ticks do)
     y = max(_LABEL_CENTRE_MM, (EDGE_CLEARANCE + block_top - _BLEED_GAP_MM) / 2)
-    return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True)
+    below = y + BAND_EMS[1] * LABEL_PT * 25.4 / 72
+    backed = block_top - 1e-9 < below <= block_top + plan.bleed - TICK_CLEAR + 1e-9
+    return tuple(LabelLine(_shortened(line, width, b - a - 2.0), (a + b) / 2, y, upright=True, backed=backed)
                  for line, (a, b) in spread_label(text, width, spans, 2.0))

@@ -23,17 +23,36 @@ nothing in their outer 3–5 mm, so a mark there would be lost, or half printed.
 MIN_MARK = 1.0
 """A crop mark shorter than this (mm) is useless to a cutter, so it is omitted."""
 
+STROKE_REACH = 0.2
+"""How far (mm) the ink of a guide's stroke may reach beside its line: half the widest
+stroke a writer draws a guide with (the ticks' white underlay, 1 pt = 0.35 mm). A guide
+running along a line nearer the blank band than this leans inward (``Mark.lean``), and a
+traced trim outline keeps this much more than ``EDGE_CLEARANCE`` from the edge."""
+
 _EPS = 1e-9
 
 
 @dataclass(frozen=True)
 class Mark:
-    """One crop-mark hairline segment; (x1, y1) is the end nearer the block."""
+    """One crop-mark hairline segment; (x1, y1) is the end nearer the block.
+
+    ``lean`` is (0, 0) for a stroke centred on the segment, or a unit step (±1 on one
+    axis) to draw its ink wholly on that side of the segment, its edge on the line:
+    what a guide on a cut line just inside the printer's blank band needs, so that its
+    ink stays clear of the band and still marks the line exactly (``stroke_line``)."""
 
     x1: float
     y1: float
     x2: float
     y2: float
+    lean: tuple[int, int] = (0, 0)
+
+
+def stroke_line(m: Mark, width: float) -> tuple[float, float, float, float]:
+    """The segment a writer strokes ``width`` mm wide to draw ``m``: the mark itself, or
+    moved half the width toward its ``lean``."""
+    dx, dy = m.lean[0] * width / 2, m.lean[1] * width / 2
+    return m.x1 + dx, m.y1 + dy, m.x2 + dx, m.y2 + dy
 
 
 class TrimCorner(Protocol):
@@ -96,13 +115,19 @@ def clear_of_edges(marks: Sequence[Mark], paper: tuple[float, float],
     """``marks`` cut back to end ``clearance`` mm inside the paper edge, each keeping the
     end nearer its piece; a mark left shorter than ``MIN_MARK`` is omitted.
 
-    The block of pieces may come as close as 4 mm to the edge, its bleed running into
-    the printer's blank band (it is cut away anyway); the ticks in that bleed, and any
-    guide, stop where the printer still prints."""
+    The block of pieces may come as close as 4 mm to the edge, and its outer trim as
+    close as ``clearance``, its bleed running into the printer's blank band (it is cut
+    away anyway); the ticks in that bleed, and any guide, stop where the printer still
+    prints. Their ink too: a mark running along a line less than ``STROKE_REACH`` inside
+    the clear area leans away from the edge (its ink beside the line, not across it),
+    and a slanted mark stops ``STROKE_REACH`` short, so that its square end does not
+    poke into the band."""
     pw, ph = paper
-    lo_x, hi_x, lo_y, hi_y = clearance, pw - clearance, clearance, ph - clearance
     out = []
     for m in marks:
+        along_x, along_y = abs(m.x2 - m.x1) < _EPS, abs(m.y2 - m.y1) < _EPS  # vertical, horizontal
+        inset = clearance if along_x or along_y else clearance + STROKE_REACH
+        lo_x, hi_x, lo_y, hi_y = inset, pw - inset, inset, ph - inset
         # Liang–Barsky: the part of the segment inside the clear rectangle
         dx, dy = m.x2 - m.x1, m.y2 - m.y1
         t0, t1 = 0.0, 1.0
@@ -118,7 +143,16 @@ def clear_of_edges(marks: Sequence[Mark], paper: tuple[float, float],
                 t1 = min(t1, t)
         if t1 - t0 < _EPS:
             continue
-        clipped = Mark(m.x1 + t0 * dx, m.y1 + t0 * dy, m.x1 + t1 * dx, m.y1 + t1 * dy)
+        lean = m.lean
+        if along_x and m.x1 < lo_x + STROKE_REACH:
+            lean = (1, 0)
+        elif along_x and m.x1 > hi_x - STROKE_REACH:
+            lean = (-1, 0)
+        elif along_y and m.y1 < lo_y + STROKE_REACH:
+            lean = (0, 1)
+        elif along_y and m.y1 > hi_y - STROKE_REACH:
+            lean = (0, -1)
+        clipped = Mark(m.x1 + t0 * dx, m.y1 + t0 * dy, m.x1 + t1 * dx, m.y1 + t1 * dy, lean)
         if clipped == m or math.hypot(clipped.x2 - clipped.x1, clipped.y2 - clipped.y1) + _EPS >= MIN_MARK:
             out.append(clipped)
     return tuple(out)

@@ -24,7 +24,18 @@ from ..model.components import Deck
 from . import pathgeom
 from .grid import SheetPlan, Slot, compact, marks_for, plan_sheet
 from .honeycomb import HoneycombPlan, compact_honeycomb, plan_honeycomb
-from .marks import MIN_MARK, TICK_CLEAR, TICK_INSET, CutGuide, Mark, TrimCorner, bleed_ticks, circle_guides
+from .marks import (
+    EDGE_CLEARANCE,
+    MIN_MARK,
+    STROKE_REACH,
+    TICK_CLEAR,
+    TICK_INSET,
+    CutGuide,
+    Mark,
+    TrimCorner,
+    bleed_ticks,
+    circle_guides,
+)
 from .outlines import CircleOutline, Outline, PathOutline, RectOutline, rounded_rect
 
 Sides = tuple[float, float, float, float]
@@ -56,6 +67,9 @@ class Shape(ABC):
     """Pieces cannot share cut lines, so each keeps its own bleed (a gutter layout)."""
     fills_trim_box: ClassVar[bool] = False
     """The cut piece is its whole trim box (no paper to mask around it in an image)."""
+    traces_trim: ClassVar[bool] = True
+    """Its cut guides trace the trim outline (a line drawn on the sheet, kept clear of the
+    printer's blank band with its stroke), rather than extending straight cut lines."""
 
     @abstractmethod
     def outline(self, x: float, y: float, w: float, h: float, inset: float = 0.0) -> Outline:
@@ -89,7 +103,14 @@ class Shape(ABC):
     def plan(self, paper: tuple[float, float], item: tuple[float, float], bleed: float, *, name: str,
              paper_name: str) -> SheetPlan:
         """Where the pieces of a sheet go: a grid, gutter or butted."""
-        return plan_sheet(paper, item, bleed, name=name, paper_name=paper_name, own_bleed=self.own_bleed)
+        return plan_sheet(paper, item, bleed, name=name, paper_name=paper_name, own_bleed=self.own_bleed,
+                          trim_margin=self.trim_margin())
+
+    def trim_margin(self) -> float:
+        """How near the paper edge the pieces' trim may come when their outer bleed runs
+        into the printer's blank band: where guides may go, plus a stroke's reach when
+        the trim is itself traced."""
+        return EDGE_CLEARANCE + (STROKE_REACH if self.traces_trim else 0.0)
 
     def compact(self, plan: SheetPlan, last_slot: int) -> SheetPlan:
         """A one-sided sheet's plan cut down to the slots up to ``last_slot``, centred."""
@@ -120,6 +141,7 @@ class Rect(Shape):
 
     name = "rect"
     fills_trim_box = True
+    traces_trim = False
 
     def outline(self, x: float, y: float, w: float, h: float, inset: float = 0.0) -> Outline:
         return RectOutline(x + inset, y + inset, w - 2 * inset, h - 2 * inset)
@@ -224,7 +246,8 @@ class Hex(Shape):
 
     def plan(self, paper: tuple[float, float], item: tuple[float, float], bleed: float, *, name: str,
              paper_name: str) -> SheetPlan:
-        return plan_honeycomb(paper, self._flat(*item), self.pointy, bleed, name=name, paper_name=paper_name)
+        return plan_honeycomb(paper, self._flat(*item), self.pointy, bleed, trim_margin=self.trim_margin(), name=name,
+                              paper_name=paper_name)
 
     def compact(self, plan: SheetPlan, last_slot: int) -> SheetPlan:
         if isinstance(plan, HoneycombPlan):

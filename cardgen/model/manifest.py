@@ -46,11 +46,12 @@ class PlacedItem:
     rotation: float
     col: int | None = None  # the slot's column and row (imposed sheets; not print-shop pages)
     row: int | None = None
+    component: str | None = None  # the piece's deck, where it is not the page's (decks sharing a sheet)
 
     def to_dict(self) -> Json:
         out: Json = {"card": self.card, "copy": self.copy, "side": self.side, "slot": self.slot, "x": self.x,
                      "y": self.y, "w": self.w, "h": self.h, "rotation": self.rotation}
-        _put_optional(out, col=self.col, row=self.row)
+        _put_optional(out, col=self.col, row=self.row, component=self.component)
         return out
 
     @classmethod
@@ -58,7 +59,8 @@ class PlacedItem:
         d = _Keys(value, what)
         return cls(card=d.text("card"), copy=d.whole("copy"), side=d.text("side"), slot=d.whole("slot"),
                    x=d.number("x"), y=d.number("y"), w=d.number("w"), h=d.number("h"),
-                   rotation=d.number("rotation"), col=d.optional_whole("col"), row=d.optional_whole("row"))
+                   rotation=d.number("rotation"), col=d.optional_whole("col"), row=d.optional_whole("row"),
+                   component=d.optional_text("component"))
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,9 @@ class BoardTile:
 
 @dataclass(frozen=True)
 class PageEntry:
-    """One page of a file: the component it prints, which side, and its pieces."""
+    """One page of a file: the component it prints, which side, and its pieces. On a sheet
+    that decks of one size share, ``component`` is the first deck on it, and each piece
+    of another deck names its own."""
 
     page: int  # 1-based
     component: str

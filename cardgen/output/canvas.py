@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
 from ..files import naming
-from ..impose.marks import CutGuide, Mark
+from ..impose.marks import CutGuide, Mark, stroke_line
 from ..impose.outlines import Outline, PathOutline
 from ..impose.shapes import ProofLines
 from ..units import PT_PER_MM, mm_to_pt
@@ -133,7 +133,7 @@ def draw_ticks(c: Canvas, ticks: tuple[Mark, ...]) -> None:
         c.setStrokeColor(colour)
         c.setLineWidth(width)
         for m in ticks:
-            c.line(m.x1, m.y1, m.x2, m.y2)
+            c.line(*stroke_line(m, width))
     c.restoreState()
 
 
@@ -144,7 +144,7 @@ def draw_fold_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     c.setLineWidth(HAIRLINE_MM * 2)
     c.setDash([1.2, 0.8])
     for m in marks:
-        c.line(m.x1, m.y1, m.x2, m.y2)
+        c.line(*stroke_line(m, HAIRLINE_MM * 2))
     c.restoreState()
 
 
@@ -199,7 +199,7 @@ def draw_cut_guides(c: Canvas, guides: tuple[CutGuide, ...]) -> None:
     for g in guides:
         stroke_outline(c, g.outline)
         for m in g.ticks:
-            c.line(m.x1, m.y1, m.x2, m.y2)
+            c.line(*stroke_line(m, HAIRLINE_MM))
     c.restoreState()
 
 
@@ -208,5 +208,5 @@ def draw_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     c.setStrokeColor(REGISTRATION)
     c.setLineWidth(HAIRLINE_MM)
     for m in marks:
-        c.line(m.x1, m.y1, m.x2, m.y2)
+        c.line(*stroke_line(m, HAIRLINE_MM))
     c.restoreState()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import LabelLine, label_text, sheet_words
+from ..impose.labels import BAND_EMS, LabelLine, label_text, sheet_words
 from ..impose.outlines import RectOutline
 from ..impose.papers import PAPER_NAMES
 from ..impose.printshop import ShopFile, plan_printshop
@@ -174,7 +174,8 @@ class KitWriter:
                 pdfout.draw_proof(c, face.proof)
             placed.append(PlacedItem(card=face.card, copy=face.copy, side=face.side, slot=slot.index, col=slot.col,
                                      row=slot.row, x=round(slot.x + dx, 3), y=round(slot.y + dy, 3), w=w, h=h,
-                                     rotation=slot.rotation))
+                                     rotation=slot.rotation,
+                                     component=face.component if face.component != page.component else None))
         pdfout.draw_marks(c, page.marks)
         pdfout.draw_ticks(c, page.cuts.ticks)
         pdfout.draw_cut_guides(c, page.cuts.traced)
@@ -186,14 +187,20 @@ class KitWriter:
                          fold_x=page.fold.x if page.fold is not None else None)
 
     def _label_line(self, c, line: LabelLine) -> None:
-        """One line of a sheet label, small and grey, centred where the imposition put it."""
+        """One line of a sheet label, small and grey, centred where the imposition put it;
+        on a white band where it lies over the pieces' bleed (``backed``)."""
         c.saveState()
         c.setFillColorRGB(0.35, 0.35, 0.35)
         c.translate(line.x, line.y)
         if not line.upright:
             c.rotate(-90)
-        Painter(c, self.text, {}, None).draw_line(self.text.font(None), line.size_pt / PT_PER_MM, 0,
-                                                  0.0 if line.upright else 0.8, line.text, "center")
+        em, baseline = line.size_pt / PT_PER_MM, 0.0 if line.upright else 0.8
+        if line.backed:  # from just above the accents to below the descenders, a little wider than the text
+            half = self.label_width(line.text, line.size_pt) / 2 + 0.5
+            c.setFillColorRGB(1, 1, 1)
+            c.rect(-half, baseline - BAND_EMS[0] * em, 2 * half, sum(BAND_EMS) * em, stroke=0, fill=1)
+            c.setFillColorRGB(0.35, 0.35, 0.35)
+        Painter(c, self.text, {}, None).draw_line(self.text.font(None), em, 0, baseline, line.text, "center")
         c.restoreState()
 
     def _component_name(self, comp: Component, lang: str) -> str:

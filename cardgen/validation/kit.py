@@ -388,11 +388,21 @@ class _FileCheck:
                 self._check_page_size(board, "board", self.sizes[i], i + 1)
 
     def _count_fronts(self, i: int, items: Iterable[PlacedItem], comp: Deck) -> None:
-        ids = {k.id for k in comp.cards}
+        """Each piece's front counted for its deck: the page's, or the one the piece names
+        (decks of one size sharing a sheet, on the same plan)."""
         for it in items:
-            if it.card not in ids:
-                self.problem(f"page {i + 1} prints '{it.card}', which is not in deck '{comp.id}'")
-            self.counts[(comp.id, it.card)] += 1
+            deck = comp if it.component is None else self.decks.get(it.component)
+            if deck is None:
+                self.problem(f"page {i + 1} prints '{it.card}' of component '{it.component}', which is not a deck of"
+                             " the game")
+                continue
+            if deck is not comp and (deck.size, deck.bleed, deck.shape, bool(deck.back)) != \
+                    (comp.size, comp.bleed, comp.shape, bool(comp.back)):
+                self.problem(f"page {i + 1} prints '{it.card}' of '{deck.id}' on a sheet of '{comp.id}', whose pieces"
+                             " differ in size, bleed, shape or sides")
+            if it.card not in {k.id for k in deck.cards}:
+                self.problem(f"page {i + 1} prints '{it.card}', which is not in deck '{deck.id}'")
+            self.counts[(deck.id, it.card)] += 1
 
     def _check_gutterfold_page(self, i: int, page: PageEntry, comp: Deck) -> None:
         """Fronts on one half, their backs mirrored across the fold on the other."""
@@ -536,8 +546,10 @@ class _FileCheck:
 # -- fronts and backs ------------------------------------------------------------------
 
 
-def _key(item: PlacedItem) -> tuple[str, int, int]:
-    return (item.card, item.copy, item.slot)
+def _key(item: PlacedItem) -> tuple[str, int, int, str | None]:
+    """What pairs a back with its front: the card, its copy and slot, and its deck where
+    the piece names one (a sheet decks share)."""
+    return (item.card, item.copy, item.slot, item.component)
 
 
 def _duplex_rule(paper_mm: tuple[float, float], duplex: str | None,
@@ -565,8 +577,8 @@ def _pair_mirrored(front: list[PlacedItem], back: list[PlacedItem], where: str, 
     b_items = {_key(it): it for it in back}
     on = f"page {back_page}" if back_page != front_page else f"page {back_page} (the other half)"
     for key, f in f_items.items():
-        card, copy, _slot = key
-        label = f"'{card}' (copy {copy + 1})"
+        card, copy, _slot, deck = key
+        label = f"'{card}' (copy {copy + 1})" + (f" of '{deck}'" if deck else "")
         b = b_items.pop(key, None)
         if b is None:
             res.problems.append(f"{where}: page {front_page} prints the front of {label}; its back is missing"
@@ -579,8 +591,9 @@ def _pair_mirrored(front: list[PlacedItem], back: list[PlacedItem], where: str, 
             res.problems.append(f"{where}: {on}: the back of {label} is at x {b.x:g}, y {b.y:g}, turned {brot}°;"
                                 f" {rule_text} needs x {want[0]:g}, y {want[1]:g}, turned {want[2]}°, behind its"
                                 f" front at x {f.x:g}, y {f.y:g} on page {front_page}")
-    for card, copy, _slot in b_items:
-        res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}) with no front on page"
+    for card, copy, _slot, deck in b_items:
+        of = f" of '{deck}'" if deck else ""
+        res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}){of} with no front on page"
                             f" {front_page}")
 
 
