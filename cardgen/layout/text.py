@@ -307,6 +307,7 @@ class TextEngine:
                 line_height=a.get("line_height", 1.25), fonts=fonts,
                 width=self.run_width, ascent=self._ascent, runs=self._flow_runs(fonts),
                 heading_colour=a.get("heading_color"), accent=a.get("accent"),
+                text_width=self.book.string_width_mm,
             )
             self._flows[key] = cached
         return cached

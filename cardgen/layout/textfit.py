@@ -27,6 +27,15 @@ Measure = Callable[[str, float], float]
 STEP_PT = 0.25
 _EPS = 1e-9
 
+# A paragraph's last line may be one word alone when that word has at least this many
+# characters (an icon counts as one) or takes at least this share of the line: a shorter
+# one gets a word of the line above for company, or the text shrinks (SHRINK_STEPS).
+LONE_WORD_CHARS = 8
+LONE_WORD_SHARE = 0.25
+# How many grid steps below the largest size that fits the fitter may go to leave fewer
+# lone short words, when pulling a word down cannot.
+SHRINK_STEPS = 4
+
 # A word ends after "-" when a letter follows and one precedes: "Nord-Ouest"
 # breaks as "Nord-|Ouest", but "-5" and "--" stay whole.
 _HYPHEN_BREAK = re.compile(r"(?<=[^\s-]-)(?=[^\s-])")
@@ -55,6 +64,8 @@ class FittedText:
     fits: bool
     overflow: float    # how much too long, as a fraction (0.0 when it fits)
     runs: tuple[Line, ...] = field(default=(), compare=False)  # each line as the painter draws it
+    paragraphs: tuple[int, ...] = field(default=(), compare=False)  # how many of the lines each paragraph took
+    lone_words: int = field(default=0, compare=False)  # paragraphs left ending in a lone short word
 
 
 def split_paragraphs(runs: list[Run]) -> list[list[Run]]:
@@ -83,9 +94,9 @@ def split_paragraphs(runs: list[Run]) -> list[list[Run]]:
 Piece = tuple[Run | None, Line]
 
 
-def _pieces(paragraph: list[Run]) -> list[Piece]:
+def _pieces(paragraph: list[Run], hyphens: bool = True) -> list[Piece]:
     """A paragraph's pieces: breaks only at an ordinary space (runs of spaces collapse
-    to one) and after a hyphen; no-break spaces stay inside pieces."""
+    to one) and, with ``hyphens``, after a hyphen; no-break spaces stay inside pieces."""
     out: list[Piece] = []
     word: list[Run] = []
     space: Run | None = None
@@ -113,7 +124,7 @@ def _pieces(paragraph: list[Run]) -> list[Piece]:
             if pending is not None:
                 end_word(pending)
                 pending = None
-            for k, part in enumerate(_HYPHEN_BREAK.split(chunk)):
+            for k, part in enumerate(_HYPHEN_BREAK.split(chunk) if hyphens else (chunk,)):
                 if k:
                     end_word(None)
                 word.append(Run(part, run.font, run.colour))
@@ -143,22 +154,58 @@ def line_width(width: RunWidth, line: Line, size: float) -> float:
     return sum(width(run, size) for run in line)
 
 
-def _greedy(pieces: list, join: Callable, fits: Callable) -> list:
+def _greedy(pieces: list, join: Callable, fits: Callable, lone_ok: Callable | None = None) -> tuple[list, bool]:
     """Greedy line breaking, the one place where a line break is decided: each piece
     (with the space before it) joins the current line while ``fits(line)`` holds; else it
     starts a new line. ``pieces`` are (space before, piece) pairs of strings, or of runs;
-    ``join(line, space, piece)`` makes the longer line."""
+    ``join(line, space, piece)`` makes the longer line.
+
+    Then the last line: when it is one word (no space in it) that ``lone_ok`` does not
+    accept, words are pulled down from the line above until it holds two, if that line
+    keeps a word and the new last line fits; the paragraph never gains a line. Returns
+    the lines, and whether a lone short word is left (nothing could be pulled)."""
     lines = []
+    starts = [0]  # the first piece of each line
     line = pieces[0][1]
-    for sep, piece in pieces[1:]:
+    for i in range(1, len(pieces)):
+        sep, piece = pieces[i]
         candidate = join(line, sep, piece)
         if fits(candidate):
             line = candidate
         else:
             lines.append(line)
+            starts.append(i)
             line = piece
     lines.append(line)
-    return lines
+    last = starts[-1]
+    if lone_ok is None or len(lines) < 2 or any(sep for sep, _ in pieces[last + 1:]) or lone_ok(line):
+        return lines, False
+    pulled = _pull_down(pieces, starts[-2], last, join, fits)
+    if pulled is None:
+        return lines, True
+    lines[-2:] = pulled
+    return lines, False
+
+
+def _joined(pieces: list, start: int, end: int, join: Callable):
+    line = pieces[start][1]
+    for sep, piece in pieces[start + 1:end]:
+        line = join(line, sep, piece)
+    return line
+
+
+def _pull_down(pieces: list, prev: int, last: int, join: Callable, fits: Callable) -> list | None:
+    """The last two lines with the fewest pieces of line ``prev`` moved down to line ``last``
+    that give the last line a space (a hyphenated word moves whole), or None when the line
+    above would be left empty or the new last line would not fit."""
+    for start in range(last - 1, prev, -1):
+        if not any(sep for sep, _ in pieces[start + 1:last + 1]):
+            continue  # "Nord-" joins "Ouest" without a space: still one word, pull one more
+        line = _joined(pieces, start, len(pieces), join)
+        if not fits(line):
+            return None  # pulling more only makes it longer
+        return [_joined(pieces, prev, start, join), line]
+    return None
 
 
 def _one_style(pieces: list[Piece]) -> Run | None:
@@ -171,20 +218,48 @@ def _one_style(pieces: list[Piece]) -> Run | None:
     return first
 
 
+def _lone_ok_text(text_width: TextWidth, font: str, size: float, width_mm: float) -> Callable[[str], bool]:
+    return lambda text: len(text) >= LONE_WORD_CHARS or text_width(font, text, size) >= LONE_WORD_SHARE * width_mm
+
+
+def _lone_ok_runs(width: RunWidth, size: float, width_mm: float) -> Callable[[Line], bool]:
+    return lambda line: (sum(len(run.text) + (run.icon is not None) for run in line) >= LONE_WORD_CHARS
+                         or line_width(width, line, size) >= LONE_WORD_SHARE * width_mm)
+
+
 def _break_lines(width: RunWidth, text_width: TextWidth, para: Paragraph, size: float,
-                 width_mm: float) -> list[Line]:
-    """One paragraph's lines, each at most width_mm wide where a piece allows."""
+                 width_mm: float) -> tuple[list[Line], bool]:
+    """One paragraph's lines, each at most width_mm wide where a piece allows, and
+    whether it ends in a lone short word that could not be given company."""
     pieces, style, strings = para
     if not pieces:
-        return [()]                       # a blank line the author asked for
+        return [()], False                # a blank line the author asked for
     if style is not None:
         font, colour = style.font, style.colour
-        texts = _greedy(strings, lambda line, sep, piece: line + sep + piece,
-                        lambda line: text_width(font, line, size) <= width_mm + _EPS)
-        return [(Run(text, font, colour),) for text in texts]
+        texts, lone = _greedy(strings, lambda line, sep, piece: line + sep + piece,
+                              lambda line: text_width(font, line, size) <= width_mm + _EPS,
+                              _lone_ok_text(text_width, font, size, width_mm))
+        return [(Run(text, font, colour),) for text in texts], lone
     return _greedy([((sep,) if sep else (), _merge((), piece)) for sep, piece in pieces],
                    lambda line, sep, piece: _merge(line, sep + piece),
-                   lambda line: line_width(width, line, size) <= width_mm + _EPS)
+                   lambda line: line_width(width, line, size) <= width_mm + _EPS,
+                   _lone_ok_runs(width, size, width_mm))
+
+
+def break_runs(width: RunWidth, runs: list[Run], size: float, width_mm: float,
+               text_width: TextWidth | None = None, hyphens: bool = True) -> tuple[list[Line], bool]:
+    """The lines of runs at ``size``, as the fitter breaks them (for flowed text, which
+    does not break after hyphens), and whether a paragraph ends in a lone short word
+    nothing could be pulled to."""
+    widths: TextWidth = text_width or (lambda font, text, size: width(Run(text, font), size))
+    paras = [_paragraph(p, hyphens) for p in split_paragraphs(runs)]
+    lines: list[Line] = []
+    lone = False
+    for para in paras:
+        found, left = _break_lines(width, widths, para, size, width_mm)
+        lines += found
+        lone = lone or left
+    return lines, lone
 
 
 # A paragraph ready for breaking at any size: its pieces, and when it is in one style,
@@ -192,16 +267,25 @@ def _break_lines(width: RunWidth, text_width: TextWidth, para: Paragraph, size: 
 Paragraph = tuple[list[Piece], Run | None, list[tuple[str, str]]]
 
 
-def _paragraph(runs: list[Run]) -> Paragraph:
-    pieces = _pieces(runs)
+def _paragraph(runs: list[Run], hyphens: bool = True) -> Paragraph:
+    pieces = _pieces(runs, hyphens)
     style = _one_style(pieces) if pieces else None
     strings = [(sep.text if sep else "", piece[0].text) for sep, piece in pieces] if style else []
     return pieces, style, strings
 
 
 def _wrap_paragraphs(width: RunWidth, text_width: TextWidth, paragraphs: list[Paragraph], size: float,
-                     width_mm: float) -> list[Line]:
-    return [line for para in paragraphs for line in _break_lines(width, text_width, para, size, width_mm)]
+                     width_mm: float) -> tuple[list[Line], tuple[int, ...], int]:
+    """Every paragraph's lines, how many lines each took, and how many end in a lone short word."""
+    lines: list[Line] = []
+    counts: list[int] = []
+    lone = 0
+    for para in paragraphs:
+        found, left = _break_lines(width, text_width, para, size, width_mm)
+        lines += found
+        counts.append(len(found))
+        lone += left
+    return lines, tuple(counts), lone
 
 
 def _plain_width(measure: Measure) -> RunWidth:
@@ -223,8 +307,8 @@ def wrap(measure: Measure, text: str, size: float, width_mm: float) -> list[str]
     fit_text reports it.
     """
     paras = [_paragraph(p) for p in split_paragraphs([Run(text)])]
-    return [line_text(line) for line in _wrap_paragraphs(_plain_width(measure), _plain_text_width(measure), paras,
-                                                         size, width_mm)]
+    lines = _wrap_paragraphs(_plain_width(measure), _plain_text_width(measure), paras, size, width_mm)[0]
+    return [line_text(line) for line in lines]
 
 
 def _height_mm(n_lines: int, size: float, leading: float) -> float:
@@ -241,7 +325,7 @@ def _height_mm(n_lines: int, size: float, leading: float) -> float:
 
 def _try(width: RunWidth, text_width: TextWidth, paras: list[Paragraph], size: float, width_mm: float,
          height_mm: float, line_height: float, max_lines: int | None) -> FittedText:
-    lines = _wrap_paragraphs(width, text_width, paras, size, width_mm)
+    lines, counts, lone = _wrap_paragraphs(width, text_width, paras, size, width_mm)
     leading = size * line_height
     over = 0.0
     widest = max((text_width(l[0].font, l[0].text, size) if len(l) == 1 and l[0].icon is None
@@ -251,7 +335,8 @@ def _try(width: RunWidth, text_width: TextWidth, paras: list[Paragraph], size: f
     if max_lines is not None:
         over = max(over, len(lines) / max_lines - 1.0)
     fits = over <= _EPS
-    return FittedText(tuple(line_text(l) for l in lines), size, leading, fits, 0.0 if fits else over, tuple(lines))
+    return FittedText(tuple(line_text(l) for l in lines), size, leading, fits, 0.0 if fits else over, tuple(lines),
+                      counts, lone)
 
 
 def fit_text(measure: Measure, text: str, width_mm: float, height_mm: float,
@@ -288,7 +373,7 @@ def fit_runs(width: RunWidth, runs: list[Run], width_mm: float, height_mm: float
 
     first = attempt(size)
     if first.fits:
-        return first
+        return _fewer_lone_words(first, attempt, min_size)
     last = attempt(min_size)
     if not last.fits:
         return last
@@ -311,4 +396,18 @@ def fit_runs(width: RunWidth, runs: list[Run], width_mm: float, height_mm: float
             hi, best = mid, r
         else:
             lo = mid
+    return _fewer_lone_words(best, attempt, min_size)
+
+
+def _fewer_lone_words(best: FittedText, attempt: Callable[[float], FittedText], min_size: float) -> FittedText:
+    """``best`` (the largest size that fits), or when a paragraph there still ends in a lone
+    short word, the first size up to SHRINK_STEPS grid steps smaller (never below
+    min_size) that fits with fewer of them."""
+    for k in range(1, SHRINK_STEPS + 1 if best.lone_words else 0):
+        smaller = best.size - k * STEP_PT
+        if smaller < min_size - _EPS:
+            break
+        r = attempt(smaller)
+        if r.fits and r.lone_words < best.lone_words:
+            return r
     return best
