@@ -3,9 +3,10 @@ in one or more balanced columns, with the inline markup of every text (**bold**,
 *italic*, colour spans, icons: :mod:`.inline`), shrunk together until they fit. A
 heading stays in the column of the block that follows it.
 
-Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Like
-text boxes, it breaks lines only at ordinary spaces, never at the no-break spaces
-French puts before ``: ; ! ?``.
+Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Lines are
+broken by the text fitter's breaker (:func:`.textfit.break_runs`), only at ordinary
+spaces (never at the no-break spaces French puts before ``: ; ! ?``, nor after a
+hyphen), and a block does not end in a lone short word where the column allows.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: flo
             number += 1
             marker, indent = f"{number}.", width(Run("00.", body), s)
         line_w = col_w - indent
-        words = [run._replace(text=run.text.replace("\n", " ")) for run in runs(text, body)]  # one paragraph
+        words = runs(text, body)
+        if "\n" in text:  # a block is one paragraph
+            words = [run._replace(text=run.text.replace("\n", " ")) for run in words]
         lines, lone = break_runs(width, words, s, line_w, text_width, hyphens=False)
         broken.append(FlowBlock(kind, tuple(lines), s, line_w))
         first_base = s_mm * ascent(body)

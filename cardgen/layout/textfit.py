@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..units import pt_to_mm
@@ -136,76 +137,56 @@ def _same_style(a: Run, b: Run) -> bool:
     return a[1:] == b[1:] and a[3] is None  # font, colour, and no icon
 
 
-def _merge(line: Line, runs: tuple[Run, ...]) -> Line:
-    """``line`` followed by ``runs``, adjacent runs of one font and colour joined into one:
-    a line of plain text is one string, measured and drawn as a whole (as ReportLab would)."""
-    out = list(line)
-    for run in runs:
-        if out and _same_style(out[-1], run):
-            out[-1] = Run(out[-1].text + run.text, run.font, run.colour)
-        else:
-            out.append(run)
-    return tuple(out)
-
-
 def line_width(width: RunWidth, line: Line, size: float) -> float:
     if len(line) == 1:
         return width(line[0], size)
     return sum(width(run, size) for run in line)
 
 
-def _greedy(pieces: list, join: Callable, fits: Callable, lone_ok: Callable | None = None) -> tuple[list, bool]:
-    """Greedy line breaking, the one place where a line break is decided: each piece
-    (with the space before it) joins the current line while ``fits(line)`` holds; else it
-    starts a new line. ``pieces`` are (space before, piece) pairs of strings, or of runs;
-    ``join(line, space, piece)`` makes the longer line.
+# What the breaker knows of a piece: whether a space comes before it, that space's width
+# and the piece's width (mm). Widths add up: ReportLab draws without kerning.
+Measured = tuple[bool, float, float]
 
-    Then the last line: when it is one word (no space in it) that ``lone_ok`` does not
-    accept, words are pulled down from the line above until it holds two, if that line
-    keeps a word and the new last line fits; the paragraph never gains a line. Returns
-    the lines, and whether a lone short word is left (nothing could be pulled)."""
-    lines = []
-    starts = [0]  # the first piece of each line
-    line = pieces[0][1]
+
+def _greedy(pieces: list[Measured], limit: float,
+            short: Callable[[int, float], bool] | None = None) -> tuple[list[int], list[float], bool]:
+    """Greedy line breaking, the one place where a line break is decided: each piece (with
+    the space before it) joins the current line while the line stays within ``limit``
+    mm; else it starts a new line.
+
+    Then the last line: when it holds one word (no space) that ``short(first piece,
+    width)`` calls short, words of the line above come down until it holds two, if that
+    line keeps a word and the new last line fits; the paragraph never gains a line.
+    Returns the first piece of each line, each line's width, and whether a lone short
+    word is left (nothing could come down)."""
+    starts = [0]
+    widths: list[float] = []
+    w = pieces[0][2]
     for i in range(1, len(pieces)):
-        sep, piece = pieces[i]
-        candidate = join(line, sep, piece)
-        if fits(candidate):
-            line = candidate
+        _, space, piece = pieces[i]
+        longer = w + space + piece
+        if longer <= limit + _EPS:
+            w = longer
         else:
-            lines.append(line)
+            widths.append(w)
             starts.append(i)
-            line = piece
-    lines.append(line)
+            w = piece
+    widths.append(w)
     last = starts[-1]
-    if lone_ok is None or len(lines) < 2 or any(sep for sep, _ in pieces[last + 1:]) or lone_ok(line):
-        return lines, False
-    pulled = _pull_down(pieces, starts[-2], last, join, fits)
-    if pulled is None:
-        return lines, True
-    lines[-2:] = pulled
-    return lines, False
-
-
-def _joined(pieces: list, start: int, end: int, join: Callable):
-    line = pieces[start][1]
-    for sep, piece in pieces[start + 1:end]:
-        line = join(line, sep, piece)
-    return line
-
-
-def _pull_down(pieces: list, prev: int, last: int, join: Callable, fits: Callable) -> list | None:
-    """The last two lines with the fewest pieces of line ``prev`` moved down to line ``last``
-    that give the last line a space (a hyphenated word moves whole), or None when the line
-    above would be left empty or the new last line would not fit."""
+    if short is None or len(starts) < 2 or any(p[0] for p in pieces[last + 1:]) or not short(last, w):
+        return starts, widths, False
+    prev = starts[-2]
+    tail = w  # the new last line: pieces start … end
     for start in range(last - 1, prev, -1):
-        if not any(sep for sep, _ in pieces[start + 1:last + 1]):
-            continue  # "Nord-" joins "Ouest" without a space: still one word, pull one more
-        line = _joined(pieces, start, len(pieces), join)
-        if not fits(line):
-            return None  # pulling more only makes it longer
-        return [_joined(pieces, prev, start, join), line]
-    return None
+        tail = pieces[start][2] + pieces[start + 1][1] + tail
+        if not any(p[0] for p in pieces[start + 1:last + 1]):
+            continue  # "Nord-" joins "Ouest" without a space: still one word, one more comes down
+        if tail > limit + _EPS:
+            break  # bringing more down only makes it longer
+        starts[-1], widths[-1] = start, tail
+        widths[-2] = pieces[prev][2] + sum(space + piece for _, space, piece in pieces[prev + 1:start])
+        return starts, widths, False
+    return starts, widths, True
 
 
 def _one_style(pieces: list[Piece]) -> Run | None:
@@ -218,32 +199,55 @@ def _one_style(pieces: list[Piece]) -> Run | None:
     return first
 
 
-def _lone_ok_text(text_width: TextWidth, font: str, size: float, width_mm: float) -> Callable[[str], bool]:
-    return lambda text: len(text) >= LONE_WORD_CHARS or text_width(font, text, size) >= LONE_WORD_SHARE * width_mm
-
-
-def _lone_ok_runs(width: RunWidth, size: float, width_mm: float) -> Callable[[Line], bool]:
-    return lambda line: (sum(len(run.text) + (run.icon is not None) for run in line) >= LONE_WORD_CHARS
-                         or line_width(width, line, size) >= LONE_WORD_SHARE * width_mm)
-
-
 def _break_lines(width: RunWidth, text_width: TextWidth, para: Paragraph, size: float,
-                 width_mm: float) -> tuple[list[Line], bool]:
-    """One paragraph's lines, each at most width_mm wide where a piece allows, and
-    whether it ends in a lone short word that could not be given company."""
-    pieces, style, strings = para
+                 width_mm: float) -> tuple[list[Line], list[float], bool]:
+    """One paragraph's lines, each at most width_mm wide where a piece allows, their
+    widths, and whether it ends in a lone short word that could not be given company
+    (short: fewer than LONE_WORD_CHARS characters, an icon counting as one, and narrower
+    than LONE_WORD_SHARE of the line)."""
+    pieces, style, strings, whole = para
     if not pieces:
-        return [()], False                # a blank line the author asked for
+        return [()], [0.0], False          # a blank line the author asked for
+    wide = LONE_WORD_SHARE * width_mm
     if style is not None:
         font, colour = style.font, style.colour
-        texts, lone = _greedy(strings, lambda line, sep, piece: line + sep + piece,
-                              lambda line: text_width(font, line, size) <= width_mm + _EPS,
-                              _lone_ok_text(text_width, font, size, width_mm))
-        return [(Run(text, font, colour),) for text in texts], lone
-    return _greedy([((sep,) if sep else (), _merge((), piece)) for sep, piece in pieces],
-                   lambda line, sep, piece: _merge(line, sep + piece),
-                   lambda line: line_width(width, line, size) <= width_mm + _EPS,
-                   _lone_ok_runs(width, size, width_mm))
+        w = text_width(font, whole, size)
+        if w <= width_mm + _EPS:
+            return [(Run(whole, font, colour),)], [w], False  # one line: nothing to decide
+        space = text_width(font, " ", size)
+        starts, widths, lone = _greedy(
+            [(bool(sep), space if sep else 0.0, text_width(font, word, size)) for sep, word in strings], width_mm,
+            lambda first, w: w < wide and sum(len(word) for _, word in strings[first:]) < LONE_WORD_CHARS)
+        ends = starts[1:] + [len(strings)]
+        texts = ["".join([strings[a][1]] + [sep + word for sep, word in strings[a + 1:b]])
+                 for a, b in zip(starts, ends)]
+        return [(Run(text, font, colour),) for text in texts], widths, lone
+    starts, widths, lone = _greedy(
+        [(sep is not None, width(sep, size) if sep is not None else 0.0, line_width(width, piece, size))
+         for sep, piece in pieces], width_mm,
+        lambda first, w: w < wide and sum(len(run.text) + (run.icon is not None)
+                                          for _, piece in pieces[first:] for run in piece) < LONE_WORD_CHARS)
+    return [_line_of(pieces, a, b) for a, b in zip(starts, starts[1:] + [len(pieces)])], widths, lone
+
+
+def _line_of(pieces: list[Piece], a: int, b: int) -> Line:
+    """Pieces a … b-1 as one line, adjacent runs of one font and colour joined into one: a
+    line of plain text is one string, measured and drawn as a whole (as ReportLab would)."""
+    out: list[Run] = []
+    texts: list[str] = []
+    current: Run | None = None
+    for j in range(a, b):
+        sep, piece = pieces[j]
+        for run in ((sep,) + piece) if sep is not None and j > a else piece:
+            if current is not None and _same_style(current, run):
+                texts.append(run.text)
+                continue
+            if current is not None:
+                out.append(current if len(texts) == 1 else Run("".join(texts), current.font, current.colour))
+            current, texts = run, [run.text]
+    if current is not None:
+        out.append(current if len(texts) == 1 else Run("".join(texts), current.font, current.colour))
+    return tuple(out)
 
 
 def break_runs(width: RunWidth, runs: list[Run], size: float, width_mm: float,
@@ -252,11 +256,11 @@ def break_runs(width: RunWidth, runs: list[Run], size: float, width_mm: float,
     does not break after hyphens), and whether a paragraph ends in a lone short word
     nothing could be pulled to."""
     widths: TextWidth = text_width or (lambda font, text, size: width(Run(text, font), size))
-    paras = [_paragraph(p, hyphens) for p in split_paragraphs(runs)]
+    paras = _prepared(tuple(runs), hyphens)
     lines: list[Line] = []
     lone = False
     for para in paras:
-        found, left = _break_lines(width, widths, para, size, width_mm)
+        found, _, left = _break_lines(width, widths, para, size, width_mm)
         lines += found
         lone = lone or left
     return lines, lone
@@ -264,28 +268,38 @@ def break_runs(width: RunWidth, runs: list[Run], size: float, width_mm: float,
 
 # A paragraph ready for breaking at any size: its pieces, and when it is in one style,
 # that style and its pieces as (space, word) strings.
-Paragraph = tuple[list[Piece], Run | None, list[tuple[str, str]]]
+# (The whole paragraph as one string too, in that case: most texts fit on one line.)
+Paragraph = tuple[list[Piece], Run | None, list[tuple[str, str]], str]
+
+
+@lru_cache(maxsize=4096)
+def _prepared(runs: tuple[Run, ...], hyphens: bool) -> tuple[Paragraph, ...]:
+    """A text's paragraphs, read once for every size a flow tries (not to be changed)."""
+    return tuple(_paragraph(p, hyphens) for p in split_paragraphs(list(runs)))
 
 
 def _paragraph(runs: list[Run], hyphens: bool = True) -> Paragraph:
     pieces = _pieces(runs, hyphens)
     style = _one_style(pieces) if pieces else None
     strings = [(sep.text if sep else "", piece[0].text) for sep, piece in pieces] if style else []
-    return pieces, style, strings
+    return pieces, style, strings, "".join(sep + word for sep, word in strings)
 
 
 def _wrap_paragraphs(width: RunWidth, text_width: TextWidth, paragraphs: list[Paragraph], size: float,
-                     width_mm: float) -> tuple[list[Line], tuple[int, ...], int]:
-    """Every paragraph's lines, how many lines each took, and how many end in a lone short word."""
+                     width_mm: float) -> tuple[list[Line], float, tuple[int, ...], int]:
+    """Every paragraph's lines, the widest line's width, how many lines each paragraph took,
+    and how many end in a lone short word."""
     lines: list[Line] = []
+    widest = 0.0
     counts: list[int] = []
     lone = 0
     for para in paragraphs:
-        found, left = _break_lines(width, text_width, para, size, width_mm)
+        found, widths, left = _break_lines(width, text_width, para, size, width_mm)
         lines += found
+        widest = max(widest, *widths)
         counts.append(len(found))
         lone += left
-    return lines, tuple(counts), lone
+    return lines, widest, tuple(counts), lone
 
 
 def _plain_width(measure: Measure) -> RunWidth:
@@ -325,11 +339,9 @@ def _height_mm(n_lines: int, size: float, leading: float) -> float:
 
 def _try(width: RunWidth, text_width: TextWidth, paras: list[Paragraph], size: float, width_mm: float,
          height_mm: float, line_height: float, max_lines: int | None) -> FittedText:
-    lines, counts, lone = _wrap_paragraphs(width, text_width, paras, size, width_mm)
+    lines, widest, counts, lone = _wrap_paragraphs(width, text_width, paras, size, width_mm)
     leading = size * line_height
     over = 0.0
-    widest = max((text_width(l[0].font, l[0].text, size) if len(l) == 1 and l[0].icon is None
-                  else line_width(width, l, size) for l in lines), default=0.0)
     over = max(over, widest / width_mm - 1.0)
     over = max(over, _height_mm(len(lines), size, leading) / height_mm - 1.0)
     if max_lines is not None:
