@@ -1,6 +1,6 @@
 """No paragraph of any shipped kit ends in a lone short word ("Mummy side / up."), in
-any language, on any paper: the layout engine run over every text and flow op of every
-face, the way the build checks them (no PDF is written).
+any language, on either paper, with every card variant: the layout engine run over
+every text and flow op of every face, the way the build checks them (no PDF is written).
 
 What counts: a paragraph of two lines or more (a text op's paragraph, or a flow block)
 whose last line holds no ordinary space (one word, or words tied by no-break spaces or
@@ -40,8 +40,8 @@ def _lone(width, paragraph: tuple[Line, ...], size: float, box_w: float) -> bool
 def lone_last_lines(game_id: str) -> tuple[list[str], int]:
     """Every paragraph of the game's kit (all languages, both papers) that ends in a lone
     short word, as 'face: …last two lines', and how many paragraphs were read."""
-    game = load_game(shipped_games_dir() / game_id)
-    builder = KitBuilder(game, BuildOptions())
+    game = load_game(shipped_games_dir() / game_id, every_variant=True)  # the variants' cards too
+    builder = KitBuilder(game, BuildOptions(variants=game.variants))
     engine = builder.text
     found: list[str] = []
     read = 0
@@ -51,7 +51,8 @@ def lone_last_lines(game_id: str) -> tuple[list[str], int]:
         assert not errors.errors, errors.errors
         faces = {**{f"{k} front": f for k, f in kit.fronts.items()}, **{f"{k} back": f for k, f in kit.backs.items()},
                  **{f"{k} page {i + 1}": f for k, fs in kit.sheets.items() for i, f in enumerate(fs)},
-                 **{f"{k} board": f for k, f in kit.boards.items()}}
+                 **{f"{k} board": f for k, f in kit.boards.items()},
+                 **{f"{k} header {i + 1}": f for k, fs in kit.headers.items() for i, f in enumerate(fs)}}
         seen: set[str] = set()
         for label, face in faces.items():
             if face.key in seen:
