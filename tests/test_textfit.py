@@ -255,3 +255,37 @@ def test_a_flow_block_gets_company_and_says_how_it_broke():
     assert fit_flow([("p", "aaaaaaaaa b")], 0, 0, wide, 100, 10, 6, **kw).size == 9.5
     stuck = fit_flow([("p", "aaaaaaaaa b")], 0, 0, wide, 100, 10, 10, **kw)
     assert stuck.size == 10 and stuck.lone_words == 1
+
+
+def _plain_greedy(words: list[str], n: int) -> list[list[str]]:
+    """Greedy filling of words into lines of at most n monospace characters (a reference)."""
+    lines = [[words[0]]]
+    for word in words[1:]:
+        if len(" ".join(lines[-1] + [word])) <= n:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return lines
+
+
+def test_the_breaker_only_changes_the_last_two_lines_and_only_when_it_must():
+    import random
+
+    rng = random.Random(20)
+    for _ in range(400):
+        words = ["".join(rng.choice("abc") for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(1, 14))]
+        n = rng.randint(9, 30)
+        greedy = _plain_greedy(words, n)
+        lines = wrap(mono, " ".join(words), 10, chars_wide(n, 10))
+        assert " ".join(lines).split() == words and len(lines) == len(greedy)
+        assert lines[:-2] == [" ".join(line) for line in greedy[:-2]]
+        assert all(len(line) <= n for line in lines if " " in line)
+        last, lone = greedy[-1][-1], len(greedy) > 1 and len(greedy[-1]) == 1
+        short = lone and len(last) < LONE_WORD_CHARS and len(last) < LONE_WORD_SHARE * n
+        if not short:
+            assert lines == [" ".join(line) for line in greedy]  # nothing to mend: greedy's lines
+        elif len(greedy[-2]) > 1 and len(greedy[-2][-1]) + 1 + len(last) <= n:
+            # one word came down (the fewest that give the last line company)
+            assert lines[-2:] == [" ".join(greedy[-2][:-1]), f"{greedy[-2][-1]} {last}"]
+        else:
+            assert lines == [" ".join(line) for line in greedy]  # nothing could come down
