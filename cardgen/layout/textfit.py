@@ -8,6 +8,10 @@ Why not ReportLab's simpleSplit: it breaks at U+00A0 and U+202F, and French puts
 those before ':' ';' '!' '?', so a colon could start a line. Here only an
 ordinary space (U+0020, or a tab) and the position after a hyphen are breaks.
 
+Lines are filled greedily, then a paragraph's last line is mended when it holds one
+short word alone: a word of the line above comes down, or the text shrinks a step
+(LONE_WORD_CHARS, LONE_WORD_SHARE, SHRINK_STEPS; docs/design/layout.md, "Text fitting").
+
 `measure(text, size_pt) -> width_mm` is passed in, so tests can use a fake
 monospace measure; the real one is
 ``lambda t, s: book.string_width_mm(font, t, s)``.
