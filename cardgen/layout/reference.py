@@ -75,7 +75,7 @@ OPS_TEXT: dict[str, str] = {
             "[rich text and icons](rich-text.md)); icons wrap and shrink with the words. A "
             "character the font lacks is drawn from the shipped symbol fonts when they have it, "
             "else the build stops naming the fonts that do. A paragraph does not end in a lone "
-            "short word where the box allows (see [text fitting](#text-fitting)).",
+            "short word where the box allows (see [text fitting](layout.md#text-fitting)).",
     "glyph": "One character drawn as a figure: scaled, keeping its proportions, so that its "
              "visible ink (not the font's em box) fills the box, and centred on that ink. "
              "Made for hieroglyphs and symbols drawn large.",
@@ -93,7 +93,7 @@ OPS_TEXT: dict[str, str] = {
             "A block is never split between columns, and a heading stays in the column of the "
             "whole block after it (and of the headings right below it). Lines break at spaces "
             "only, and a block does not end in a lone short word where the box allows (see "
-            "[text fitting](#text-fitting)).",
+            "[text fitting](layout.md#text-fitting)).",
 }
 
 # Keys that mean the same in every op that takes them (an op's own entry below wins).
