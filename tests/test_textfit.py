@@ -5,7 +5,18 @@ import time
 
 import pytest
 
-from cardgen.layout.textfit import FittedText, fit_text, wrap
+from cardgen.layout.flow import FlowFonts, fit_flow, layout_flow
+from cardgen.layout.textfit import (
+    LONE_WORD_CHARS,
+    LONE_WORD_SHARE,
+    SHRINK_STEPS,
+    FittedText,
+    Run,
+    fit_runs,
+    fit_text,
+    line_text,
+    wrap,
+)
 from cardgen.units import pt_to_mm
 
 NBSP = "\u00a0"
@@ -160,3 +171,121 @@ def test_fit_is_fast():
     for i in range(500):
         fit_text(mono, text, 50 + i % 7, 20, size=9, min_size=6)
     assert time.perf_counter() - t0 < 2.0
+
+
+# -- the last line is not a lone short word ------------------------------------------------------------
+
+def test_a_lone_short_last_word_gets_a_word_from_the_line_above():
+    assert wrap(mono, "aaa bbb ccc d", 10, chars_wide(11, 10)) == ["aaa bbb", "ccc d"]
+    # the paragraph keeps its line count, and the lines above the last two stay as greedy made them
+    assert wrap(mono, "aaa bbb ccc ddd eee fff g", 10, chars_wide(11, 10)) == ["aaa bbb ccc", "ddd eee", "fff g"]
+    # each paragraph on its own; a one-line paragraph and a one-word paragraph are fine
+    assert wrap(mono, "aaa bbb ccc d\nx\nyy zz", 10, chars_wide(11, 10)) == ["aaa bbb", "ccc d", "x", "yy zz"]
+
+
+def test_a_long_or_wide_last_word_may_stand_alone():
+    assert LONE_WORD_CHARS == 8 and LONE_WORD_SHARE == 0.25
+    a30 = "a" * 30
+    assert wrap(mono, f"{a30} bbbbbbb dddddddd", 10, chars_wide(40, 10)) == [f"{a30} bbbbbbb", "dddddddd"]  # 8 chars
+    assert wrap(mono, f"{a30} bbbbbbb ddddddd", 10, chars_wide(40, 10)) == [a30, "bbbbbbb ddddddd"]  # 7
+    # a quarter of the line: 3 of 12 characters may stay, 2 of 12 may not
+    assert wrap(mono, "aaa bbb cccc ddd", 10, chars_wide(12, 10)) == ["aaa bbb cccc", "ddd"]
+    assert wrap(mono, "aaa bbb cccc dd", 10, chars_wide(12, 10)) == ["aaa bbb", "cccc dd"]
+
+
+def test_a_hyphenated_last_word_moves_with_the_word_before_it():
+    # "cc-" joins "dd" without a space: still one word, so "bb" comes down too
+    assert wrap(mono, "aa bb cc-dd", 10, chars_wide(9, 10)) == ["aa", "bb cc-dd"]
+
+
+def test_words_tied_by_a_no_break_space_are_one_word():
+    assert wrap(mono, f"aaaa bbbb cccc dddd 5{NBSP}x", 10, chars_wide(20, 10)) == ["aaaa bbbb cccc", f"dddd 5{NBSP}x"]
+
+
+def test_nothing_is_pulled_when_the_line_above_would_be_empty_or_the_last_line_too_long():
+    assert wrap(mono, "aaaaaaaaaa b", 10, chars_wide(10, 10)) == ["aaaaaaaaaa", "b"]
+    assert wrap(mono, "aaaa bbbbbbb c", 10, chars_wide(8, 10)) == ["aaaa", "bbbbbbb", "c"]
+    r = fit_text(mono, "aaaa bbbbbbb c", chars_wide(8, 10), 100, size=10, min_size=10)
+    assert r.fits and r.lone_words == 1 and r.paragraphs == (3,)
+
+
+def test_the_text_shrinks_a_step_when_no_word_can_be_pulled():
+    # 11 characters need 9.5 pt in a box of 10.5 characters at 10 pt: two steps, one line
+    r = fit_text(mono, "aaaaaaaaa b", chars_wide(10.5, 10), 100, size=10, min_size=6)
+    assert r.fits and r.size == 9.5 and r.lines == ("aaaaaaaaa b",) and r.lone_words == 0
+    # not below min_size
+    r = fit_text(mono, "aaaaaaaaa b", chars_wide(10.5, 10), 100, size=10, min_size=9.75)
+    assert r.size == 10 and r.lines == ("aaaaaaaaa", "b") and r.lone_words == 1
+    # and never more than SHRINK_STEPS steps below the size that fits
+    far = 10 - (SHRINK_STEPS + 1) * 0.25
+    r = fit_text(mono, "aaaaaaaaa b", chars_wide(11, far), 100, size=10, min_size=6)
+    assert r.size == 10 and r.lines == ("aaaaaaaaa", "b")
+
+
+def _rich_width(run: Run, size: float) -> float:
+    """Monospace, bold as wide as regular; an icon one character wide."""
+    return mono("x" if run.icon else run.text, size)
+
+
+def test_rich_text_and_icons_get_company_too():
+    icon = Run("", "R", icon="coin")
+    r = fit_runs(_rich_width, [Run("aaa bbb ccc ", "R"), icon], chars_wide(11, 10), 100, size=10, min_size=10)
+    assert r.lines == ("aaa bbb", "ccc ")  # icons are left out of .lines
+    assert r.runs[-1] == (Run("ccc ", "R"), icon)
+    bold = [Run("aaa bbb ", "R"), Run("ccc", "B"), Run(" d", "R")]
+    r = fit_runs(_rich_width, bold, chars_wide(11, 10), 100, size=10, min_size=10)
+    assert r.runs == ((Run("aaa bbb", "R"),), (Run("ccc", "B"), Run(" d", "R")))
+    # a word glued to a styled word (no space between) is one word with it
+    glued = [Run("aaaa bbbb cccc dddd ", "R"), Run("e", "B"), Run(".", "R")]
+    r = fit_runs(_rich_width, glued, chars_wide(20, 10), 100, size=10, min_size=10)
+    assert r.lines == ("aaaa bbbb cccc", "dddd e.")
+
+
+def test_a_flow_block_gets_company_and_says_how_it_broke():
+    fonts = FlowFonts(heading="H", bold="B", body="R")
+    kw = dict(columns=1, gap=0, line_height=1.25, fonts=fonts, width=_rich_width, ascent=lambda f: 0.8,
+              runs=lambda text, font: [Run(text, font)])
+    result = layout_flow([("p", "aaa bbb ccc d"), ("space", ""), ("li", "x")], 0, 0, chars_wide(11, 10), 100, 10,
+                         **kw)
+    assert [[line_text(l) for l in b.lines] for b in result.blocks] == [["aaa bbb", "ccc d"], ["x"]]
+    assert result.lone_words == 0 and [b.kind for b in result.blocks] == ["p", "li"]
+    assert [l.text for l in result.lines if l.text in ("aaa bbb", "ccc d")] == ["aaa bbb", "ccc d"]
+    # a lone word nothing can be pulled to: a step smaller, where the box allows
+    wide = chars_wide(10.5, 10)
+    assert fit_flow([("p", "aaaaaaaaa b")], 0, 0, wide, 100, 10, 6, **kw).size == 9.5
+    stuck = fit_flow([("p", "aaaaaaaaa b")], 0, 0, wide, 100, 10, 10, **kw)
+    assert stuck.size == 10 and stuck.lone_words == 1
+
+
+def _plain_greedy(words: list[str], n: int) -> list[list[str]]:
+    """Greedy filling of words into lines of at most n monospace characters (a reference)."""
+    lines = [[words[0]]]
+    for word in words[1:]:
+        if len(" ".join(lines[-1] + [word])) <= n:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return lines
+
+
+def test_the_breaker_only_changes_the_last_two_lines_and_only_when_it_must():
+    import random
+
+    rng = random.Random(20)
+    for _ in range(400):
+        words = ["".join(rng.choice("abc") for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(1, 14))]
+        n = rng.randint(9, 30)
+        greedy = _plain_greedy(words, n)
+        lines = wrap(mono, " ".join(words), 10, chars_wide(n, 10))
+        assert " ".join(lines).split() == words and len(lines) == len(greedy)
+        assert lines[:-2] == [" ".join(line) for line in greedy[:-2]]
+        assert all(len(line) <= n for line in lines if " " in line)
+        last, lone = greedy[-1][-1], len(greedy) > 1 and len(greedy[-1]) == 1
+        short = lone and len(last) < LONE_WORD_CHARS and len(last) < LONE_WORD_SHARE * n
+        if not short:
+            assert lines == [" ".join(line) for line in greedy]  # nothing to mend: greedy's lines
+        elif len(greedy[-2]) > 1 and len(greedy[-2][-1]) + 1 + len(last) <= n:
+            # one word came down (the fewest that give the last line company)
+            assert lines[-2:] == [" ".join(greedy[-2][:-1]), f"{greedy[-2][-1]} {last}"]
+        else:
+            assert lines == [" ".join(line) for line in greedy]  # nothing could come down

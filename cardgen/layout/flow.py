@@ -3,18 +3,19 @@ in one or more balanced columns, with the inline markup of every text (**bold**,
 *italic*, colour spans, icons: :mod:`.inline`), shrunk together until they fit. A
 heading stays in the column of the block that follows it.
 
-Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Like
-text boxes, it breaks lines only at ordinary spaces, never at the no-break spaces
-French puts before ``: ; ! ?``.
+Used by the ``flow`` layout op (rules summaries, player aids, setup steps). Lines are
+broken by the text fitter's breaker (:func:`.textfit.break_runs`), only at ordinary
+spaces (never at the no-break spaces French puts before ``: ; ! ?``, nor after a
+hyphen), and a block does not end in a lone short word where the column allows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..units import PT_PER_MM
-from .textfit import Run
+from .textfit import SHRINK_STEPS, Line, Run, TextWidth, break_runs
 
 # Relative sizes and spacing of blocks (multiples of the body size).
 BLOCK_SCALE = {"h1": 1.45, "h2": 1.15, "p": 1.0, "li": 1.0, "num": 1.0, "space": 1.0}
@@ -47,6 +48,8 @@ class FlowResult:
     size: float
     fits: bool
     overflow: float
+    blocks: tuple = field(default=(), compare=False)  # FlowBlock for each block with text
+    lone_words: int = 0  # blocks left ending in a lone short word
 
 
 @dataclass(frozen=True)
@@ -61,62 +64,19 @@ Width = Callable[[Run, float], float]  # (run, size_pt) -> mm
 Runs = Callable[[str, str], list[Run]]  # (a block's text, its font) -> its runs (the markup read)
 
 
-def _same_kind(a: Run, b: Run) -> bool:
-    return a.icon is None and b.icon is None and (a.font, a.colour) == (b.font, b.colour)
-
-
-def _wrap_runs(width: Width, tokens: list[tuple[bool, Run]], size: float, max_w: float) -> list[list[tuple[float, Run]]]:
-    """Greedy line filling of (space_before, word run) tokens → lines of (x, run) segments.
-    A token with no space before it (an icon against its word, across a no-break space,
-    or a word whose style changes inside it) goes to the next line with the one before."""
-    groups: list[list[Run]] = []
-    spaced: list[bool] = []
-    for space, word in tokens:
-        if groups and not space:
-            groups[-1].append(word)
-        else:
-            groups.append([word])
-            spaced.append(space)
-    lines: list[list[tuple[float, Run]]] = []
-    line: list[tuple[float, Run]] = []
+def _segments(width: Width, line: Line, size: float) -> tuple[list[tuple[float, Run]], float]:
+    """A line's runs placed left to right, as (x, run), each without the spaces it starts
+    with (a space in another style than the word before it), and the line's width."""
     x = 0.0
-    for space, group in zip(spaced, groups):
-        widths = [width(word, size) for word in group]
-        # the space is the words' own: a symbol font's space before a character icon is wide
-        gap_font = next((r.font for r in (line[-1][1], group[0]) if r.icon is None), group[0].font) \
-            if line else group[0].font
-        gap = width(Run(" ", gap_font), size) if (space and line) else 0.0
-        if line and x + gap + sum(widths) > max_w + 1e-6:
-            lines.append(line)
-            line, x, gap = [], 0.0, 0.0
-        for word, w in zip(group, widths):
-            if line and _same_kind(line[-1][1], word):
-                sx, srun = line[-1]
-                line[-1] = (sx, Run(srun.text + (" " if gap else "") + word.text, srun.font, srun.colour))
-            else:
-                line.append((x + gap, word))
-            x += gap + w
-            gap = 0.0
-    if line:
-        lines.append(line)
-    return lines
-
-
-def _tokens(runs: list[Run]) -> list[tuple[bool, Run]]:
-    tokens: list[tuple[bool, Run]] = []
-    pending_space = False
-    for run in runs:
-        if run.icon:
-            tokens.append((pending_space, run))
-            pending_space = False
-            continue
-        for i, part in enumerate(run.text.replace("\n", " ").split(" ")):
-            if i > 0:
-                pending_space = True
-            if part:
-                tokens.append((pending_space, Run(part, run.font, run.colour)))
-                pending_space = False
-    return tokens
+    out: list[tuple[float, Run]] = []
+    for run in line:
+        text = run.text.lstrip(" ") if run.icon is None else ""
+        if text != run.text:
+            x += width(run._replace(text=run.text[: len(run.text) - len(text)]), size)
+        if text or run.icon is not None:
+            out.append((x, run._replace(text=text) if text != run.text else run))
+            x += width(run._replace(text=text), size) if text != run.text else width(run, size)
+    return out, x
 
 
 @dataclass
@@ -125,12 +85,25 @@ class _Item:
     height: float  # mm, text only
     before: float  # mm of space when not first in a column
     segments: list[tuple[float, float, Run, str | None]]  # (dx, dy baseline, run, colour)
+    lone: bool = False  # it ends in a lone short word nothing could be pulled to
+
+
+@dataclass(frozen=True)
+class FlowBlock:
+    """One block as it was broken: its kind, its lines (runs), its size and the width it
+    had, for the checks that read a flow's paragraphs."""
+
+    kind: str
+    lines: tuple[Line, ...]
+    size: float  # pt
+    width: float  # mm
 
 
 def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: float, width: Width,
-           ascent: Callable[[str], float], runs: Runs, heading_colour, accent,
-           first_number: int = 0) -> tuple[list[_Item], float]:
+           text_width: TextWidth | None, ascent: Callable[[str], float], runs: Runs, heading_colour,
+           accent, first_number: int = 0) -> tuple[list[_Item], list[FlowBlock], float]:
     items: list[_Item] = []
+    broken: list[FlowBlock] = []
     overflow = 0.0
     number = first_number  # steps already numbered before these blocks (a continued flow)
     for kind, text in blocks:
@@ -151,23 +124,29 @@ def _items(blocks, fonts: FlowFonts, size: float, col_w: float, line_height: flo
         elif kind == "num":
             number += 1
             marker, indent = f"{number}.", width(Run("00.", body), s)
-        lines = _wrap_runs(width, _tokens(runs(text, body)), s, col_w - indent) or [[(0.0, Run("", body))]]
+        line_w = col_w - indent
+        words = runs(text, body)
+        if "\n" in text:  # a block is one paragraph
+            words = [run._replace(text=run.text.replace("\n", " ")) for run in words]
+        lines, lone = break_runs(width, words, s, line_w, text_width, hyphens=False)
+        broken.append(FlowBlock(kind, tuple(lines), s, line_w))
         first_base = s_mm * ascent(body)
         segs: list[tuple[float, float, Run, str | None]] = []
         if marker:
             segs.append((0.0, first_base, Run(marker, body), accent or colour))
         for i, line in enumerate(lines):
-            line_w = 0.0
-            for x, run in line:
+            placed, wide = _segments(width, line, s)
+            for x, run in placed:
                 segs.append((indent + x, first_base + i * lead, run, run.colour or colour))
-                line_w = x + width(run, s)
-            if line_w > col_w - indent + 1e-6:
-                overflow = max(overflow, line_w / (col_w - indent) - 1)
-        height = s_mm + (len(lines) - 1) * lead
+            if wide > line_w + 1e-6:
+                overflow = max(overflow, wide / line_w - 1)
+        if not lines:  # an empty block still takes its line
+            segs.append((indent, first_base, Run("", body), colour))
+        height = s_mm + (max(len(lines), 1) - 1) * lead
         if kind in HEADINGS:
             height += s_mm * 0.12
-        items.append(_Item(kind, height, before, segs))
-    return items, overflow
+        items.append(_Item(kind, height, before, segs, lone))
+    return items, broken, overflow
 
 
 def _kept_with(items: list[_Item], i: int) -> float:
@@ -229,18 +208,21 @@ def _spread(items: list[_Item], placed: list[tuple[int, float]], h: float, most:
 
 def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, columns: int, gap: float,
                 line_height: float, fonts: FlowFonts, width: Width, ascent: Callable[[str], float],
-                runs: Runs, heading_colour=None, accent=None, first_number: int = 0,
-                spread: bool = False) -> FlowResult:
+                runs: Runs, heading_colour=None, accent=None, text_width: TextWidth | None = None,
+                first_number: int = 0, spread: bool = False) -> FlowResult:
     """Lay out blocks at one body size, balancing columns; fits=False when they overflow.
+    Lines are broken by the text fitter's breaker (:func:`.textfit.break_runs`);
+    ``text_width(font, text, size)`` is a quicker ``width`` for plain text.
     ``first_number``: the numbered steps before these blocks, when they continue a flow;
     ``spread``: the room left at the foot of each column shared out between its blocks."""
     col_w = (w - gap * (columns - 1)) / columns
-    items, overflow = _items(blocks, fonts, size, col_w, line_height, width, ascent, runs, heading_colour, accent,
-                             first_number)
+    items, broken, overflow = _items(blocks, fonts, size, col_w, line_height, width, text_width, ascent, runs,
+                                     heading_colour, accent, first_number)
+    lone = sum(item.lone for item in items)
     total = sum(i.height + i.before for i in items)
     placed = _place(items, columns, h)
     if placed is None:
-        return FlowResult((), size, False, max(overflow, total / (columns * h) - 1, 0.01))
+        return FlowResult((), size, False, max(overflow, total / (columns * h) - 1, 0.01), tuple(broken), lone)
     if columns > 1:  # shortest column height that still fits: balanced columns
         lo, hi = total / columns * 0.5, h
         for _ in range(20):
@@ -258,14 +240,16 @@ def layout_flow(blocks, x: float, y: float, w: float, h: float, size: float, col
         for dx, dy, run, colour in item.segments:
             lines.append(FlowLine(run.font, size * BLOCK_SCALE[item.kind], x + col * col_w_gap + dx, y + top + dy,
                                   run.text, colour, run.icon))
-    return FlowResult(tuple(lines), size, overflow <= 1e-9, overflow)
+    return FlowResult(tuple(lines), size, overflow <= 1e-9, overflow, tuple(broken), lone)
 
 
 def fit_flow(blocks, x: float, y: float, w: float, h: float, size: float, min_size: float, **kw) -> FlowResult:
-    """The largest size on a 0.25 pt grid (from ``size`` down to ``min_size``) that fits."""
+    """The largest size on a 0.25 pt grid (from ``size`` down to ``min_size``) that fits;
+    or up to SHRINK_STEPS steps smaller, when that leaves fewer blocks ending in a lone
+    short word (the fitter's rule, :data:`.textfit.LONE_WORD_CHARS`)."""
     result = layout_flow(blocks, x, y, w, h, size, **kw)
     if result.fits:
-        return result
+        return _fewer_lone_words(result, blocks, x, y, w, h, min_size, kw)
     steps = int(round((size - min_size) / STEP_PT))
     lo, hi = 0, steps  # bisection on the grid: index 0 = size, steps = min_size
     best = None
@@ -280,4 +264,16 @@ def fit_flow(blocks, x: float, y: float, w: float, h: float, size: float, min_si
             hi, best = mid, r
         else:
             lo = mid
+    return _fewer_lone_words(best, blocks, x, y, w, h, min_size, kw)
+
+
+def _fewer_lone_words(best: FlowResult, blocks, x: float, y: float, w: float, h: float, min_size: float,
+                      kw) -> FlowResult:
+    for k in range(1, SHRINK_STEPS + 1 if best.lone_words else 0):
+        smaller = best.size - k * STEP_PT
+        if smaller < min_size - 1e-9:
+            break
+        r = layout_flow(blocks, x, y, w, h, smaller, **kw)
+        if r.fits and r.lone_words < best.lone_words:
+            return r
     return best

@@ -74,7 +74,8 @@ OPS_TEXT: dict[str, str] = {
             "`{color=red}`…`{/color}` and icons such as `:coin:` (see "
             "[rich text and icons](rich-text.md)); icons wrap and shrink with the words. A "
             "character the font lacks is drawn from the shipped symbol fonts when they have it, "
-            "else the build stops naming the fonts that do.",
+            "else the build stops naming the fonts that do. A paragraph does not end in a lone "
+            "short word where the box allows (see [text fitting](layout.md#text-fitting)).",
     "glyph": "One character drawn as a figure: scaled, keeping its proportions, so that its "
              "visible ink (not the font's em box) fills the box, and centred on that ink. "
              "Made for hieroglyphs and symbols drawn large.",
@@ -90,7 +91,9 @@ OPS_TEXT: dict[str, str] = {
             "error when they do not). A block's text takes the inline markup of every text "
             "(`**bold**`, `*italic*`, colour spans, icons: see [rich text and icons](rich-text.md)). "
             "A block is never split between columns, and a heading stays in the column of the "
-            "whole block after it (and of the headings right below it). A flow with a `name` can "
+            "whole block after it (and of the headings right below it). Lines break at spaces "
+            "only, and a block does not end in a lone short word where the box allows (see "
+            "[text fitting](layout.md#text-fitting)). A flow with a `name` can "
             "run on into further boxes, on the same page or on later pages of a sheet: each a "
             "`flow` with `continues` and its own box (see [several pages](templates.md#several-pages)).",
 }

@@ -308,6 +308,7 @@ class TextEngine:
                 width=self.run_width, ascent=self._ascent, runs=self._flow_runs(fonts),
                 heading_colour=a.get("heading_color"), accent=a.get("accent"),
                 first_number=a.get(NUMBER_FROM, 0), spread=bool(a.get("spread")),
+                text_width=self.book.string_width_mm,
             )
             self._flows[key] = cached
         return cached
