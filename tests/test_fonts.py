@@ -105,18 +105,15 @@ def test_string_width(book):
     assert book.string_width_mm(SANS, "", 10) == 0
 
 
-def test_fit_with_real_font_is_fast(book):
-    import time
-
+def test_fit_with_real_font(book):
+    """The fitter with a real font's widths (its speed is measured in bench/textfit.py)."""
     def measure(t, s):
         return book.string_width_mm(SANS, t, s)
     text = ("Le faucon Horus plane au-dessus du Nil\u202f; chaque joueur pioche deux "
             "cartes et en défausse une\u00a0! ") * 2
-    t0 = time.perf_counter()
-    for i in range(500):
-        r = fit_text(measure, text, 50 + i % 5, 25, size=9, min_size=6)
-    assert r.fits
-    assert time.perf_counter() - t0 < 3.0
+    for i in range(5):
+        r = fit_text(measure, text, 50 + i, 25, size=9, min_size=6)
+        assert r.fits and 6 <= r.size <= 9
 
 
 def test_tounicode_fix_installed_and_idempotent():
