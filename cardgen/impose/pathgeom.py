@@ -1,19 +1,20 @@
 """Die-cut path outlines as areas: flattened to polygons and offset by Shapely, so
 that a custom outline's bleed follows it at the bleed's distance everywhere (round
 joins at corners, as a blade's tolerance is round) and its safe zone lies that far
-inside it. Millimetres, origin top-left, y down.
+inside it. Millimetres, origin top-left, y down. Shapely (and NumPy under it) is
+imported when an outline is first offset or checked, so that a game without one, and
+every ``validate``, starts without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import shapely
-from shapely.geometry import MultiPolygon, Polygon
-from shapely.geometry.base import BaseGeometry
+from typing import TYPE_CHECKING, Any
 
 from .outlines import PathOutline
+
+if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry
 
 CURVE_STEPS = 24
 """Straight pieces per cubic curve when flattened (a 20 mm arc is off by < 0.01 mm)."""
@@ -48,6 +49,9 @@ def rings(segments: Sequence[tuple[Any, ...]]) -> list[list[tuple[float, float]]
 def area_of(segments: Sequence[tuple[Any, ...]]) -> BaseGeometry:
     """The region the path encloses, contours combined by the even-odd rule (a contour
     inside another is a hole), as the path op fills them."""
+    import shapely
+    from shapely.geometry import Polygon
+
     region: BaseGeometry = Polygon()
     for ring in rings(segments):
         if len(ring) >= 3:
@@ -57,6 +61,8 @@ def area_of(segments: Sequence[tuple[Any, ...]]) -> BaseGeometry:
 
 def outline_of(region: BaseGeometry) -> PathOutline | None:
     """A region as an even-odd outline of straight segments (None if it is empty)."""
+    from shapely.geometry import MultiPolygon, Polygon
+
     polys = [g for g in getattr(region, "geoms", [region]) if isinstance(g, Polygon) and not g.is_empty]
     if isinstance(region, MultiPolygon):
         polys = [g for g in region.geoms if not g.is_empty]
@@ -90,6 +96,8 @@ def bounds(segments: Sequence[tuple[Any, ...]]) -> tuple[float, float, float, fl
 def path_problem(segments: Sequence[tuple[Any, ...]]) -> str | None:
     """What is wrong with a die-cut outline, or None: it must enclose an area and not
     cross itself (a blade cannot follow a figure eight)."""
+    from shapely.geometry import Polygon
+
     contours = rings(segments)
     if not contours:
         return "encloses no area (it needs at least three points)"
