@@ -27,19 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _ops(ops):
-    for op in ops:
-        if op.kind == "group":
-            yield from _ops(op.children)
-        else:
-            yield op
-
-
 def measure(game_id: str, lang: str, rounds: int) -> dict:
     from reportlab.lib.utils import simpleSplit
 
     from cardgen.errors import Collector
     from cardgen.layout.inline import plain
+    from cardgen.layout.ops import leaf_ops
     from cardgen.load.game import load_game
     from cardgen.paths import shipped_games_dir
     from cardgen.pipeline import BuildOptions, KitBuilder
@@ -52,7 +45,7 @@ def measure(game_id: str, lang: str, rounds: int) -> dict:
              *kit.boards.values()]
     texts, flows, seen = [], [], set()
     for face in faces:
-        for op in _ops(face.ops):
+        for op in leaf_ops(face.ops):
             key = (op.kind, repr(sorted(op.args.items())))
             if key in seen:
                 continue

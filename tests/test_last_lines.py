@@ -14,18 +14,11 @@ from __future__ import annotations
 import pytest
 
 from cardgen.errors import Collector
+from cardgen.layout.ops import leaf_ops
 from cardgen.layout.textfit import LONE_WORD_CHARS, LONE_WORD_SHARE, Line, line_text, line_width
 from cardgen.load.game import load_game
 from cardgen.paths import shipped_games_dir
 from cardgen.pipeline import BuildOptions, KitBuilder
-
-
-def _ops(ops):
-    for op in ops:
-        if op.kind == "group":
-            yield from _ops(op.children)
-        else:
-            yield op
 
 
 def _lone(width, paragraph: tuple[Line, ...], size: float, box_w: float) -> bool:
@@ -58,7 +51,7 @@ def lone_last_lines(game_id: str) -> tuple[list[str], int]:
             if face.key in seen:
                 continue
             seen.add(face.key)
-            for op in _ops(face.ops):
+            for op in leaf_ops(face.ops):
                 paragraphs: list[tuple[tuple[Line, ...], float, float]] = []
                 if op.kind == "text":
                     fitted = engine.fit_op(op)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import CardgenError, Collector
 from ..impose.papers import PAPERS_MM
 from ..layout.inline import plain
-from ..layout.ops import Op
+from ..layout.ops import Op, leaf_ops
 from ..model.game import Game
 from ..model.plurals import CATEGORIES
 from ..pipeline import BuildOptions, KitBuilder
@@ -70,11 +70,7 @@ class Usage:
 
 
 def _leaves(ops: tuple[Op, ...]):
-    for op in ops:
-        if op.kind == "group":
-            yield from _leaves(op.children)
-        elif op.kind in ("text", "flow"):
-            yield op
+    return (op for op in leaf_ops(ops) if op.kind in ("text", "flow"))
 
 
 def _where(use: FaceUse) -> str:

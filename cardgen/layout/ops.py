@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -389,19 +390,35 @@ def _check_lengths(kind: str, checked: dict[str, Any], where: str, errors: Colle
             errors.add(f"{where}: the blocks of a flow may hold at most {MAX_FLOW_CHARS:,} characters, found {chars:,}")
 
 
+def leaf_ops(ops: tuple[Op, ...]) -> Iterator[Op]:
+    """Every op that draws, depth first, groups opened (a group's clip and transform left out)."""
+    for op in ops:
+        if op.kind == "group":
+            yield from leaf_ops(op.children)
+        else:
+            yield op
+
+
+def _wrapped_list(doc: dict, key: str, label: str, errors: Collector, what: str, most: int,
+                  too_many: str) -> list[Any]:
+    """The non-empty, bounded list a rendered template wraps under ``key`` (``pages``,
+    ``choices``); [] with an error when it is not one."""
+    items = doc[key]
+    if not isinstance(items, list) or not items:
+        errors.add(f"{label}: '{key}' must be a non-empty list of {what}")
+        return []
+    if len(items) > most:
+        errors.add(f"{label}: {too_many} at most {most} {key}, found {len(items):,}")
+        return []
+    return items
+
+
 def layout_choices(doc: Any, label: str, errors: Collector) -> list[Any]:
     """A rendered template's layouts: ``{choices: [layout, layout, ...]}`` offers several,
     tried in turn (the first whose texts all fit is drawn); anything else is one."""
     if not (isinstance(doc, dict) and set(doc) == {"choices"}):
         return [doc]
-    choices = doc["choices"]
-    if not isinstance(choices, list) or not choices:
-        errors.add(f"{label}: 'choices' must be a non-empty list of layouts")
-        return []
-    if len(choices) > MAX_CHOICES:
-        errors.add(f"{label}: a template may offer at most {MAX_CHOICES} choices, found {len(choices):,}")
-        return []
-    return choices
+    return _wrapped_list(doc, "choices", label, errors, "layouts", MAX_CHOICES, "a template may offer")
 
 
 def parse_layout(doc: Any, label: str, errors: Collector, allow_pages: bool = False) -> list[tuple[Op, ...]]:
@@ -410,12 +427,6 @@ def parse_layout(doc: Any, label: str, errors: Collector, allow_pages: bool = Fa
         if not allow_pages:
             errors.add(f"{label}: a card face has one page; 'pages' is for sheet templates")
             return []
-        pages = doc["pages"]
-        if not isinstance(pages, list) or not pages:
-            errors.add(f"{label}: 'pages' must be a non-empty list of op lists")
-            return []
-        if len(pages) > MAX_PAGES:
-            errors.add(f"{label}: a sheet template may render at most {MAX_PAGES} pages, found {len(pages):,}")
-            return []
+        pages = _wrapped_list(doc, "pages", label, errors, "op lists", MAX_PAGES, "a sheet template may render")
         return [parse_ops(p, f"{label} page {n + 1}", errors) for n, p in enumerate(pages)]
     return [parse_ops(doc, label, errors)]
