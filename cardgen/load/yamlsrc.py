@@ -60,6 +60,7 @@ def _where(path: str, node: yaml.Node) -> Where:
 MAX_VALUES = 1_000_000  # values one file may hold once its aliases are expanded
 MAX_USER_NESTING = 100  # lists and mappings inside one another in a user's file (a game, data, a locale)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_LIBYAML_TOO_DEEP = "maximum nesting depth"  # in libyaml's own error, when its ceiling is reached first
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
@@ -196,6 +197,8 @@ def yaml_error(exc: yaml.YAMLError, path: str) -> CardgenError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     where = Where(path, mark.line + 1, mark.column + 1) if mark else Where(path)
+    if _LIBYAML_TOO_DEEP in problem:  # libyaml's own ceiling, should a release set it under cardgen's
+        return CardgenError("lists and mappings nested deeper than the YAML reader allows", where)
     return CardgenError(f"YAML syntax error: {problem}", where)
 
 
@@ -223,13 +226,19 @@ def load_yaml(path: Path, label: str | None = None) -> Any:
     return parse_yaml(text, label)
 
 
-MAX_NESTING = 10_000  # lists and mappings inside one another in a rendered layout (libyaml's
-# composer recurses in C: some 30,000 levels crash the process, before Python can raise)
+MAX_NESTING = 1_000  # lists and mappings inside one another in a rendered layout. At or under
+# every libyaml the allowed PyYAML releases bundle: up to 6.0.3 its composer recurses in C and
+# some 30,000 levels crash the process; from 6.0.4 it refuses more than 1,000 in words of its own.
 
 
 class _RenderedLoader(_Loader):
-    """The fast loader, counting the pairs that ``<<`` merges copy into mappings (an
-    alias shares its value; a merge of merges copies, doubling at each level)."""
+    """The fast loader with merges (``<<``) of its own: an alias shares its value, but
+    a merge of merges copies, doubling at each level, so every copied pair is counted.
+
+    PyYAML's own merging changed between releases (6.0.4 drops a pair merged twice
+    from the same node), so cardgen merges as the YAML merge-key type says and as
+    the user-file loader does: a mapping's own keys win, then the earlier of the
+    mappings a ``<<`` lists."""
 
     def __init__(self, stream: str, path: str):
         super().__init__(stream)
@@ -237,11 +246,30 @@ class _RenderedLoader(_Loader):
         self.pairs = 0
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
-        super().flatten_mapping(node)
-        self.pairs += len(node.value)
-        if self.pairs > MAX_VALUES:
-            raise CardgenError(f"the layout holds more than {MAX_VALUES:,} values once its merges (<<) are expanded",
-                               _where(self.path, node))
+        merged: list = []
+        own: list = []
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE_TAG:
+                if key_node.tag == "tag:yaml.org,2002:value":  # PyYAML reads `=` as a plain key
+                    key_node.tag = "tag:yaml.org,2002:str"
+                own.append((key_node, value_node))
+                continue
+            if isinstance(value_node, yaml.MappingNode):
+                sources = [value_node]
+            elif isinstance(value_node, yaml.SequenceNode) and all(
+                    isinstance(item, yaml.MappingNode) for item in value_node.value):
+                sources = value_node.value[::-1]  # the earlier mapping wins: it comes later
+            else:
+                raise CardgenError("a merge (<<) takes a mapping or a list of mappings", _where(self.path, value_node))
+            for source in sources:
+                self.flatten_mapping(source)
+                self.pairs += len(source.value)
+                if self.pairs > MAX_VALUES:  # counted before the copy is made
+                    raise CardgenError(f"the layout holds more than {MAX_VALUES:,} values once its merges (<<) "
+                                       f"are expanded", _where(self.path, node))
+                merged.extend(source.value)
+        if merged:
+            node.value = merged + own
 
 
 def _deepest(text: str, path: str, limit: int = MAX_NESTING, what: str = "the layout") -> None:
@@ -250,19 +278,34 @@ def _deepest(text: str, path: str, limit: int = MAX_NESTING, what: str = "the la
     event by event (iteratively) to measure it, before libyaml's composer recurses."""
     if sum(text.count(c) for c in "[{-:?") <= limit:
         return
-    depth = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > limit:
-                    mark = event.start_mark
-                    where = Where(path, mark.line + 1, mark.column + 1) if mark is not None else Where(path)
-                    raise CardgenError(f"{what} nests lists and mappings more than {limit:,} deep", where)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError:
+        _measure_depth(text, path, limit, what, _Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if _LIBYAML_TOO_DEEP in str(getattr(exc, "problem", "")) and mark is not None:
+            # libyaml (PyYAML 6.0.4 on) stops at a ceiling of its own, even ahead of the events
+            # it has handed over: PyYAML's pure-Python parser, which keeps its states in a list
+            # and has no ceiling, measures the text up to that place, so the limit is cardgen's
+            try:
+                _measure_depth(text[:mark.index + 1], path, limit, what, yaml.SafeLoader)
+            except yaml.YAMLError:
+                pass  # the cut text ends early: under cardgen's limit up to libyaml's place
+            raise yaml_error(exc, path) from None  # libyaml's ceiling is the lower one
         return  # the loader reports it, with its line
+
+
+def _measure_depth(text: str, path: str, limit: int, what: str, loader: type[Any]) -> None:
+    """Walk the parser's events, raising at the first collection more than ``limit`` deep."""
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > limit:
+                mark = event.start_mark
+                where = Where(path, mark.line + 1, mark.column + 1) if mark is not None else Where(path)
+                raise CardgenError(f"{what} nests lists and mappings more than {limit:,} deep", where)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _expanded_values(doc: Any) -> int:
