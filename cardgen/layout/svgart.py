@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import CardgenError
 from .svgopacity import fold_opacity
+from .svgpaint import check_paints
 
 MAX_SVG_BYTES = 8_000_000
 MAX_SVG_ELEMENTS = 20_000  # counted with every <use> expanded; svglib reads some 1,000 a second
@@ -118,6 +119,7 @@ def _check_tree(root: Any) -> int:
     elements = _expanded_size(root, ids)
     if elements > MAX_SVG_ELEMENTS:
         raise CardgenError(f"the SVG has more than {MAX_SVG_ELEMENTS:,} elements once every <use> is expanded")
+    check_paints(root, ids)
     return elements
 
 
@@ -162,13 +164,13 @@ def load_svg(path: Path) -> tuple[Any, int]:
     root = _parse(path)
     elements = _check_tree(root)
     fold_opacity(root)  # svglib draws fill and stroke opacity, not opacity
-    from svglib.svglib import SvgRenderer
+    from .svggradient import GradientRenderer
 
     quiet = logging.getLogger("svglib.svglib")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # svglib logs what it skips; the checks above are cardgen's word
     try:
-        drawing = SvgRenderer(str(path), external_reference_root=str(path.parent)).render(root)
+        drawing = GradientRenderer(str(path), root, external_reference_root=str(path.parent)).render(root)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         raise CardgenError(f"the SVG cannot be drawn: {(str(exc) or type(exc).__name__).splitlines()[0][:160]}") \
             from None
