@@ -216,3 +216,12 @@ def test_what_cannot_be_drawn_is_refused_in_one_line(game_copy, cli, tmp_path, s
     face = f"{game_label(root, 'templates', 'front.yaml.j2')} [cards/card-1 front [en]]"
     assert lines[0] == f"{game_label(root, 'assets', 'art.svg')}: {face}: {problem}"
     assert not (out / "mini").exists()
+
+
+def test_the_svglib_hooks_cardgen_replaces_are_still_svglibs():
+    """GradientRenderer overrides these by name; should svglib rename one, its own (which
+    loses transforms, clips and gradientTransform) would draw instead, without a word."""
+    from svglib.svglib import SvgRenderer
+
+    for name in ("_resolve_gradient", "_apply_gradient_fill", "renderGradient", "renderStyle"):
+        assert callable(vars(SvgRenderer).get(name)), name
