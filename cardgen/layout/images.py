@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from PIL import Image
 
@@ -51,10 +51,11 @@ def open_picture(path: Path) -> Picture:
     return Picture(*check_image(path))
 
 
-def check_image(path: Path) -> tuple[int, int]:
-    """The size of a raster image; raise CardgenError (without a place: the caller names
-    the file and the face) when ``path`` is not a PNG or JPEG Pillow can read whole, or
-    has too many pixels."""
+def check_image(path: Path | IO[bytes]) -> tuple[int, int]:
+    """The size of a raster image, a file or the bytes of one (a PNG embedded in an SVG);
+    raise CardgenError (without a place: the caller names the file and the face) when it
+    is not a PNG or JPEG Pillow can read whole, or has too many pixels. Every raster
+    cardgen draws is checked here, before Pillow decodes a pixel."""
     pillows_limit = Image.MAX_IMAGE_PIXELS
     try:
         Image.MAX_IMAGE_PIXELS = None  # the size is checked here, in words of cardgen's own limit
