@@ -139,6 +139,13 @@ def test_a_gradient_follows_its_shapes_transform_and_fill_opacity(game_copy, cli
     assert _near(_colour_at(art, 0.99, 0.5), (128, 128, 255)), _colour_at(art, 0.99, 0.5)
 
 
+def test_percentages_in_user_space_are_of_the_svgs_width(game_copy, cli, tmp_path):
+    svg = LINEAR.format(attrs='fill="url(#lg)"').replace(
+        '<linearGradient id="lg">', '<linearGradient id="lg" gradientUnits="userSpaceOnUse" x1="0%" x2="50%">')
+    art = _art(_build(cli, _game(game_copy, svg), tmp_path / "o"))
+    assert _near(_colour_at(art, 0.25, 0.5), PURPLE) and _near(_colour_at(art, 0.75, 0.5), BLUE, 3)
+
+
 def test_a_hard_edge_between_two_stops_at_one_offset(game_copy, cli, tmp_path):
     svg = LINEAR.format(attrs='fill="url(#lg)"').replace(
         '<stop offset="1" stop-color="#0000ff"/>',
@@ -183,7 +190,7 @@ def _svg(shape: str, extra: str = "", stop: str = "", defs: str = "") -> str:
 
 
 @pytest.mark.parametrize("svg, problem", ids=["stroke", "stroke-in-css", "pattern", "fallback", "no-such-id", "reflect",
-                                               "focal-point", "stop-opacity"], argvalues=[
+                                               "focal-point", "stop-opacity", "not-a-number"], argvalues=[
     (_svg('<rect id="r" width="9" height="9" fill="none" stroke="url(#g)"/>'),
      "the SVG's <rect id=\"r\"> at line 1 strokes with 'url(#g)'; cardgen draws gradients in fills only (turn the "
      "stroke into a filled path: \"Stroke to Path\" in Inkscape)"),
@@ -208,6 +215,8 @@ def _svg(shape: str, extra: str = "", stop: str = "", defs: str = "") -> str:
     (_svg('<rect width="9" height="9" fill="url(#g)"/>', stop=' stop-opacity="0.5"'),
      "the SVG's <stop> at line 1 in <linearGradient id=\"g\"> at line 1 is partly transparent (stop-opacity or a "
      "colour with alpha); cardgen draws gradients of opaque colours only"),
+    (_svg('<rect width="9" height="9" fill="url(#g)"/>', extra=' x2="nan"'),
+     "the SVG's <linearGradient id=\"g\"> at line 1 has x2=\"nan\", which is not a length"),
 ])
 def test_what_cannot_be_drawn_is_refused_in_one_line(game_copy, cli, tmp_path, svg, problem):
     root = _game(game_copy, svg)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError
+from .raster import check_image
 from .svgopacity import fold_opacity
 from .svgpaint import check_paints, describe
 
@@ -78,10 +79,8 @@ def _check_reference(ref: str, what: str, el: Any) -> None:
 
 
 def _check_embedded(ref: str, el: Any) -> None:
-    """An embedded PNG or JPEG, checked as an image file is (images.check_image: the same
+    """An embedded PNG or JPEG, checked as an image file is (raster.check_image: the same
     pixel limit, read from its header before any pixel is decoded)."""
-    from .images import check_image
-
     try:
         raw = base64.b64decode(ref.split(",", 1)[1], validate=False)
     except (ValueError, binascii.Error):

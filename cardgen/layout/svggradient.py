@@ -170,24 +170,32 @@ class GradientRenderer(SvgRenderer):
     def _length(self, text: str, name: str, in_box: bool, node: Any) -> float:
         text = text.strip()
         try:
-            if text.endswith("%"):
-                fraction = float(text[:-1]) / 100
-                if in_box:
-                    return fraction
-                box = self.attrConverter.main_box
-                if box is None:
-                    return fraction
-                full = {"x": box.width, "y": box.height}.get(name[-1], math.hypot(box.width, box.height) / math.sqrt(2))
-                return fraction * full
-            if in_box:
-                return float(text)
-            value = self.attrConverter.convertLength(text, attr_name=name)
-            if isinstance(value, list):
+            value = self._number(text, name, in_box)
+            if not math.isfinite(value):
                 raise ValueError
-            return float(value)
+            return value
         except ValueError:
             raise CardgenError(f"the SVG's {describe(node.etree_element)} has {name}=\"{text[:30]}\", which is "
                                f"not a length") from None
+
+    def _number(self, text: str, name: str, in_box: bool) -> float:
+        """A gradient's coordinate in its units (ValueError when it is none)."""
+        if text.endswith("%"):
+            fraction = float(text[:-1]) / 100
+            if in_box:
+                return fraction
+            box = self.attrConverter.main_box
+            if box is None:
+                return fraction
+            axis = name.rstrip("12")[-1]  # x1 and cx along x, y2 and cy along y, r along the diagonal
+            full = {"x": box.width, "y": box.height}.get(axis, math.hypot(box.width, box.height) / math.sqrt(2))
+            return fraction * full
+        if in_box:
+            return float(text)
+        value = self.attrConverter.convertLength(text, attr_name=name)
+        if isinstance(value, list):
+            raise ValueError
+        return float(value)
 
     def _stops(self, node: Any) -> list[tuple[float, Any]]:
         stops: list[tuple[float, Any]] = []
