@@ -251,6 +251,53 @@ def test_a_good_image_still_builds(game_copy, cli, tmp_path, kind):
     assert result.exit_code == 0, result.output
 
 
+def _svg_embedding(png: bytes) -> str:
+    import base64
+
+    return ("<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' viewBox='0 0 9 9'>\n"
+            f"<image width='9' height='9' xlink:href='data:image/png;base64,{base64.b64encode(png).decode()}'/>\n"
+            "</svg>")
+
+
+@pytest.mark.parametrize("side", [20_000, 8_000])  # beyond Pillow's own bomb limit, and beyond cardgen's only
+@pytest.mark.parametrize("use", ["art", "icon"])
+def test_a_huge_png_inside_an_svg_is_refused_like_an_image_file(game_copy, cli, out, side, use):
+    """A PNG of a few kilobytes claiming side × side pixels, embedded as a data: URI: the
+    same 50,000,000-pixel limit as an image file, in one line naming the SVG and the face."""
+    root = game_copy("mini_game")
+    png = _png(side, side, b"\0" * 100_001)
+    assert len(png) < 2_000
+    (root / "assets").mkdir()
+    (root / "assets" / "art.svg").write_text(_svg_embedding(png), encoding="utf-8")
+    if use == "art":
+        edit_file(front(root), "- {text:", "- {image: {x: 5, y: 20, w: 20, h: 20, src: art.svg}}\n- {text:")
+    else:
+        edit_file(root / "game.yaml", "palette:", "icons:\n  art: {src: art.svg}\npalette:")
+        edit_file(front(root), "text: {{ card.id|q }}", "text: 'pay :art:'")
+    lines = build_fails(cli, root, out)
+    assert lines[0] == (f"{game_label(root, 'assets', 'art.svg')}: {game_label(root, 'templates', 'front.yaml.j2')}"
+                        f" [cards/card-1 front [en]]: the SVG's <image> at line 2 embeds a picture: the image is "
+                        f"{side:,} × {side:,} pixels; an image may have at most 50,000,000 pixels"), lines
+    assert not (out / "mini").exists()
+
+
+@pytest.mark.parametrize("href, shown", [
+    ("art.png", "art.png"),  # beside the SVG, in the game's assets: still not opened
+    ("../game.yaml", "../game.yaml"),
+    ("file:///etc/hostname", "file:///etc/hostname"),
+])
+def test_an_svg_image_naming_a_file_is_refused_and_the_file_never_read(game_copy, cli, out, href, shown):
+    root = game_copy("mini_game")
+    _with_image(root, _image_bytes("png"))
+    (root / "assets" / "art.svg").write_text(
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 9 9'>"
+        f"<image width='9' height='9' href='{href}'/></svg>", encoding="utf-8")
+    edit_file(front(root), "src: art.png", "src: art.svg")
+    lines = build_fails(cli, root, out)
+    assert lines[0].endswith(f": the SVG refers to {shown!r} (<image href>); an SVG may refer only to its own parts "
+                             f"('#id') or embed a PNG or JPEG: cardgen opens no other file or URL"), lines
+
+
 # -- a kit's manifest.json: whatever is in it, one line naming it ----------------------------------------
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pypdf
 import pytest
 import reportlab
+from reportlab.lib.colors import blue, red
 
 from cardgen.errors import CardgenError
 from cardgen.output import reportlab_compat as compat
@@ -77,6 +78,33 @@ def _form_resources(tmp_path, fix: bool):
     page = pypdf.PdfReader(str(path)).pages[0]
     (form,) = (x.get_object() for x in page["/Resources"]["/XObject"].values())
     return form.get("/Resources", {})
+
+
+def test_a_form_lacks_its_shadings_unless_end_form_ends_it(tmp_path):
+    """A gradient in a form: ReportLab writes '/Sh0 sh' into the form but no /Shading
+    resource, and viewers paint it black."""
+
+    def form_resources(fix: bool):
+        path = tmp_path / f"shade-{fix}.pdf"
+        c = new_canvas(path, (50, 50), "Helvetica", "t", None)
+        c.beginForm("F1", 0, 0, 20, 20)
+        c.linearGradient(0, 0, 20, 0, [red, blue])
+        if fix:
+            compat.end_form(c, "F1")
+        else:
+            c.endForm()
+        c.doForm("F1")
+        c.showPage()
+        c.save()
+        page = pypdf.PdfReader(str(path)).pages[0]
+        (form,) = (x.get_object() for x in page["/Resources"]["/XObject"].values())
+        assert b"/Sh" in form.get_data()
+        return form.get("/Resources", {})
+
+    # If the first assertion fails, ReportLab writes a form's shadings itself: the fix can go.
+    assert "/Shading" not in form_resources(fix=False)
+    (shading,) = form_resources(fix=True)["/Shading"].values()
+    assert shading.get_object()["/ShadingType"] == 2
 
 
 def test_a_form_lacks_its_graphics_states_unless_they_are_given_to_it(tmp_path):

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError
+from .raster import check_image
 from .svgopacity import fold_opacity
+from .svgpaint import check_paints, describe
 
 MAX_SVG_BYTES = 8_000_000
 MAX_SVG_ELEMENTS = 20_000  # counted with every <use> expanded; svglib reads some 1,000 a second
-MAX_EMBEDDED_PIXELS = 50_000_000  # the cap of images.py, for a PNG inside an SVG
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -66,30 +67,28 @@ def _parse(path: Path) -> Any:
     return root
 
 
-def _check_reference(ref: str, what: str) -> None:
+def _check_reference(ref: str, what: str, el: Any) -> None:
     ref = ref.strip()
     if not ref or ref.startswith("#"):
         return
     if _DATA_IMAGE.match(ref):
-        _check_embedded(ref)
+        _check_embedded(ref, el)
         return
     raise CardgenError(f"the SVG refers to {ref[:80]!r} ({what}); an SVG may refer only to its own "
                        f"parts ('#id') or embed a PNG or JPEG: cardgen opens no other file or URL")
 
 
-def _check_embedded(ref: str) -> None:
-    from PIL import Image
-
+def _check_embedded(ref: str, el: Any) -> None:
+    """An embedded PNG or JPEG, checked as an image file is (raster.check_image: the same
+    pixel limit, read from its header before any pixel is decoded)."""
     try:
         raw = base64.b64decode(ref.split(",", 1)[1], validate=False)
-        with Image.open(io.BytesIO(raw)) as image:
-            w, h = image.size
-            if w * h > MAX_EMBEDDED_PIXELS:
-                raise CardgenError(f"the SVG embeds an image of {w:,} × {h:,} pixels; an image may have at most "
-                                   f"{MAX_EMBEDDED_PIXELS:,} pixels")
-            image.load()
-    except (OSError, SyntaxError, ValueError, EOFError, binascii.Error):
-        raise CardgenError("the SVG embeds an image that cannot be read") from None
+    except (ValueError, binascii.Error):
+        raw = b""
+    try:
+        check_image(io.BytesIO(raw))
+    except CardgenError as exc:
+        raise CardgenError(f"the SVG's {describe(el)} embeds a picture: {exc}") from None
 
 
 def _check_tree(root: Any) -> int:
@@ -107,17 +106,18 @@ def _check_tree(root: Any) -> int:
             ids[el.get("id")] = el
         for attr in (_XLINK, "href"):
             if el.get(attr) is not None:
-                _check_reference(el.get(attr), f"<{name} href>")
+                _check_reference(el.get(attr), f"<{name} href>", el)
         style = " ".join(filter(None, [el.get("style"), el.text if name == "style" else None,
                                        *(el.get(a) for a in ("fill", "stroke", "filter", "clip-path", "mask",
                                                              "marker-start", "marker-mid", "marker-end"))]))
         if "@import" in style.lower():
             raise CardgenError("the SVG's style has an @import; cardgen opens no other file or URL")
         for m in _URL.finditer(style):
-            _check_reference(m.group(1), "a url() in its style")
+            _check_reference(m.group(1), "a url() in its style", el)
     elements = _expanded_size(root, ids)
     if elements > MAX_SVG_ELEMENTS:
         raise CardgenError(f"the SVG has more than {MAX_SVG_ELEMENTS:,} elements once every <use> is expanded")
+    check_paints(root, ids)
     return elements
 
 
@@ -162,13 +162,13 @@ def load_svg(path: Path) -> tuple[Any, int]:
     root = _parse(path)
     elements = _check_tree(root)
     fold_opacity(root)  # svglib draws fill and stroke opacity, not opacity
-    from svglib.svglib import SvgRenderer
+    from .svggradient import GradientRenderer
 
     quiet = logging.getLogger("svglib.svglib")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # svglib logs what it skips; the checks above are cardgen's word
     try:
-        drawing = SvgRenderer(str(path), external_reference_root=str(path.parent)).render(root)
+        drawing = GradientRenderer(str(path), root, external_reference_root=str(path.parent)).render(root)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         raise CardgenError(f"the SVG cannot be drawn: {(str(exc) or type(exc).__name__).splitlines()[0][:160]}") \
             from None

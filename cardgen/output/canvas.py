@@ -25,7 +25,7 @@ from ..impose.marks import CutGuide, Mark, stroke_line
 from ..impose.outlines import Outline, PathOutline
 from ..impose.shapes import ProofLines
 from ..units import PT_PER_MM, mm_to_pt
-from .reportlab_compat import give_form_its_graphics_states, prepare_reportlab
+from .reportlab_compat import end_form, prepare_reportlab
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
 # third of the writing time, for 7-bit transports nobody uses any more.
@@ -99,8 +99,7 @@ class FormCache:
             # Forms are written in their own space: the bbox is in mm, y-down as drawn.
             self.c.beginForm(name, *bbox)
             draw()
-            self.c.endForm()
-            give_form_its_graphics_states(self.c, name)
+            end_form(self.c, name)
             self.names[key] = name
         return name
 

@@ -3,9 +3,11 @@ ReportLab versions it was checked with.
 
 Three ReportLab shortcomings are worked around here:
 
-* a form XObject's resources are written without its graphics states (ExtGState) and
-  colour spaces, so an opacity drawn inside a form names a state the form does not
-  have, and viewers and printers draw it fully opaque (every card face is a form);
+* a form XObject's resources are written without its graphics states (ExtGState),
+  colour spaces and shadings, so an opacity drawn inside a form names a state the form
+  does not have, and viewers and printers draw it fully opaque, and an SVG gradient
+  names a shading the form does not have, which viewers paint black (every card face
+  is a form);
 * the ToUnicode CMap of an embedded TrueType subset writes a code point above U+FFFF
   as it is (``<13143>`` for the falcon) instead of as a UTF-16 surrogate pair, so
   pdftotext and pypdf cannot extract hieroglyphs;
@@ -18,7 +20,7 @@ Three ReportLab shortcomings are worked around here:
   from its font's name and its number (still the same from build to build).
 
 All lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
-``_colorsUsed``, ``ttfonts.makeToUnicodeCMap`` and ``ttfonts.SUBSETN`` looked up as module globals at
+``_colorsUsed``, the canvas's ``_shadingUsed``, ``ttfonts.makeToUnicodeCMap`` and ``ttfonts.SUBSETN`` looked up as module globals at
 write time, ``TTFont.addObjects``), so :func:`prepare_reportlab`, which every cardgen canvas goes through, refuses a
 ReportLab outside :data:`CHECKED_WITH` with a clear error rather than writing PDFs that
 silently lose opacities or text.
@@ -76,13 +78,23 @@ def prepare_reportlab() -> None:
 
 # --- form resources -------------------------------------------------------------
 
-def give_form_its_graphics_states(c, name: str) -> None:
-    """ReportLab writes a form's resources without its graphics states (ExtGState) and
-    colour spaces, so an opacity drawn inside a form names a state the form does not
-    have, and viewers and printers draw it fully opaque. Write the form's resources
-    here, as ReportLab writes a page's. Call it right after ``endForm``."""
+def end_form(c, name: str) -> None:
+    """``c.endForm()``, then the form's resources written whole, as ReportLab writes a
+    page's. ReportLab writes a form's resources without its graphics states (ExtGState),
+    colour spaces and shadings, so an opacity drawn inside a form names a state the form
+    does not have (viewers and printers draw it fully opaque), and a gradient (``/Sh0 sh``)
+    names a shading it does not have (viewers paint it black). Every card face is a form."""
+    shadings = dict(c._shadingUsed)  # endForm forgets them before the form is written
+    c.endForm()
+    give_form_its_graphics_states(c, name, shadings)
+
+
+def give_form_its_graphics_states(c, name: str, shadings: dict | None = None) -> None:
+    """Write the resources of the form ``name`` that ReportLab leaves out: its graphics
+    states, colour spaces and ``shadings`` (the canvas's ``_shadingUsed`` while the form
+    was open). Call it right after ``endForm`` (:func:`end_form` does both)."""
     form = c._doc.idToObject[xObjectName(name)]
-    if not form.ExtGState and not getattr(form, "_colorsUsed", None):
+    if not form.ExtGState and not getattr(form, "_colorsUsed", None) and not shadings:
         return
     resources = PDFResourceDictionary()
     resources.basicFonts()
@@ -92,6 +104,7 @@ def give_form_its_graphics_states(c, name: str) -> None:
     if form.ExtGState:
         resources.ExtGState = form.ExtGState
     resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
+    resources.setShading(shadings or {})
     form.Resources = resources
 
 
