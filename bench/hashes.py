@@ -7,8 +7,14 @@ and the JSON report of ``cardgen validate GAME`` without its timings, and prints
 SHA-256 of each file. Everything runs through the command line in fresh processes,
 so the script does not depend on how the package is laid out inside.
 
+Output bytes also depend on the libraries that draw and write them (ReportLab, Pillow,
+fontTools…), so ``--write`` records their versions beside the reference, in
+``hashes-versions.txt`` as a pip constraints file; CI checks the reference in a venv
+installed with those versions (``pip install -c bench/hashes-versions.txt -e .``), so a
+new upstream release never reads as a change of cardgen's.
+
 Usage:
-    python bench/hashes.py --write bench/hashes.json   # record a reference
+    python bench/hashes.py --write bench/hashes.json   # record a reference (and its versions)
     python bench/hashes.py --check bench/hashes.json   # compare; exit 1 on any difference
 """
 
@@ -16,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.metadata
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -39,7 +47,8 @@ TIMINGS = ("elapsed_s", "games_per_s", "jobs")
 
 
 def cardgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "CARDGEN_CONFIG": str(cwd / "no-settings.cfg")}  # no user settings may leak in
+    env = {**os.environ, "CARDGEN_CONFIG": str(cwd / "no-settings.cfg"),  # no user settings may leak in
+           "CARDGEN_CACHE_DIR": str(cwd / "face-cache")}  # nor faces cached by other builds
     return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env,
                           capture_output=True, text=True)
 
@@ -87,6 +96,27 @@ def fingerprint(work: Path, games: tuple[str, ...], parts: tuple[str, ...]) -> d
     return out
 
 
+def runtime_versions() -> list[str]:
+    """``name==version`` of every installed distribution cardgen needs at run time,
+    followed through their own requirements (extras and markers left aside)."""
+    seen: dict[str, str] = {}
+    todo = ["cardgen"]
+    while todo:
+        name = todo.pop()
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue  # a requirement for another platform or Python
+        key = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
+        if key in seen:
+            continue
+        seen[key] = dist.version
+        for requirement in dist.requires or ():
+            if "extra ==" not in requirement:
+                todo.append(re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0])
+    return sorted(f"{name}=={version}" for name, version in seen.items() if name != "cardgen")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     what = parser.add_mutually_exclusive_group()
@@ -101,7 +131,10 @@ def main() -> None:
         now = fingerprint(Path(tmp), tuple(args.game or GAMES), parts)
     if args.write:
         args.write.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        print(f"{len(now)} fingerprints written to {args.write}")
+        versions = args.write.with_name(args.write.stem + "-versions.txt")
+        versions.write_text("# the libraries bench/hashes.py --write ran with: pip install -c this file\n"
+                            + "\n".join(runtime_versions()) + "\n", encoding="utf-8")
+        print(f"{len(now)} fingerprints written to {args.write}, the library versions to {versions}")
         return
     if not args.check:
         for key, value in sorted(now.items()):
