@@ -32,12 +32,12 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..files import is_temporary, write_atomic
 from .budget import MAX_OUTPUT
 
 ENV_VAR = "CARDGEN_CACHE_DIR"
@@ -221,20 +221,13 @@ class FaceStore:
     def _write(self, key: str, data: bytes) -> None:
         path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)  # whole or not at all, for a concurrent reader
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # whole or not at all, for a concurrent reader; not synced to disk: an entry
+            # a crash cut short fails its check and is a miss
+            write_atomic(path, data, mode=0o600, sync=False)
             self.wrote += 1
         except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            pass
 
     # -- the size bound ----------------------------------------------------------
     def evict(self) -> int:
@@ -257,7 +250,7 @@ class FaceStore:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if entry.name.startswith(".tmp-"):
+                if is_temporary(entry.name):
                     if now - info.st_mtime > _STALE_TMP:
                         removed += _remove(entry.path)
                     continue
