@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
-from .files import naming
+from .files import naming, replacing
 from .impose.shapes import shape_for, shape_of
 from .model.components import Board, Deck
 from .model.game import Game
@@ -412,10 +412,6 @@ def preview(game: Game, lang: str, out: Path, dpi: int = 60, options: BuildOptio
             x += cell_w
         y += max(f.image.height for f in row) + 34
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
+    with replacing(out) as tmp:  # a temporary file of its own: a write that fails half-way leaves nothing
         _save(sheet, tmp, format="PNG", dpi=(dpi, dpi))
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)  # a write that failed half-way leaves nothing
     return out

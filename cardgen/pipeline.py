@@ -124,6 +124,8 @@ class KitBuilder:
         errors = Collector()
         self.register_fonts(errors)
         self.warn_ink_saver()
+        if self.renderer.store_problem:  # a face cache not to be trusted: the build goes on without it
+            self.progress(self.renderer.store_problem)
         for problem in rules_data_problems(self.game):
             errors.add(problem.message, problem.where)
         errors.raise_if_any()

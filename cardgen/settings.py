@@ -26,14 +26,12 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import CardgenError, Collector, Where, display_path, not_utf8
-from .files import new_file_mode
+from .files import write_atomic
 from .impose.papers import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"
@@ -296,23 +294,8 @@ def set_value(key: str, value: str, project: bool = False, *, cwd: Path | None =
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    where = Where(display_path(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else new_file_mode()  # as open() would make it
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        write_atomic(path, text.encode("utf-8"))
     except OSError as e:
-        raise CardgenError(f"cannot be written: {e.strerror or e}", where) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise CardgenError(f"cannot be written: {e.strerror or e}", where) from None
+        raise CardgenError(f"cannot be written: {e.strerror or e}", Where(display_path(path))) from None

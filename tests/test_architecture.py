@@ -21,10 +21,10 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "load": {"errors", "model", "paths", "units", "impose", "layout", "version", "toolwords"},
     "layout": {"errors", "units"},
-    "render": {"errors", "model", "layout", "load", "units", "impose", "version"},
+    "render": {"errors", "model", "layout", "load", "units", "impose", "version", "files"},
     "impose": {"errors", "units", "model", "layout"},
     "output": {"errors", "units", "model", "layout", "impose", "render", "paths", "files"},
-    "rules": {"errors", "paths", "model"},
+    "rules": {"errors", "paths", "model", "files"},
     "validation": {"errors", "units", "model", "rules", "load", "impose", "output", "version", "workers"},
     "pipeline": {"errors", "units", "model", "load", "layout", "render", "impose", "output", "paths", "rules",
                  "workers"},
@@ -32,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "calibrate": {"errors", "units", "layout", "output", "paths", "impose", "files", "toolwords"},
     "toolwords": {"errors", "paths"},
     "settings": {"errors", "units", "impose", "files"},
-    "i18n": {"errors", "units", "model", "load", "layout", "render", "impose", "pipeline"},
+    "i18n": {"errors", "units", "model", "load", "layout", "render", "impose", "pipeline", "files"},
     # the live preview: loads, renders and imposes through the pipeline's builder, draws
     # faces as the image export does
     "serve": {"errors", "model", "load", "impose", "pipeline", "export"},

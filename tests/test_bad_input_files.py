@@ -486,7 +486,7 @@ def test_a_full_disk_during_a_preview_names_the_file(game_copy, cli, tmp_path, m
     monkeypatch.setattr(Image.Image, "save", _disk_full)
     target = tmp_path / "preview" / "p.png"
     (line,) = assert_user_error(cli("preview", game_copy("mini_game"), "--out", target))
-    assert line == f"{game_label(target.parent, '.p.png.tmp')}: No space left on device: the disk is full"
+    assert line == f"{game_label(target.parent, 'p.png')}: No space left on device: the disk is full"
     assert list(target.parent.iterdir()) == []
 
 

@@ -232,3 +232,33 @@ def test_export_writes_to_standard_output(scenario, cli):
     r = cli("i18n", "export", scenario("i18n_game"), "--lang", "fr")
     assert r.exit_code == 0
     assert 'msgctxt "card.title"\nmsgid "Short"\nmsgstr "Une traduction' in r.stdout
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640])
+def test_init_and_import_keep_the_mode_of_the_files_they_rewrite(game_copy, cli, tmp_path, mode):
+    """game.yaml and a locale file rewritten by ``i18n init`` and ``i18n import`` keep
+    their mode (they were once left readable by their owner alone)."""
+    root = game_copy("i18n_game")
+    for path in (root / "game.yaml", root / "locales" / "de.yaml"):
+        path.chmod(mode)
+    r = cli("i18n", "init", root, "nl")
+    assert r.exit_code == 0, r.output
+    po = tmp_path / "de.po"
+    po.write_bytes(_edit_po(export_catalogue(load_for_translators(root), "de", "po"), card__title="Kurz"))
+    assert import_catalogue(load_for_translators(root), po).changed == 1
+    modes = {p.name: oct(p.stat().st_mode & 0o777) for p in (root / "game.yaml", root / "locales" / "de.yaml")}
+    assert modes == {"game.yaml": oct(mode), "de.yaml": oct(mode)}
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
+def test_a_new_locale_file_gets_0666_less_the_umask(game_copy, cli, umask, mode):
+    import os
+
+    root = game_copy("i18n_game")
+    old = os.umask(umask)
+    try:
+        r = cli("i18n", "init", root, "nl")
+    finally:
+        os.umask(old)
+    assert r.exit_code == 0, r.output
+    assert oct((root / "locales" / "nl.yaml").stat().st_mode & 0o777) == oct(mode)

@@ -246,7 +246,7 @@ def test_set_write_failure_is_a_user_error(env, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("cardgen.settings.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("cardgen.files.tempfile.mkstemp", refuse)
     assert error_of(set_value, "paper", "letter") == [f"{user}: cannot be written: Permission denied"]
     assert user.read_text(encoding="utf-8") == "paper = a4\n"
 

@@ -26,9 +26,6 @@ the back reads upright when the sheet is turned over left to right.
 
 from __future__ import annotations
 
-import os
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +33,7 @@ from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Where, display_path
-from ..files import new_file_mode
+from ..files import replacing
 from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
@@ -402,30 +399,19 @@ def calibration_pdf(path: Path | str, paper: str, duplex: str, lang: str = "en")
     book.register(BOLD)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
+        with replacing(path) as tmp:
+            c = pdfout.new_canvas(tmp, (pw, ph), regular,
+                                  f"cardgen printer calibration ({paper}, {duplex}-edge duplex)", duplex)
+            c.setSubject("duplex calibration sheet")
+            pen = _Pen(c, book)
+            with pdfout.page(c, ph):
+                _draw_front(pen, paper, duplex, g, t)
+            with pdfout.page(c, ph):
+                if duplex == "short":  # the long-edge back turned 180° about the page centre
+                    c.translate(pw, ph)
+                    c.rotate(180)
+                _draw_back(pen, paper, duplex, g, t)
+            c.save()
     except OSError as e:
         raise CardgenError(f"cannot be written: {e.strerror or e}", Where(display_path(path))) from None
-    tmp = Path(tmp_name)
-    try:
-        c = pdfout.new_canvas(tmp, (pw, ph), regular, f"cardgen printer calibration ({paper}, {duplex}-edge duplex)",
-                              duplex)
-        c.setSubject("duplex calibration sheet")
-        pen = _Pen(c, book)
-        with pdfout.page(c, ph):
-            _draw_front(pen, paper, duplex, g, t)
-        with pdfout.page(c, ph):
-            if duplex == "short":  # the long-edge back turned 180° about the page centre
-                c.translate(pw, ph)
-                c.rotate(180)
-            _draw_back(pen, paper, duplex, g, t)
-        c.save()
-        # mkstemp made it 0600: give it the mode open() would (a file replaced keeps its own)
-        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else new_file_mode())
-        os.replace(tmp, path)
-    except OSError as e:
-        raise CardgenError(f"cannot be written: {e.strerror or e}", Where(display_path(path))) from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return path

@@ -9,12 +9,11 @@ placeholders exactly); one problem stops the import and nothing is written.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CardgenError, Collector, Where, display_path
+from ..files import write_atomic
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from . import po, xliff
@@ -52,17 +51,6 @@ class ImportResult:
     changed: int
     untranslated: int
     fuzzy: int
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def import_catalogue(game: Game, file: Path, source: str | None = None) -> ImportResult:
@@ -112,5 +100,5 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     changes = {k: v for k, v in updates.items() if current.get(k) != v}
     if changes:
-        _atomic_write(path, set_strings(text, changes, label))
+        write_atomic(path, set_strings(text, changes, label).encode("utf-8"))
     return ImportResult(path, len(changes), untranslated, fuzzy)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import yaml
 
 from ..errors import CardgenError, Where, display_path
+from ..files import write_atomic
 from ..load.game import GAME_FILE, LANG_RE
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from .catalog import check_source, locale_path
-from .exchange import _atomic_write
 from .yamledit import flatten, set_strings
 
 
@@ -55,6 +55,6 @@ def init_language(game: Game, lang: str, source: str | None = None) -> list[str]
     new_game = _with_language(game_text, lang, game_label)
     if yaml.safe_load(new_game).get("languages") != [*game.languages, lang]:
         raise CardgenError(f"could not add '{lang}' to the languages list", Where(game_label))
-    _atomic_write(target, new_text)
-    _atomic_write(game.root / GAME_FILE, new_game)
+    write_atomic(target, new_text.encode("utf-8"))
+    write_atomic(game.root / GAME_FILE, new_game.encode("utf-8"))
     return [display_path(target), game_label]

@@ -24,7 +24,7 @@ from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from .cellhint import with_cells
-from .facestore import FaceStore
+from .facestore import open_store
 from .fallback import mark_fallbacks
 from .memo import FaceKeys, TemplateFacts
 from .placeholders import PlaceholderError
@@ -130,7 +130,8 @@ class KitRenderer:
         # With the face cache (options.cache), faces rendered by earlier builds are read
         # from the user's cache folder (render/facestore.py): keyed the same way, plus
         # what decides a rendering beyond one build.
-        self.store = FaceStore.open() if getattr(options, "cache", False) else None
+        # A folder that is not the user's own and private is not used (store_problem says so).
+        self.store, self.store_problem = open_store() if getattr(options, "cache", False) else (None, None)
         if self.store is not None:
             self._digests: dict[str, str | None] = {}
             self._keys = FaceKeys(self.renderer.env.facts, self._source_digest, self._stored_facts)

@@ -20,6 +20,15 @@ a problem are stored, so every error is reported by a fresh rendering, at its pl
 The same folder keeps, for output/reuse.py, what each kit file's inputs gave (its
 SHA-256 and manifest entry), so that a file nothing of which changed is not drawn.
 
+The folder must be the user's own and writable by no one else (as ssh asks of
+``~/.ssh``): one owned by another user, or writable by its group or by everyone, is
+refused with a warning and the build renders everything. Every entry is signed with
+a secret of the user's, an HMAC-SHA256 key made at random on first use and kept in
+the folder's ``key`` file (0600, refused unless the user's own and private): an entry
+written by anyone without the key, its plain SHA-256 recomputed or not, is a miss.
+cardgen makes the folder 0700 and its entries 0600; a folder others may read (one an
+earlier cardgen made 0755) is used, since the key and entries stay private.
+
 Writes go to a temporary file renamed into place, so concurrent builds never read a
 half-written entry; the folder is kept under a size bound by removing the entries
 used longest ago.
@@ -27,9 +36,12 @@ used longest ago.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import stat
 import sys
 import tempfile
@@ -38,13 +50,21 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..files import is_temporary, write_atomic
 from .budget import MAX_OUTPUT
 
 ENV_VAR = "CARDGEN_CACHE_DIR"
-FORMAT = "cardgen-faces-1"  # the layout of an entry; another value is another cache
+FORMAT = "cardgen-faces-2"  # the layout of an entry; another value is another cache
 MAX_BYTES = 256 * 2**20  # the folder's bound; the entries used longest ago go first
 MAX_ENTRY = 4 * MAX_OUTPUT + 2**20  # an entry's largest size: its text (UTF-8) and its document
 _STALE_TMP = 3600.0  # seconds after which a temporary file is a killed build's leftover
+KEY_FILE = "key"  # the user's secret the entries are signed with, in the cache folder
+_KEY_HEX = 64  # the key: 32 random bytes, as hexadecimal text
+
+
+class CacheRefused(Exception):
+    """A cache folder or key file that is not the user's own and private: the build
+    goes on without the cache (the message says why, in a few words)."""
 
 
 def cache_dir() -> Path:
@@ -100,42 +120,154 @@ def is_plain(doc: Any) -> bool:
     return True
 
 
-def _encode(payload: dict[str, Any]) -> bytes:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    data = body.encode("utf-8", "surrogatepass")
-    return hashlib.sha256(data).hexdigest().encode("ascii") + b"\n" + data
+def current_uid() -> int | None:
+    """The user's id, None where the system has none (on Windows the user's cache folder
+    is private by its access list, which file modes do not show)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid() if getuid is not None else None
+
+
+def folder_problem(info: os.stat_result) -> str | None:
+    """Why a cache folder with this status may not be trusted, None when it is the
+    user's own and no one else may write to it."""
+    uid = current_uid()
+    if uid is None:
+        return None
+    if info.st_uid != uid:
+        return f"it belongs to another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "others may write to it (chmod go-w it)"
+    return None
+
+
+def _key_problem(info: os.stat_result) -> str | None:
+    """Why a key file with this status may not be trusted: it must be a regular file of
+    the user's that no one else may read or write."""
+    if not stat.S_ISREG(info.st_mode):
+        return "its key file is not a regular file"
+    uid = current_uid()
+    if uid is None:
+        return None
+    if info.st_uid != uid:
+        return f"its key file belongs to another user (uid {info.st_uid})"
+    if info.st_mode & 0o077:
+        return "its key file is not private (chmod 600 it)"
+    return None
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in ``path``; None when there is none or it is not a key (a crash cut it
+    short); CacheRefused when the file is not the user's own and private."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CacheRefused("its key file is a symbolic link") from None
+        raise
+    try:
+        problem = _key_problem(os.fstat(fd))
+        if problem:
+            raise CacheRefused(problem)
+        data = os.read(fd, _KEY_HEX + 1)
+    finally:
+        os.close(fd)
+    text = data.decode("ascii", "replace")
+    if len(text) != _KEY_HEX or any(c not in "0123456789abcdef" for c in text):
+        return None
+    return bytes.fromhex(text)
+
+
+def _user_key(folder: Path) -> bytes:
+    """The key the entries in ``folder`` are signed with, made on first use: written
+    whole into a file of its own and linked into place, so that two builds starting at
+    once agree on one key (the second takes the first's)."""
+    path = folder / KEY_FILE
+    key = _read_key(path)
+    if key is not None:
+        return key
+    fd, tmp = tempfile.mkstemp(prefix=f".{KEY_FILE}.", suffix=".tmp", dir=folder)  # 0600
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(_KEY_HEX // 2))
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another build made it, or a crash left one cut short
+            if _read_key(path) is None:
+                os.replace(tmp, path)
+        except OSError:  # a file system without hard links
+            os.replace(tmp, path)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    key = _read_key(path)
+    if key is None:
+        raise OSError(errno.EIO, "the key file cannot be read back", str(path))
+    return key
+
+
+def _private_folder(folder: Path) -> None:
+    """Make ``folder`` (0700) if it is missing, and refuse it unless it is the user's own
+    and no one else may write to it."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.stat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
+    problem = folder_problem(info)
+    if problem:
+        raise CacheRefused(problem)
+
+
+def open_store(root: Path | None = None) -> tuple[FaceStore | None, str | None]:
+    """The store in ``root`` (default: :func:`cache_dir`) and None, or None and the
+    warning that says why the cache is not used. A folder that cannot be made or
+    written only makes the build render everything, and says nothing."""
+    folder = root if root is not None else cache_dir()
+    try:
+        return FaceStore(folder), None
+    except CacheRefused as exc:
+        return None, f"warning: the face cache {folder} is not used: {exc}; every face is rendered"
+    except OSError:
+        return None, None
 
 
 class FaceStore:
-    """The face cache in ``root``; every failure to read or write it is a miss."""
+    """The face cache in ``root``; every failure to read or write an entry is a miss.
+    Raises CacheRefused for a folder or key that is not the user's own and private,
+    OSError for one that cannot be made."""
 
     def __init__(self, root: Path, max_bytes: int = MAX_BYTES):
         self.root = Path(root)
         self.max_bytes = max_bytes
+        _private_folder(self.root)
+        self._key = _user_key(self.root)
         self.versions = _versions()
         self.wrote = 0  # entries written by this process
 
-    @staticmethod
-    def open(root: Path | None = None) -> FaceStore | None:
-        """The store in ``root`` (default: :func:`cache_dir`), None when that folder
-        cannot be made."""
-        folder = root if root is not None else cache_dir()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return None
-        return FaceStore(folder)
+    def _sign(self, data: bytes) -> bytes:
+        return hmac.new(self._key, data, hashlib.sha256).hexdigest().encode("ascii")
+
+    def _encode(self, payload: dict[str, Any]) -> bytes:
+        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        data = body.encode("utf-8", "surrogatepass")
+        return self._sign(data) + b"\n" + data
 
     # -- keys ------------------------------------------------------------------
     def face_key(self, memo_key: str, palette: Iterable[tuple[str, str]]) -> str:
         """A face's entry key: its memo key (render/memo.py) with what decides a
         rendering beyond it (the versions, the palette the colour filters read)."""
         text = json.dumps(["face", self.versions, memo_key, sorted(palette)], ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return self._sign(text.encode("utf-8", "surrogatepass")).decode("ascii")
 
     def facts_key(self, source_digest: str) -> str:
         """The entry key of a template's facts, from its source's digest."""
-        return hashlib.sha256(f"facts\0{self.versions}\0{source_digest}".encode()).hexdigest()
+        return self._sign(f"facts\0{self.versions}\0{source_digest}".encode()).decode("ascii")
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -160,8 +292,8 @@ class FaceStore:
         finally:
             os.close(fd)
         head, _, body = data.partition(b"\n")
-        if len(data) > MAX_ENTRY or hashlib.sha256(body).hexdigest().encode("ascii") != head:
-            return None
+        if len(data) > MAX_ENTRY or not hmac.compare_digest(self._sign(body), head):
+            return None  # damaged, or written by someone without the user's key
         try:
             payload = json.loads(body.decode("utf-8", "surrogatepass"))
         except (ValueError, RecursionError, MemoryError):
@@ -203,38 +335,31 @@ class FaceStore:
         document only when JSON gives it back as it is)."""
         payload = {"key": key, "text": text, "reads": [list(r) for r in reads], "doc": doc if is_plain(doc) else None}
         try:
-            data = _encode(payload)
+            data = self._encode(payload)
         except (ValueError, RecursionError):  # nested too deep for JSON: the text alone
             payload["doc"] = None
-            data = _encode(payload)
+            data = self._encode(payload)
         if len(data) <= MAX_ENTRY:
             self._write(key, data)
 
     def put(self, key: str, payload: dict[str, Any]) -> None:
         """Store any JSON ``payload`` under ``key`` (output/reuse.py keeps kit files' records)."""
-        self._write(key, _encode({**payload, "key": key}))
+        self._write(key, self._encode({**payload, "key": key}))
 
     def put_facts(self, source_digest: str, facts: dict[str, Any]) -> None:
         key = self.facts_key(source_digest)
-        self._write(key, _encode({"key": key, **facts, "digest": source_digest}))
+        self._write(key, self._encode({"key": key, **facts, "digest": source_digest}))
 
     def _write(self, key: str, data: bytes) -> None:
         path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)  # whole or not at all, for a concurrent reader
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # whole or not at all, for a concurrent reader; not synced to disk: an entry
+            # a crash cut short fails its check and is a miss
+            write_atomic(path, data, mode=0o600, sync=False)
             self.wrote += 1
         except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            pass
 
     # -- the size bound ----------------------------------------------------------
     def evict(self) -> int:
@@ -244,9 +369,17 @@ class FaceStore:
         removed = 0
         now = time.time()
         try:
-            shards = [e.path for e in os.scandir(self.root) if len(e.name) == 2 and e.is_dir(follow_symlinks=False)]
+            top = list(os.scandir(self.root))
         except OSError:
             return 0
+        shards = [e.path for e in top if len(e.name) == 2 and e.is_dir(follow_symlinks=False)]
+        for entry in top:  # a key file a killed build was making
+            if is_temporary(entry.name):
+                try:
+                    if now - entry.stat(follow_symlinks=False).st_mtime > _STALE_TMP:
+                        removed += _remove(entry.path)
+                except OSError:
+                    pass
         for shard in shards:
             try:
                 files = list(os.scandir(shard))
@@ -257,7 +390,7 @@ class FaceStore:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if entry.name.startswith(".tmp-"):
+                if is_temporary(entry.name):
                     if now - info.st_mtime > _STALE_TMP:
                         removed += _remove(entry.path)
                     continue

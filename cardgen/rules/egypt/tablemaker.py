@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ...files import write_atomic
 from .agents import GreedyAgent
 from .bits import counts_sig, swar_total
 from .game import _TABLES, EgyptGame, empty_tables, table_key
@@ -90,8 +91,6 @@ def write(path: Path = DATA, options: Any = None, players: Iterable[int] = range
     every = {key: _encoded(t) for key, t in build(options, players).items()}
     data = pickle.dumps((FORMAT, fingerprint(), tuple(every)), protocol=4) + zlib.compress(
         pickle.dumps(every, protocol=4), 9)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    write_atomic(path, data)
     return len(data)
 
