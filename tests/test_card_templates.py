@@ -66,8 +66,8 @@ def test_a_card_back_on_a_one_sided_deck_is_refused(game):
     edit_file(game / "game.yaml", "    back: back.yaml.j2\n", "")
     edit_file(game / "game.yaml", "        front: good.yaml.j2", "        front: good.yaml.j2\n        back: back.yaml.j2")
     (line,) = errors_of(game)
-    assert line == (f"{game_label(game)}:38:13: card 'goods-salt' sets its own 'back', but component 'market' is "
-                    f"one-sided: give the deck a 'back' too")
+    assert line == (f"{game_label(game)}:42:15: card 'goods-salt' sets its own 'back', but component 'market' is "
+                    f"one-sided: give the deck a 'back' too")  # at the entry's 'back', where it is set
 
 
 def test_a_card_front_that_is_not_a_name_or_not_found(game):

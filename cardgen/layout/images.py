@@ -16,10 +16,19 @@ from typing import Any
 
 from PIL import Image
 
-from ..errors import CardgenError
+from ..errors import CardgenError, Where
 
 MAX_IMAGE_PIXELS = 50_000_000  # an A1 poster at 300 dpi; decoded, some 200 MB
 FORMATS = ("PNG", "JPEG")
+
+
+class MissingImage(CardgenError):
+    """An image a face names (``src``, as the template wrote it) that the game's assets
+    folder does not hold: the message may then name the spreadsheet cell it came from."""
+
+    def __init__(self, message: str, src: str, where: Where | None = None):
+        super().__init__(message, where)
+        self.src = src
 
 
 @dataclass(frozen=True)

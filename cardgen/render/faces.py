@@ -7,6 +7,7 @@ template bug that breaks every card is reported once, with a count.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -23,7 +24,7 @@ from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .cellhint import with_cells
+from .cellhint import image_at_cell, with_cells, with_columns
 from .facestore import FaceStore
 from .fallback import mark_fallbacks
 from .memo import FaceKeys, TemplateFacts
@@ -242,7 +243,8 @@ class KitRenderer:
             return []
         except CardgenError as exc:
             if self._card is not None and not isinstance(exc, ErrorList):
-                exc = with_cells(exc, self._card.cells, self._card.fields, lambda w: self._line_of(template, w))
+                line_of = functools.partial(self._line_of, template)
+                exc = with_columns(with_cells(exc, self._card.cells, self._card.fields, line_of), self._card, line_of)
             self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
@@ -255,6 +257,7 @@ class KitRenderer:
             faces = [Face(f"{n}\n{digest}", ops) for n, ops in enumerate(pages)]
         for face in faces:
             self.text.check(face.ops, where, found)
+        found.errors = [image_at_cell(e, self._card) for e in found.errors]
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
         if not found.errors:
