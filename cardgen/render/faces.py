@@ -27,6 +27,7 @@ from ..model.pseudo import PSEUDO
 from .cellhint import image_at_cell, with_cells, with_columns
 from .facestore import FaceStore
 from .fallback import mark_fallbacks
+from .inkcheck import InkProbe
 from .memo import FaceKeys, TemplateFacts
 from .placeholders import PlaceholderError
 from .plurals import count_helpers
@@ -125,6 +126,7 @@ class KitRenderer:
         self._read: list[str] = []  # the string keys the current face has read so far
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        self.ink_probe: InkProbe | None = None  # a build with --ink-saver and no ink_saver colours: does it change?
         self._lang = ""
         # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
         # their key -> (text, the string keys the rendering read), across languages.
@@ -194,6 +196,8 @@ class KitRenderer:
                      for f in faces]
         if self.on_face is not None:
             self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces)))
+        if self.ink_probe is not None and faces:
+            self.ink_probe.face(self.renderer.render_text, template, ctx, label)
         return faces
 
     def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
