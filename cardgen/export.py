@@ -7,8 +7,6 @@ rasterised with pypdfium2, so a PNG and a PDF of the same card match.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import shutil
@@ -20,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from .errors import CardgenError, Collector
-from .files import naming, replacing
+from .files import csv_text, naming, replacing
 from .impose.shapes import shape_for, shape_of
 from .model.components import Board, Deck
 from .model.game import Game
@@ -270,13 +268,11 @@ QUANTITY_COLUMNS = ("front", "back", "quantity", "component", "card")
 def _write_quantities(path: Path, rows: list[list[str]]) -> None:
     """The copies of each exported image: front file, back file (empty for one-sided
     pieces and boards), copies, component and card. UTF-8 with a byte-order mark,
-    so that Excel reads accented card names right."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(QUANTITY_COLUMNS)
-    writer.writerows(rows)
+    so that Excel reads accented card names right; a card id such as ``=1+2`` is
+    written ``'=1+2`` (:func:`~cardgen.files.inert_cell`)."""
+    text = csv_text(QUANTITY_COLUMNS, rows)
     with naming(path):
-        path.write_text(buffer.getvalue(), encoding="utf-8-sig")
+        path.write_text(text, encoding="utf-8-sig")
 
 
 TTS_NOTE = """Tabletop Simulator decks for {game} ({lang})

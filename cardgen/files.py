@@ -1,6 +1,7 @@
 """Files cardgen writes: whole or not at all, with the permissions the user expects,
 and, when the system refuses a write (a full disk, a quota), an error that names the
-file.
+file; and the text of a CSV file, whose cells a spreadsheet program never takes for a
+formula.
 
 Every file cardgen replaces (a kit's preview, the calibration sheet, the settings
 file, a locale file or ``game.yaml`` a translator's catalogue is written into, a face
@@ -15,10 +16,12 @@ the umask). Python's write errors (``No space left on device``) carry no file na
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,3 +99,25 @@ def write_atomic(path: Path | str, data: bytes, mode: int | None = None, sync: b
     with replacing(path, mode, sync) as tmp:
         with open(tmp, "wb") as f:
             f.write(data)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet program may read as a formula
+
+
+def inert_cell(value: object) -> str:
+    """A CSV cell that a spreadsheet program shows as text, never runs: a cell starting
+    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``
+    (OWASP's rule against CSV injection). Card ids come from a game folder, so from
+    anyone, and a print shop opens the file in Excel."""
+    text = str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(header: Iterable[object], rows: Iterable[Iterable[object]]) -> str:
+    """The text of a CSV file (comma-separated, ``\\n`` line ends), every cell made
+    inert: the one way cardgen writes a CSV."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in (header, *rows):
+        writer.writerow([inert_cell(cell) for cell in row])
+    return buffer.getvalue()

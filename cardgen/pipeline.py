@@ -32,7 +32,7 @@ from .output.kit import KitWriter, WrittenFile
 from .output.reuse import FileReuse, files_stamp
 from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
-from .render.inkcheck import ink_saver_warning
+from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning
 
 Progress = Callable[[str], None]
 
@@ -92,12 +92,15 @@ class KitBuilder:
         self.renderer = KitRenderer(game, options, self.text)
         self.stale: list[str] = []  # after build(): files of the kit left from other inputs
 
-    def warn_ink_saver(self) -> None:
-        """Say so when --ink-saver would print the same kit as without it."""
+    def warn_ink_saver(self) -> bool:
+        """Say so when --ink-saver would print the same kit as without it, as far as the
+        game's colours and templates tell; whether it said so."""
         if self.opt.ink_saver:
             warning = ink_saver_warning(self.game, self.renderer.renderer.env)
             if warning:
                 self.progress(warning)
+                return True
+        return False
 
     def register_fonts(self, errors: Collector) -> None:
         """Register every font the game names, adding the ones that cannot be read to
@@ -123,7 +126,7 @@ class KitBuilder:
         succeeded."""
         errors = Collector()
         self.register_fonts(errors)
-        self.warn_ink_saver()
+        warned = self.warn_ink_saver()
         if self.renderer.store_problem:  # a face cache not to be trusted: the build goes on without it
             self.progress(self.renderer.store_problem)
         for problem in rules_data_problems(self.game):
@@ -139,6 +142,8 @@ class KitBuilder:
                 raise ErrorList([CardgenError(line) for line in problems])
             for warning in dict.fromkeys(w for o in outcomes for w in o.warnings):
                 self.progress(warning)
+            if not warned and outcomes and all(o.ink_same for o in outcomes):
+                self.progress(ink_saver_same_warning(self.game))
             written = [f for o in outcomes for f in o.written]
             entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
@@ -193,7 +198,10 @@ class KitBuilder:
         """Render and check one language; write its files into ``tmp`` only if all is well."""
         errors = Collector()
         self.renderer.seen_errors.clear()
+        probe = self.renderer.ink_probe = (InkProbe(self.renderer.renderer.env)
+                                           if self.opt.ink_saver and not self.game.ink_palette else None)
         kit = self.render_lang(lang, errors)
+        self.renderer.ink_probe = None
         repeats = sum(self.renderer.seen_errors.values())
         if repeats:
             errors.add(f"(the same template errors recur on {repeats} more face(s) in [{lang}], not listed)")
@@ -207,7 +215,7 @@ class KitBuilder:
             written += self.writer.write_sheets(tmp, kit, sheets, manifest)
         written += self.writer.write_printshop(tmp, kit, manifest)
         written += self.writer.write_boards(tmp, kit, manifest)
-        return LangOutcome([], written, manifest, warnings)
+        return LangOutcome([], written, manifest, warnings, ink_same=probe is not None and not probe.changed)
 
     def _file_reuse(self, lang: str, kit: LangKit) -> FileReuse | None:
         """With the face cache: what decides every file of ``lang`` (output/reuse.py), so
@@ -250,6 +258,7 @@ class LangOutcome:
     written: list[WrittenFile]
     manifest: list[FileEntry]
     warnings: list[str] = field(default_factory=list)  # said, but the kit is built
+    ink_same: bool = False  # --ink-saver without ink_saver colours: every face came out as without it
 
 
 def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -> LangOutcome:

@@ -66,8 +66,8 @@ def test_a_card_back_on_a_one_sided_deck_is_refused(game):
     edit_file(game / "game.yaml", "    back: back.yaml.j2\n", "")
     edit_file(game / "game.yaml", "        front: good.yaml.j2", "        front: good.yaml.j2\n        back: back.yaml.j2")
     (line,) = errors_of(game)
-    assert line == (f"{game_label(game)}:38:13: card 'goods-salt' sets its own 'back', but component 'market' is "
-                    f"one-sided: give the deck a 'back' too")
+    assert line == (f"{game_label(game)}:42:15: card 'goods-salt' sets its own 'back', but component 'market' is "
+                    f"one-sided: give the deck a 'back' too")  # at the entry's 'back', where it is set
 
 
 def test_a_card_front_that_is_not_a_name_or_not_found(game):
@@ -120,8 +120,39 @@ def test_ink_saver_that_changes_nothing_is_a_warning(cli, game, tmp_path):
     assert cli("build", game, "--out", tmp_path / "out", "--paper", "a4", "--jobs", "1").output.count("warning") == 0
     exported = cli("export", game, "--tts", "--out", tmp_path / "o2", "--ink-saver")
     assert exported.exit_code == 0 and warning in exported.output.splitlines()
-    # a template (here through an imported macro file) that reads ink_saver is enough
+    # a template (here through an imported macro file) that reads ink_saver and draws otherwise is enough
     (game / "templates" / "bits.j2").write_text("{% macro fill() %}{{ 'sand' if ink_saver else 'sea' }}{% endmacro %}",
                                                 encoding="utf-8")
     edit_file(game / "templates" / "back.yaml.j2", "{#- One back", '{% import "bits.j2" as bits %}\n{#- One back')
+    edit_file(game / "templates" / "back.yaml.j2", "fill: sea}}", "fill: {{ bits.fill() }}}}")
     assert "warning:" not in cli("build", game, *args).output
+
+
+SAME_WARNING = ("warning: --ink-saver changes nothing in 'harbour-market': game.yaml declares no ink_saver colours "
+                "and the templates that read ink_saver draw the same faces with it; the -ink-saver files are the "
+                "usual ones renamed")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ink_saver_read_but_drawing_nothing_else_is_a_warning(cli, game, tmp_path, jobs):
+    """A template that reads ink_saver but draws the same face with it (a macro file
+    imported and its macro never called; both branches alike) changes no file."""
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    start, end = text.index("ink_saver:"), text.index("# --8<-- [end:ink]")
+    (game / "game.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    edit_file(game / "game.yaml", "languages: [en]", "languages: [en, fr]")
+    (game / "locales" / "fr.yaml").write_text((game / "locales" / "en.yaml").read_text(encoding="utf-8"),
+                                              encoding="utf-8")
+    (game / "templates" / "bits.j2").write_text("{% macro fill() %}{{ 'sand' if ink_saver else 'sea' }}{% endmacro %}",
+                                                encoding="utf-8")
+    edit_file(game / "templates" / "back.yaml.j2", "{#- One back", '{% import "bits.j2" as bits %}\n{#- One back')
+    edit_file(game / "templates" / "action.yaml.j2", "fill: sand}}", "fill: {{ 'sand' if ink_saver else 'sand' }}}}")
+    args = ("--out", tmp_path / "out", "--paper", "a4", "--jobs", jobs)
+    result = cli("build", game, *args, "--ink-saver")
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if "warning" in line] == [SAME_WARNING]
+    assert "warning" not in cli("build", game, *args).output  # without --ink-saver: nothing to say
+    # one face that is drawn otherwise is enough
+    edit_file(game / "templates" / "action.yaml.j2", "'sand' if ink_saver else 'sand'", "'pale' if ink_saver else 'sand'")
+    result = cli("build", game, *args, "--ink-saver")
+    assert result.exit_code == 0 and "warning" not in result.output, result.output

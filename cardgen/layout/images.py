@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenError, Where
 from .raster import check_image
+
+
+class MissingImage(CardgenError):
+    """An image a face names (``src``, as the template wrote it) that the game's assets
+    folder does not hold: the message may then name the spreadsheet cell it came from."""
+
+    def __init__(self, message: str, src: str, where: Where | None = None):
+        super().__init__(message, where)
+        self.src = src
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..errors import CardgenError, Collector, Where, is_file
 from ..units import pt_to_mm
 from .flow import NUMBER_FROM, FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
-from .images import Picture, open_picture
+from .images import MissingImage, Picture, open_picture
 from .inline import Span, parse_inline
 from .jail import inside, link_path, parents_of
 from .ops import Op
@@ -99,7 +99,7 @@ class TextEngine:
             raise CardgenError(f"image '{src}' must be a file inside the game's assets folder")
         path = self.assets_dir / src
         if not is_file(path):
-            raise CardgenError(f"image '{src}' not found in the game's assets folder")
+            raise MissingImage(f"image '{src}' not found in the game's assets folder", src)
         return inside(path, parents_of([self.assets_dir]))  # the game folder, however assets/ is linked
 
     def picture(self, src: str) -> Picture:
@@ -343,6 +343,8 @@ class TextEngine:
         for op in ops:
             try:
                 self._check_op(op, label, errors)
+            except MissingImage as exc:  # kept as what it is: the renderer may name the cell it came from
+                errors.extend(MissingImage(f"{label}: {exc.message}", exc.src))
             except CardgenError as exc:
                 errors.add(f"{label}: {exc.message}", exc.where if exc.where.path else None)
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from ..errors import Collector, Where
-from ..model.components import Card
+from ..model.components import Card, SourceRow
 from .data import check_finite, freeze
 from .schema import ID_RE, check_keys, check_mapping, describe, get
-from .tables import CellWhere
+from .tables import CellWhere, TableRow
 from .yamlsrc import YDict, YList
 
 # Sane bounds, so that a slip in the data is a clear error rather than a build that
@@ -150,10 +150,11 @@ TemplateCheck = Callable[[str, str, Where, Collector], bool]  # (key, template n
 
 
 def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector, ids: dict[str, Where],
-               check_template: TemplateCheck | None = None) -> list[Card]:
+               check_template: TemplateCheck | None = None, one_sided: bool = False) -> list[Card]:
     """The cards of deck ``cid`` from its ``cards:`` list; ``ids`` holds every card id of
     the game so far (ids are unique across decks); ``check_template`` says whether a
-    card's own front or back template exists (and reports it when not)."""
+    card's own front or back template exists (and reports it when not); a card of a
+    ``one_sided`` deck may not set a back."""
     what = f"component '{cid}'"
     if not isinstance(items, YList):
         errors.add(f"'cards' in {what} must be a list of card entries, found {describe(items)}", where)
@@ -162,7 +163,7 @@ def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector
     for i, entry in enumerate(items):
         ewhat = f"card entry {i + 1} of {what}"
         if check_mapping(entry, items.at(i), ewhat, errors):
-            out += _entry_cards(entry, ewhat, data, errors, ids, check_template)
+            out += _entry_cards(entry, ewhat, data, errors, ids, check_template, what if one_sided else None)
     pieces = sum(max(card.quantity, 0) for card in out)
     if pieces > MAX_PIECES:
         errors.add(f"{what} has {pieces:,} cards, every copy counted; at most {MAX_PIECES:,} are allowed", where)
@@ -170,8 +171,9 @@ def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector
 
 
 def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: dict[str, Where],
-                 check_template: TemplateCheck | None = None) -> list[Card]:
-    """The cards of one entry: one, or one per combination of its ``for_each`` values.
+                 check_template: TemplateCheck | None = None, one_sided: str | None = None) -> list[Card]:
+    """The cards of one entry: one, or one per combination of its ``for_each`` values
+    (``one_sided``: the deck's name when it has no back, so no card may set one).
     At the first card that cannot be made, the entry's later cards are not tried."""
     check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
     id_template = get(entry, "id", (str,), ewhat, errors)
@@ -222,10 +224,15 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
             at = (where_of(binding, placeholder.group(1)) if placeholder else None) or entry.at("id")
             errors.add(f"card id {card_id!r} {unsafe} (card ids become file names)", at)
             break
+        rows = _source_rows(binding, names)
+        where = _card_where(id_template, binding, rows) or entry.at("id")
         if card_id in ids:
-            errors.add(f"duplicate card id '{card_id}' (first at line {ids[card_id].line})", entry.at("id"))
+            first = ids[card_id]
+            said = f"line {first.line}" if first.path == where.path and not isinstance(first, CellWhere) \
+                else first.prefix()
+            errors.add(f"duplicate card id '{card_id}' (first at {said})", where)
             continue
-        ids[card_id] = entry.at("id")
+        ids[card_id] = where
         copies = (quantity if quantity_field is None
                   else _quantity(quantity_field, quantity, binding, entry, errors, data))
         if copies is None:
@@ -236,9 +243,35 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
         sides = [_side(entry, key, binding, errors, check_template, checked) for key in ("front", "back")]
         if False in sides:
             break
-        out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=entry.at("id"), variant=variant,
-                        front=sides[0] or None, back=sides[1] or None, cells=_cells(binding, numeric)))
+        if sides[1] and one_sided is not None:
+            placeholder = PLACEHOLDER_RE.fullmatch(str(entry["back"]).strip())
+            at = (where_of(binding, placeholder.group(1)) if placeholder else None) or entry.at("back")
+            errors.add(f"card '{card_id}' sets its own 'back', but {one_sided} is one-sided: give the deck a "
+                       f"'back' too", at)
+            break
+        out.append(Card(id=card_id, fields=freeze(binding), quantity=copies, where=where, variant=variant,
+                        front=sides[0] or None, back=sides[1] or None, cells=_cells(binding, numeric), rows=rows))
     return out
+
+
+def _source_rows(binding: dict[str, Any], names: list[str]) -> tuple[SourceRow, ...]:
+    """The spreadsheet rows among a card's ``for_each`` values, with their cells and
+    their sheets' columns."""
+    return tuple(SourceRow(name, row.where, tuple((col, row.at(col)) for col in row), row.columns)
+                 for name in names if isinstance(row := binding.get(name), TableRow))
+
+
+def _card_where(id_template: str, binding: dict[str, Any], rows: tuple[SourceRow, ...]) -> Where | None:
+    """Where a card made from a spreadsheet row is: the cell its id reads (the first
+    placeholder of the id that is a cell), else its row; None for a card of no row,
+    which stands at its entry in game.yaml."""
+    if not rows:
+        return None
+    for placeholder in PLACEHOLDER_RE.finditer(id_template):
+        where = where_of(binding, placeholder.group(1))
+        if isinstance(where, CellWhere) and where.col is not None:
+            return where
+    return rows[0].where
 
 
 def _numeric_columns(axes: list[tuple[str, list]]) -> dict[str, frozenset[str]]:

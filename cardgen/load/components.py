@@ -122,13 +122,8 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
         errors.add(f"'header' in {what} is for one-sided decks (printed on the sheets file); "
                    f"this deck has a back", item.at("header"))
     cards = read_cards(item.get("cards"), item.at("cards"), data, cid, errors, all_card_ids,
-                       lambda key, name, where, errs: _card_template(key, name, where, template_dirs, errs))
-    if item.get("back") is None:
-        for card in cards:
-            if card.back:
-                errors.add(f"card '{card.id}' sets its own 'back', but {what} is one-sided: give the deck a "
-                           f"'back' too", card.where)
-                break
+                       lambda key, name, where, errs: _card_template(key, name, where, template_dirs, errs),
+                       one_sided=item.get("back") is None)
     return Deck(
         id=cid,
         name_key=name_key,

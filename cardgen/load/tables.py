@@ -71,6 +71,14 @@ class CellWhere(Where):
         return f"{parts[0]}: " + ", ".join(parts[1:]) if len(parts) > 1 else parts[0]
 
 
+class TableRow(YDict):
+    """A row of a sheet: its filled cells by column name, and every column the sheet
+    names (``columns``, column by column, None for a column with no name), filled in
+    this row or not."""
+
+    columns: tuple[str | None, ...] = ()
+
+
 def is_table(name: str) -> bool:
     return Path(name).suffix.lower() in TABLE_SUFFIXES
 
@@ -149,6 +157,7 @@ def _rows(cells: Iterable[tuple[int, list[Any]]], label: str, sheet: str | None)
     rows.item_where = []
     header: list[str | None] | None = None
     header_row = 0
+    columns: tuple[str | None, ...] = ()
     for number, values in cells:
         if len(values) > MAX_COLUMNS and any(_present(v) for v in values[MAX_COLUMNS:]):
             raise CardgenError(f"the sheet has more than {MAX_COLUMNS} columns", CellWhere(label, number, sheet=sheet))
@@ -156,11 +165,12 @@ def _rows(cells: Iterable[tuple[int, list[Any]]], label: str, sheet: str | None)
             continue
         if header is None:
             header, header_row = _header(values, label, number, sheet), number
+            columns = tuple(header)
             continue
         if len(rows) >= MAX_ROWS:
             raise CardgenError(f"the sheet has more than {MAX_ROWS:,} rows of data",
                                CellWhere(label, number, sheet=sheet))
-        rows.append(_row(values, header, header_row, label, number, sheet))
+        rows.append(_row(values, header, header_row, label, number, sheet, columns))
         rows.item_where.append(CellWhere(label, number, sheet=sheet))
     if header is None:
         raise CardgenError("the sheet is empty: its first row must name the columns", rows.where)
@@ -193,9 +203,10 @@ def _header(values: list[Any], label: str, number: int, sheet: str | None) -> li
 
 
 def _row(values: list[Any], header: list[str | None], header_row: int, label: str, number: int,
-         sheet: str | None) -> YDict:
-    row = YDict()
+         sheet: str | None, columns: tuple[str | None, ...]) -> TableRow:
+    row = TableRow()
     row.where = CellWhere(label, number, sheet=sheet)
+    row.columns = columns
     row.key_where, row.value_where = {}, {}
     for col, raw in enumerate(values, 1):
         where = CellWhere(label, number, col, sheet)

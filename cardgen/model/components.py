@@ -16,19 +16,37 @@ from ..errors import Where
 
 
 @dataclass(frozen=True)
+class SourceRow:
+    """A spreadsheet row a card was made from: the ``for_each`` name it is read under
+    (``card.row.cost``), where the row is, where each of its filled cells is, and every
+    column of its sheet, so that a message about the card names the row's cells and a
+    misspelt column is told which columns there are."""
+
+    name: str
+    where: Where  # the row: file, sheet and row, no column
+    cells: tuple[tuple[str, Where], ...]  # (column name, its cell) for each cell the row fills
+    columns: tuple[str | None, ...]  # the sheet's column names, column by column (None: a column with no name)
+
+    def cell(self, column: str) -> Where | None:
+        """Where the row's cell of ``column`` is, or None when the row leaves it empty."""
+        return next((where for name, where in self.cells if name == column), None)
+
+
+@dataclass(frozen=True)
 class Card:
     """One distinct card (or token, tile, sticker) of a deck."""
 
     id: str
     fields: Mapping[str, Any]
     quantity: int
-    where: Where
+    where: Where  # its game.yaml entry's id, or for a card made from a spreadsheet row, the cell of its id
     variant: str | None = None  # only printed when the build asks for this variant (``--variant``)
     front: str | None = None  # its own front template, instead of its deck's
     back: str | None = None  # its own back template, instead of its deck's (a two-sided deck only)
     # the spreadsheet cells its for_each values were read from: ("row.cost", the cell), to
     # name the cell when a template fails on one of them
     cells: tuple[tuple[str, Where], ...] = ()
+    rows: tuple[SourceRow, ...] = ()  # the spreadsheet rows it was made from (one per for_each name over a sheet)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,6 +7,7 @@ template bug that breaks every card is reported once, with a count.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -23,9 +24,10 @@ from ..layout.text import TextEngine
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .cellhint import with_cells
+from .cellhint import image_at_cell, with_cells, with_columns
 from .facestore import open_store
 from .fallback import mark_fallbacks
+from .inkcheck import InkProbe
 from .memo import FaceKeys, TemplateFacts
 from .placeholders import PlaceholderError
 from .plurals import count_helpers
@@ -124,6 +126,7 @@ class KitRenderer:
         self._read: list[str] = []  # the string keys the current face has read so far
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        self.ink_probe: InkProbe | None = None  # a build with --ink-saver and no ink_saver colours: does it change?
         self._lang = ""
         # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
         # their key -> (text, the string keys the rendering read), across languages.
@@ -194,6 +197,8 @@ class KitRenderer:
                      for f in faces]
         if self.on_face is not None:
             self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces)))
+        if self.ink_probe is not None and faces:
+            self.ink_probe.face(self.renderer.render_text, template, ctx, label)
         return faces
 
     def _rendered(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
@@ -243,7 +248,8 @@ class KitRenderer:
             return []
         except CardgenError as exc:
             if self._card is not None and not isinstance(exc, ErrorList):
-                exc = with_cells(exc, self._card.cells, self._card.fields, lambda w: self._line_of(template, w))
+                line_of = functools.partial(self._line_of, template)
+                exc = with_columns(with_cells(exc, self._card.cells, self._card.fields, line_of), self._card, line_of)
             self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
             return []
         where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
@@ -256,6 +262,7 @@ class KitRenderer:
             faces = [Face(f"{n}\n{digest}", ops) for n, ops in enumerate(pages)]
         for face in faces:
             self.text.check(face.ops, where, found)
+        found.errors = [image_at_cell(e, self._card) for e in found.errors]
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
         if not found.errors:

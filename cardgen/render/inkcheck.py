@@ -1,16 +1,23 @@
 """Whether ``--ink-saver`` changes anything for a game: it does when game.yaml declares
 an ``ink_saver`` palette, or when a template (or a macro file it imports) reads the
-``ink_saver`` variable. Otherwise the build says so rather than silently printing the
-same floods of colour.
+``ink_saver`` variable and draws another face for it. Otherwise the build says so
+rather than silently printing the same floods of colour under other file names.
+
+The names a template mentions are known before rendering; whether it draws anything
+else for ``ink_saver`` (a macro file imported but its macro never called, both
+branches alike) is only known by rendering: :class:`InkProbe` renders each face that
+mentions it both ways, until one differs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import jinja2
 from jinja2 import meta
 
+from ..errors import CardgenError
 from ..model.game import Game
 
 MAX_TEMPLATES = 500  # templates followed through imports and includes
@@ -46,3 +53,35 @@ def ink_saver_warning(game: Game, env: jinja2.Environment) -> str | None:
         return None
     return (f"warning: --ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours and "
             f"no template reads ink_saver")
+
+
+def ink_saver_same_warning(game: Game) -> str:
+    """The warning for a build with --ink-saver whose every face came out as without it."""
+    return (f"warning: --ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours and the "
+            f"templates that read ink_saver draw the same faces with it; the -ink-saver files are the usual ones "
+            f"renamed")
+
+
+class InkProbe:
+    """Whether any face of a build with --ink-saver (and no ink_saver colours) is drawn
+    otherwise than without it: each face whose template reads ``ink_saver`` is rendered
+    both ways, until one differs (the first does, in a game that uses it)."""
+
+    def __init__(self, env: jinja2.Environment):
+        self.env = env
+        self.changed = False
+        self._reads: dict[str, bool] = {}  # template -> whether it (or what it imports) reads ink_saver
+
+    def face(self, render: Callable[[str, dict[str, Any], str], str], template: str, ctx: dict[str, Any],
+             label: str) -> None:
+        """Look at one face (``render``: the template renderer; ``ctx``: the face's context)."""
+        if self.changed:
+            return
+        if template not in self._reads:
+            self._reads[template] = reads_variable(self.env, [template], "ink_saver")
+        if not self._reads[template]:
+            return
+        try:
+            self.changed = render(template, ctx, label) != render(template, {**ctx, "ink_saver": False}, label)
+        except CardgenError:
+            self.changed = True  # it cannot be told: say nothing
