@@ -5,12 +5,14 @@ The public API, the same one the command line uses::
     import cardgen
 
     game = cardgen.load_game("hapy")                    # a shipped game id or a folder
-    folder, files = cardgen.build(game, cardgen.BuildOptions(langs=("en",), papers=("a4",)))
+    built = cardgen.build(game, cardgen.BuildOptions(langs=("en",), papers=("a4",)))
+    print(built.folder, len(built.files), [str(w) for w in built.warnings])
     report = cardgen.validate(game, cardgen.ValidateOptions(games=200))
     print(report["ok"])
 
 Every user mistake is a :class:`CardgenError` (an :class:`ErrorList` when there are
-several), whose ``lines()`` name the file, line and what is wrong. Heavy modules
+several), whose ``lines()`` name the file, line and what is wrong; what a build says
+and goes on is a :class:`CardgenWarning` in its result (an error with ``strict=True``). Heavy modules
 (ReportLab, the rules engines) load on first use, so ``import cardgen`` stays cheap.
 """
 
@@ -21,20 +23,20 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CardgenError, ErrorList, Where
+from .errors import CardgenError, CardgenWarning, ErrorList, Where
 from .version import __version__
 
 if TYPE_CHECKING:
     from .model.game import Game
-    from .output.kit import WrittenFile
-    from .pipeline import BuildOptions
+    from .pipeline import BuildOptions, Built
     from .validation.runner import ValidateOptions
 
-__all__ = ["BuildOptions", "CardgenError", "ErrorList", "Game", "ValidateOptions", "Where", "__version__",
-           "build", "load_game", "validate"]
+__all__ = ["BuildOptions", "Built", "CardgenError", "CardgenWarning", "ErrorList", "Game", "ValidateOptions", "Where",
+           "__version__", "build", "load_game", "validate"]
 
 _LAZY = {  # public name -> the module that defines it
     "BuildOptions": "pipeline",
+    "Built": "pipeline",
     "ValidateOptions": "validation.runner",
     "Game": "model.game",
 }
@@ -57,10 +59,11 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
 
 
 def build(game: Game, options: BuildOptions | None = None,
-          progress: Callable[[str], None] | None = None) -> tuple[Path, list[WrittenFile]]:
+          progress: Callable[[str], None] | None = None) -> Built:
     """Build a loaded game's kit into ``options.out_dir/<game id>/``: every face rendered
-    and checked first, the files made current only if every language succeeded.
-    Returns the kit folder and the files written."""
+    and checked first, the files made current only if every language succeeded (and,
+    with ``options.strict``, only if there was no warning). Returns the kit folder, the
+    files written and the warnings given."""
     from .pipeline import BuildOptions, build_game
 
     return build_game(game, options or BuildOptions(), progress)

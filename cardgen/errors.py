@@ -61,6 +61,29 @@ class CardgenError(Exception):
         return [one_line(str(self))]
 
 
+@dataclass(frozen=True)
+class CardgenWarning:
+    """Something the user should hear about that does not stop the build (a cache not
+    used, an option that changes nothing, text across a board's seam): a record with
+    its text and place, returned by the build beside its files, and an error under
+    ``cardgen build --strict``."""
+
+    message: str
+    where: Where = Where()
+
+    def __str__(self) -> str:
+        prefix = self.where.prefix()
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+    def line(self) -> str:
+        """How the command line prints it."""
+        return one_line(f"warning: {self}")
+
+    def as_error(self) -> CardgenError:
+        """The error it becomes when warnings fail the build (``--strict``)."""
+        return CardgenError(f"{self.message} (a warning: --strict fails the build on it)", self.where)
+
+
 class UnknownVariantError(CardgenError):
     """A variant name the game's cards never use: the CLI reports it as a bad option value."""
 

@@ -14,9 +14,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from . import workers
-from .errors import CardgenError, Collector, ErrorList
+from .errors import CardgenError, CardgenWarning, Collector, ErrorList
 from .impose.kit import impose_kit, plan_decks, tile_boards
 from .impose.papers import PAPERS_MM
 from .impose.seams import seam_warnings
@@ -53,6 +54,7 @@ class BuildOptions:
     variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
     allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
     cache: bool = False  # faces rendered by earlier builds come from the user's cache folder (render/facestore.py)
+    strict: bool = False  # a warning fails the build, and the kit is left as it was
 
 
 
@@ -91,6 +93,13 @@ class KitBuilder:
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
         self.renderer = KitRenderer(game, options, self.text)
         self.stale: list[str] = []  # after build(): files of the kit left from other inputs
+        self.warnings: list[CardgenWarning] = []  # what the build said and went on (each once)
+
+    def warn(self, warning: CardgenWarning) -> None:
+        """Record a warning and pass its line to the progress callback (once each)."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+            self.progress(warning.line())
 
     def warn_ink_saver(self) -> bool:
         """Say so when --ink-saver would print the same kit as without it, as far as the
@@ -98,7 +107,7 @@ class KitBuilder:
         if self.opt.ink_saver:
             warning = ink_saver_warning(self.game, self.renderer.renderer.env)
             if warning:
-                self.progress(warning)
+                self.warn(warning)
                 return True
         return False
 
@@ -128,7 +137,7 @@ class KitBuilder:
         self.register_fonts(errors)
         warned = self.warn_ink_saver()
         if self.renderer.store_problem:  # a face cache not to be trusted: the build goes on without it
-            self.progress(self.renderer.store_problem)
+            self.warn(self.renderer.store_problem)
         for problem in rules_data_problems(self.game):
             errors.add(problem.message, problem.where)
         errors.raise_if_any()
@@ -140,10 +149,12 @@ class KitBuilder:
             problems = [line for o in outcomes for line in o.errors]
             if problems:
                 raise ErrorList([CardgenError(line) for line in problems])
-            for warning in dict.fromkeys(w for o in outcomes for w in o.warnings):
-                self.progress(warning)
+            for warning in (w for o in outcomes for w in o.warnings):
+                self.warn(warning)
             if not warned and outcomes and all(o.ink_same for o in outcomes):
-                self.progress(ink_saver_same_warning(self.game))
+                self.warn(ink_saver_same_warning(self.game))
+            if self.opt.strict and self.warnings:  # before the kit is touched
+                raise ErrorList([w.as_error() for w in self.warnings])
             written = [f for o in outcomes for f in o.written]
             entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
             done = kit_folder.commit(entries, self.game.variants, self._manifest)
@@ -237,10 +248,10 @@ class KitBuilder:
                 files_stamp([g.root / "fonts", shipped_fonts_dir(), g.root / "assets"])]
         return FileReuse(store, self.opt.out_dir / g.id, base)
 
-    def seam_warnings(self, lang: str, kit: LangKit) -> list[str]:
+    def seam_warnings(self, lang: str, kit: LangKit) -> list[CardgenWarning]:
         """A warning for each line of a board's text that a seam between its printed
         pieces cuts, on each paper of the build."""
-        out: list[str] = []
+        out: list[CardgenWarning] = []
         for paper in self.opt.papers:
             plans = tile_boards(self.game, paper)
             for board in self.game.boards:
@@ -257,7 +268,7 @@ class LangOutcome:
     errors: list[str]
     written: list[WrittenFile]
     manifest: list[FileEntry]
-    warnings: list[str] = field(default_factory=list)  # said, but the kit is built
+    warnings: list[CardgenWarning] = field(default_factory=list)  # said, but the kit is built
     ink_same: bool = False  # --ink-saver without ink_saver colours: every face came out as without it
 
 
@@ -272,7 +283,15 @@ def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -
         return LangOutcome(exc.lines(), [], [])
 
 
-def build_game(game: Game, options: BuildOptions, progress: Progress | None = None) -> tuple[Path, list[WrittenFile]]:
+class Built(NamedTuple):
+    """What a build made: the kit's folder, the files written, and the warnings it gave."""
+
+    folder: Path
+    files: list[WrittenFile]
+    warnings: list[CardgenWarning]
+
+
+def build_game(game: Game, options: BuildOptions, progress: Progress | None = None) -> Built:
     builder = KitBuilder(game, options, progress)
     written = builder.build()
-    return options.out_dir / game.id, written
+    return Built(options.out_dir / game.id, written, list(builder.warnings))

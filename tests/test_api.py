@@ -33,8 +33,9 @@ def test_importing_cardgen_loads_no_heavy_module():
 def test_load_build_and_validate_a_game(tmp_path):
     game = cardgen.load_game(DATA / "mini_game")
     assert isinstance(game, cardgen.Game)
-    folder, written = cardgen.build(game, cardgen.BuildOptions(langs=("en",), papers=("a4",), out_dir=tmp_path,
-                                                               jobs=1))
+    folder, written, warnings = cardgen.build(game, cardgen.BuildOptions(langs=("en",), papers=("a4",),
+                                                                         out_dir=tmp_path, jobs=1))
+    assert warnings == []
     assert folder == tmp_path / game.id
     assert written and all((folder / f.name).is_file() for f in written)
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))

@@ -156,3 +156,39 @@ def test_ink_saver_read_but_drawing_nothing_else_is_a_warning(cli, game, tmp_pat
     edit_file(game / "templates" / "action.yaml.j2", "'sand' if ink_saver else 'sand'", "'pale' if ink_saver else 'sand'")
     result = cli("build", game, *args, "--ink-saver")
     assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_strict_turns_every_warning_into_an_error_and_keeps_the_kit(cli, game, tmp_path, jobs):
+    """`cardgen build --strict` fails on a warning, names it as an error, and leaves the
+    kit already in the output folder as it was; without warnings it builds as usual."""
+    out = tmp_path / "out"
+    args = ("--out", out, "--paper", "a4", "--jobs", jobs)
+    assert cli("build", game, *args, "--strict").exit_code == 0  # nothing to warn about
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    start, end = text.index("ink_saver:"), text.index("# --8<-- [end:ink]")
+    (game / "game.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    result = cli("build", game, *args, "--ink-saver", "--strict")
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert errors == ["error: --ink-saver changes nothing in 'harbour-market': game.yaml declares no ink_saver "
+                      "colours and no template reads ink_saver (a warning: --strict fails the build on it)"]
+    assert "Traceback" not in result.output
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+
+
+def test_a_build_returns_its_warnings_as_records(game, tmp_path):
+    """The API's result carries each warning as a record (text and place), once."""
+    from cardgen import BuildOptions, CardgenWarning, build, load_game
+
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    start, end = text.index("ink_saver:"), text.index("# --8<-- [end:ink]")
+    (game / "game.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    lines: list[str] = []
+    built = build(load_game(game), BuildOptions(langs=("en",), papers=("a4",), out_dir=tmp_path, jobs=1,
+                                                ink_saver=True), progress=lines.append)
+    assert built.warnings == [CardgenWarning("--ink-saver changes nothing in 'harbour-market': game.yaml declares "
+                                             "no ink_saver colours and no template reads ink_saver")]
+    assert [line for line in lines if line.startswith("warning:")] == [built.warnings[0].line()]
+    assert built.files and built.folder == tmp_path / "harbour-market"

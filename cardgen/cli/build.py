@@ -44,12 +44,15 @@ from .option_values import back_offset_option, check_langs, load_with_variants
               help="Render every face afresh, without reading or writing the face cache (rendered faces kept "
                    "in your user cache folder, or CARDGEN_CACHE_DIR, so that a rebuild renders only what "
                    "changed).")
+@click.option("--strict", is_flag=True,
+              help="Fail on any warning (an --ink-saver that changes nothing, text across a board's seam, a face "
+                   "cache not used), leaving the kit as it was: for CI and release builds.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
-          allow_fallback: bool, no_cache: bool, watch: bool) -> None:
+          allow_fallback: bool, no_cache: bool, strict: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -67,6 +70,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build farao --variant jokers
       cardgen build hapy --lang pseudo --paper a4
       cardgen build hapy --lang de --allow-fallback --proof
+      cardgen build path/to/my-game --strict
     """
     from .. import BuildOptions
     from ..settings import load_settings
@@ -81,7 +85,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
-                           cache=not no_cache)
+                           cache=not no_cache, strict=strict)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
@@ -105,7 +109,7 @@ def _build_once(game: str, options, model=None) -> bool:
 
     try:
         model = model or load_game(game, options.variants, fallback=options.allow_fallback)
-        folder, written = build(model, options, progress=_progress)
+        folder, written, _ = build(model, options, progress=_progress)
     except (CardgenError, OSError) as exc:  # OSError: the output folder cannot be written
         report(exc)
         return False

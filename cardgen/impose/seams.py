@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from ..errors import CardgenWarning
 from ..layout.ops import Op
 from ..layout.text import TextEngine, short
 from ..layout.textfit import line_width
@@ -71,10 +72,11 @@ def _op_lines(op: Op, engine: TextEngine, m: Matrix) -> Iterator[tuple[str, tupl
         yield line, (min(xs), min(ys), max(xs), max(ys))
 
 
-def seam_warnings(board_id: str, ops: tuple[Op, ...], engine: TextEngine, plan: TilePlan, where: str) -> list[str]:
+def seam_warnings(board_id: str, ops: tuple[Op, ...], engine: TextEngine, plan: TilePlan,
+                  where: str) -> list[CardgenWarning]:
     """One warning per line of text that crosses a seam of ``plan`` (``where`` says the
     language and paper)."""
-    out: list[str] = []
+    out: list[CardgenWarning] = []
     for line, (x0, y0, x1, y1) in text_lines(ops, engine):
         row = _index(plan.seams_y, (y0 + y1) / 2)
         col = _index(plan.seams_x, (x0 + x1) / 2)
@@ -93,6 +95,6 @@ def _index(seams: tuple[float, ...], at: float) -> int:
     return sum(at >= s for s in seams)
 
 
-def _warning(board_id: str, line: str, first: str, second: str, at: str, where: str) -> str:
-    return (f"warning: board '{board_id}' {where}: the text {short(line)} crosses the seam between pieces "
-            f"{first} and {second} ({at}); move it or keep it on one piece")
+def _warning(board_id: str, line: str, first: str, second: str, at: str, where: str) -> CardgenWarning:
+    return CardgenWarning(f"board '{board_id}' {where}: the text {short(line)} crosses the seam between pieces "
+                          f"{first} and {second} ({at}); move it or keep it on one piece")

@@ -50,6 +50,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenWarning
 from ..files import is_temporary, write_atomic
 from .budget import MAX_OUTPUT
 
@@ -224,7 +225,7 @@ def _private_folder(folder: Path) -> None:
         raise CacheRefused(problem)
 
 
-def open_store(root: Path | None = None) -> tuple[FaceStore | None, str | None]:
+def open_store(root: Path | None = None) -> tuple[FaceStore | None, CardgenWarning | None]:
     """The store in ``root`` (default: :func:`cache_dir`) and None, or None and the
     warning that says why the cache is not used. A folder that cannot be made or
     written only makes the build render everything, and says nothing."""
@@ -232,7 +233,7 @@ def open_store(root: Path | None = None) -> tuple[FaceStore | None, str | None]:
     try:
         return FaceStore(folder), None
     except CacheRefused as exc:
-        return None, f"warning: the face cache {folder} is not used: {exc}; every face is rendered"
+        return None, CardgenWarning(f"the face cache {folder} is not used: {exc}; every face is rendered")
     except OSError:
         return None, None
 

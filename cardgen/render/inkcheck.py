@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from jinja2 import meta
 
-from ..errors import CardgenError
+from ..errors import CardgenError, CardgenWarning
 from ..model.game import Game
 
 MAX_TEMPLATES = 500  # templates followed through imports and includes
@@ -44,22 +44,22 @@ def reads_variable(env: jinja2.Environment, templates: Iterable[str], name: str)
     return False
 
 
-def ink_saver_warning(game: Game, env: jinja2.Environment) -> str | None:
+def ink_saver_warning(game: Game, env: jinja2.Environment) -> CardgenWarning | None:
     """The warning for a build with --ink-saver that would print the same as without."""
     if game.ink_palette:
         return None
     templates = [t for c in game.components for t in c.templates]
     if reads_variable(env, templates, "ink_saver"):
         return None
-    return (f"warning: --ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours and "
-            f"no template reads ink_saver")
+    return CardgenWarning(f"--ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours "
+                          f"and no template reads ink_saver")
 
 
-def ink_saver_same_warning(game: Game) -> str:
+def ink_saver_same_warning(game: Game) -> CardgenWarning:
     """The warning for a build with --ink-saver whose every face came out as without it."""
-    return (f"warning: --ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours and the "
-            f"templates that read ink_saver draw the same faces with it; the -ink-saver files are the usual ones "
-            f"renamed")
+    return CardgenWarning(f"--ink-saver changes nothing in '{game.id}': game.yaml declares no ink_saver colours "
+                          f"and the templates that read ink_saver draw the same faces with it; the -ink-saver "
+                          f"files are the usual ones renamed")
 
 
 class InkProbe:
