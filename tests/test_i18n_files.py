@@ -4,13 +4,20 @@ and the locale file is left as it was (cardgen i18n import)."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 import yaml
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
 from conftest import assert_user_error
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardgen.i18n.catalog import load_for_translators
 from cardgen.i18n.exchange import export_catalogue
 from cardgen.i18n.formats import MAX_BYTES
+from cardgen.i18n.poparse import parse_po
 
 HINT = 'msgctxt "card.hint"\nmsgid "Keep it"\nmsgstr ""\n'  # an entry of the exported German catalogue
 LAST = 'msgctxt "card.tiles.other"\nmsgid "{n} tiles"\nmsgstr ""\n'  # the last one
@@ -191,3 +198,19 @@ def test_a_control_character_in_a_translation_is_refused_at_its_entry(game_copy,
     line = line_of(text, 'msgid "Keep it"')
     assert refused(cli, root, po) == [f"{po}:{line}: the translation of 'card.hint' holds the control character "
                                       f"U+0001, which is not text to print"]
+
+
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",)), max_size=60), min_size=1, max_size=4))
+def test_every_text_babel_writes_to_a_po_file_is_read_back_as_it_was(texts):
+    """The strict reader reads what a gettext tool writes: any text (quotes, backslashes,
+    line breaks, tabs, long lines that wrap), through Babel's writer."""
+    catalog = Catalog(locale="de")
+    for n, text in enumerate(texts):
+        catalog.add(f"source {n}\n{text}", text, context=f"key.{n}")
+    out = io.BytesIO()
+    write_po(out, catalog, width=20)
+    po = parse_po(out.getvalue().decode("utf-8"), "t.po")
+    assert [(e.context, e.msgid, e.msgstr) for e in po.entries] == [
+        (f"key.{n}", f"source {n}\n{text}", text) for n, text in enumerate(texts)]
+    assert po.headers["language"][0] == "de"

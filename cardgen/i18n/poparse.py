@@ -7,7 +7,7 @@ text. Here every line must be what gettext's grammar allows (a ``#`` comment, a
 keyword with a quoted string, a quoted string continuing the one above, a blank
 line), every entry must be whole and once in the file, and the first problem stops
 the reading with its line. Each line is looked at once and each string decoded by
-regular expressions, so the time grows with the file's size, never faster.
+searches that never go back, so the time grows with the file's size, never faster.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from ..errors import CardgenError, Where
 from .formats import MAX_ENTRIES, TOO_MANY
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d{1,3})\])?(?![\w\[])[ \t]*")
-_STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)')
-_ESCAPES = re.compile(r'[^\\]*(?:\\[\\"ntr][^\\]*)*')
+_CLOSING_QUOTE = re.compile(r'(?<!\\)"')  # in a string whose escaped backslashes are taken out
+_BAD_ESCAPE = re.compile(r'\\[^"ntr]')  # likewise
 
 
 def _unescape(part: str) -> str:
@@ -85,21 +85,24 @@ class _Reader:
 
     def string(self, text: str, line: int) -> str:
         """A quoted string that makes up the rest of a line, its escapes decoded."""
-        found = _STRING.match(text)
-        if found is None:
+        if not text.startswith('"'):
             raise self.fail('a keyword must be followed by a string in quotes ("…")', line)
-        end = found.end()
-        if end == len(text) or text[end] != '"':
+        rest = text[1:]
+        # each escaped backslash as two plain characters: every backslash left starts an
+        # escape, and the positions stay those of ``rest``
+        plain = rest.replace("\\\\", "..") if "\\" in rest else rest
+        closing = _CLOSING_QUOTE.search(plain)
+        if closing is None:
             raise self.fail('a string is not closed: the line ends before its closing "', line)
-        if text[end + 1:].strip(" \t"):
+        end = closing.start()
+        if rest[end + 1:].strip(" \t"):
             raise self.fail('text after the closing " of a string (write \\" for a quote inside it)', line)
-        body = found.group(1)
+        body = rest[:end]
         if "\\" not in body:
             return body
-        known = _ESCAPES.match(body)
-        if known is None or known.end() != len(body):
-            at = known.end() if known is not None else 0
-            raise self.fail(f"unknown escape {body[at:at + 2]!r} in a string (a PO string knows \\n, \\t, \\r, "
+        bad = _BAD_ESCAPE.search(plain, 0, end)
+        if bad is not None:
+            raise self.fail(f"unknown escape {bad.group()!r} in a string (a PO string knows \\n, \\t, \\r, "
                             f'\\" and \\\\)', line)
         return "\\".join(_unescape(part) for part in body.split("\\\\"))
 
