@@ -38,11 +38,13 @@ LIMIT_NOTE = "a template value may hold at most 1,000,000"
 
 CASES: dict[str, list[str]] = {  # folder: its error lines, without "error: "
     "locale_secret": [
-        f"locale_secret/templates/front.yaml.j2:3: {FACE}: string 'card.title' in en: bad placeholder: "
-        "'{x.__init__.__globals__[os].environ[SECRET]}' is not a plain {name}", AGAIN],
+        f"locale_secret/templates/front.yaml.j2:3: {FACE}: string 'card.title' in en "
+        "(locale_secret/locales/en.yaml:6): bad placeholder: '{x.__init__.__globals__[os].environ[SECRET]}' is not "
+        "a plain {name}", AGAIN],
     "locale_environ": [
-        f"locale_environ/templates/front.yaml.j2:3: {FACE}: string 'card.title' in en: bad placeholder: "
-        "'{x.__init__.__globals__[os].environ}' is not a plain {name}", AGAIN],
+        f"locale_environ/templates/front.yaml.j2:3: {FACE}: string 'card.title' in en "
+        "(locale_environ/locales/en.yaml:6): bad placeholder: '{x.__init__.__globals__[os].environ}' is not a "
+        "plain {name}", AGAIN],
     "nested_loops": [
         f"nested_loops/templates/front.yaml.j2:3: {FACE}: the template ran more than 1,000,000 loop iterations "
         "and calls for one face (the limit per face)", AGAIN],

@@ -16,6 +16,11 @@ from cardgen.i18n.status import language_status
 from cardgen.i18n.yamledit import set_strings
 
 
+def line_of(text: str, needle: str) -> int:
+    """The line of ``text`` that holds ``needle`` first."""
+    return text[:text.index(needle)].count("\n") + 1
+
+
 def _edit_po(data: bytes, **translations: str) -> bytes:
     """A catalogue as a translation tool leaves it: read and written again by Babel,
     with some messages (by their key, dots as __) translated."""
@@ -203,9 +208,10 @@ def test_a_catalogue_for_a_language_the_game_lacks_is_refused(game_copy, tmp_pat
     po = tmp_path / "fr.po"
     po.write_bytes(export_catalogue(load_for_translators(root), "fr", "po").replace(b"Language: fr", b"Language: es")
                    .replace(b"X-Cardgen-Language: fr", b"X-Cardgen-Language: es"))
+    line = line_of(po.read_text(encoding="utf-8"), '"X-Cardgen-Language: es')
     lines = assert_user_error(cli("i18n", "import", root, po))
-    assert lines == [f"{po}: the catalogue is for 'es', which game 'lingo' does not have (add it with: cardgen i18n "
-                     f"init lingo es)"]
+    assert lines == [f"{po}:{line}: the catalogue is for 'es', which game 'lingo' does not have (add it with: "
+                     f"cardgen i18n init lingo es)"]
 
 
 def test_pseudo_text_keeps_placeholders_and_bold_marks():

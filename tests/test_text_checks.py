@@ -40,7 +40,8 @@ def test_an_unfilled_placeholder_is_an_error_naming_key_language_and_template(cl
     edit_file(folder / "templates" / "good.yaml.j2", 't("card.worth", n=card.good.worth)', 't("card.worth")')
     lines = assert_user_error(build(cli, folder, tmp_path))
     assert lines[0] == (f"{game_label(folder, 'templates', 'good.yaml.j2')}:5: market/goods-salt front [en]: "
-                        f"string 'card.worth' in en: {{n}} not filled: the template gives t() no value for it "
+                        f"string 'card.worth' in en ({game_label(folder, 'locales', 'en.yaml')}:8): {{n}} not filled: "
+                        f"the template gives t() no value for it "
                         f"(t(\"card.worth\", n=…))")
     assert not (tmp_path / "out" / "harbour-market").exists()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..files import write_atomic
+from ..load.locales import text_problem
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
 from . import po, xliff
@@ -42,7 +43,9 @@ def read_catalogue(path: Path) -> Imported:
         return po.read(path)
     if suffix in (".xlf", ".xliff"):
         return xliff.read(path)
-    return xliff.read(path) if path.read_bytes().lstrip()[:1] == b"<" else po.read(path)
+    with path.open("rb") as f:
+        start = f.read(4096).lstrip()
+    return xliff.read(path) if start[:1] == b"<" else po.read(path)
 
 
 @dataclass(frozen=True)
@@ -56,16 +59,16 @@ class ImportResult:
 def import_catalogue(game: Game, file: Path, source: str | None = None) -> ImportResult:
     """Write the translations of ``file`` into its language's locale file."""
     imported = read_catalogue(file)
-    lang = imported.lang
+    lang, named_at = imported.lang, imported.lang_where or Where(display_path(file))
     source = check_source(game, source)
     if lang == PSEUDO:
-        raise CardgenError("the pseudo-language is made by cardgen, not imported", Where(display_path(file)))
+        raise CardgenError("the pseudo-language is made by cardgen, not imported", named_at)
     if lang not in game.languages:
         raise CardgenError(f"the catalogue is for '{lang}', which game '{game.id}' does not have (add it with: "
-                           f"cardgen i18n init {game.id} {lang})", Where(display_path(file)))
+                           f"cardgen i18n init {game.id} {lang})", named_at)
     if lang == source:
         raise CardgenError(f"the catalogue is for '{lang}', the source language: edit its locale file instead",
-                           Where(display_path(file)))
+                           named_at)
     src = read_locale(game, source)
     current = read_locale(game, lang)
     errors = Collector()
@@ -83,6 +86,10 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
             continue
         if tr.text == current.get(tr.key):
             continue  # what the file holds already (status reports it if it is wrong)
+        problem = text_problem(tr.text)
+        if problem:
+            errors.add(f"the translation of '{tr.key}' {problem}", tr.where)
+            continue
         want, got = placeholders(src[tr.key]), placeholders(tr.text)
         if got is None:
             errors.add(f"the translation of '{tr.key}' has a brace that is not a {{name}} placeholder "

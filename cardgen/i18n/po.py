@@ -1,4 +1,5 @@
-"""Catalogues as gettext PO files (Poedit, Weblate, Crowdin…), through Babel.
+"""Catalogues as gettext PO files (Poedit, Weblate, Crowdin…): written by Babel, read
+strictly by poparse.py.
 
 Each string is one message: its key is the message context (``msgctxt``), so two keys
 with the same English text stay apart; the source text is the ``msgid``; the note
@@ -13,11 +14,12 @@ import io
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import write_po
 
 from ..errors import CardgenError, Where, display_path
 from .catalog import Entry
-from .formats import Imported, Translation
+from .formats import Imported, Translation, language_code, read_bounded, utf8_text
+from .poparse import parse_po
 
 
 def _locale(lang: str) -> str | None:
@@ -42,24 +44,21 @@ def write(entries: list[Entry], game_id: str, lang: str, source: str) -> bytes:
 
 def read(path: Path) -> Imported:
     label = display_path(path)
-    data = path.read_bytes()
-    try:
-        catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
-    except (PoFileError, UnicodeDecodeError, ValueError) as exc:
-        raise CardgenError(f"not a PO file Babel can read: {exc}", Where(label)) from None
-    lang = None
-    for name, value in catalog.mime_headers:
-        if name.lower() == "x-cardgen-language":
-            lang = value.strip()
-    if not lang and catalog.locale is not None:
-        lang = str(catalog.locale).replace("_", "-")
-    if not lang:
+    po = parse_po(utf8_text(read_bounded(path, label), label, "PO"), label)
+    for header in ("X-Cardgen-Language", "Language"):  # cardgen's own header, else gettext's
+        value, line = po.headers.get(header.lower(), ("", 1))
+        if value:
+            break
+    else:
         raise CardgenError("the catalogue names no language (a 'Language:' header)", Where(label, 1))
+    where = Where(label, line)
+    lang = language_code(value, f"its {header} header", where)
     out = []
-    for message in catalog:
-        if not message.id or message.context is None:
+    for e in po.entries:
+        if not e.msgid or e.context is None:
             continue
-        text = message.string if isinstance(message.string, str) else ""
-        out.append(Translation(message.context, message.id if isinstance(message.id, str) else "", text,
-                               Where(label, message.lineno), fuzzy=message.fuzzy))
-    return Imported(lang, out)
+        if e.plural:
+            raise CardgenError(f"the entry for '{e.context}' has plural forms (msgid_plural): cardgen writes each "
+                               f"plural form as an entry of its own", Where(label, e.line))
+        out.append(Translation(e.context, e.msgid, e.msgstr, Where(label, e.line), fuzzy=e.fuzzy))
+    return Imported(lang, out, where)

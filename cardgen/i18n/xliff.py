@@ -15,11 +15,10 @@ from pathlib import Path
 
 from ..errors import CardgenError, Where, display_path
 from .catalog import Entry
-from .formats import Imported, Translation
+from .formats import MAX_ENTRIES, TOO_MANY, Imported, Translation, language_code, read_bounded, utf8_text
 
 NS = "urn:oasis:names:tc:xliff:document:1.2"
 _Q = f"{{{NS}}}"
-MAX_BYTES = 16 * 1024 * 1024
 _DECLARATION = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
@@ -40,9 +39,16 @@ def write(entries: list[Entry], game_id: str, lang: str, source: str) -> bytes:
                                                                     xml_declaration=False) + b"\n"
 
 
-def _line_of(data: bytes, key: str) -> int | None:
-    at = data.find(f'id="{key}"'.encode())
-    return data.count(b"\n", 0, at) + 1 if at >= 0 else None
+def _lines_of(data: bytes, attribute: bytes) -> dict[str, int]:
+    """The line of each value of ``attribute`` in the file, the first where one is
+    written twice: one pass over the file, however many units it holds."""
+    lines: dict[str, int] = {}
+    line, last = 1, 0
+    for found in re.finditer(rb'(?<![\w:.-])' + attribute + rb'\s*=\s*"([^"]*)"', data):
+        line += data.count(b"\n", last, found.start())
+        last = found.start()
+        lines.setdefault(found.group(1).decode("utf-8"), line)
+    return lines
 
 
 def _plain(el: ET.Element, what: str, key: str, where: Where) -> str:
@@ -54,15 +60,8 @@ def _plain(el: ET.Element, what: str, key: str, where: Where) -> str:
 
 def read(path: Path) -> Imported:
     label = display_path(path)
-    data = path.read_bytes()
-    if len(data) > MAX_BYTES:
-        raise CardgenError(f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB", Where(label))
-    try:  # read as UTF-8 first: a UTF-16 file would hide a declaration from the search below
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise CardgenError(f"not UTF-8 text (byte 0x{data[exc.start]:02X}); cardgen reads XLIFF files in UTF-8",
-                           Where(label, line)) from None
+    data = read_bounded(path, label)
+    utf8_text(data, label, "XLIFF")  # UTF-8 first: a UTF-16 file would hide a declaration from the search below
     found = _DECLARATION.search(data)
     if found:
         line = data.count(b"\n", 0, found.start()) + 1
@@ -79,12 +78,18 @@ def read(path: Path) -> Imported:
     if len(files) != 1:
         raise CardgenError(f"an XLIFF file of cardgen holds one <file>, this one {len(files)}", Where(label))
     file = files[0]
-    lang = file.get("target-language")
-    if not lang:
+    value = file.get("target-language")
+    if not value:
         raise CardgenError("the <file> has no target-language", Where(label))
+    lang_where = Where(label, _lines_of(data, b"target-language").get(value))
+    lang = language_code(value, "the target-language of its <file>", lang_where)
+    lines = _lines_of(data, b"id")
+    seen: set[str] = set()
     body = file.find(f"{_Q}body")
     if body is None:
         raise CardgenError("the <file> has no <body>", Where(label))
+    if len(body) > MAX_ENTRIES:
+        raise CardgenError(TOO_MANY, Where(label))
     out = []
     for unit in body:
         if unit.tag != f"{_Q}trans-unit":
@@ -92,7 +97,10 @@ def read(path: Path) -> Imported:
         key = unit.get("id")
         if not key:
             raise CardgenError("a <trans-unit> has no id", Where(label))
-        where = Where(label, _line_of(data, key))
+        where = Where(label, lines.get(key))
+        if key in seen:
+            raise CardgenError(f"two trans-units have the id '{key}' (the first is here)", where)
+        seen.add(key)
         sources = unit.findall(f"{_Q}source")
         targets = unit.findall(f"{_Q}target")
         if len(sources) != 1 or len(targets) > 1:
@@ -101,4 +109,4 @@ def read(path: Path) -> Imported:
         state = targets[0].get("state", "") if targets else ""
         out.append(Translation(key, _plain(sources[0], "source", key, where), text, where,
                                fuzzy=state.startswith("needs-")))
-    return Imported(lang, out)
+    return Imported(lang, out, lang_where)

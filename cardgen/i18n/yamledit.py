@@ -19,13 +19,14 @@ import yaml
 from ..errors import CardgenError, Where
 from ..load.yamlsrc import YDict, parse_yaml
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: a long string costs milliseconds, not seconds
 _PLAIN = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*$")
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 
 
 def _node_tree(text: str, label: str) -> yaml.Node | None:
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise CardgenError(f"YAML syntax error: {getattr(exc, 'problem', exc)}",
@@ -38,7 +39,7 @@ def _plain_ok(value: str, in_flow: bool) -> bool:
     if ": " in value or " #" in value or value.endswith(":") or (in_flow and _FLOW_UNSAFE.search(value)):
         return False
     try:
-        return yaml.safe_load(value) == value
+        return yaml.load(value, Loader=_LOADER) == value
     except yaml.YAMLError:
         return False
 

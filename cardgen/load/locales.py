@@ -10,7 +10,9 @@ language: which other forms a language has is its own (CLDR) business.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from string import Formatter
 
 from ..errors import CardgenError, Collector, Where, display_path
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
@@ -22,6 +24,34 @@ from .schema import check_mapping, describe
 from .yamlsrc import YDict, load_yaml
 
 MISSING_SHOWN = 12  # missing translations named in the one-line message; the rest are counted
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # all but tab and line break
+SHIFTED = "sheet.backs_shifted"  # the one locale string cardgen fills itself: the back offset's {x} and {y}
+
+
+def text_problem(text: str) -> str | None:
+    """What keeps a locale string from being printed text, or None: a control
+    character (a tab and a line break are text) or half of a surrogate pair."""
+    found = _UNPRINTABLE.search(text)
+    if found is None:
+        return None
+    code = ord(found.group())
+    kind = "half of a surrogate pair" if 0xD800 <= code <= 0xDFFF else "the control character"
+    return f"holds {kind} U+{code:04X}, which is not text to print"
+
+
+def _shifted_problem(text: str) -> str | None:
+    """What keeps ``sheet.backs_shifted`` from being filled with the offset, or None."""
+    try:
+        fields = [(name, spec, conversion) for _, name, spec, conversion in Formatter().parse(text)
+                  if name is not None]
+    except ValueError as exc:  # a lone brace
+        return f"is not a text with {{x}} and {{y}}: {exc} (write {{{{ and }}}} for a literal brace)"
+    for name, spec, conversion in fields:
+        if name not in ("x", "y") or spec or conversion:
+            written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            shown = written if len(written) <= 40 else written[:39] + "…"
+            return f"may hold only the placeholders {{x}} and {{y}} (the back offset), not {shown!r}"
+    return None
 
 
 def _flatten(d: YDict, prefix: str, out: dict[str, str], wheres: dict[str, Where], errors: Collector) -> None:
@@ -32,8 +62,29 @@ def _flatten(d: YDict, prefix: str, out: dict[str, str], wheres: dict[str, Where
         elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
             out[full] = str(value)
             wheres[full] = d.at(key)
+            problem = text_problem(out[full]) or (_shifted_problem(out[full]) if full == SHIFTED else None)
+            if problem:
+                errors.add(f"string '{full}' {problem}", d.at(key))
         else:
             errors.add(f"string '{full}' must be text, found {describe(value)}", d.at(key))
+
+
+def string_place(root: Path, lang: str, key: str) -> str | None:
+    """Where ``locales/<lang>.yaml`` writes a string (``…/locales/fr.yaml:12``), for a
+    message about its text: the file is read again then, never on the way to a
+    build. None when the file does not write it (cardgen's own sheet words)."""
+    path = root / "locales" / f"{lang}.yaml"
+    try:
+        node: object = load_yaml(inside(path, game_roots(root)), display_path(path))
+    except (CardgenError, OSError):
+        return None
+    *parents, last = key.split(".")
+    for part in parents:
+        node = node.get(part) if isinstance(node, YDict) else None
+    if not isinstance(node, YDict) or last not in node:
+        return None
+    where = node.at(last)
+    return f"{where.path}:{where.line}" if where.line is not None else where.path
 
 
 def optional_key(key: str, keys: set[str] | dict[str, str]) -> bool:

@@ -21,6 +21,7 @@ from ..impose.papers import PAPERS_MM
 from ..layout.chain import link_flows
 from ..layout.ops import Op, layout_choices, parse_layout
 from ..layout.text import TextEngine
+from ..load.locales import string_place
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
@@ -123,6 +124,7 @@ class KitRenderer:
         self._renders: dict[tuple[str, str], Rendered] = {}  # (template, label) -> its last rendering
         self._reusable: dict[tuple[str, str], Rendered] = {}  # adopted: valid while their strings are
         self._strings: Mapping[str, str] = {}
+        self._places: dict[tuple[str, str], str | None] = {}
         self._read: list[str] = []  # the string keys the current face has read so far
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
@@ -427,13 +429,22 @@ class KitRenderer:
     def _read_key(self, key: str) -> None:
         self._read.append(key)
 
+    def _string_place(self, lang: str, key: str) -> str | None:
+        """Where the text ``t(key)`` printed in ``lang`` is written: the first
+        language's file for the pseudo-language and a string that fell back."""
+        written_in = self.game.languages[0] if lang == PSEUDO or key in self.game.fallbacks.get(lang, ()) else lang
+        if (written_in, key) not in self._places:  # a bad string fails every face that prints it
+            self._places[(written_in, key)] = string_place(self.game.root, written_in, key)
+        return self._places[(written_in, key)]
+
     def render_lang(self, lang: str, errors: Collector) -> LangKit:
         kit = LangKit(lang)
         self._exhausted.clear()
         self._lang = lang
         self._strings = self.game.strings[lang]
         self._read = []
-        t = translator(self._strings, lang, lambda key: None, self._read_key)
+        t = translator(self._strings, lang, lambda key: None, self._read_key,
+                       lambda key: self._string_place(lang, key))
         base = self._base = self._base_context(lang, t, errors)
         self._shared = {}
         self._lang_token = ""

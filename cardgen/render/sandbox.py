@@ -540,11 +540,17 @@ def _pieces_or_none(text: str) -> Any:
 
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None],
-               read: Callable[[str], None] | None = None) -> Callable[..., str]:
+               read: Callable[[str], None] | None = None,
+               place: Callable[[str], str | None] | None = None) -> Callable[..., str]:
     """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, its
     ``{name}`` placeholders filled by the plain formatter of placeholders.py;
-    ``read`` hears every key looked up (which strings a face uses)."""
+    ``read`` hears every key looked up (which strings a face uses), and ``place``
+    says where a string is written, for a message about it."""
     parsed: dict[str, Any] = {}
+
+    def named(key: str) -> str:
+        at = place(key) if place is not None else None
+        return f"string '{key}' in {lang}" + (f" ({at})" if at else "")
 
     def t(key: str, **values: Any) -> str:
         if read is not None:
@@ -562,7 +568,7 @@ def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], N
             unfilled = list(dict.fromkeys(name for _, name in pieces if name is not None))
             if unfilled:
                 names = ", ".join(f"{{{name}}}" for name in unfilled)
-                raise PlaceholderError(f"string '{key}' in {lang}: {names} not filled: the template gives t() no "
+                raise PlaceholderError(f"{named(key)}: {names} not filled: the template gives t() no "
                                        f"value for {'it' if len(unfilled) == 1 else 'them'} "
                                        f"(t(\"{key}\", {unfilled[0]}=…))")
             return "".join(literal for literal, _ in pieces)  # {{ and }} are literal braces, as with values
@@ -572,6 +578,6 @@ def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], N
                 pieces = parsed[key] = parse_placeholders(text)
             return fill_placeholders(pieces, values)
         except PlaceholderError as exc:
-            raise PlaceholderError(f"string '{key}' in {lang}: bad placeholder: {exc}") from None
+            raise PlaceholderError(f"{named(key)}: bad placeholder: {exc}") from None
 
     return t
