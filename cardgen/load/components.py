@@ -138,6 +138,7 @@ def _card_template(key: str, name: str, where: Where, template_dirs: tuple[Path,
 def _limits(section: Section) -> tuple[float, float]:
     """The smallest and largest side of a component's ``size``, as its table says."""
     sides = section["size"].range
+    assert sides is not None, f"the {section.name} table gives its size no range"
     return (sides.low, sides.high)
 
 
