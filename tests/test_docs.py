@@ -26,9 +26,9 @@ from cardgen.cli import main
 from cardgen.errors import Collector
 from cardgen.layout import reference as opdocs
 from cardgen.layout.ops import parse_ops
-from cardgen.load import cards as card_keys
-from cardgen.load import components as component_keys
-from cardgen.load import game as game_keys
+from cardgen.load import gamedoc
+from cardgen.load.gameschema import COMPONENTS, GAME, SECTIONS
+from cardgen.load.schema import Section
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -223,31 +223,90 @@ def test_the_directive_check_notices_a_narrower_directive():
 
 
 # -- game.yaml ----------------------------------------------------------------------
-GAME_KEYS = {
-    "the game": (*game_keys.GAME_KEYS_REQUIRED, *game_keys.GAME_KEYS_OPTIONAL),
-    "deck": (*component_keys.DECK_KEYS_REQUIRED, *component_keys.DECK_KEYS_OPTIONAL),
-    "sheet": (*component_keys.SHEET_KEYS_REQUIRED, *component_keys.SHEET_KEYS_OPTIONAL),
-    "board": (*component_keys.BOARD_KEYS_REQUIRED, *component_keys.BOARD_KEYS_OPTIONAL),
-    "card entry": (*card_keys.CARD_KEYS_REQUIRED, *card_keys.CARD_KEYS_OPTIONAL),
+# Keys of the key table that docs/examples/every-key/game.yaml leaves out, and why.
+NOT_IN_EVERY_KEY = {
+    ("data_file", "file"): "an entry of its own is for a spreadsheet; docs/examples/spreadsheet/ has one",
+    ("data_file", "sheet"): "a workbook's sheet: docs/examples/spreadsheet/ reads one",
+    ("data_file", "name"): "a spreadsheet under another key; every-key has no spreadsheet",
 }
 
 
-def test_every_game_yaml_key_is_described():
-    text = (DOCS / "design" / "game-folder.md").read_text(encoding="utf-8")
-    rows = set(re.findall(r"^\| `([a-z_]+)` \| (?:required|optional) \|", text, re.M))
-    missing = [f"{what}: {key}" for what, keys in GAME_KEYS.items() for key in keys if key not in rows]
-    assert not missing, "not described in docs/design/game-folder.md: " + ", ".join(missing)
+def key_pages() -> dict[Path, str]:
+    """The pages that hold a generated table of game.yaml's keys, with their text."""
+    texts = {page: page.read_text(encoding="utf-8") for page in pages()}
+    return {page: text for page, text in texts.items() if gamedoc.marked(text)}
+
+
+def test_the_game_yaml_key_tables_are_generated_from_the_key_table():
+    found = key_pages()
+    for page, text in found.items():
+        assert gamedoc.fill(text) == text, (f"{page.relative_to(ROOT)} is stale: run python -m cardgen.load.gamedoc "
+                                            f"--write {' '.join(str(p.relative_to(ROOT)) for p in found)}")
+    marked = [name for text in found.values() for name in gamedoc.marked(text)]
+    assert sorted(marked) == sorted(s.name for s in SECTIONS), "each section of the key table is on one page"
+
+
+def test_a_stale_key_table_is_noticed_and_rewritten(tmp_path, capsys):
+    """The check above can fail: a page whose table says another default is stale."""
+    page = DOCS / "design" / "game-folder.md"
+    copy = tmp_path / "game-folder.md"
+    text = page.read_text(encoding="utf-8")
+    row = "| `bleed` | a number, between 0 and 20 mm | `3` |"
+    assert row in text
+    copy.write_text(text.replace(row, row.replace("`3`", "`5`"), 1), encoding="utf-8")
+    assert gamedoc.fill(copy.read_text(encoding="utf-8")) != copy.read_text(encoding="utf-8")
+    assert gamedoc.main(["--check", str(copy)]) == 1
+    assert f"stale: {copy}" in capsys.readouterr().out
+    assert gamedoc.main(["--write", str(copy)]) == 0
+    assert copy.read_text(encoding="utf-8") == text
+    assert gamedoc.main(["--check", str(copy)]) == 0
+
+
+def test_a_marker_naming_no_section_is_an_error(tmp_path, capsys):
+    page = tmp_path / "page.md"
+    page.write_text("<!-- generated: game.yaml keys: decks -->\n<!-- end generated -->\n", encoding="utf-8")
+    assert gamedoc.main(["--check", str(page)]) == 1
+    assert "no section 'decks'" in capsys.readouterr().err
+
+
+def used_keys(section: Section, mapping: dict, used: dict[str, set[str]]) -> None:
+    """Record the keys ``mapping`` (a ``section``) uses, and those of the entries its keys
+    hold, as the key table nests them; a key the table lacks is recorded too."""
+    used.setdefault(section.name, set()).update(mapping)
+    for key in section.keys:
+        value = mapping.get(key.name)
+        if not key.entries or value is None:
+            continue
+        items = value.values() if isinstance(value, dict) else value
+        for item in items:
+            if not isinstance(item, dict):
+                continue  # a data file named by its file name alone
+            by_tag = [s for s in key.entries if s.tag is None or item.get(s.tag[0]) == s.tag[1]]
+            assert len(by_tag) == 1, f"{section.name}.{key.name}: which section is {item}?"
+            used_keys(by_tag[0], item, used)
 
 
 def test_the_every_key_example_uses_every_key():
     doc = yaml.safe_load((EXAMPLES / "every-key" / "game.yaml").read_text(encoding="utf-8"))
-    used = {"the game": set(doc), "deck": set(), "sheet": set(), "board": set(), "card entry": set()}
-    for comp in doc["components"]:
-        used[comp["kind"]] |= set(comp)
-        for entry in comp.get("cards", []):
-            used["card entry"] |= set(entry)
-    unused = [f"{what}: {key}" for what, keys in GAME_KEYS.items() for key in keys if key not in used[what]]
-    assert not unused, "docs/examples/every-key/game.yaml does not use " + ", ".join(unused)
+    used: dict[str, set[str]] = {}
+    used_keys(GAME, doc, used)
+    known = {(s.name, k.name) for s in SECTIONS for k in s.keys}
+    shown = {(section, key) for section, keys in used.items() for key in keys}
+    assert not shown - known, f"every-key uses keys the table lacks: {sorted(shown - known)}"
+    unused = known - shown - set(NOT_IN_EVERY_KEY)
+    assert not unused, f"docs/examples/every-key/game.yaml does not use {sorted(unused)}"
+    assert not set(NOT_IN_EVERY_KEY) & shown, "a key said not to be shown is shown: take it off the list"
+    assert set(NOT_IN_EVERY_KEY) <= known
+
+
+def test_the_every_key_check_notices_a_key_left_out():
+    """The check above can fail: without its icons the example misses the icon keys."""
+    doc = yaml.safe_load((EXAMPLES / "every-key" / "game.yaml").read_text(encoding="utf-8"))
+    del doc["icons"]
+    used: dict[str, set[str]] = {}
+    used_keys(GAME, doc, used)
+    assert "icon" not in used and "icons" not in used["game"]
+    assert set(COMPONENTS) <= set(used)
 
 
 # -- the example game folders -------------------------------------------------------

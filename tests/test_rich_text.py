@@ -289,7 +289,7 @@ def test_an_icon_entry_needs_a_char_or_a_src(game_copy, cli, tmp_path):
     assert lines == [
         f"{game_label(root)}:12:9: icon 'both' needs exactly one of 'char' (a character of a font) and 'src' "
         f"(an image in assets/)",
-        f"{game_label(root)}:13:27: 'scale' of icon 'big' must be a number more than 0 and at most 5, found 9",
+        f"{game_label(root)}:13:27: 'scale' in icon 'big' must be more than 0 and at most 5, found 9",
     ]
 
 

@@ -13,17 +13,15 @@ from typing import Any, Literal
 from ..errors import Collector, Where
 from ..model.components import Card, SourceRow
 from .data import check_finite, freeze
-from .schema import ID_RE, check_keys, check_mapping, describe, get
+from .gameschema import CARD, MAX_QUANTITY
+from .schema import ID_RE, check_mapping, describe, read_section
 from .tables import CellWhere, TableRow
 from .yamlsrc import YDict, YList
 
 # Sane bounds, so that a slip in the data is a clear error rather than a build that
 # imposes millions of pieces or pages and never ends.
-MAX_QUANTITY = 1000  # copies of one card
 MAX_PIECES = 10_000  # cards of one component, every copy counted
 PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
-CARD_KEYS_REQUIRED = ("id",)
-CARD_KEYS_OPTIONAL = ("quantity", "for_each", "fields", "variant", "front", "back")
 
 
 MAX_ID_LENGTH = 100  # a card id is part of the file name of each image exported for it
@@ -175,9 +173,8 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
     """The cards of one entry: one, or one per combination of its ``for_each`` values
     (``one_sided``: the deck's name when it has no back, so no card may set one).
     At the first card that cannot be made, the entry's later cards are not tried."""
-    check_keys(entry, CARD_KEYS_REQUIRED, CARD_KEYS_OPTIONAL, ewhat, errors)
-    id_template = get(entry, "id", (str,), ewhat, errors)
-    quantity = get(entry, "quantity", (int, str), ewhat, errors, default=1)
+    keys = read_section(entry, CARD, ewhat, errors)
+    id_template, quantity = keys["id"], keys["quantity"]
     quantity_field = None
     if isinstance(quantity, int) and quantity < 1:
         errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
@@ -192,11 +189,10 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
                        f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
             return []
         quantity_field = placeholder.group(1)
-    fields = get(entry, "fields", (dict,), ewhat, errors, default={})
+    fields = keys["fields"]
     check_finite(fields, entry.at("fields"), f"{ewhat}: field", "", errors)
-    spec = entry.get("for_each")
-    if spec is not None and not isinstance(spec, YDict):
-        errors.add(f"'for_each' in {ewhat} must be a mapping", entry.at("for_each"))
+    spec = keys["for_each"]
+    if "for_each" in keys.refused:
         return []
     axes = _for_each_values(spec, data, ewhat, errors) if spec else []
     if id_template is None or (spec and not axes):

@@ -12,33 +12,20 @@ from ..impose.pathgeom import bounds, path_problem
 from ..layout.svgpath import PathError, parse_path
 from ..model.components import Board, Component, Deck, Sheet
 from .cards import read_cards
-from .schema import ID_RE, check_keys, check_mapping, describe, get, get_choice, get_size
-from .yamlsrc import YDict
+from .gameschema import BOARD, COMPONENTS, DECK
+from .schema import ID_RE, Checked, Section, check_mapping, describe, get_size, read_section
+from .yamlsrc import YDict, YList
 
-# Sane bounds, so that a slip in the data is a clear error rather than a build that
-# imposes millions of pieces or pages and never ends.
-PIECE_MM = (5.0, 600.0)  # each side of a card, tile or token
-BOARD_MM = (20.0, 2000.0)  # each side of a board (A0 is 841 × 1189 mm)
-DECK_KEYS_REQUIRED = ("id", "kind", "size", "front", "cards")
-DECK_KEYS_OPTIONAL = ("name", "bleed", "safe", "back", "printshop", "shape", "new_row_per", "header",
-                      "top", "radius", "outline")
-SHAPES = ("rect", "circle", "hex", "rounded", "path")
 MAX_OUTLINE_CHARS = 20_000  # a die-cut outline's path data: far more than any outline needs
-HEX_TOPS = {"pointy": "a corner at the top", "flat": "an edge at the top"}
-SHAPE_KEYS = {"top": "hex", "radius": "rounded", "outline": "path"}  # settings of one shape each
-# how imposed sheets may break rows: value → what it means (for the error message)
-NEW_ROW_PER = {"card": "each card entry starts a new row"}
-SHEET_KEYS_REQUIRED = ("id", "kind", "template")
-SHEET_KEYS_OPTIONAL = ("name",)
-BOARD_KEYS_REQUIRED = ("id", "kind", "size", "template")
-BOARD_KEYS_OPTIONAL = ("name", "bleed", "overlap")
+SHAPE_KEYS = {k.name: k.only[1] for k in DECK.keys if k.only and k.only[0] == "shape"}  # settings of one shape each
 
 
-def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], errors: Collector) -> list[Component]:
-    """Every component of the game, in game order; ``data`` feeds the decks' for_each."""
-    items = get(doc, "components", (list,), "the game", errors, default=[])
-    if "components" in doc and isinstance(items, list) and not items:  # a kit with no file in it
-        errors.add("'components' in the game is empty: list at least one deck, sheet or board", doc.at("components"))
+def read_components(items: YList, where: Where | None, data: dict, template_dirs: tuple[Path, ...],
+                    errors: Collector) -> list[Component]:
+    """Every component of the game's ``components`` list (which stands at ``where``, None
+    when the game has none), in game order; ``data`` feeds the decks' for_each."""
+    if where is not None and not items:  # a kit with no file in it
+        errors.add("'components' in the game is empty: list at least one deck, sheet or board", where)
     out: list[Component] = []
     seen: dict[str, Where] = {}
     all_card_ids: dict[str, Where] = {}  # card ids are unique across the whole game
@@ -48,30 +35,28 @@ def read_components(doc: YDict, data: dict, template_dirs: tuple[Path, ...], err
         cid = item.get("id")
         what = f"component '{cid}'" if isinstance(cid, str) else f"component {i + 1}"
         kind = item.get("kind")
-        if kind == "deck":
-            check_keys(item, DECK_KEYS_REQUIRED, DECK_KEYS_OPTIONAL, what, errors)
-        elif kind == "sheet":
-            check_keys(item, SHEET_KEYS_REQUIRED, SHEET_KEYS_OPTIONAL, what, errors)
-        elif kind == "board":
-            check_keys(item, BOARD_KEYS_REQUIRED, BOARD_KEYS_OPTIONAL, what, errors)
-        else:
-            errors.add(f"{what}: 'kind' must be 'deck', 'sheet' or 'board', found {kind!r}", item.at("kind"))
+        section = COMPONENTS.get(kind) if isinstance(kind, str) else None
+        if section is None:
+            kinds = [f"'{k}'" for k in COMPONENTS]
+            errors.add(f"{what}: 'kind' must be {', '.join(kinds[:-1])} or {kinds[-1]}, found {kind!r}",
+                       item.at("kind"))
             continue
-        cid = get(item, "id", (str,), what, errors, default=f"component{i + 1}")
+        keys = read_section(item, section, what, errors)
+        cid = keys["id"] if keys["id"] is not None else f"component{i + 1}"
         if not ID_RE.match(cid):
             errors.add(f"component id '{cid}' must be lower-case letters, digits, '-' or '_'", item.at("id"))
         if cid in seen:
             errors.add(f"component id '{cid}' is used twice (first at line {seen[cid].line})", item.at("id"))
         seen[cid] = item.at("id")
-        name_key = get(item, "name", (str,), what, errors)
+        name_key = keys["name"]
         _check_templates(item, what, template_dirs, errors)
         if kind == "sheet":
             out.append(Sheet(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
                              template=_template_name(item, "template") or ""))
         elif kind == "board":
-            out.append(_board(item, cid, name_key, what, errors))
+            out.append(_board(item, keys, cid, what, errors))
         else:
-            out.append(_deck(item, cid, name_key, what, data, errors, all_card_ids, template_dirs))
+            out.append(_deck(item, keys, cid, what, data, errors, all_card_ids, template_dirs))
     return out
 
 
@@ -92,29 +77,24 @@ def _check_templates(item: YDict, what: str, template_dirs: tuple[Path, ...], er
             errors.add(f"template '{tname}' not found (looked in: {looked})", item.at(key))
 
 
-def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, errors: Collector,
+def _deck(item: YDict, keys: Checked, cid: str, what: str, data: dict, errors: Collector,
           all_card_ids: dict[str, Where], template_dirs: tuple[Path, ...] = ()) -> Deck:
-    """A deck: its piece size, bleed and safe margins, outline, sides and cards."""
-    shape_name = item.get("shape")
-    if shape_name == "hex":
+    """A deck: its piece size, bleed and safe margins, outline, sides and cards (``keys``:
+    its keys as checked against the deck's table)."""
+    if item.get("shape") == "hex":
         size = _hex_size(item, what, errors)
     else:
-        size = get_size(item, "size", what, errors, PIECE_MM)
-    bleed = get(item, "bleed", (float,), what, errors, default=3.0)
-    safe = get(item, "safe", (float,), what, errors, default=3.0)
-    for key, value in (("bleed", bleed), ("safe", safe)):
-        if not 0 <= value <= 20:  # NaN too
-            errors.add(f"'{key}' in {what} must be between 0 and 20 mm, found {value}", item.at(key))
-        elif size is not None and key == "bleed" and value > min(size):
-            errors.add(f"'bleed' in {what} ({value:g} mm) is larger than the piece itself "
-                       f"({size[0]:g}×{size[1]:g} mm)", item.at(key))
-        elif size is not None and key == "safe" and key in item and 2 * value >= min(size):
-            errors.add(f"'safe' in {what} ({value:g} mm on each side) leaves no room inside the "
-                       f"{size[0]:g}×{size[1]:g} mm piece", item.at(key))
-    printshop = get(item, "printshop", (bool,), what, errors, default=True)
-    shape = _shape(item, size, what, errors)
-    settings = _shape_settings(item, shape, size, what, errors)
-    new_row_per = get_choice(item, "new_row_per", NEW_ROW_PER, what, errors)
+        size = get_size(item, "size", what, errors, _limits(DECK))
+    bleed, safe = keys["bleed"], keys["safe"]
+    if size is not None and "bleed" in keys.given and bleed > min(size):
+        errors.add(f"'bleed' in {what} ({bleed:g} mm) is larger than the piece itself "
+                   f"({size[0]:g}×{size[1]:g} mm)", item.at("bleed"))
+    if size is not None and "safe" in keys.given and 2 * safe >= min(size):
+        errors.add(f"'safe' in {what} ({safe:g} mm on each side) leaves no room inside the "
+                   f"{size[0]:g}×{size[1]:g} mm piece", item.at("safe"))
+    shape = _shape(keys, size, item, what, errors)
+    settings = _shape_settings(item, keys, shape, size, what, errors)
+    new_row_per = keys["new_row_per"]
     if shape == "hex" and new_row_per is not None:
         errors.add(f"'new_row_per' in {what} is not available for hex pieces (they pack in a honeycomb)",
                    item.at("new_row_per"))
@@ -126,7 +106,7 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
                        one_sided=item.get("back") is None)
     return Deck(
         id=cid,
-        name_key=name_key,
+        name_key=keys["name"],
         where=item.where,
         name_where=item.at("name"),
         size=size or (63.0, 88.0),
@@ -135,7 +115,7 @@ def _deck(item: YDict, cid: str, name_key: str | None, what: str, data: dict, er
         front=_template_name(item, "front") or "",
         back=_template_name(item, "back"),
         cards=tuple(cards),
-        printshop=printshop,
+        printshop=keys["printshop"],
         shape=shape,
         **settings,
         new_row_per=new_row_per,
@@ -155,6 +135,13 @@ def _card_template(key: str, name: str, where: Where, template_dirs: tuple[Path,
     return True
 
 
+def _limits(section: Section) -> tuple[float, float]:
+    """The smallest and largest side of a component's ``size``, as its table says."""
+    sides = section["size"].range
+    assert sides is not None, f"the {section.name} table gives its size no range"
+    return (sides.low, sides.high)
+
+
 def _find_template(name: str, template_dirs: tuple[Path, ...]) -> bool:
     return any(is_file(d / name) for d in template_dirs)
 
@@ -169,7 +156,7 @@ def _template_name(item: YDict, key: str) -> str | None:
 def _hex_size(item: YDict, what: str, errors: Collector) -> tuple[float, float] | None:
     """A hex's size: one number, its flat-to-flat width (the bounding box follows)."""
     value = item.get("size")
-    lo, hi = PIECE_MM
+    lo, hi = _limits(DECK)
     if isinstance(value, (int, float)) and not isinstance(value, bool) and lo <= value <= hi:
         return hex_box(float(value), item.get("top", "pointy") != "flat")
     errors.add(f"'size' in {what} (shape hex) must be the hex's flat-to-flat width in mm, one number from "
@@ -177,7 +164,7 @@ def _hex_size(item: YDict, what: str, errors: Collector) -> tuple[float, float] 
     return None
 
 
-def _shape_settings(item: YDict, shape: str, size: tuple[float, float] | None, what: str,
+def _shape_settings(item: YDict, keys: Checked, shape: str, size: tuple[float, float] | None, what: str,
                     errors: Collector) -> dict:
     """The settings of the deck's shape: a hex's ``top``, a rounded rectangle's corner
     ``radius``, a die-cut ``outline`` path (scaled to fill ``size``)."""
@@ -185,16 +172,15 @@ def _shape_settings(item: YDict, shape: str, size: tuple[float, float] | None, w
         if key in item and shape != owner:
             errors.add(f"'{key}' in {what} is for shape {owner}, but the shape is {shape}", item.at(key))
     if shape == "hex":
-        top = get_choice(item, "top", HEX_TOPS, what, errors) or "pointy"
-        return {"hex_top": top}
+        return {"hex_top": keys["top"]}
     if shape == "rounded":
         if "radius" not in item:
             errors.add(f"{what} has shape rounded, so it needs 'radius': the corners' radius in mm", item.where)
             return {}
-        radius = get(item, "radius", (float,), what, errors, default=0.0)
-        if not radius >= 0:
-            errors.add(f"'radius' in {what} must be 0 or more mm, found {radius:g}", item.at("radius"))
-        elif size is not None and radius > min(size) / 2 + 1e-9:
+        radius = keys["radius"]
+        if "radius" in keys.refused:
+            return {}
+        if size is not None and radius > min(size) / 2 + 1e-9:
             errors.add(f"'radius' in {what} ({radius:g} mm) is larger than half the piece's shorter side "
                        f"({min(size) / 2:g} mm of {size[0]:g}×{size[1]:g} mm)", item.at("radius"))
         return {"corner_radius": radius}
@@ -234,29 +220,19 @@ def _outline(item: YDict, size: tuple[float, float] | None, what: str, errors: C
     return {"outline": d}
 
 
-def _shape(item: YDict, size: tuple[float, float] | None, what: str, errors: Collector) -> str:
+def _shape(keys: Checked, size: tuple[float, float] | None, item: YDict, what: str, errors: Collector) -> str:
     """The pieces' outline: ``rect`` (default), ``circle`` (round tokens, cut guides
     drawn as circles: the size is the diameter, so width must equal height), ``hex``,
     ``rounded`` or ``path`` (see the settings above)."""
-    shape = get(item, "shape", (str,), what, errors, default="rect")
-    if shape not in SHAPES:
-        errors.add(f"'shape' in {what} must be one of {', '.join(SHAPES)}, found {shape!r}", item.at("shape"))
-        return "rect"
+    shape = keys["shape"]
     if shape == "circle" and size is not None and abs(size[0] - size[1]) > 1e-9:
         errors.add(f"{what} has shape circle, so its size must be [diameter, diameter], found "
                    f"[{size[0]:g}, {size[1]:g}]", item.at("size"))
     return shape
 
 
-def _board(item: YDict, cid: str, name_key: str | None, what: str, errors: Collector) -> Board:
+def _board(item: YDict, keys: Checked, cid: str, what: str, errors: Collector) -> Board:
     """A board: one full-size drawing, tiled across as many pages as the paper needs."""
-    size = get_size(item, "size", what, errors, BOARD_MM) or (400.0, 280.0)
-    bleed = get(item, "bleed", (float,), what, errors, default=3.0)
-    overlap = get(item, "overlap", (float,), what, errors, default=10.0)
-    if not 0 <= bleed <= 20:
-        errors.add(f"'bleed' in {what} must be between 0 and 20 mm, found {bleed}", item.at("bleed"))
-    if not 3 <= overlap <= 40:
-        errors.add(f"'overlap' in {what} must be between 3 and 40 mm (the glue margin), found {overlap}",
-                   item.at("overlap"))
-    return Board(id=cid, name_key=name_key, where=item.where, name_where=item.at("name"),
-                 size=size, bleed=bleed, template=_template_name(item, "template") or "", overlap=overlap)
+    size = get_size(item, "size", what, errors, _limits(BOARD)) or (400.0, 280.0)
+    return Board(id=cid, name_key=keys["name"], where=item.where, name_where=item.at("name"), size=size,
+                 bleed=keys["bleed"], template=_template_name(item, "template") or "", overlap=keys["overlap"])

@@ -15,8 +15,9 @@ from typing import Any
 
 from ..errors import CardgenError, Collector, Where, display_path, is_file
 from ..model.marks import DataMarks, Mark
+from .gameschema import DATA_FILE
 from .jail import game_roots, inside
-from .schema import check_keys, describe, get
+from .schema import read_section
 from .tables import is_table, is_workbook, read_tables
 from .yamlsrc import YDict, YList, load_yaml
 
@@ -39,19 +40,18 @@ def mark_of(value: Any, where: Where) -> Mark:
     return Mark(where)
 
 
-def read_data(root: Path, doc: YDict, game_file: Where, errors: Collector) -> tuple[dict[str, Any], DataMarks]:
-    """The game's data, as read (not yet frozen), and where each value of it stands."""
-    data = doc.get("data", YDict())
-    if not isinstance(data, dict):
-        errors.add(f"'data' must be a mapping, found {describe(data)}", doc.at("data"))
-        data = YDict()
-    merged, marks = _data_files(root, doc, data, errors)
+def read_data(root: Path, data: YDict, files: YList, doc: Where, game_file: Where,
+              errors: Collector) -> tuple[dict[str, Any], DataMarks]:
+    """The game's data, as read (not yet frozen), and where each value of it stands:
+    game.yaml's ``data`` (which stands in the mapping at ``doc``) and its ``data_files``,
+    their types already checked."""
+    merged, marks = _data_files(root, files, data, errors)
     bad: dict[Where, str] = {}  # shared by every key: an alias of another key's value is said once
     for key, value in merged.items():
         _non_finite(value, marks[key].where if key in marks else game_file, "data value", str(key), bad)
     for where, message in bad.items():
         errors.add(message, where)
-    return merged, DataMarks(Mark(doc.where, MappingProxyType(marks)), game_file)
+    return merged, DataMarks(Mark(doc, MappingProxyType(marks)), game_file)
 
 
 def check_finite(value: Any, where: Where, what: str, path: str, errors: Collector) -> None:
@@ -76,12 +76,11 @@ def _non_finite(value: Any, where: Where, what: str, path: str, bad: dict[Where,
             _non_finite(item, value.at(index), what, f"{path}[{index}]", bad)
 
 
-def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:
+def _data_files(root: Path, files: YList, data: dict, errors: Collector) -> tuple[dict, dict[Any, Mark]]:
     """Merge the top-level keys of each ``data_files`` entry into ``data``; with the
     marks of every top-level key, wherever it was read.
 
     Large tables (setup layouts, card art lists) can live in files of their own."""
-    files = get(doc, "data_files", (list,), "the game", errors, default=[])
     merged = dict(data)
     marks = {k: mark_of(v, data.at(k)) for k, v in data.items()} if isinstance(data, YDict) else {}
     for i, item in enumerate(files):
@@ -124,19 +123,18 @@ def _data_files(root: Path, doc: YDict, data: dict, errors: Collector) -> tuple[
     return merged, marks
 
 
-DATA_FILE_KEYS = ("file", "sheet", "name")
-
-
 def _data_file(item: Any, where: Where, errors: Collector) -> tuple[str, str | None, str | None] | None:
     """One ``data_files`` entry: a file name, or ``{file, sheet, name}`` for one sheet of
     a workbook (or a table) under a data key of its own; None after an error."""
     sheet = key = None
     if isinstance(item, YDict):
-        check_keys(item, ("file",), ("sheet", "name"), "data file entry", errors)
-        name, sheet, key = (item.get(k) for k in DATA_FILE_KEYS)
+        keys = read_section(item, DATA_FILE, "data file entry", errors)
+        if keys.refused:
+            return None
+        name, sheet, key = keys["file"], keys["sheet"], keys["name"]
         for k, value in (("sheet", sheet), ("name", key)):
-            if value is not None and (not isinstance(value, str) or not value):
-                errors.add(f"'{k}' of a data file entry must be a name, found {describe(value)}", item.at(k))
+            if value == "":
+                errors.add(f"'{k}' in data file entry must be a name, found empty text", item.at(k))
                 return None
         if name is None:
             return None  # check_keys said it is missing

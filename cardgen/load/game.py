@@ -22,17 +22,16 @@ from ..model.pseudo import PSEUDO, pseudo_table
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
+from .gameschema import GAME
 from .icons import read_icons
 from .jail import game_roots, inside
 from .locales import read_locales
-from .schema import ID_RE, check_keys, check_mapping, describe, get
-from .yamlsrc import YDict, load_yaml
+from .schema import ID_RE, check_mapping, read_section
+from .yamlsrc import YDict, YList, load_yaml
 
 GAME_FILE = "game.yaml"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-GAME_KEYS_REQUIRED = ("id", "name", "languages", "components")
-GAME_KEYS_OPTIONAL = ("players", "fonts", "palette", "data", "data_files", "ink_saver", "icons")
 
 
 def shipped_game_ids() -> list[str]:
@@ -73,27 +72,28 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     errors = Collector()
     if not check_mapping(doc, Where(label, 1, 1), GAME_FILE, errors):
         errors.raise_if_any()
-    check_keys(doc, GAME_KEYS_REQUIRED, GAME_KEYS_OPTIONAL, "the game", errors)
+    keys = read_section(doc, GAME, "the game", errors)
 
-    game_id = get(doc, "id", (str,), "the game", errors, default=root.name)
-    if "id" in doc and isinstance(doc["id"], str) and not ID_RE.match(game_id):
+    game_id = keys["id"] if keys["id"] is not None else root.name
+    if "id" in keys.given and not ID_RE.match(game_id):
         errors.add(f"game id '{game_id}' must be lower-case letters, digits, '-' or '_'", doc.at("id"))
-    name_key = get(doc, "name", (str,), "the game", errors, default="game.name")
-    languages = _languages(doc, errors)
+    name_key = keys["name"] if keys["name"] is not None else "game.name"
+    languages = _languages(doc, keys["languages"], errors)
     players = _players(doc, errors)
-    fonts = _string_map(doc, "fonts", errors)
-    palette = _string_map(doc, "palette", errors)
+    fonts = _strings(keys["fonts"])
+    palette = _strings(keys["palette"])
     for key, value in palette.items():
         if not COLOUR_RE.match(value):
             errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
-    ink_palette = _ink_palette(doc, palette, errors)
-    icons = read_icons(doc, errors)
-    data, marks = read_data(root, doc, Where(label), errors)
+    ink_palette = _ink_palette(doc, _strings(keys["ink_saver"]), palette, errors)
+    icons = read_icons(keys["icons"], errors)
+    data, marks = read_data(root, keys["data"], keys["data_files"], doc.where, Where(label), errors)
 
     template_dirs = tuple(
         d for d in (root / "templates", shipped_templates_dir() / game_id, shipped_templates_dir() / "common")
     )
-    components = read_components(doc, data, template_dirs, errors)
+    components = read_components(keys["components"], doc.at("components") if "components" in keys.given else None,
+                                 data, template_dirs, errors)
     fallbacks: dict[str, frozenset[str]] = {}
     strings = read_locales(root, languages, errors, fallbacks if fallback else None)
     if languages and languages[0] in strings and PSEUDO not in strings:
@@ -172,8 +172,7 @@ def _check_names_translated(doc: YDict, name_key: str, components: list[Componen
                 errors.add(f"string '{key}' is not in locales/{lang}.yaml", where)
 
 
-def _languages(doc: YDict, errors: Collector) -> list[str]:
-    langs = get(doc, "languages", (list,), "the game", errors, default=[])
+def _languages(doc: YDict, langs: YList, errors: Collector) -> list[str]:
     out = []
     for i, lang in enumerate(langs):
         if not isinstance(lang, str) or not LANG_RE.match(lang):
@@ -188,7 +187,7 @@ def _languages(doc: YDict, errors: Collector) -> list[str]:
 
 
 def _players(doc: YDict, errors: Collector) -> tuple[int, int]:
-    value = doc.get("players", [1, 1])
+    value = doc.get("players", list(GAME["players"].default))
     if (
         isinstance(value, list)
         and len(value) == 2
@@ -197,21 +196,13 @@ def _players(doc: YDict, errors: Collector) -> tuple[int, int]:
     ):
         return (value[0], value[1])
     errors.add(f"'players' must be [min, max] whole numbers with 1 <= min <= max, found {value!r}", doc.at("players"))
-    return (1, 1)
+    return GAME["players"].default
 
 
-def _string_map(doc: YDict, key: str, errors: Collector) -> dict[str, str]:
-    value = doc.get(key, YDict())
-    if not isinstance(value, YDict):
-        errors.add(f"'{key}' must be a mapping, found {describe(value)}", doc.at(key))
-        return {}
-    out = {}
-    for k, v in value.items():
-        if not isinstance(v, str):
-            errors.add(f"'{key}.{k}' must be text, found {describe(v)}", value.at(k))
-        else:
-            out[str(k)] = v
-    return out
+def _strings(table: dict) -> dict[str, str]:
+    """A mapping of names to text, without the values that are not (reported as the
+    table was read)."""
+    return {str(k): v for k, v in table.items() if isinstance(v, str)}
 
 
 def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Collector) -> None:
@@ -225,11 +216,10 @@ def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Col
             errors.extend(exc)
 
 
-def _ink_palette(doc: YDict, palette: dict[str, str], errors: Collector) -> dict[str, str]:
+def _ink_palette(doc: YDict, table: dict[str, str], palette: dict[str, str], errors: Collector) -> dict[str, str]:
     """``ink_saver``: the colours drawn instead of others by a build with
     ``--ink-saver`` (a palette name or ``#rrggbb`` → a palette name, ``#rrggbb`` or
     ``none``), so a game saves ink without a template reading ``ink_saver``."""
-    table = _string_map(doc, "ink_saver", errors)
     out: dict[str, str] = {}
     for key, value in table.items():
         where = doc["ink_saver"].at(key)

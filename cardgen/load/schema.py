@@ -1,12 +1,19 @@
-"""Tiny checks for user YAML: known keys, required keys, value types.
+"""Checks for user YAML: known keys, required keys, value types, choices and ranges.
 
-Each check records problems in a Collector with the line of the offending key, so
-that a loader can report every mistake in a file at once.
+A file's keys are described once, as a table of :class:`Key` descriptors grouped in
+:class:`Section` s (game.yaml's table is :mod:`.gameschema`); :func:`read_section`
+checks a mapping against its section, and the reference pages are rendered from the
+same table. Each check records problems in a Collector with the line of the offending
+key, so that a loader can report every mistake in a file at once.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import Collector, Where
@@ -59,8 +66,10 @@ def check_keys(d: YDict, required: tuple[str, ...], optional: tuple[str, ...], w
             errors.add(f"{what} is missing required key '{key}'", d.where)
 
 
-def get(d: YDict, key: str, types: tuple[type, ...], what: str, errors: Collector, default: Any = None) -> Any:
-    """The value of ``key`` if it has one of ``types``; else record an error and return default."""
+def get(d: YDict, key: str, types: tuple[type, ...], what: str, errors: Collector, default: Any = None,
+        expect: str = "") -> Any:
+    """The value of ``key`` if it has one of ``types``; else record an error (saying it
+    must be ``expect``, else the types' names) and return default."""
     if key not in d:
         return default
     value = d[key]
@@ -69,7 +78,7 @@ def get(d: YDict, key: str, types: tuple[type, ...], what: str, errors: Collecto
         ok = True
         value = float(value)
     if not ok:
-        errors.add(f"'{key}' in {what} must be {type_name(types)}, found {describe(value)}", d.at(key))
+        errors.add(f"'{key}' in {what} must be {expect or type_name(types)}, found {describe(value)}", d.at(key))
         return default
     return value
 
@@ -96,14 +105,161 @@ def get_size(d: YDict, key: str, what: str, errors: Collector,
     return None
 
 
-def get_choice(d: YDict, key: str, choices: dict[str, str], what: str, errors: Collector) -> str | None:
-    """The value of ``key`` if it is one of ``choices`` (value → what it means, for the
-    message), else record a one-line error naming them; None when the key is absent."""
-    if key not in d:
+# -- the descriptors -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Range:
+    """The numbers a key admits beyond its type: from ``low`` (itself refused when
+    ``low_open``) to ``high``; ``note`` says why, in the message."""
+
+    low: float
+    high: float = math.inf
+    unit: str = ""
+    low_open: bool = False
+    note: str = ""
+
+    def admits(self, value: float) -> bool:
+        return (self.low < value if self.low_open else self.low <= value) and value <= self.high  # NaN: never
+
+    def describe(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        if self.high == math.inf:
+            return f"more than {self.low:g}{unit}" if self.low_open else f"{self.low:g} or more{unit}"
+        if self.low_open:
+            return f"more than {self.low:g} and at most {self.high:,g}{unit}"
+        return f"between {self.low:,g} and {self.high:,g}{unit}"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a YAML mapping: what it holds, whether it must be there, its default,
+    and a description for the reference page.
+
+    ``types`` are the YAML types :func:`read_section` checks; a key with none is checked
+    by the loader's own code (its value is handed over as written), and ``expect``
+    then says for the reference how it is written. ``choices`` (value → what it means,
+    or an empty meaning) and ``range`` narrow the value further; ``values`` are the
+    types of a mapping's values; ``entries`` the sections of a list's items or of a
+    mapping's values; ``only`` = (key, value) marks a key that applies only when another
+    key has that value."""
+
+    name: str
+    types: tuple[type, ...]
+    doc: str
+    required: bool = False
+    default: Any = None
+    expect: str = ""
+    choices: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    range: Range | None = None
+    values: tuple[type, ...] = ()
+    entries: tuple[Section, ...] = ()
+    only: tuple[str, str] | None = None
+
+    def absent(self) -> Any:
+        """The value of the key when it is left out (or refused): its default, or an
+        empty mapping or list."""
+        if self.default is not None:
+            return self.default
+        if self.types == (dict,):
+            return YDict()
+        if self.types == (list,):
+            return YList()
         return None
-    value = d[key]
-    if isinstance(value, str) and value in choices:
-        return value
-    meanings = "; ".join(f"'{k}' ({v})" for k, v in choices.items())
-    errors.add(f"'{key}' in {what} must be {meanings}, found {describe(value)}", d.at(key))
-    return None
+
+    def expected(self) -> str:
+        """How the value is written, as the messages and the reference say it."""
+        if self.expect:
+            return self.expect
+        if self.choices:
+            return " or ".join(f"'{c}'" for c in self.choices)
+        return type_name(self.types)
+
+
+@dataclass(frozen=True)
+class Section:
+    """The keys of one kind of mapping (the game, a deck, a card entry, …): ``title``
+    names it on the reference page and in a test, ``tag`` = (key, value) tells an entry
+    of a list of several sections apart (``kind: deck``)."""
+
+    name: str
+    title: str
+    keys: tuple[Key, ...]
+    tag: tuple[str, str] | None = None
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.keys if k.required)
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.keys if not k.required)
+
+    def __getitem__(self, name: str) -> Key:
+        for key in self.keys:
+            if key.name == name:
+                return key
+        raise KeyError(name)
+
+
+class Checked(dict):
+    """Each key of a section → its checked value (or what it is when absent or refused);
+    ``refused`` names the keys whose value was reported wrong, ``given`` those the
+    mapping sets with a value that passed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused: set[str] = set()
+        self.given: set[str] = set()
+
+
+def read_section(d: YDict, section: Section, what: str, errors: Collector) -> Checked:
+    """Check mapping ``d`` (called ``what`` in messages) against ``section``: unknown and
+    missing keys, then each key's type, choices, range and values."""
+    check_keys(d, section.required, section.optional, what, errors)
+    out = Checked()
+    for key in section.keys:
+        out[key.name] = key.absent()
+        if key.name not in d:
+            continue
+        ok, value = _read_key(d, key, what, errors)
+        if ok:
+            out[key.name] = value
+            out.given.add(key.name)
+        else:
+            out.refused.add(key.name)
+    return out
+
+
+_REFUSED = object()
+
+
+def _read_key(d: YDict, key: Key, what: str, errors: Collector) -> tuple[bool, Any]:
+    name = key.name
+    if key.choices:
+        value = d[name]
+        if isinstance(value, str) and value in key.choices:
+            return True, value
+        if all(key.choices.values()):
+            said, shown = "; ".join(f"'{k}' ({v})" for k, v in key.choices.items()), describe(value)
+        else:
+            said = "one of " + ", ".join(key.choices)
+            shown = repr(value) if isinstance(value, str) else describe(value)
+        errors.add(f"'{name}' in {what} must be {said}, found {shown}", d.at(name))
+        return False, None
+    if not key.types:
+        return True, d[name]
+    value = get(d, name, key.types, what, errors, default=_REFUSED, expect=key.expect)
+    if value is _REFUSED:
+        return False, None
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if key.range is not None and number and not key.range.admits(value):
+        note = f" {key.range.note}" if key.range.note else ""
+        errors.add(f"'{name}' in {what} must be {key.range.describe()}{note}, found {value:g}", d.at(name))
+        return False, None
+    if key.values and isinstance(value, YDict):
+        for k, v in value.items():
+            if not isinstance(v, key.values) or (isinstance(v, bool) and bool not in key.values):
+                errors.add(f"'{name}.{k}' in {what} must be {type_name(key.values)}, found {describe(v)}",
+                           value.at(k))
+    return True, value
