@@ -73,7 +73,7 @@ def test_a_po_file_edited_with_babel_is_imported_keeping_comments_and_order(game
     data = export_catalogue(load_for_translators(root), "de", "po")
     po = tmp_path / "de.po"
     po.write_bytes(_edit_po(data, card__title="Kurz", card__hint="Behalten", component__cards="Karten",
-                            card__tiles__other="{n} Plättchen"))
+                            card__tiles=("", "{n} Plättchen")))
     result = import_catalogue(load_for_translators(root), po)
     assert result.changed == 4
     text = (root / "locales" / "de.yaml").read_text(encoding="utf-8")
@@ -87,7 +87,7 @@ def test_a_translation_whose_placeholders_differ_is_refused_and_nothing_written(
     before = (root / "locales" / "de.yaml").read_bytes()
     po = tmp_path / "de.po"
     po.write_bytes(_edit_po(export_catalogue(load_for_translators(root), "de", "po"),
-                            card__hint="Behalten", card__tiles__other="{count} Plättchen"))
+                            card__hint="Behalten", card__tiles=("", "{count} Plättchen")))
     lines = assert_user_error(cli("i18n", "import", root, po))
     assert len(lines) == 1
     assert lines[0].startswith(f"{po}:") and "'card.tiles.other'" in lines[0]
