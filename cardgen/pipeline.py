@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import workers
-from .errors import CardgenError, CardgenWarning, Collector, ErrorList
+from .errors import CardgenError, CardgenWarning, Collector, ErrorList, Where, display_path
 from .impose.kit import impose_kit, plan_decks, tile_boards
 from .impose.papers import PAPERS_MM
 from .impose.seams import seam_warnings
@@ -25,6 +25,7 @@ from .layout.fonts import FontBook
 from .layout.text import TextEngine
 from .load.inputs import inputs_digest
 from .load.jail import game_roots
+from .load.locales import missing_message
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
@@ -88,6 +89,12 @@ class KitBuilder:
             raise CardgenError(f"game '{game.id}' was loaded with variants {list(game.variants)}, the build asks for"
                                f" {list(options.variants)}")
         self.langs = options.langs or game.languages
+        unfinished = [lang for lang in self.langs if game.unfinished.get(lang) and lang not in game.fallbacks]
+        if unfinished:  # one line per language, naming what it lacks
+            raise ErrorList([CardgenError(missing_message(game.unfinished[lang]) + " (unfinished: or build it "
+                                          "with --allow-fallback)",
+                                          Where(display_path(game.root / "locales" / f"{lang}.yaml")))
+                             for lang in unfinished])
         self.book = FontBook([game.root / "fonts", shipped_fonts_dir()], roots=game_roots(game.root))
         self.text = TextEngine(self.book, game.fonts, game.root / "assets", game.palette, game.icons)
         self.writer = KitWriter(game, options, self.book, self.text, self.progress)
@@ -135,6 +142,11 @@ class KitBuilder:
         succeeded."""
         errors = Collector()
         self.register_fonts(errors)
+        for lang in self.langs:  # --allow-fallback: how much of each language is the first one's
+            taken = len(self.game.fallbacks.get(lang, ()))
+            if taken:
+                self.progress(f"note: {lang}: {taken} string(s) printed in {self.game.languages[0]}, "
+                              f"the language it falls back to")
         warned = self.warn_ink_saver()
         if self.renderer.store_problem:  # a face cache not to be trusted: the build goes on without it
             self.warn(self.renderer.store_problem)

@@ -178,7 +178,7 @@ def test_unknown_language_is_a_usage_error(cli, tmp_path):
         ("wrong_type", 4, "game.yaml:11:12: 'bleed' in component 'cards' must be a number, found str 'thick'"),
         ("missing_template", 1, "game.yaml:10:"),
         ("unknown_font", 1, "game.yaml:6:10: unknown font 'Papyrus-Bold'"),
-        ("missing_translation", 6, "locales/fr.yaml: missing 3 translation(s): card.b, card.c, card.z"),
+        ("missing_translation", 3, "game.yaml:11:11: string 'component.cards' is not in locales/fr.yaml"),
         ("duplicate_card_id", 2, "game.yaml:15:13: duplicate card id 'card-2' (first at line 12)"),
         ("data_files_errors", 4, "game.yaml:10:5: data file 'missing.yaml' not found"),
     ],

@@ -20,7 +20,7 @@ from cardgen.i18n.formats import MAX_BYTES
 from cardgen.i18n.poparse import parse_po
 
 HINT = 'msgctxt "card.hint"\nmsgid "Keep it"\nmsgstr ""\n'  # an entry of the exported German catalogue
-LAST = 'msgctxt "card.tiles.other"\nmsgid "{n} tiles"\nmsgstr ""\n'  # the last one
+LAST = 'msgid_plural "{n} tiles"\nmsgstr[0] ""\nmsgstr[1] ""\n'  # the end of the last one
 
 
 def line_of(text: str, needle: str) -> int:
@@ -54,7 +54,7 @@ def last(needle: str):
 # of card.hint's msgid).
 MALFORMED = {
     "unterminated string at the end of the file": (
-        lambda po: po.replace(LAST, LAST.replace('msgstr ""\n', 'msgstr "Jouer')), first('msgstr "Jouer'),
+        lambda po: po.replace(LAST, LAST.replace('msgstr[1] ""\n', 'msgstr[1] "Jouer')), first('msgstr[1] "Jouer'),
         'a string is not closed: the line ends before its closing "'),
     "unterminated string inside the file": (
         lambda po: po.replace(HINT, HINT.replace('msgstr ""', 'msgstr "Behalten')), first('msgstr "Behalten'),
@@ -93,10 +93,10 @@ MALFORMED = {
         lambda po: po + "\n" + HINT.replace('msgstr ""', 'msgstr "Behalten"'), last('msgid "Keep it"'),
         "a second entry for msgctxt 'card.hint' (the first is at line {msgid})"),
     "plural entry": (
-        lambda po: po.replace(HINT, HINT.replace('msgstr ""\n', 'msgid_plural "Keep them"\nmsgstr[0] "Behalten"\n')),
+        lambda po: po.replace(HINT, HINT.replace('msgstr ""\n', 'msgid_plural "Keep them"\nmsgstr[0] "Behalten"\n'
+                                                                  'msgstr[1] "Behalten"\n')),
         first('msgid "Keep it"'),
-        "the entry for 'card.hint' has plural forms (msgid_plural): cardgen writes each plural form as an entry "
-        "of its own"),
+        "the entry for 'card.hint' has plural forms (msgid_plural), its source string has none"),
 }
 
 

@@ -43,23 +43,28 @@ def i18n() -> None:
 
 @i18n.command("export")
 @click.argument("game")
-@click.option("--lang", required=True, metavar="LANG", help="The language to translate into (or pseudo).")
+@click.option("--lang", metavar="LANG", default=None, help="The language to translate into (or pseudo).")
+@click.option("--template", is_flag=True, help="Write a template (POT): the source strings without a language, for "
+                                               "tools that add languages themselves.")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True,
               help="PO (gettext: Poedit, Weblate, Crowdin) or XLIFF 1.2.")
 @click.option("--source", metavar="LANG", default=None, help="The language to translate from. Default: the "
                                                               "game's first language.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="The file to write. Default: standard output.")
-def export_cmd(game: str, lang: str, fmt: str, source: str | None, output: Path | None) -> None:
+def export_cmd(game: str, lang: str | None, template: bool, fmt: str, source: str | None,
+               output: Path | None) -> None:
     """Write a catalogue of every string of GAME for translating into LANG: each
     string's key, source text, current translation, where it is used, its
     placeholders and how much room its box has."""
     from ..i18n.exchange import export_catalogue
 
+    if (lang is None) == (not template):
+        raise click.UsageError("give the language to translate into (--lang LANG) or --template, one of them")
     try:
         model = _load(game)
         _check(model, lang, source)
-        data = export_catalogue(model, lang, fmt, source)
+        data = export_catalogue(model, lang or "", fmt, source, template=template)
         if output is None:
             sys.stdout.buffer.write(data)
             return
@@ -92,6 +97,8 @@ def import_cmd(game: str, file: Path, source: str | None) -> None:
         skipped.append(f"{result.untranslated} untranslated")
     if result.fuzzy:
         skipped.append(f"{result.fuzzy} fuzzy")
+    if result.outdated:
+        skipped.append(f"{result.outdated} outdated (their source text has changed)")
     click.echo(f"{result.path.name}: {result.changed} string(s) changed"
                + (f" ({', '.join(skipped)} left as they were)" if skipped else ""))
 

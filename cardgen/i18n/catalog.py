@@ -19,6 +19,7 @@ from ..model.game import Game
 from ..model.plurals import CATEGORIES
 from ..model.pseudo import PSEUDO
 from ..render.placeholders import PlaceholderError, parse_placeholders
+from ..render.plurals import locale_of
 from .usage import Room, Usage, render_usage
 from .yamledit import flatten
 
@@ -33,6 +34,7 @@ class Entry:
     uses: tuple[str, ...]
     placeholders: tuple[str, ...]
     room: Room | None
+    plural: str | None = None  # the key of its plural group (``card.tiles``) when it is one of its forms
 
     def note(self) -> str:
         """The context a translator reads beside the string, one fact a line."""
@@ -98,18 +100,71 @@ def check_source(game: Game, source: str | None) -> str:
     return source
 
 
+def categories_of(lang: str, kind: str) -> tuple[str, ...]:
+    """CLDR's plural (``kind`` "plural") or ordinal categories of a language, in
+    CLDR's order, which is also the order of a gettext catalogue's ``msgstr[n]``."""
+    loc = locale_of(lang)
+    tags = (loc.plural_form if kind == "plural" else loc.ordinal_form).tags | {"other"}
+    return tuple(c for c in CATEGORIES if c in tags)
+
+
+def form_groups(src: dict[str, str], source: str) -> dict[str, str]:
+    """The keys of ``src`` that group forms by category (``card.tiles`` of
+    ``card.tiles.one`` and ``card.tiles.other``), each with its kind: "plural" when
+    every form is a plural category of the source language, else "ordinal"."""
+    stems: dict[str, set[str]] = {}
+    for key in src:
+        stem, _, last = key.rpartition(".")
+        if stem and last in CATEGORIES:
+            stems.setdefault(stem, set()).add(last)
+    plural = set(categories_of(source, "plural"))
+    return {stem: "plural" if cats <= plural else "ordinal" for stem, cats in stems.items()
+            if "other" in cats and len(cats) > 1}
+
+
+def source_of(src: dict[str, str], groups: dict[str, str], key: str) -> str | None:
+    """The source text a translation of ``key`` translates: its own, or for a form
+    the source language lacks (Polish ``few``), the source's ``other``."""
+    if key in src:
+        return src[key]
+    stem, _, last = key.rpartition(".")
+    return src.get(f"{stem}.other") if stem in groups and last in CATEGORIES else None
+
+
+def target_forms(groups: dict[str, str], lang: str, key: str) -> bool:
+    """Whether ``key`` is a form ``lang`` has of a group of the source (its CLDR categories)."""
+    stem, _, last = key.rpartition(".")
+    return stem in groups and last in categories_of(lang, groups[stem])
+
+
 def catalogue(game: Game, lang: str, source: str | None = None, usage: Usage | None = None) -> list[Entry]:
     """Every string of ``source`` (the first language by default), in its file's order,
-    with ``lang``'s current translation (empty when it has none)."""
+    with ``lang``'s current translation (empty when it has none). A group of plural
+    or ordinal forms has the forms of ``lang``'s CLDR categories, whichever the
+    source has (Polish: one, few, many, other)."""
     source = check_source(game, source)
     src = read_locale(game, source)
     target = dict(game.strings[PSEUDO]) if lang == PSEUDO else read_locale(game, lang)
     usage = usage or render_usage(game, source)
     tool = used_by_cardgen(game)
+    groups = form_groups({k: v for k, v in src.items() if v.strip()}, source)
     out = []
+    done: set[str] = set()
     for key, text in src.items():
         if not text.strip():
             continue
-        uses = tuple(usage.uses.get(key, [])) + ((TOOL_USES,) if key in tool else ())
-        out.append(Entry(key, text, target.get(key, ""), uses, placeholders(text) or (), usage.rooms.get(key)))
+        stem = key.rpartition(".")[0]
+        keys = [key]
+        if stem in groups:
+            if stem in done:
+                continue
+            done.add(stem)
+            keys = [f"{stem}.{c}" for c in categories_of(lang, groups[stem])]
+        for k in keys:
+            text = source_of(src, groups, k) or ""
+            room = usage.rooms.get(k) or usage.rooms.get(f"{stem}.other")
+            uses = tuple(usage.uses.get(k, usage.uses.get(f"{stem}.other", []) if stem in groups else []))
+            uses += (TOOL_USES,) if k in tool else ()
+            out.append(Entry(k, text, target.get(k, ""), uses, placeholders(text) or (), room,
+                             stem if groups.get(stem) == "plural" else None))
     return out

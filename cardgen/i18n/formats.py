@@ -20,11 +20,21 @@ TOO_MANY = f"the catalogue holds more than {MAX_ENTRIES:,} strings, the most one
 
 @dataclass(frozen=True)
 class Translation:
-    key: str
+    key: str | None  # None: the file does not say (a PO entry without msgctxt), placed by its source text
     source: str  # the source text the translator saw
     text: str  # their translation ("" when there is none)
     where: Where
     fuzzy: bool = False
+    category: str | None = None  # which plural form of its entry it is (one, few…)
+    forms: tuple[str, ...] | None = None  # a gettext plural entry's msgstr[n], before they are told apart
+    source_plural: str = ""  # its msgid_plural
+
+    def plural_forms(self, categories: tuple[str, ...]) -> list[Translation]:
+        """A gettext plural entry as one translation per category of its language."""
+        assert self.forms is not None
+        return [Translation(f"{self.key}.{c}" if self.key is not None else None,
+                            self.source if c == "one" else self.source_plural, text, self.where, self.fuzzy, c)
+                for c, text in zip(categories, self.forms)]
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,7 @@ class Imported:
     lang: str
     translations: list[Translation]
     lang_where: Where | None = None  # where the file names its language
+    plural_header: str = ""  # what a PO file's Plural-Forms header says, and its line: "nplurals=3 (line 12)"
 
 
 def read_bounded(path: Path, label: str) -> bytes:

@@ -38,7 +38,12 @@ class PoEntry:
     msgstr: str
     fuzzy: bool
     line: int  # of its msgid
-    plural: bool = False
+    msgid_plural: str | None = None
+    msgstrs: tuple[str, ...] = ()  # msgstr[0], msgstr[1]… of an entry with msgid_plural
+
+    @property
+    def plural(self) -> bool:
+        return self.msgid_plural is not None
 
 
 @dataclass(frozen=True)
@@ -196,8 +201,10 @@ class _Reader:
         if context is None and msgid == "" and not self.headers:
             self.read_headers(entry)
             return
-        self.entries.append(PoEntry(context, msgid, "".join(entry.msgstr[0]), entry.fuzzy, entry.msgid_line,
-                                    plural=entry.plural is not None))
+        strings = tuple("".join(pieces) for pieces in entry.msgstr)
+        self.entries.append(PoEntry(context, msgid, strings[0], entry.fuzzy, entry.msgid_line,
+                                    msgid_plural="".join(entry.plural) if entry.plural is not None else None,
+                                    msgstrs=strings if entry.plural is not None else ()))
 
     def read_headers(self, entry: _Entry) -> None:
         """``Name: value`` lines of the header's msgstr, each with the line it was written on."""

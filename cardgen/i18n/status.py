@@ -2,7 +2,7 @@
 
 Per language: the share of the source's strings translated, the missing ones, the
 keys no template or sheet label uses, translations whose placeholders differ from
-the source's, and every string too long for its box (by how much, on which paper),
+the source's, translations whose source text has changed since they were imported, and every string too long for its box (by how much, on which paper),
 found by rendering the language as a build does. The pseudo-language has no missing
 strings; its overflows are the boxes a longer language will break.
 """
@@ -15,7 +15,8 @@ from types import MappingProxyType
 from ..load.locales import optional_key
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .catalog import read_locale, same_placeholders, used_by_cardgen
+from .catalog import form_groups, read_locale, same_placeholders, source_of, used_by_cardgen
+from .exchange import read_sources
 from .usage import render_usage
 
 
@@ -27,6 +28,7 @@ class LangStatus:
     missing: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
     placeholder_mismatches: list[str] = field(default_factory=list)
+    outdated: list[str] = field(default_factory=list)  # translated from a source text that has changed since
     overflows: list[dict] = field(default_factory=list)  # key, where, paper, too_long (a fraction), box
     problems: list[str] = field(default_factory=list)  # other errors the build would report
 
@@ -51,9 +53,13 @@ def language_status(game: Game, lang: str) -> LangStatus:
     translated = [k for k in required if own.get(k, "").strip()]
     st = LangStatus(lang, len(required), len(translated))
     st.missing = [k for k in required if not own.get(k, "").strip()]
+    groups = form_groups(src, source)
+    made_from = read_sources(game, lang) if lang != PSEUDO else {}
     for key, text in own.items():
         if key in src and text.strip() and not same_placeholders(key, src[key], text):
             st.placeholder_mismatches.append(key)
+        if text.strip() and key in made_from and made_from[key] != source_of(src, groups, key):
+            st.outdated.append(key)
     if st.placeholder_mismatches:  # rendered with the source's text there, so the rest of each face is checked
         table = {**game.strings[lang], **{k: src[k] for k in st.placeholder_mismatches}}
         game = replace(game, strings=MappingProxyType({**game.strings, lang: MappingProxyType(table)}))
@@ -86,6 +92,7 @@ def text_report(st: LangStatus) -> list[str]:
 
     listed("missing", st.missing)
     listed("placeholders differ from the source", st.placeholder_mismatches)
+    listed("outdated (the source text has changed since the translation)", st.outdated)
     listed("not used by any template", st.unused)
     for o in st.overflows:
         paper = f" on {o['paper']}" if o["paper"] else ""

@@ -63,8 +63,9 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     later stage (build, manifest, validate) sees the deck the user chose. An
     unknown variant name is an error naming the ones the game has.
 
-    With ``fallback`` a language's missing strings take the first language's text
-    (``Game.fallbacks`` says which) instead of failing the load. Every game also has
+    A language with missing strings is unfinished (``Game.unfinished`` says which
+    strings): it never fails the load, but a build of it does unless ``fallback`` is
+    set, when its missing strings take the first language's text (``Game.fallbacks``). Every game also has
     the pseudo-language (``pseudo``), derived from its first language."""
     root = find_game(str(game))
     label = display_path(root / GAME_FILE)
@@ -94,8 +95,9 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     )
     components = read_components(keys["components"], doc.at("components") if "components" in keys.given else None,
                                  data, template_dirs, errors)
-    fallbacks: dict[str, frozenset[str]] = {}
-    strings = read_locales(root, languages, errors, fallbacks if fallback else None)
+    unfinished: dict[str, tuple[str, ...]] = {}
+    strings = read_locales(root, languages, errors, unfinished)
+    fallbacks = {lang: frozenset(missing) for lang, missing in unfinished.items()} if fallback else {}
     if languages and languages[0] in strings and PSEUDO not in strings:
         strings[PSEUDO] = pseudo_table(strings[languages[0]])
     _check_font_names(root, doc, fonts, errors)
@@ -129,6 +131,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         variants=tuple(v for v in known if v in keep),
         known_variants=known,
         fallbacks=freeze(fallbacks),
+        unfinished=freeze(unfinished),
         icons=icons,
     )
 

@@ -2,9 +2,10 @@
 flattened (``card.title``), and every key present in every language.
 
 An empty string is an untranslated one (``cardgen i18n init`` writes them), so it is
-missing like an absent key. With ``fallback`` a missing string takes the text of the
-game's first language instead of stopping the load, and is recorded so a proof can
-mark it. Plural forms (``cards: {one: …, other: …}``) need only ``other`` in every
+missing like an absent key. A language with missing strings is unfinished: it takes
+the first language's text for them and is recorded as such, so it never stops the
+load of the game or the other languages; a build of it is refused unless it may fall
+back (then a proof marks those strings). Plural forms (``cards: {one: …, other: …}``) need only ``other`` in every
 language: which other forms a language has is its own (CLDR) business.
 """
 
@@ -87,6 +88,13 @@ def string_place(root: Path, lang: str, key: str) -> str | None:
     return f"{where.path}:{where.line}" if where.line is not None else where.path
 
 
+def missing_message(missing: list[str] | tuple[str, ...]) -> str:
+    """``missing 3 translation(s): a, b, c``, the first ``MISSING_SHOWN`` named."""
+    shown = ", ".join(missing[:MISSING_SHOWN])
+    more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
+    return f"missing {len(missing)} translation(s): {shown}{more}"
+
+
 def optional_key(key: str, keys: set[str] | dict[str, str]) -> bool:
     """A key a language may lack: cardgen's own sheet words, and a plural form other
     than ``other`` (beside its ``other``)."""
@@ -97,9 +105,13 @@ def optional_key(key: str, keys: set[str] | dict[str, str]) -> bool:
 
 
 def read_locales(root: Path, languages: list[str], errors: Collector,
-                 fallback: dict[str, frozenset[str]] | None = None) -> dict[str, dict[str, str]]:
-    """Every language's strings. ``fallback``, when given, is filled with the keys each
-    language took from the first language instead of reporting them missing."""
+                 unfinished: dict[str, tuple[str, ...]]) -> dict[str, dict[str, str]]:
+    """Every language's strings. The first language's keys are the game's: a key it
+    lacks or leaves empty is an error, a key only a translation has is that language's
+    own business (``cardgen i18n status`` calls it unused). A translation that lacks
+    some of the game's strings is unfinished, not wrong: ``unfinished`` is filled with
+    the keys it lacks and its table with the first language's text for them, so it
+    never stops the other languages (a build of it refuses it unless it may fall back)."""
     strings: dict[str, dict[str, str]] = {}
     for lang in languages:
         path = root / "locales" / f"{lang}.yaml"
@@ -120,24 +132,17 @@ def read_locales(root: Path, languages: list[str], errors: Collector,
             continue  # one error for the file, not one per key it lacks
         _flatten(doc, "", table, {}, errors)
         strings[lang] = table
-    # every key in every language, but cardgen's own sheet-label words (``sheet.*``), which
-    # fall back to built-in ones per language (cardgen.impose.labels)
-    source = strings.get(languages[0], {}) if languages else {}
-    # with fallback the source language's keys are the game's (a key only a translation
-    # has is its own business: ``cardgen i18n status`` calls it unused)
-    every = {k for t in ([source] if fallback is not None else strings.values()) for k in t if t[k].strip()}
-    every_key = {k for k in every if not optional_key(k, every)}
+    # cardgen's own sheet-label words (``sheet.*``) are never missing: they fall back to
+    # built-in ones per language (cardgen.impose.labels)
+    first = languages[0] if languages else None
+    source = strings.get(first, {}) if first else {}
+    written = {k: v for k, v in source.items() if v.strip()}
+    every_key = {k for k in written if not optional_key(k, written)}
     for lang, table in strings.items():
         missing = sorted(k for k in every_key if not table.get(k, "").strip())
-        if fallback is not None and lang != languages[0]:
-            fallback[lang] = frozenset(k for k in missing if source.get(k, "").strip())
-            table.update({k: source[k] for k in fallback[lang]})
-            missing = [k for k in missing if k not in fallback[lang]]
-        if missing:
-            label = display_path(root / "locales" / f"{lang}.yaml")
-            shown = ", ".join(missing[:MISSING_SHOWN])
-            more = f" … and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else ""
-            errors.add(f"missing {len(missing)} translation(s): {shown}{more}", Where(label))
+        if missing and lang != first:
+            unfinished[lang] = tuple(missing)
+            table.update({k: source[k] for k in missing})
     for lang, table in strings.items():  # cardgen's own sheet words where the game sets none
         own = tool_words("sheet", lang)
         for word in WORDS:

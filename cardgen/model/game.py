@@ -40,6 +40,8 @@ class Game:
     players_where: Where = field(default_factory=Where)  # the line of 'players', for the rules' check of it
     # lang -> the keys that language took from the first language (loaded with fallback)
     fallbacks: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # lang -> the strings an unfinished language lacks (its table holds the first language's text)
+    unfinished: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # --ink-saver: a palette name or #rrggbb → the colour drawn instead (game.yaml's ink_saver)
     ink_palette: Mapping[str, str] = field(default_factory=dict)
     icons: Mapping[str, Icon] = field(default_factory=dict)  # game.yaml's icons: name -> glyph or image
