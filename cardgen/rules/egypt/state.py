@@ -76,18 +76,22 @@ class EgyptObservation(NamedTuple):
     deck_size: int
     events: tuple[tuple, ...]
 
-    counts = property(lambda self: counts_tuple(self.sig), doc="own cards per type")
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Own cards per type."""
+        return counts_tuple(self.sig)
 
     @property
     def hand(self) -> tuple[int, ...]:
         return tuple(mask_cards(self.hand_mask))
 
-    FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts", "hand_sizes", "scores", "controller",
-              "revealed", "my_reveal", "table", "discard", "deck_size")
-
     def public(self) -> dict[str, Any]:
         """Everything the seat may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+        return {k: getattr(self, k) for k in _OBSERVATION_FIELDS} | {"events": self.events}
+
+
+_OBSERVATION_FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts", "hand_sizes", "scores", "controller",
+                       "revealed", "my_reveal", "table", "discard", "deck_size")
 
 
 _new_observation = tuple.__new__

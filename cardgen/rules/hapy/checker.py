@@ -344,8 +344,10 @@ class HapyChecker:
 
     def _differs(self, s: HapyState) -> None:
         g = self.g
+        layout = self.layout
+        assert layout is not None  # called once the record is made
         for p in range(N_CARDS):
-            c, want = s.slot_card[p], self.layout[p]
+            c, want = s.slot_card[p], layout[p]
             if c != want:
                 if want == EMPTY:
                     raise RuleViolation(f"place {p} holds {g.card_name(c)}, but its card was taken")

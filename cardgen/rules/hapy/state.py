@@ -78,25 +78,32 @@ class HapyObservation(NamedTuple):
     events: tuple[tuple, ...]  # the public log
     turn: int
 
-    own_revealed = property(lambda self: self.revealed[self.player], doc="the player's revealed cards (bitmask)")
-    request_view = property(lambda self: (self.hand_mask, self.revealed[self.player], self.revealed_all,
-                                          self.forbidden),
-                            doc="(hand_mask, own revealed, all revealed, forbidden) at once, for a request")
-    n_events = property(lambda self: len(self.events))
+    @property
+    def own_revealed(self) -> int:
+        """The player's revealed cards (bitmask)."""
+        return self.revealed[self.player]
+
+    @property
+    def request_view(self) -> tuple[int, int, int, int]:
+        """(hand_mask, own revealed, all revealed, forbidden) at once, for a request."""
+        return self.hand_mask, self.revealed[self.player], self.revealed_all, self.forbidden
+
+    @property
+    def n_events(self) -> int:
+        return len(self.events)
 
     @property
     def hand(self) -> tuple[int, ...]:
         """The player's own cards."""
         return tuple(mask_cards(self.hand_mask))
 
-    FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
-              "revealed", "forbidden", "turn")
-
     def public(self) -> dict[str, Any]:
         """Everything the player may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+        return {k: getattr(self, k) for k in _OBSERVATION_FIELDS} | {"events": self.events}
 
 
+_OBSERVATION_FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
+                       "revealed", "forbidden", "turn")
 _new_observation = tuple.__new__
 
 
