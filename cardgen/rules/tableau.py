@@ -31,6 +31,9 @@ class Layout:
     covers: tuple[tuple[int, ...], ...]  # covers[i]: the places i lies on
     covered_by: tuple[tuple[int, ...], ...]  # covered_by[i]: the places lying on i
     rows: tuple[int, ...]  # cards per row, in laying order
+    # the data's own ``covers`` pairs ([upper, lower]) as given, None when the covers were
+    # worked out from the positions: a checker derives the cover graph from these itself
+    given_covers: tuple[tuple[int, int], ...] | None = None
 
     @property
     def places(self) -> int:
@@ -108,6 +111,7 @@ def parse_layout(
         covers=tuple(tuple(sorted(c)) for c in covers),
         covered_by=tuple(tuple(sorted(c)) for c in covered_by),
         rows=tuple(places.row_sizes),
+        given_covers=None if spec.get("covers") is None else tuple((p[0], p[1]) for p in spec["covers"]),
     )
     return layout, problems
 
