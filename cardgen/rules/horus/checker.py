@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
@@ -16,6 +17,7 @@ from .codec import (
     NECRO_BASE,
     NILE_ACTION,
     NO_STONE,
+    OFF,
     P_BOATCHOICE,
     P_BOATPLACE,
     P_CARD,
@@ -28,8 +30,9 @@ from .codec import (
     P_TO,
     PHASE_NAMES,
     RIVER_BASE,
+    W,
+    code,
 )
-from .geometry import OFF, W, code
 from .scratch import (
     K_AROUND,
     K_CROWD,
@@ -48,8 +51,11 @@ from .scratch import (
     regions_of,
     scores_of,
 )
-from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER, HorusSpec
-from .state import HorusState
+from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
+
+if TYPE_CHECKING:  # for annotations only
+    from .spec import HorusSpec
+    from .state import HorusState
 
 
 class HorusChecker:
