@@ -25,7 +25,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..errors import Where
 
@@ -185,6 +185,33 @@ class State(Protocol):
 # An agent and a checker are written for their own game's observation and state types, which
 # the protocols below cannot name: they take ``Any`` there (the runner hands each only what
 # its own game's states make).
+class PhaseState:
+    """The phase queries every engine state shares, for a state whose int ``phase`` says who
+    moves: ``OVER_PHASE`` ends the game, a phase of ``CHANCE_PHASES`` is chance's, any other
+    is the decision of seat ``player``. A state class sets the two class attributes and
+    inherits :meth:`current_player`, :meth:`is_terminal` and :meth:`is_chance_node`."""
+
+    __slots__ = ()
+    OVER_PHASE: ClassVar[int]
+    CHANCE_PHASES: ClassVar[frozenset[int]]
+    phase: int
+    player: int
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in self.CHANCE_PHASES:
+            return CHANCE
+        if phase == self.OVER_PHASE:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.OVER_PHASE
+
+    def is_chance_node(self) -> bool:
+        return self.phase in self.CHANCE_PHASES
+
+
 class Agent(Protocol):
     """A player: chooses one of the legal actions from an observation (its game's own type)."""
 

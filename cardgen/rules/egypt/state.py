@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from math import floor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win
+from ..api import CHANCE, TERMINAL, PhaseState, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
 from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, outcome_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
@@ -97,9 +97,12 @@ _OBSERVATION_FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts
 _new_observation = tuple.__new__
 
 
-class EgyptState:
+class EgyptState(PhaseState):
     """A game in progress; :meth:`apply_action` returns the new current player (the
     runner's fast path, see :mod:`cardgen.rules.api`)."""
+
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((DRAW, STEAL))  # the Draw phase and the card the controller takes
 
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
@@ -133,20 +136,6 @@ class EgyptState:
         self._next_draw()
 
     # -- queries ----------------------------------------------------------------
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == DRAW or phase == STEAL:
-            return CHANCE
-        if phase == OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == DRAW or self.phase == STEAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == DRAW:
             cards = sorted(self.deck)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import compress, islice
 from typing import TYPE_CHECKING
 
-from ..api import CHANCE, TERMINAL, RuleViolation, draw_outcome, most_points_win
+from ..api import CHANCE, TERMINAL, PhaseState, RuleViolation, draw_outcome, most_points_win
 from .codec import (
     ACCEPT,
     ALLOW,
@@ -69,7 +69,10 @@ if TYPE_CHECKING:
 _new_observation = tuple.__new__
 
 
-class FaraoState:
+class FaraoState(PhaseState):
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((C_DRAW, C_DIE, C_TAX, C_STEAL))  # a draw, the die, the tax collector's pick, a theft
+
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
@@ -124,18 +127,6 @@ class FaraoState:
             self._start_turn(0)
 
     # -- queries ------------------------------------------------------------------
-    def current_player(self) -> int:
-        ph = self.phase
-        if ph >= C_DRAW:
-            return TERMINAL if ph == OVER else CHANCE
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return C_DRAW <= self.phase < OVER
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph == C_DRAW:

@@ -15,7 +15,7 @@ from itertools import repeat, starmap
 from operator import mul, or_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, RuleViolation, uniform_index
+from ..api import PhaseState, RuleViolation, uniform_index
 from .codec import (
     EV_PASS,
     EV_REQUEST,
@@ -107,7 +107,10 @@ _OBSERVATION_FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "fa
 _new_observation = tuple.__new__
 
 
-class HapyState:
+class HapyState(PhaseState):
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((DEAL,))  # the deal: one chance step per place
+
     __slots__ = ("g", "phase", "player", "deal_k", "remaining", "slot_card", "cover_left", "avail", "faces", "pyr",
                  "hand", "hand_n", "rev", "rev_all", "rev_sets", "last_request", "this_request", "turn", "winner",
                  "events", "keep_family", "steps", "pending", "won", "req_seat", "req_card", "req_prev")
@@ -145,20 +148,6 @@ class HapyState:
         self.req_prev = -1
 
     # -- queries ----------------------------------------------------------------
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == DEAL:
-            return CHANCE
-        if phase == OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == DEAL
-
     def _deal_candidates(self) -> list[int]:
         pool = self.g.deal_pool[self.deal_k]
         if pool is None:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, FrozenDict, RuleViolation
+from ..api import FrozenDict, PhaseState, RuleViolation
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -104,9 +104,12 @@ class HorusView(NamedTuple):
 _new = tuple.__new__
 
 
-class HorusState(HorusTable):
+class HorusState(HorusTable, PhaseState):
     """One game in progress: the table (:class:`~.table.HorusTable`: tiles, stones,
     groups, legal places, scores) with the supply, the hands and the turn."""
+
+    OVER_PHASE = P_OVER
+    CHANCE_PHASES = frozenset((P_BAG, P_DRAW))  # a tile from the bag, a Horus card drawn
 
     def __init__(self, game: HorusSpec, deal: bool = True):
         HorusTable.__init__(self, game)
@@ -162,17 +165,6 @@ class HorusState(HorusTable):
         self._refill_ready()
 
     # -- queries ------------------------------------------------------------
-    def current_player(self) -> int:
-        ph = self.phase
-        if ph == P_DRAW or ph == P_BAG:
-            return CHANCE
-        if ph == P_OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == P_OVER
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == P_BAG:
             p = 1.0 / len(self.bag)
