@@ -16,7 +16,8 @@ from conftest import edit_file, problems_of
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, TERMINAL, RuleViolation, rules_for
-from cardgen.rules.api import RandomAgent
+from cardgen.rules.api import RandomAgent, player_rng
+from cardgen.rules.egypt import rulebook
 from cardgen.rules.egypt.agents import GreedyAgent
 from cardgen.rules.egypt.bits import CBIT, CSIG, counts_tuple, mask_cards
 from cardgen.rules.egypt.checker import EgyptChecker
@@ -34,11 +35,14 @@ from cardgen.rules.egypt.codec import (
 from cardgen.rules.egypt.figures import play_statistics
 from cardgen.rules.egypt.game import EgyptGame
 from cardgen.rules.egypt.spec import (
+    COMBO_IDS,
     CONTROL,
     COPIES,
     DISCARD,
     DRAW,
     DYNASTY,
+    EV_COMBO,
+    EV_CONTROL,
     EV_MELD,
     EV_RESHUFFLE,
     EV_STEAL,
@@ -764,12 +768,63 @@ def test_greedy_plays_its_best_tribute_and_reveals_cheap_melds(gd2):
     assert a == meld(HIE, 3), "under 'discarded' it spends its three Hieroglyphs, not its Gods"
 
 
-def test_play_statistics_report_scores_and_control_changes(gd3):
-    f = play_statistics(gd3, GreedyAgent, 30, 1)
-    assert f["games"] == 30 and f["players"] == 3
-    assert 0 <= f["control_changes_per_game"]["mean"] <= 9
-    assert f["winning_tribute"]["min"] >= f["tribute_per_seat"]["min"]
-    assert sum(f["tribute_histogram"].values()) == 90
+def rulebook_tribute(action: int) -> int:
+    """A meld's tribute by the rulebook (the default options: Ankhs count as the meld's type,
+    an all-Ankh meld scores nothing): each card the type's value; a special meld its own."""
+    if action >= COMBO:
+        return rulebook.COMBOS[COMBO_IDS[(action - COMBO) // 10]][1]
+    t, nat, ank = decode_meld(action)
+    return (nat + ank) * (rulebook.VALUES[TYPE_IDS[t]] or 0)
+
+
+def test_play_statistics_count_what_the_seeded_games_did(gd3):
+    """The figures are those of the games ``cardgen validate`` plays with the same seeds, and
+    they say what happened in them: the test replays each game, reads its public log and
+    counts for itself each seat's tribute (every meld at its rulebook value), the melds, the
+    changes of controller and the turns with a controller. An engine that scores a meld
+    wrongly or miscounts any of them changes the figures."""
+    games = 30
+    f = play_statistics(gd3, GreedyAgent, games, 1)
+    tribute: list[int] = []
+    changes = controlled = melds = 0
+    for i in range(games):
+        rng = random.Random(1 + i)
+        seats = [player_rng(1 + i, q) for q in range(3)]
+        agents = [GreedyAgent(gd3, q) for q in range(3)]
+        s = gd3.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            p = s.current_player()
+            if p == CHANCE:
+                steps += len(s.apply_chance_run(rng))
+            else:
+                s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), seats[p]))
+                steps += 1
+        validated = play_game(gd3, GreedyAgent, 1 + i)  # the game of this seed as validate plays it
+        assert (validated.status, validated.steps) == ("ok", steps)
+        assert validated.winners == tuple(q for q, r in enumerate(s.returns()) if r == 1.0)
+        score = [0, 0, 0]
+        controller = -1
+        for ev in s.events:
+            if ev[0] in (EV_MELD, EV_COMBO):
+                seat, action, points = ev[1:]
+                assert points == rulebook_tribute(action), (ev, "the log's tribute is the rulebook's")
+                score[seat] += points
+                melds += 1
+            elif ev[0] == EV_CONTROL:
+                c = ev[1]
+                controlled += c >= 0
+                changes += controller >= 0 and c != controller
+                controller = c
+        assert score == s.score
+        tribute += score
+    assert f["games"] == games and f["players"] == 3
+    assert f["tribute_per_seat"]["mean"] == round(sum(tribute) / len(tribute), 2)
+    assert (f["tribute_per_seat"]["min"], f["tribute_per_seat"]["max"]) == (min(tribute), max(tribute))
+    assert f["melds_per_game"] + f["special_melds_per_game"] == pytest.approx(melds / games, abs=0.011)
+    assert f["control_changes_per_game"]["mean"] == round(changes / games, 2)
+    assert f["turns_with_a_controller"]["mean"] == round(controlled / games, 2)
+    assert changes > 0 and melds > 0, "the games saw control change hands and melds played"
 
 
 # --------------------------------------------------------------------------- the deck check (mutations)

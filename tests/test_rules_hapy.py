@@ -579,3 +579,23 @@ def test_figures_of_a_finished_game_agree_with_its_log(gd3):
         assert whole or figs["sets_revealed"][w] >= gd3.win_sets
         assert 0 <= figs["requests_found_%"] <= 100 and figs["requests"] >= 1
         assert 0 <= figs["left_in_layout"] <= N_CARDS - 3 * sum(figs["sets_revealed"])
+
+
+def test_the_checker_works_out_the_cover_graph_itself(game, rules):
+    """An engine whose cover graph is wrong (here: no card covers another, so covered
+    cards may be taken) is caught: the checker works out which card covers which from
+    the layout's positions, by the rulebook, never from the engine's graph."""
+    from dataclasses import replace
+
+    from cardgen.validation.simulate import run_config
+
+    gd = rules.load(game, 3, "pyramid")
+    nothing = ((),) * N_CARDS
+    gd.layout = replace(gd.layout, covers=nothing, covered_by=nothing)  # the engine's reading of the layout, wrong
+    gd.covers, gd.covered_by = nothing, nothing
+    gd.cover_count = (0,) * N_CARDS
+    gd.initial_avail = tuple(range(N_CARDS))
+    res = run_config(gd, rules.agents["random"], "random", False, 3, 1, 4)
+    assert res.failure_count == 3
+    # at the end of the deal only the pyramid's base row (places 28-35) is free
+    assert res.failures[0].message.endswith("should be [28, 29, 30, 31, 32, 33, 34, 35]")

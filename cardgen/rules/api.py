@@ -21,10 +21,11 @@ source), or :data:`TERMINAL`. Actions are plain ints.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..errors import Where
 
@@ -36,7 +37,7 @@ class RuleViolation(Exception):
     """The engine (or an agent) broke a rule or an invariant: a bug to report."""
 
 
-def check_offered(have: set[int], want: set[int], step: str, name: Callable[[int], str] = str,
+def check_offered(have: set[int], want: set[int], step: str, name: Callable[[int], object] = str,
                   allow: str = "which the rules allow", detail: str = "") -> None:
     """Compare the actions a step offers (``have``) with the checker's own list (``want``)
     and name the first difference: an offered action the rules forbid, or an allowed one
@@ -81,10 +82,11 @@ class GroupSpec:
     plural: str = ""
     id_key: str = "id"
     count: int | None = None
-    required: Mapping[str, str] = field(default_factory=dict)
+    # dataclasses.field: the name ``field`` is this record's first field here
+    required: Mapping[str, str] = dataclasses.field(default_factory=dict)
     distinct: tuple[str, ...] = ()
     palette: tuple[str, ...] = ()
-    strings: Mapping[str, str] = field(default_factory=dict)
+    strings: Mapping[str, str] = dataclasses.field(default_factory=dict)
     data_list: str | None = None
 
 
@@ -163,7 +165,8 @@ class Observation(Protocol):
     sees what its seat may know and nothing else, whatever it does with the object.
     The validator checks this (:func:`observation_leak`) on sampled steps."""
 
-    player: int
+    @property
+    def player(self) -> int: ...  # the seat it is for (read-only: a NamedTuple's field fits)
 
 
 class State(Protocol):
@@ -179,16 +182,48 @@ class State(Protocol):
     def action_to_string(self, action: int) -> str: ...
 
 
-class Agent(Protocol):
-    """A player: chooses one of the legal actions from an observation."""
+# An agent and a checker are written for their own game's observation and state types, which
+# the protocols below cannot name: they take ``Any`` there (the runner hands each only what
+# its own game's states make).
+class PhaseState:
+    """The phase queries every engine state shares, for a state whose int ``phase`` says who
+    moves: ``OVER_PHASE`` ends the game, a phase of ``CHANCE_PHASES`` is chance's, any other
+    is the decision of seat ``player``. A state class sets the two class attributes and
+    inherits :meth:`current_player`, :meth:`is_terminal` and :meth:`is_chance_node`."""
 
-    def act(self, obs: Observation, legal: Sequence[int], rng: random.Random) -> int: ...
+    __slots__ = ()
+    OVER_PHASE: ClassVar[int]
+    CHANCE_PHASES: ClassVar[frozenset[int]]
+    phase: int
+    player: int
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in self.CHANCE_PHASES:
+            return CHANCE
+        if phase == self.OVER_PHASE:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.OVER_PHASE
+
+    def is_chance_node(self) -> bool:
+        return self.phase in self.CHANCE_PHASES
+
+
+class Agent(Protocol):
+    """A player: chooses one of the legal actions from an observation (its game's own type)."""
+
+    def act(self, obs: Any, legal: Sequence[int], rng: random.Random) -> int: ...
 
 
 class Checker(Protocol):
-    def before(self, state: State, player: int, action: int) -> None: ...
-    def after(self, state: State, full: bool) -> None: ...
-    def at_end(self, state: State) -> None: ...
+    """Judges the steps of its own game's states (see the module's docstring)."""
+
+    def before(self, state: Any, player: int, action: int) -> None: ...
+    def after(self, state: Any, full: bool) -> None: ...
+    def at_end(self, state: Any) -> None: ...
 
 
 class GameDef(Protocol):
@@ -202,7 +237,7 @@ class GameDef(Protocol):
     def checker(self) -> Checker: ...
 
 
-AgentFactory = Callable[[GameDef, int], Agent]
+AgentFactory = Callable[[Any, int], Agent]  # (the GameDef its own rules' load made, seat)
 
 
 class Rules(Protocol):

@@ -38,6 +38,7 @@ def read_house_rules(cls: type[T], data: Any, locate: Callable[..., Where] | Non
     values: dict[str, Any] = {}
     for key, value in data.items():
         where = loc("house_rules", key)
+        wrong: str | None
         if key not in known:
             wrong = f"unknown rule option '{key}' in 'house_rules' (known: {', '.join(known)})"
         elif key in choices:

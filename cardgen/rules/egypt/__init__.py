@@ -66,11 +66,10 @@ The package, one module per job (each importing at run time only those listed be
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register
-from ..api import Problem, RandomAgent, StaticSpec
+from ..api import AgentFactory, Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import EgyptGame
 from .spec import GAME_ID, MAX_PLAYERS, SETUP, TURNS, EgyptOptions, build_static_spec, card_names_of, type_names_of
@@ -80,8 +79,8 @@ class EgyptRules:
     """The rules of Egypt, for the generic validator."""
 
     game_id = GAME_ID
-    agents: Mapping[str, Callable[[EgyptGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
-    must_finish = {"random": True, "greedy": True}  # ten turns, always
+    agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+    must_finish: Mapping[str, bool] = {"random": True, "greedy": True}  # ten turns, always
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

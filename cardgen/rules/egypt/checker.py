@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
-from .bits import ALL, ANKH_SHIFT, CBIT, POP8, counts_tuple, mask_cards, missing_cards, swar
 from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
 from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
@@ -22,8 +21,6 @@ from .spec import (
     DISCARD,
     DRAW,
     DYNASTY,
-    N_CARDS,
-    NTYPES,
     OVER,
     PHASE_NAMES,
     STEAL,
@@ -37,6 +34,32 @@ RULE_COMBOS = tuple((tuple(TYPE_IDS.index(t) for t in rulebook.COMBOS[cid][0]), 
                     for cid in COMBO_IDS)
 RULE_VALUES = tuple(rulebook.VALUES[tid] for tid in TYPE_IDS)
 LIST_SAMPLE = 4  # every 4th decision: the engine's legal actions compared with the checker's own list
+
+# The state's cards, read by the package doc's numbering alone (not with the engine's bit
+# tables): card ``type * 7 + copy - 1``; a hand, the table and the discard are masks with
+# one byte per type, the card at bit ``8 * type + copy - 1``.
+COPIES = rulebook.COPIES
+NTYPES = rulebook.TYPES
+N_CARDS = rulebook.CARDS
+_BIT = tuple(1 << (8 * (c // COPIES) + c % COPIES) for c in range(N_CARDS))
+_ALL = sum(_BIT)
+_ANKH_SHIFT = 8 * ANKH  # where the Ankhs' byte of a hand starts
+_POP8 = bytes(bin(v).count("1") for v in range(256))  # a byte's cards: counts per type at one translate
+_BYTE_CARDS = tuple(tuple(tuple(t * COPIES + b for b in range(8) if v >> b & 1) for v in range(256))
+                    for t in range(NTYPES))
+
+
+def _cards_of(mask: int) -> list[int]:
+    """The cards of a mask, in order."""
+    out: list[int] = []
+    for t, v in enumerate(mask.to_bytes(NTYPES, "little")):
+        out += _BYTE_CARDS[t][v]
+    return out
+
+
+def _counts(mask: int) -> tuple[int, ...]:
+    """A mask's cards per type."""
+    return tuple(mask.to_bytes(NTYPES, "little").translate(_POP8))
 
 if TYPE_CHECKING:
     from .game import EgyptGame
@@ -126,51 +149,69 @@ class EgyptChecker:
         self.decisions += 1
         if not self.decisions % LIST_SAMPLE:
             self._compare_lists(s, player)
-        if phase == CONTROL:  # _check_meld inlined: every seat reveals every turn
-            self.asked.add(player)
-            if action != PASS:
-                shift, nat, ank, _ = self._meld_need.get(action) or self._meld_rule(player, action, "revealed")
-                hand = s.hand[player]
-                if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
-                    raise RuleViolation(f"seat {player + 1} revealed {self.g.describe(action)} without holding them")
+        if phase == CONTROL:
+            self._reveal(s, player, action)
         elif phase == DISCARD:
-            parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
+            self._end_discard(s, player, action)
+        elif phase == DYNASTY:
+            self._dynasty_meld(s, player, action)
+        elif phase == VICTIM:
+            self._steal(s, player, action)
+        else:
+            raise RuleViolation(f"seat {player + 1} acted in the {PHASE_NAMES[phase]} phase")
+
+    # The rulebook's phases, one method each: what a seat's action must satisfy.
+    def _reveal(self, s: EgyptState, player: int, action: int) -> None:
+        """Control Phase: every seat reveals a meld it holds, or nothing (_check_meld inlined:
+        every seat reveals every turn)."""
+        self.asked.add(player)
+        if action != PASS:
+            shift, nat, ank, _ = self._meld_need.get(action) or self._meld_rule(player, action, "revealed")
+            hand = s.hand[player]
+            if ((hand >> shift) & 255).bit_count() < nat or ((hand >> _ANKH_SHIFT) & 255).bit_count() < ank:
+                raise RuleViolation(f"seat {player + 1} revealed {self.g.describe(action)} without holding them")
+
+    def _dynasty_meld(self, s: EgyptState, player: int, action: int) -> None:
+        """Dynasty Phase: the controller alone plays melds (or a special meld) it holds, or passes."""
+        if player != s.controller:
+            raise RuleViolation(f"seat {player + 1} plays a meld without controlling Egypt")
+        if action == PASS:
+            return
+        self.melded = player
+        if action >= COMBO:
+            parts, pts = self._combo_need.get(action) or self._combo_rule(player, action)
             hand = s.hand[player]
             for shift, m in parts:
                 if ((hand >> shift) & 255).bit_count() < m:
-                    t = shift // 8
-                    raise RuleViolation(f"seat {player + 1} discards {m} {self.g.type_names[t]} but holds"
-                                        f" {self._held(s, player, t)}")
-            size = s.hand_n[player]
-            if k > MAX_DISCARD and k > size - KEEP:
-                raise RuleViolation(f"seat {player + 1} discards {k} cards; at most {MAX_DISCARD} may go")
-            if size - k > KEEP:
-                raise RuleViolation(f"seat {player + 1} keeps {size - k} cards; at most {KEEP} may stay")
-        elif phase == DYNASTY:
-            if player != s.controller:
-                raise RuleViolation(f"seat {player + 1} plays a meld without controlling Egypt")
-            if action == PASS:
-                return
-            self.melded = player
-            if action >= COMBO:
-                parts, pts = self._combo_need.get(action) or self._combo_rule(player, action)
-                hand = s.hand[player]
-                for shift, m in parts:
-                    if ((hand >> shift) & 255).bit_count() < m:
-                        raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[(action - COMBO) // 10]} without"
-                                            f" the {self.g.type_names[shift // 8]} it needs")
-                self.expect_points = pts
-            else:
-                self.expect_points = self._check_meld(s, player, action, "played")
-            self.scorer = player
-        elif phase == VICTIM:
-            q = action - VICTIM_BASE
-            if player != s.controller:
-                raise RuleViolation(f"seat {player + 1} takes a card without controlling Egypt")
-            if not (0 <= q < self.g.num_players) or q == player or not s.hand_n[q]:
-                raise RuleViolation(f"seat {player + 1} takes a card from seat {q + 1}, who has none to give")
+                    raise RuleViolation(f"seat {player + 1} played {COMBO_IDS[(action - COMBO) // 10]} without"
+                                        f" the {self.g.type_names[shift // 8]} it needs")
+            self.expect_points = pts
         else:
-            raise RuleViolation(f"seat {player + 1} acted in the {PHASE_NAMES[phase]} phase")
+            self.expect_points = self._check_meld(s, player, action, "played")
+        self.scorer = player
+
+    def _steal(self, s: EgyptState, player: int, action: int) -> None:
+        """Dynasty Phase: the controller takes a card from another seat that has one."""
+        q = action - VICTIM_BASE
+        if player != s.controller:
+            raise RuleViolation(f"seat {player + 1} takes a card without controlling Egypt")
+        if not (0 <= q < self.g.num_players) or q == player or not s.hand_n[q]:
+            raise RuleViolation(f"seat {player + 1} takes a card from seat {q + 1}, who has none to give")
+
+    def _end_discard(self, s: EgyptState, player: int, action: int) -> None:
+        """End Phase: up to three cards the seat holds, keeping at most five."""
+        parts, k = self._discard_need.get(action) or self._discard_rule(player, action)
+        hand = s.hand[player]
+        for shift, m in parts:
+            if ((hand >> shift) & 255).bit_count() < m:
+                t = shift // 8
+                raise RuleViolation(f"seat {player + 1} discards {m} {self.g.type_names[t]} but holds"
+                                    f" {self._held(s, player, t)}")
+        size = s.hand_n[player]
+        if k > MAX_DISCARD and k > size - KEEP:
+            raise RuleViolation(f"seat {player + 1} discards {k} cards; at most {MAX_DISCARD} may go")
+        if size - k > KEEP:
+            raise RuleViolation(f"seat {player + 1} keeps {size - k} cards; at most {KEEP} may stay")
 
     def _discard_rule(self, player: int, action: int) -> tuple[tuple[tuple[int, int], ...], int]:
         """A discard's cards per type ((shift, how many)) and their number, decoded by
@@ -205,7 +246,7 @@ class EgyptChecker:
         need = self._meld_need.get(action) or self._meld_rule(player, action, verb)
         shift, nat, ank, pts = need
         hand = s.hand[player]
-        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> ANKH_SHIFT) & 255).bit_count() < ank:
+        if ((hand >> shift) & 255).bit_count() < nat or ((hand >> _ANKH_SHIFT) & 255).bit_count() < ank:
             raise RuleViolation(f"seat {player + 1} {verb} {self.g.describe(action)} without holding them")
         return pts
 
@@ -436,12 +477,12 @@ class EgyptChecker:
         hands = s.hand
         parts = (s.table, s.discard, *hands)
         union = reduce(or_, parts)
-        rest = ALL & ~union
+        rest = _ALL & ~union
         deck = s.deck
-        if sum(parts) != union or union & ~ALL:
+        if sum(parts) != union or union & ~_ALL:
             self._explain_loss(s)
         if deck != self._deck_seen:
-            if sorted(deck) != missing_cards(union):
+            if sorted(deck) != _cards_of(_ALL & ~union):
                 self._explain_loss(s)
             self._deck_seen = deck[:]
             self._rest_seen = rest
@@ -452,9 +493,9 @@ class EgyptChecker:
             raise RuleViolation(f"seat {q + 1}'s hand counts {s.hand_n[q]} but holds {hands[q].bit_count()}")
         sig = s.sig
         for q, m in enumerate(hands):
-            if m.to_bytes(NTYPES, "little").translate(POP8) != sig[q].to_bytes(NTYPES, "little"):
-                raise RuleViolation(f"seat {q + 1}'s counts per type {counts_tuple(sig[q])} disagree with its cards"
-                                    f" {counts_tuple(swar(m))}")
+            if m.to_bytes(NTYPES, "little").translate(_POP8) != sig[q].to_bytes(NTYPES, "little"):
+                raise RuleViolation(f"seat {q + 1}'s counts per type {tuple(sig[q].to_bytes(NTYPES, 'little'))}"
+                                    f" disagree with its cards {_counts(m)}")
         if s.phase == CONTROL:
             views = self._observe(s)
             if any(map(_REVEALED, views)):
@@ -471,18 +512,18 @@ class EgyptChecker:
         g = self.g
         seen = 0
         for c in s.deck:
-            if not 0 <= c < N_CARDS or seen & CBIT[c]:
+            if not 0 <= c < N_CARDS or seen & _BIT[c]:
                 raise RuleViolation(f"{g.card_name(c)} is twice in the deck")
-            seen |= CBIT[c]
+            seen |= _BIT[c]
         for name, m in [("the table", s.table), ("the discard", s.discard)] + \
                 [(f"seat {q + 1}'s hand", m) for q, m in enumerate(s.hand)]:
-            if m & ~ALL:
+            if m & ~_ALL:
                 raise RuleViolation(f"{name} holds a bit that is no card")
             twice = seen & m
             if twice:
-                raise RuleViolation(f"{g.card_name(mask_cards(twice)[0])} is in two places at once (one is {name})")
+                raise RuleViolation(f"{g.card_name(_cards_of(twice)[0])} is in two places at once (one is {name})")
             seen |= m
-        missing = mask_cards(ALL & ~seen)
+        missing = _cards_of(_ALL & ~seen)
         raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing[:5]) or '?'}")
 
     def at_end(self, s: EgyptState) -> None:

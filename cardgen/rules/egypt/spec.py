@@ -170,9 +170,9 @@ def combo_problems(game, locate) -> list[Problem]:
         if c.get("points") != points:
             out.append(Problem(f"special meld '{cid}' is worth {points} by the rules, not {c.get('points')!r}",
                                locate("combos", i, "points")))
-    for cid, (i, _) in found.items():
-        if cid not in COMBO_IDS:
-            out.append(Problem(f"special meld '{cid}' is not in the rules (they have {', '.join(COMBO_IDS)})",
+    for data_id, (i, _) in found.items():
+        if data_id not in COMBO_IDS:
+            out.append(Problem(f"special meld '{data_id}' is not in the rules (they have {', '.join(COMBO_IDS)})",
                                locate("combos", i)))
     return out
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from math import floor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, RuleViolation, most_points_win
+from ..api import CHANCE, TERMINAL, PhaseState, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
 from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, outcome_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
@@ -76,26 +76,33 @@ class EgyptObservation(NamedTuple):
     deck_size: int
     events: tuple[tuple, ...]
 
-    counts = property(lambda self: counts_tuple(self.sig), doc="own cards per type")
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Own cards per type."""
+        return counts_tuple(self.sig)
 
     @property
     def hand(self) -> tuple[int, ...]:
         return tuple(mask_cards(self.hand_mask))
 
-    FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts", "hand_sizes", "scores", "controller",
-              "revealed", "my_reveal", "table", "discard", "deck_size")
-
     def public(self) -> dict[str, Any]:
         """Everything the seat may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+        return {k: getattr(self, k) for k in _OBSERVATION_FIELDS} | {"events": self.events}
+
+
+_OBSERVATION_FIELDS = ("player", "num_players", "phase", "turn", "hand", "counts", "hand_sizes", "scores", "controller",
+                       "revealed", "my_reveal", "table", "discard", "deck_size")
 
 
 _new_observation = tuple.__new__
 
 
-class EgyptState:
+class EgyptState(PhaseState):
     """A game in progress; :meth:`apply_action` returns the new current player (the
     runner's fast path, see :mod:`cardgen.rules.api`)."""
+
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((DRAW, STEAL))  # the Draw phase and the card the controller takes
 
     __slots__ = ("g", "phase", "turn", "player", "deck", "discard", "hand", "sig", "hand_n", "table", "score",
                  "controller", "pending", "shown", "victim", "events", "steps", "changes", "reshuffles",
@@ -129,20 +136,6 @@ class EgyptState:
         self._next_draw()
 
     # -- queries ----------------------------------------------------------------
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == DRAW or phase == STEAL:
-            return CHANCE
-        if phase == OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == DRAW or self.phase == STEAL
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == DRAW:
             cards = sorted(self.deck)

@@ -115,11 +115,10 @@ rules object the validator finds through the registry.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register
-from ..api import Problem, RandomAgent, StaticSpec
+from ..api import AgentFactory, Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import FaraoGame
 from .spec import GAME_ID, SETUP, FaraoOptions, deck_counts, options_of, read_board, static_spec_of
@@ -129,8 +128,8 @@ class FaraoRules:
     """The rules of O, Farao!, for the generic validator."""
 
     game_id = GAME_ID
-    agents: Mapping[str, Callable[[FaraoGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
-    must_finish = {"random": True, "greedy": True}
+    agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+    must_finish: Mapping[str, bool] = {"random": True, "greedy": True}
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

@@ -142,49 +142,73 @@ class GreedyAgent:
         if ph == CASH:
             return self._cash(obs, legal)
         if ph == DRAW:
-            best, bw = PILE, 3.2
-            worths = self.worths(obs)
-            for a in legal:
-                if a != PILE:
-                    w = worths[a - TAKE]
-                    if w > bw:
-                        best, bw = a, w
-            return best if best in legal else legal[0]
+            return self._draw(obs, legal)
         if ph == TRADE:
-            if not obs.trades_made:
-                t = self._trade(obs, legal)
-                self._offer = (obs.turn, t)
-                if t is not None:
-                    return YES
-            # no (more) trades: the build it would make at the build question, if any
-            a = self._next_build(obs)
-            return a if a is not None and a in legal else PASS
+            return self._trade_question(obs, legal)
         if ph == TRADE_PICK:
             # the offer planned a step ago (nothing changed since "yes"), else worked out again
             t = self._offer[1] if self._offer is not None and self._offer[0] == obs.turn and obs.trades_made == 0 \
                 else self._trade(obs, legal)
             return t if t is not None and t in legal else legal[0]
         if ph == TRADE_REPLY:
-            q, give, ask = obs.offer
-            worths = self.worths(obs)
-            return ACCEPT if worths[give] > worths[ask] + 0.5 else DECLINE
+            return self._trade_reply(obs)
         if ph == ATTACK:
             return self._attack(obs, legal)
         if ph == BLOCK:
-            q, slot = obs.target
-            return BLOCK_ACT if pyramid_value(obs.pyrs(q)[slot]) >= 8 else ALLOW
+            return self._thief_block(obs)
         if ph == TAX_BLOCK:
             return BLOCK_ACT if obs.own()[PHARAOH] >= 2 else ALLOW
         if ph == STEAL:  # a greedy player always steals (a PASS is offered with steal: optional)
             return self._steal(obs, [a for a in legal if a != PASS])
         if ph == LOSS_DISCARD or ph == END_DISCARD:
-            worths = self.worths(obs)
-            best, bw = legal[0], worths[legal[0] - DISCARD]
-            for a in legal:
-                if worths[a - DISCARD] < bw:
-                    best, bw = a, worths[a - DISCARD]
-            return best
+            return self._discard(obs, legal)
         return legal[int(rng.random() * len(legal))]
+
+    def _draw(self, obs: FaraoObservation, legal: Sequence[int]) -> int:
+        """Step 2: the display card worth most, if worth more than a card from the pile."""
+        best, bw = PILE, 3.2
+        worths = self.worths(obs)
+        for a in legal:
+            if a != PILE:
+                w = worths[a - TAKE]
+                if w > bw:
+                    best, bw = a, w
+        return best if best in legal else legal[0]
+
+    def _trade_question(self, obs: FaraoObservation, legal: Sequence[int]) -> int:
+        """Step 3's question: offer the trade it plans, else the build it would make, if any."""
+        if not obs.trades_made:
+            t = self._trade(obs, legal)
+            self._offer = (obs.turn, t)
+            if t is not None:
+                return YES
+        # no (more) trades: the build it would make at the build question, if any
+        a = self._next_build(obs)
+        return a if a is not None and a in legal else PASS
+
+    def _trade_reply(self, obs: FaraoObservation) -> int:
+        """Accept a trade that gives it a card worth clearly more than the one it gives."""
+        offer = obs.offer
+        assert offer is not None  # asked only about an offer
+        q, give, ask = offer
+        worths = self.worths(obs)
+        return ACCEPT if worths[give] > worths[ask] + 0.5 else DECLINE
+
+    def _thief_block(self, obs: FaraoObservation) -> int:
+        """Block a thief sent against a pyramid worth 8 or more."""
+        target = obs.target
+        assert target is not None  # asked only about a thief
+        q, slot = target
+        return BLOCK_ACT if pyramid_value(obs.pyrs(q)[slot]) >= 8 else ALLOW
+
+    def _discard(self, obs: FaraoObservation, legal: Sequence[int]) -> int:
+        """The card worth least."""
+        worths = self.worths(obs)
+        best, bw = legal[0], worths[legal[0] - DISCARD]
+        for a in legal:
+            if worths[a - DISCARD] < bw:
+                best, bw = a, worths[a - DISCARD]
+        return best
 
     def _next_build(self, obs: FaraoObservation) -> int | None:
         """The first build of the plan that gains most, or None when no plan gains."""
@@ -276,7 +300,9 @@ class GreedyAgent:
         return best
 
     def _steal(self, obs: FaraoObservation, legal: Sequence[int]) -> int:
-        q, slot = obs.target
+        target = obs.target
+        assert target is not None  # asked only after a thief's roll
+        q, slot = target
         base, rows = obs.pyrs(q)[slot]
         best, key = legal[0], None
         for a in legal:

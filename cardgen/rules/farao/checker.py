@@ -195,9 +195,7 @@ class FaraoChecker:
         self.started = False
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
-        g = self.g
         ph = s.phase
-        who = self.who[player]
         self.decisions += 1
         if not self.decisions % LIST_SAMPLE and ph in _LISTED:
             self._compare_lists(s, player)
@@ -205,156 +203,215 @@ class FaraoChecker:
             self.drew = s.turn
         elif (ph in _AFTER_DRAW and self.watching == s.turn and self.drew != s.turn
               and (s.pile_n or s.disc_n or s.display)):
-            raise RuleViolation(f"{who} is at step 3 or 4 without step 2: a card is drawn from the pile or taken"
-                                " from the display first")
+            raise RuleViolation(f"{self.who[player]} is at step 3 or 4 without step 2: a card is drawn from the pile"
+                                " or taken from the display first")
         if ph == TRADE and action < BUILD_ACT:  # the most frequent question first
-            if action != PASS and action != YES:
-                raise RuleViolation(f"{who} answered {action} to whether to trade")
-            if action == YES:
-                if s.trades >= g.options.trade_offers:
-                    raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
-                if self.built_in_turn == s.turn:
-                    raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
-            if player != s.active:
-                raise RuleViolation(f"{who} trades in seat {s.active + 1}'s turn")
+            self._trade_question(s, player, action)
             return
-        hand = s.hands[player]
         if ph in _ACTIVE_ONLY and player != s.active:
-            raise RuleViolation(f"{who} acts in seat {s.active + 1}'s turn")
-        if ph == BUILD or ph == TRADE:  # a build at the trade question ends the trading
-            if action == PASS:
-                return
-            self.built_in_turn = s.turn
-            slot, v, nat, j = decode_build(action)
-            if not (BUILD_ACT <= action and 0 <= slot <= NEW and 1 <= v <= MAX_VALUE):
-                raise RuleViolation(f"{who} made an impossible build ({action})")
-            if hand[v] < nat or hand[JOKER] < j or (j and not g.options.jokers):
-                raise RuleViolation(f"{who} builds {nat}×{v} + {j} Joker(s) without holding them")
-            pyrs = s.pyr[player]
-            if slot == NEW:
-                cap = 2 if s.plateau >= g.board.double_from else 1
-                if len(pyrs) >= cap:
-                    raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
-                                        f" {s.plateau}: the rules allow {cap}")
-            elif slot >= len(pyrs):
-                raise RuleViolation(f"{who} builds on a pyramid it does not have")
-            new = self._grown(pyrs, slot, v, nat, j)  # a new row on top, or the row's cards and Jokers grown
-            if new is None:
-                base, rows = pyrs[slot]
-                raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
-            if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
-                why = pyramid_problem(new, g.options.jokers)
-                raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
-            self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
-        elif ph == DRAW:
-            if len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
-                raise RuleViolation(f"{who} draws with {len(s.display)} card(s) in the display although the pile"
-                                    f" holds cards: the display is {rulebook.DISPLAY}")
-            if action != PILE:
-                self.refill_due = True
-            if action == PILE:
-                if not (s.pile_n or s.disc_n):
-                    raise RuleViolation(f"{who} draws from an empty pile")
-            elif action - TAKE not in s.display:
-                raise RuleViolation(f"{who} takes {KIND_NAMES[action - TAKE] if 0 < action - TAKE < NK else action}"
-                                    " which is not in the display")
-        elif ph == LOSS_DISCARD or ph == END_DISCARD:
-            k = action - DISCARD
-            if not 0 < k < NK or not hand[k]:
-                raise RuleViolation(f"{who} discards a card it does not hold")
-            if s.hand_n[player] <= g.hand_limit:
-                raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
-        elif ph == TRADE_PICK:
-            if g.options.trade == "none":
-                raise RuleViolation(f"{who} offers a trade although trading is off")
-            q, give, ask = decode_trade(action)
+            raise RuleViolation(f"{self.who[player]} acts in seat {s.active + 1}'s turn")
+        _STEP_RULES.get(ph, FaraoChecker._no_such_step)(self, s, player, action)
+
+    # The rulebook's turn, step by step: what each action must satisfy (the cheap checks of
+    # every step; what the state must show after it is kept in ``expect`` for ``after``).
+    def _cash(self, s: FaraoState, player: int, action: int) -> None:
+        """1. Cash a pyramid: one of one's own, tall enough for the figure's plateau."""
+        g = self.g
+        who = self.who[player]
+        if action == PASS:
+            if not g.options.cash_optional:
+                raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
+            return
+        slot = action - CASH_ACT
+        if not 0 <= slot < len(s.pyr[player]):
+            raise RuleViolation(f"{who} cashes a pyramid it does not have")
+        pyr = s.pyr[player][slot]
+        need = g.options.min_rows_to_cash
+        if s.plateau >= g.board.tall_only_from:
+            need = max(need, g.board.tall_rows)
+        if len(pyr[1]) < need:
+            raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
+                                f" {s.plateau}; it needs {need}")
+        self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
+                       len(s.pyr[player]) - 1)
+
+    def _draw(self, s: FaraoState, player: int, action: int) -> None:
+        """2. Draw a card from the pile or take one from the display of three."""
+        who = self.who[player]
+        if len(s.display) < rulebook.DISPLAY and (s.pile_n or s.disc_n):
+            raise RuleViolation(f"{who} draws with {len(s.display)} card(s) in the display although the pile"
+                                f" holds cards: the display is {rulebook.DISPLAY}")
+        if action != PILE:
+            self.refill_due = True
+        if action == PILE:
+            if not (s.pile_n or s.disc_n):
+                raise RuleViolation(f"{who} draws from an empty pile")
+        elif action - TAKE not in s.display:
+            raise RuleViolation(f"{who} takes {KIND_NAMES[action - TAKE] if 0 < action - TAKE < NK else action}"
+                                " which is not in the display")
+
+    def _trade_question(self, s: FaraoState, player: int, action: int) -> None:
+        """3. Trade: the question before each offer (a build there ends the trading: step 4)."""
+        g = self.g
+        who = self.who[player]
+        if action != PASS and action != YES:
+            raise RuleViolation(f"{who} answered {action} to whether to trade")
+        if action == YES:
+            if s.trades >= g.options.trade_offers:
+                raise RuleViolation(f"{who} offers trade {s.trades + 1}; {g.options.trade_offers} are allowed")
             if self.built_in_turn == s.turn:
                 raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
-            if s.trades >= g.options.trade_offers:
-                raise RuleViolation(f"{who} makes trade offer {s.trades + 1}; {g.options.trade_offers} are allowed")
-            if not 0 <= q < g.num_players or q == player:
-                raise RuleViolation(f"{who} offers a trade to seat {q + 1}: the active player trades with another")
-            if not hand[give] or give == ask or ask in (0, END) or ask >= NK or (ask == JOKER and not g.options.jokers):
-                raise RuleViolation(f"{who} offers {KIND_NAMES[give]} for {KIND_NAMES[ask % NK]}: not a possible trade")
-        elif ph == TRADE_REPLY:
-            q, give, ask = s.offer
-            if player != q:
-                raise RuleViolation(f"{who} answers a trade offered to seat {q + 1}")
-            if action == ACCEPT:
-                if not hand[ask]:
-                    raise RuleViolation(f"{who} accepts a trade giving {KIND_NAMES[ask]} it does not hold")
-                a = s.active
-                self.expect = ("trade", a, q, s.hands[a][give] - 1, s.hands[a][ask] + 1, hand[give] + 1,
-                               hand[ask] - 1, give, ask)
-        elif ph == ATTACK:
-            if action == PASS:
-                return
-            if g.options.one_attack_per_turn and s.attacks:
-                raise RuleViolation(f"{who} sends a second thief or tax collector this turn")
-            if action == TAX_ACT:
-                if not hand[TAX]:
-                    raise RuleViolation(f"{who} plays a tax collector it does not hold")
-                self.tax = (player, s.hand_n[:], [])
-                return
-            q, slot = divmod(action - THIEF_ACT, 2)
-            if not hand[THIEF]:
-                raise RuleViolation(f"{who} sends a thief it does not hold")
-            if q == player or not 0 <= q < g.num_players or slot >= len(s.pyr[q]):
-                raise RuleViolation(f"{who} sends a thief to a pyramid that is not another player's")
-        elif ph == BLOCK or ph == TAX_BLOCK:
-            if action == BLOCK_ACT and not hand[PHARAOH]:
-                raise RuleViolation(f"{who} blocks without a Pharaoh")
-            if ph == BLOCK and player != s.target[0]:
-                raise RuleViolation(f"{who} blocks a thief sent to seat {s.target[0] + 1}")
-            if action == BLOCK_ACT:  # the Pharaoh is played: it leaves the hand
-                self.expect = ("block", player, hand[PHARAOH] - 1, s.hand_n[player] - 1)
-            elif ph == BLOCK:  # the die decides
-                q, slot = s.target
-                self.thief = (q, slot, len(s.pyr[q][slot][1]))
-            if ph == TAX_BLOCK and self.tax is not None:
-                self.tax[2].append((player, action == BLOCK_ACT))
-        elif ph == CASH:
-            if action == PASS:
-                if not g.options.cash_optional:
-                    raise RuleViolation(f"{who} passes step 1 although cashing is compulsory (cash_optional: false)")
-                return
-            slot = action - CASH_ACT
-            if not 0 <= slot < len(s.pyr[player]):
-                raise RuleViolation(f"{who} cashes a pyramid it does not have")
-            pyr = s.pyr[player][slot]
-            need = g.options.min_rows_to_cash
-            if s.plateau >= g.board.tall_only_from:
-                need = max(need, g.board.tall_rows)
-            if len(pyr[1]) < need:
-                raise RuleViolation(f"{who} cashes a pyramid of {len(pyr[1])} row(s) with the figure on plateau"
-                                    f" {s.plateau}; it needs {need}")
-            self.expect = ("cash", player, rule_value(pyr), min(s.plateau + 1, g.board.plateaus),
-                           len(s.pyr[player]) - 1)
-        elif ph == STEAL and action == PASS:
+        if player != s.active:
+            raise RuleViolation(f"{who} trades in seat {s.active + 1}'s turn")
+
+    def _trade_offer(self, s: FaraoState, player: int, action: int) -> None:
+        """3. Trade: the active player offers one of its cards to another player, before building."""
+        g = self.g
+        who = self.who[player]
+        hand = s.hands[player]
+        if g.options.trade == "none":
+            raise RuleViolation(f"{who} offers a trade although trading is off")
+        q, give, ask = decode_trade(action)
+        if self.built_in_turn == s.turn:
+            raise RuleViolation(f"{who} offers a trade after building: step 3 comes before step 4")
+        if s.trades >= g.options.trade_offers:
+            raise RuleViolation(f"{who} makes trade offer {s.trades + 1}; {g.options.trade_offers} are allowed")
+        if not 0 <= q < g.num_players or q == player:
+            raise RuleViolation(f"{who} offers a trade to seat {q + 1}: the active player trades with another")
+        if not hand[give] or give == ask or ask in (0, END) or ask >= NK or (ask == JOKER and not g.options.jokers):
+            raise RuleViolation(f"{who} offers {KIND_NAMES[give]} for {KIND_NAMES[ask % NK]}: not a possible trade")
+
+    def _trade_reply(self, s: FaraoState, player: int, action: int) -> None:
+        """3. Trade: the partner accepts (giving a card it holds) or declines."""
+        who = self.who[player]
+        hand = s.hands[player]
+        offer = s.offer
+        assert offer is not None  # made at the offer step
+        q, give, ask = offer
+        if player != q:
+            raise RuleViolation(f"{who} answers a trade offered to seat {q + 1}")
+        if action == ACCEPT:
+            if not hand[ask]:
+                raise RuleViolation(f"{who} accepts a trade giving {KIND_NAMES[ask]} it does not hold")
+            a = s.active
+            self.expect = ("trade", a, q, s.hands[a][give] - 1, s.hands[a][ask] + 1, hand[give] + 1,
+                           hand[ask] - 1, give, ask)
+
+    def _build(self, s: FaraoState, player: int, action: int) -> None:
+        """4. Build: cards of one value onto an own pyramid or as a new one, within the caps, the
+        pyramid following the rules."""
+        if action == PASS:
+            return
+        g = self.g
+        who = self.who[player]
+        hand = s.hands[player]
+        self.built_in_turn = s.turn
+        slot, v, nat, j = decode_build(action)
+        if not (BUILD_ACT <= action and 0 <= slot <= NEW and 1 <= v <= MAX_VALUE):
+            raise RuleViolation(f"{who} made an impossible build ({action})")
+        if hand[v] < nat or hand[JOKER] < j or (j and not g.options.jokers):
+            raise RuleViolation(f"{who} builds {nat}×{v} + {j} Joker(s) without holding them")
+        pyrs = s.pyr[player]
+        if slot == NEW:
+            cap = 2 if s.plateau >= g.board.double_from else 1
+            if len(pyrs) >= cap:
+                raise RuleViolation(f"{who} starts pyramid {len(pyrs) + 1} with the figure on plateau"
+                                    f" {s.plateau}: the rules allow {cap}")
+        elif slot >= len(pyrs):
+            raise RuleViolation(f"{who} builds on a pyramid it does not have")
+        new = self._grown(pyrs, slot, v, nat, j)  # a new row on top, or the row's cards and Jokers grown
+        if new is None:
+            base, rows = pyrs[slot]
+            raise RuleViolation(f"{who} builds {v}s on a pyramid of {base}…{base + len(rows) - 1}")
+        if self._cards[new][0] < 0:  # the verdict is kept per pyramid shape
+            why = pyramid_problem(new, g.options.jokers)
+            raise RuleViolation(f"{who}'s build {nat}×{v}+{j}J makes a pyramid that breaks the rules: {why}")
+        self.expect = ("build", player, slot, new, s.hand_n[player] - nat - j, len(pyrs) + (slot == NEW))
+
+    def _attack(self, s: FaraoState, player: int, action: int) -> None:
+        """5. Send a thief against another player's pyramid, or a tax collector: one a turn where
+        the house rules say so, and only one held."""
+        if action == PASS:
+            return
+        g = self.g
+        who = self.who[player]
+        hand = s.hands[player]
+        if g.options.one_attack_per_turn and s.attacks:
+            raise RuleViolation(f"{who} sends a second thief or tax collector this turn")
+        if action == TAX_ACT:
+            if not hand[TAX]:
+                raise RuleViolation(f"{who} plays a tax collector it does not hold")
+            self.tax = (player, s.hand_n[:], [])
+            return
+        q, slot = divmod(action - THIEF_ACT, 2)
+        if not hand[THIEF]:
+            raise RuleViolation(f"{who} sends a thief it does not hold")
+        if q == player or not 0 <= q < g.num_players or slot >= len(s.pyr[q]):
+            raise RuleViolation(f"{who} sends a thief to a pyramid that is not another player's")
+
+    def _block(self, s: FaraoState, player: int, action: int) -> None:
+        """5. The thief's target, or each player the tax collector visits, may block with a Pharaoh."""
+        ph = s.phase
+        who = self.who[player]
+        hand = s.hands[player]
+        if action == BLOCK_ACT and not hand[PHARAOH]:
+            raise RuleViolation(f"{who} blocks without a Pharaoh")
+        target = s.target
+        if ph == BLOCK and (target is None or player != target[0]):
+            raise RuleViolation(f"{who} blocks a thief sent to seat {target[0] + 1 if target else '?'}")
+        if action == BLOCK_ACT:  # the Pharaoh is played: it leaves the hand
+            self.expect = ("block", player, hand[PHARAOH] - 1, s.hand_n[player] - 1)
+        elif ph == BLOCK and target is not None:  # the die decides
+            q, slot = target
+            self.thief = (q, slot, len(s.pyr[q][slot][1]))
+        if ph == TAX_BLOCK and self.tax is not None:
+            self.tax[2].append((player, action == BLOCK_ACT))
+
+    def _steal(self, s: FaraoState, player: int, action: int) -> None:
+        """5. A roll higher than the pyramid's height steals one of its cards; what is left
+        collapses into its owner's hand when it no longer follows the rules."""
+        g = self.g
+        who = self.who[player]
+        if action == PASS:
             if g.options.steal != "optional":
                 raise RuleViolation(f"{who} takes nothing after a winning roll, but the house rules make the theft"
                                     " compulsory")
-        elif ph == STEAL:
-            q, slot = s.target
-            pyr = s.pyr[q][slot]
-            row, joker = divmod(action - STEAL_ACT, 2)
-            rows = rows_of(pyr)
-            if s.roll <= len(rows):
-                raise RuleViolation(f"{who} steals after rolling {s.roll} against a pyramid of height {len(rows)}")
-            if not 0 <= row < len(rows) or (joker and not rows[row][1]) or (not joker and rows[row][0] == rows[row][1]):
-                raise RuleViolation(f"{who} steals a card that is not in the pyramid")
-            rows[row] = (rows[row][0] - 1, rows[row][1] - joker)
-            while rows and rows[-1][0] == 0:
-                rows.pop()
-            after = (pyr[0], tuple((n << 3) + j for n, j in rows))
-            collapses = bool(rows) and pyramid_problem(after, g.options.jokers) is not None
-            self.expect = ("steal", player, q, slot, after if rows else None, collapses, s.hand_n[player] + 1,
-                           s.hand_n[q] + (pyramid_cards(after) if collapses else 0), len(s.pyr[q]))
-        elif ph == IDLE:
-            if action != PASS:
-                raise RuleViolation(f"{who} did something ({action}) in a turn where nothing can be done")
-        else:
-            raise RuleViolation(f"{who} acted in the {PHASE_NAMES[ph]} step")
+            return
+        target = s.target
+        assert target is not None  # set by the thief
+        q, slot = target
+        pyr = s.pyr[q][slot]
+        row, joker = divmod(action - STEAL_ACT, 2)
+        rows = rows_of(pyr)
+        if s.roll <= len(rows):
+            raise RuleViolation(f"{who} steals after rolling {s.roll} against a pyramid of height {len(rows)}")
+        if not 0 <= row < len(rows) or (joker and not rows[row][1]) or (not joker and rows[row][0] == rows[row][1]):
+            raise RuleViolation(f"{who} steals a card that is not in the pyramid")
+        rows[row] = (rows[row][0] - 1, rows[row][1] - joker)
+        while rows and rows[-1][0] == 0:
+            rows.pop()
+        after = (pyr[0], tuple((n << 3) + j for n, j in rows))
+        collapses = bool(rows) and pyramid_problem(after, g.options.jokers) is not None
+        self.expect = ("steal", player, q, slot, after if rows else None, collapses, s.hand_n[player] + 1,
+                       s.hand_n[q] + (pyramid_cards(after) if collapses else 0), len(s.pyr[q]))
+
+    def _discard(self, s: FaraoState, player: int, action: int) -> None:
+        """6. (and a collapse) Down to the hand limit: a card held, only while above the limit."""
+        g = self.g
+        who = self.who[player]
+        k = action - DISCARD
+        if not 0 < k < NK or not s.hands[player][k]:
+            raise RuleViolation(f"{who} discards a card it does not hold")
+        if s.hand_n[player] <= g.hand_limit:
+            raise RuleViolation(f"{who} discards with {s.hand_n[player]} cards, within the limit")
+
+    def _idle(self, s: FaraoState, player: int, action: int) -> None:
+        """A turn in which nothing can be done: its one decision is a pass."""
+        if action != PASS:
+            raise RuleViolation(f"{self.who[player]} did something ({action}) in a turn where nothing can be done")
+
+    def _no_such_step(self, s: FaraoState, player: int, action: int) -> None:
+        raise RuleViolation(f"{self.who[player]} acted in the {PHASE_NAMES[s.phase]} step")
 
     def after(self, s: FaraoState, full: bool) -> None:
         """The checks of every step (see the class doc), the cheapest first; the full ones when due."""
@@ -453,7 +510,9 @@ class FaraoChecker:
             if hand[THIEF]:
                 want |= {THIEF_ACT + 2 * q + k for q in range(g.num_players) if q != p for k in range(len(s.pyr[q]))}
         else:  # STEAL
-            q, slot = s.target
+            target = s.target
+            assert target is not None  # set by the thief
+            q, slot = target
             want = {PASS} if g.options.steal == "optional" else set()
             for i, (n, j) in enumerate(rows_of(s.pyr[q][slot])):
                 if n - j:
@@ -527,6 +586,7 @@ class FaraoChecker:
         self._pyr_total = sum(self._pyr_cards)
 
     def _expected(self, s: FaraoState, exp: tuple) -> None:
+        """The state after an action shows what the rules make of it (``exp``, from ``before``)."""
         what = exp[0]
         if what == "build":
             _, p, slot, new, size, count = exp
@@ -536,18 +596,7 @@ class FaraoChecker:
                 raise RuleViolation(f"seat {p + 1}'s build gave {pyramid_text(got) if got else 'nothing'} and a hand"
                                     f" of {s.hand_n[p]}; the rules give {pyramid_text(new)} and {size}")
         elif what == "cash":
-            _, p, value, plateau, count = exp
-            self.scores[p] += value
-            if s.phase != OVER and s.score[p] != self.scores[p]:
-                raise RuleViolation(f"seat {p + 1} scored {s.score[p] - self.scores[p] + value} for a pyramid worth"
-                                    f" {value}")
-            if s.plateau != plateau:
-                raise RuleViolation(f"the figure stands on plateau {s.plateau} after a cash; it should be on {plateau}")
-            self.plateau = plateau
-            if len(s.pyr[p]) != count:
-                raise RuleViolation(f"seat {p + 1} still has {len(s.pyr[p])} pyramid(s) after cashing one")
-            if plateau == self.g.board.plateaus and not s.final:
-                raise RuleViolation("the figure reached the last plateau but the End card is not in the pile")
+            self._cashed(s, exp)
         elif what == "block":
             _, q, pharaohs, size = exp
             if s.hands[q][PHARAOH] != pharaohs or s.hand_n[q] != size:
@@ -559,19 +608,40 @@ class FaraoChecker:
                 raise RuleViolation(f"the trade of {KIND_NAMES[give]} for {KIND_NAMES[ask]} between seats {a + 1}"
                                     f" and {q + 1} did not swap one card each")
         elif what == "steal":
-            _, p, q, slot, after, collapses, p_size, q_size, count = exp
-            if s.hand_n[p] != p_size:
-                raise RuleViolation(f"seat {p + 1} holds {s.hand_n[p]} cards after stealing one; {p_size} expected")
-            if collapses or after is None:
-                if len(s.pyr[q]) != count - 1:
-                    raise RuleViolation(f"seat {q + 1}'s pyramid should be gone after the theft"
-                                        f"{' (it collapses)' if collapses else ''}")
-                if collapses and s.phase != LOSS_DISCARD and s.hand_n[q] != min(q_size, self.g.hand_limit):
-                    raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after its pyramid collapsed;"
-                                        f" {q_size} expected")
-            elif s.pyr[q][slot] != after:
-                raise RuleViolation(f"seat {q + 1}'s pyramid is {pyramid_text(s.pyr[q][slot])} after the theft;"
-                                    f" the rules leave {pyramid_text(after)}")
+            self._stolen(s, exp)
+
+    def _cashed(self, s: FaraoState, exp: tuple) -> None:
+        """After a cash: the score up by the pyramid's value, the figure one plateau on, the
+        pyramid gone, the End card shuffled in on the last plateau."""
+        _, p, value, plateau, count = exp
+        self.scores[p] += value
+        if s.phase != OVER and s.score[p] != self.scores[p]:
+            raise RuleViolation(f"seat {p + 1} scored {s.score[p] - self.scores[p] + value} for a pyramid worth"
+                                f" {value}")
+        if s.plateau != plateau:
+            raise RuleViolation(f"the figure stands on plateau {s.plateau} after a cash; it should be on {plateau}")
+        self.plateau = plateau
+        if len(s.pyr[p]) != count:
+            raise RuleViolation(f"seat {p + 1} still has {len(s.pyr[p])} pyramid(s) after cashing one")
+        if plateau == self.g.board.plateaus and not s.final:
+            raise RuleViolation("the figure reached the last plateau but the End card is not in the pile")
+
+    def _stolen(self, s: FaraoState, exp: tuple) -> None:
+        """After a theft: the card in the thief's hand, the pyramid one card less, or gone (and
+        in its owner's hand when it collapsed)."""
+        _, p, q, slot, after, collapses, p_size, q_size, count = exp
+        if s.hand_n[p] != p_size:
+            raise RuleViolation(f"seat {p + 1} holds {s.hand_n[p]} cards after stealing one; {p_size} expected")
+        if collapses or after is None:
+            if len(s.pyr[q]) != count - 1:
+                raise RuleViolation(f"seat {q + 1}'s pyramid should be gone after the theft"
+                                    f"{' (it collapses)' if collapses else ''}")
+            if collapses and s.phase != LOSS_DISCARD and s.hand_n[q] != min(q_size, self.g.hand_limit):
+                raise RuleViolation(f"seat {q + 1} holds {s.hand_n[q]} cards after its pyramid collapsed;"
+                                    f" {q_size} expected")
+        elif s.pyr[q][slot] != after:
+            raise RuleViolation(f"seat {q + 1}'s pyramid is {pyramid_text(s.pyr[q][slot])} after the theft;"
+                                f" the rules leave {pyramid_text(after)}")
 
     def _turn_change(self, s: FaraoState) -> None:
         g = self.g
@@ -666,6 +736,12 @@ class FaraoChecker:
                 raise RuleViolation("a negative count in the pile or the discard")
             k = next(k for k in range(NK) if seen[k] != g.counts[k])
             raise RuleViolation(f"{seen[k]} {KIND_NAMES[k]} card(s) in play; the deck has {g.counts[k]}")
+        self._pile_display_track(s)
+
+    def _pile_display_track(self, s: FaraoState) -> None:
+        """The pile's and the discard's counts, the display's size, the figure on the track and
+        the End card in the pile from the last plateau on."""
+        g = self.g
         if s.pile_n != sum(s.pile) or s.disc_n != sum(s.discard) or min(s.pile) < 0 or min(s.discard) < 0:
             raise RuleViolation(f"the pile counts {s.pile_n} but holds {sum(s.pile)}, the discard {s.disc_n} but"
                                 f" holds {sum(s.discard)}")
@@ -697,3 +773,13 @@ class FaraoChecker:
         for q, r in enumerate(s.returns()):
             if (r == 1.0) != (s.score[q] == best):
                 raise RuleViolation(f"seat {q + 1} with {s.score[q]} points has return {r}; the most is {best}")
+
+
+# the rule each decision step's action must follow (before() asks the trade question itself)
+_STEP_RULES = {
+    CASH: FaraoChecker._cash, DRAW: FaraoChecker._draw, TRADE: FaraoChecker._build,
+    TRADE_PICK: FaraoChecker._trade_offer, TRADE_REPLY: FaraoChecker._trade_reply, BUILD: FaraoChecker._build,
+    ATTACK: FaraoChecker._attack, BLOCK: FaraoChecker._block, TAX_BLOCK: FaraoChecker._block,
+    STEAL: FaraoChecker._steal, LOSS_DISCARD: FaraoChecker._discard, END_DISCARD: FaraoChecker._discard,
+    IDLE: FaraoChecker._idle,
+}

@@ -90,13 +90,10 @@ def action_text(s: FaraoState, action: int) -> str:
     """The trace text of ``action`` in the state ``s`` (before it is applied)."""
     ph = s.phase
     p = s.player
-    if ph == C_DRAW:
-        to = "the display" if s.draw_to == DISPLAY_TARGET else f"seat {s.draw_to + 1}"
-        return f"{KIND_NAMES[action]} drawn for {to}"
-    if ph == C_DIE:
-        return f"the die shows {action}"
-    if ph == C_TAX:
-        return f"the tax collector takes {KIND_NAMES[action]} from seat {s.tax_queue[0] + 1}"
+    if ph in (C_DRAW, C_DIE, C_TAX):
+        return _chance_text(s, action)
+    if ph in (ATTACK, BLOCK, TAX_BLOCK, STEAL, C_STEAL):
+        return _attack_text(s, action)
     if ph in (CASH,):
         return "cash nothing" if action == PASS else \
             f"cash {pyramid_text(s.pyr[p][action - CASH_ACT])} for {pyramid_value(s.pyr[p][action - CASH_ACT])}"
@@ -116,6 +113,25 @@ def action_text(s: FaraoState, action: int) -> str:
         where = "a new pyramid" if slot == NEW else f"pyramid {slot + 1}"
         text = f"build {nat}×{v}" + (f" + {j} Joker(s)" if j else "") + f" on {where}"
         return "no (more) trades; " + text if ph == TRADE else text
+    if ph in (LOSS_DISCARD, END_DISCARD):
+        return f"discard {KIND_NAMES[action - DISCARD]}"
+    return f"action {action}"
+
+
+def _chance_text(s: FaraoState, action: int) -> str:
+    """A draw, the die or the tax collector's pick."""
+    ph = s.phase
+    if ph == C_DRAW:
+        to = "the display" if s.draw_to == DISPLAY_TARGET else f"seat {s.draw_to + 1}"
+        return f"{KIND_NAMES[action]} drawn for {to}"
+    if ph == C_DIE:
+        return f"the die shows {action}"
+    return f"the tax collector takes {KIND_NAMES[action]} from seat {s.tax_queue[0] + 1}"
+
+
+def _attack_text(s: FaraoState, action: int) -> str:
+    """Step 5: the thief or tax collector, a block, a theft."""
+    ph = s.phase
     if ph == ATTACK:
         if action == PASS:
             return "no thief, no tax collector"
@@ -125,12 +141,8 @@ def action_text(s: FaraoState, action: int) -> str:
         return f"send a thief to seat {q + 1}'s pyramid {pyramid_text(s.pyr[q][slot])}"
     if ph in (BLOCK, TAX_BLOCK):
         return "block with a Pharaoh" if action == BLOCK_ACT else "let it pass"
-    if ph in (STEAL, C_STEAL):
-        row, j = divmod(action - STEAL_ACT, 2)
-        return f"steal {'a Joker' if j else 'a card'} from row {row + 1}"
-    if ph in (LOSS_DISCARD, END_DISCARD):
-        return f"discard {KIND_NAMES[action - DISCARD]}"
-    return f"action {action}"
+    row, j = divmod(action - STEAL_ACT, 2)
+    return f"steal {'a Joker' if j else 'a card'} from row {row + 1}"
 
 
 def state_text(s: FaraoState) -> str:

@@ -40,8 +40,9 @@ class FaraoObservation(NamedTuple):
         """A seat's pyramids."""
         return self.pyramids[seat]
 
-    FIELDS = ("player", "num_players", "phase", "active", "hand", "hand_sizes", "pyramids", "display", "discard",
-              "pile_size", "plateau", "final", "scores", "offer", "target", "roll", "trades_made", "turn")
-
     def public(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.FIELDS}
+        return {k: getattr(self, k) for k in _FIELDS}
+
+
+_FIELDS = ("player", "num_players", "phase", "active", "hand", "hand_sizes", "pyramids", "display", "discard",
+           "pile_size", "plateau", "final", "scores", "offer", "target", "roll", "trades_made", "turn")

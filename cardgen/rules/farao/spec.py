@@ -126,17 +126,7 @@ def read_board(data: Mapping[str, Any], locate: Callable[..., Where] | None = No
         problems.append(Problem(f"board.plateaus is {values['plateaus']}; the rules have {PLATEAUS} plateaus",
                                 loc("board", "plateaus")))
     plateaus = PLATEAUS
-    d = values.get("double_from")
-    t = values.get("tall_only_from")
-    if d is not None and not 1 < d < plateaus:
-        problems.append(Problem(f"board.double_from must be a plateau from 2 to {plateaus - 1}, found {d}",
-                                loc("board", "double_from")))
-    if t is not None and not 1 < t < plateaus:
-        problems.append(Problem(f"board.tall_only_from must be a plateau from 2 to {plateaus - 1}, found {t}",
-                                loc("board", "tall_only_from")))
-    elif t is not None and d is not None and t <= d:
-        problems.append(Problem(f"board.tall_only_from ({t}) must come after board.double_from ({d}): the rules"
-                                " name the special plateaus in that order", loc("board", "tall_only_from")))
+    problems += _special_plateau_problems(values, loc)
     r = values.get("tall_rows")
     if r is not None and not 2 <= r <= MAX_VALUE:
         problems.append(Problem(f"board.tall_rows must be 2 to {MAX_VALUE}, found {r}", loc("board", "tall_rows")))
@@ -152,6 +142,24 @@ def read_board(data: Mapping[str, Any], locate: Callable[..., Where] | None = No
         return Board(die=die), problems
     return Board(plateaus, values["double_from"], values["tall_only_from"], values["tall_rows"], HAND, DISPLAY,
                  die), problems
+
+
+def _special_plateau_problems(values: Mapping[str, int], loc: Callable[..., Where]) -> list[Problem]:
+    """The two special plateaus lie on the track, the second after the first."""
+    problems = []
+    plateaus = PLATEAUS
+    d = values.get("double_from")
+    t = values.get("tall_only_from")
+    if d is not None and not 1 < d < plateaus:
+        problems.append(Problem(f"board.double_from must be a plateau from 2 to {plateaus - 1}, found {d}",
+                                loc("board", "double_from")))
+    if t is not None and not 1 < t < plateaus:
+        problems.append(Problem(f"board.tall_only_from must be a plateau from 2 to {plateaus - 1}, found {t}",
+                                loc("board", "tall_only_from")))
+    elif t is not None and d is not None and t <= d:
+        problems.append(Problem(f"board.tall_only_from ({t}) must come after board.double_from ({d}): the rules"
+                                " name the special plateaus in that order", loc("board", "tall_only_from")))
+    return problems
 
 
 # --------------------------------------------------------------------------- the deck in the data
@@ -206,8 +214,9 @@ def static_spec_of(game, locate: Callable[..., Where]) -> StaticSpec:
     if options.steal == "optional" and options.thief_takes != "any":
         problems.append(Problem("rule option 'steal: optional' needs 'thief_takes: any' (the Thief's player"
                                 " chooses, and may choose nothing)", locate("house_rules", "steal")))
-    expected = [("build", v) for v in RULE_BUILDING] + [(sid,) for sid in RULE_SPECIALS]
-    quantities = {("build", v): k for v, k in RULE_BUILDING.items()}
+    # a card's key: ("build", value) for a building card, (id,) for the others
+    expected: list[tuple] = [("build", v) for v in RULE_BUILDING] + [(sid,) for sid in RULE_SPECIALS]
+    quantities: dict[tuple, int] = {("build", v): k for v, k in RULE_BUILDING.items()}
     quantities.update({(sid,): k for sid, k in RULE_SPECIALS.items()})
     text = ("76 building cards (values 1–9: 13, 12, 11, 10, 9, 8, 6, 4 and 3 of them), 5 Thieves, 2 Tax"
             " collectors, 3 Pharaohs and the End card")

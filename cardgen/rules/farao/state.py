@@ -6,11 +6,11 @@ shuffle) and the moves, as plain ints and short lists because this is the hot lo
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import compress, islice
 from typing import TYPE_CHECKING
 
-from ..api import CHANCE, TERMINAL, RuleViolation, draw_outcome, most_points_win
+from ..api import CHANCE, TERMINAL, PhaseState, RuleViolation, draw_outcome, most_points_win
 from .codec import (
     ACCEPT,
     ALLOW,
@@ -69,7 +69,10 @@ if TYPE_CHECKING:
 _new_observation = tuple.__new__
 
 
-class FaraoState:
+class FaraoState(PhaseState):
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((C_DRAW, C_DIE, C_TAX, C_STEAL))  # a draw, the die, the tax collector's pick, a theft
+
     __slots__ = ("g", "phase", "player", "active", "hands", "hand_n", "pile", "pile_n", "display", "discard",
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
@@ -113,7 +116,7 @@ class FaraoState:
         self.phase = C_DRAW
         self.draw_to = DISPLAY_TARGET
         self.draw_left = game.board.display
-        self.after = self._deal_hands
+        self.after: Callable[[], None] = self._deal_hands  # what follows the draw under way
 
     def _deal_hands(self) -> None:
         if self.draw_to == DISPLAY_TARGET:
@@ -124,18 +127,6 @@ class FaraoState:
             self._start_turn(0)
 
     # -- queries ------------------------------------------------------------------
-    def current_player(self) -> int:
-        ph = self.phase
-        if ph >= C_DRAW:
-            return TERMINAL if ph == OVER else CHANCE
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return C_DRAW <= self.phase < OVER
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph == C_DRAW:
@@ -148,7 +139,9 @@ class FaraoState:
             n = self.hand_n[q]
             return [(k, c / n) for k, c in enumerate(self.hands[q]) if c]
         if ph == C_STEAL:
-            seat, slot = self.target
+            target = self.target
+            assert target is not None  # set by the thief
+            seat, slot = target
             base, rows = self.pyr[seat][slot]
             total = sum(r >> 3 for r in rows)
             out = []
@@ -175,7 +168,7 @@ class FaraoState:
     def apply_chance_run(self, rng: random.Random) -> list[int]:
         """Every chance step up to the next decision, with exactly the draws of
         ``sample_chance`` + ``apply_action`` one by one."""
-        out = []
+        out: list[int] = []
         while True:
             ph = self.phase
             if ph == C_DRAW:  # the common case, inlined: the same draw, no dispatch
@@ -199,41 +192,58 @@ class FaraoState:
         if ph == BUILD:
             return self.builds
         if ph == CASH:
-            need = g.rows_to_cash[self.plateau]
-            out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[p]) if len(pyr[1]) >= need]
-            return ([PASS] + out) if g.options.cash_optional else out
+            return self._cash_options()
         if ph == DRAW:
-            out = [PILE] if self.pile_n or self.disc_n else []
-            seen = 0
-            for k in self.display:
-                if not seen >> k & 1:
-                    seen |= 1 << k
-                    out.append(TAKE + k)
-            return out
+            return self._draw_options()
         if ph == END_DISCARD or ph == LOSS_DISCARD:  # every kind held, in kind order
             return list(compress(_DISCARD_RUN, islice(self.hands[p], 1, None)))
         if ph == TRADE_PICK:
             return g.offers(p, self.hands[p], self.hand_n)
         if ph == TRADE_REPLY:
-            return _ACCEPT_DECLINE if self.hands[p][self.offer[2]] else _DECLINE
+            offer = self.offer
+            assert offer is not None  # made in TRADE_PICK
+            return _ACCEPT_DECLINE if self.hands[p][offer[2]] else _DECLINE
         if ph == ATTACK:
             return self._attacks()
         if ph == BLOCK or ph == TAX_BLOCK:
             return _ALLOW_BLOCK if self.hands[p][PHARAOH] else _ALLOW_ONLY
         if ph == STEAL:
-            seat, slot = self.target
-            out = [PASS] if g.options.steal == "optional" else []
-            for i, r in enumerate(self.pyr[seat][slot][1]):
-                if (r >> 3) - (r & 7):
-                    out.append(STEAL_ACT + 2 * i)
-                if r & 7:
-                    out.append(STEAL_ACT + 2 * i + 1)
-            return out
+            return self._steal_options()
         if ph == IDLE:
             return _PASS_ONLY
         if ph < OVER:
             return [a for a, _ in self.chance_outcomes()]
         return []
+
+    def _cash_options(self) -> list[int]:
+        """Step 1: the own pyramids tall enough for the figure's plateau (``PASS`` first when optional)."""
+        g = self.g
+        need = g.rows_to_cash[self.plateau]
+        out = [CASH_ACT + s for s, pyr in enumerate(self.pyr[self.player]) if len(pyr[1]) >= need]
+        return ([PASS] + out) if g.options.cash_optional else out
+
+    def _draw_options(self) -> list[int]:
+        """Step 2: the pile (when it or the discard holds a card), each kind of the display once."""
+        out = [PILE] if self.pile_n or self.disc_n else []
+        seen = 0
+        for k in self.display:
+            if not seen >> k & 1:
+                seen |= 1 << k
+                out.append(TAKE + k)
+        return out
+
+    def _steal_options(self) -> list[int]:
+        """Step 5, a theft: each row's natural card and Joker the thief may take."""
+        target = self.target
+        assert target is not None  # set by the thief
+        seat, slot = target
+        out = [PASS] if self.g.options.steal == "optional" else []
+        for i, r in enumerate(self.pyr[seat][slot][1]):
+            if (r >> 3) - (r & 7):
+                out.append(STEAL_ACT + 2 * i)
+            if r & 7:
+                out.append(STEAL_ACT + 2 * i + 1)
+        return out
 
     def _attacks(self) -> list[int]:
         p = self.player
@@ -314,7 +324,7 @@ class FaraoState:
                 v = [x[:] if isinstance(x, list) else x for x in v]
             setattr(s, name, v)
         # bound continuations point at the old state: rebind by name
-        s.after = getattr(s, self.after.__name__) if self.after is not None else None
+        s.after = getattr(s, self.after.__name__)
         return s
 
     # -- moves --------------------------------------------------------------------
@@ -322,116 +332,168 @@ class FaraoState:
         ph = self.phase
         if ph < IDLE:
             self.decided = True
-        # the most frequent steps first
+        # the most frequent steps first; step 5's questions and the rest in _apply_attack_step
         if ph == TRADE:
-            if action == YES:
-                self.phase = TRADE_PICK
-            elif action == PASS:  # no (more) trades and no building
-                self._to_attack()
-            else:  # no (more) trades: the turn's first build
-                self._build(action)
+            self._on_trade(action)
         elif ph == DRAW:
-            if action == PILE:
-                self._draw(self.player, 1, self._to_trade)
-            else:
-                k = action - TAKE
-                self.display.remove(k)
-                self._gain(self.player, k)
-                self._draw(DISPLAY_TARGET, 1, self._to_trade)
+            self._on_draw(action)
         elif ph == BUILD:
-            if action == PASS:
-                self._to_attack()
-            else:
-                self._build(action)
+            self._on_build(action)
         elif ph == TRADE_PICK:
-            self.offer = decode_trade(action)
-            self.trades += 1
-            self.player = self.offer[0]
-            self.phase = TRADE_REPLY
+            self._on_trade_offer(action)
         elif ph == TRADE_REPLY:
-            q, give, ask = self.offer
-            if action == ACCEPT:
-                p = self.active
-                hp, hq = self.hands[p], self.hands[q]
-                hp[give] -= 1
-                hq[give] += 1
-                hq[ask] -= 1
-                hp[ask] += 1
-            self.offer = None
-            self.player = self.active
-            self._to_trade(same_cards=action != ACCEPT)
+            self._on_trade_reply(action)
         elif ph == END_DISCARD:
-            p = self.player
-            self._lose(p, action - DISCARD)
-            if self.hand_n[p] <= self.g.hand_limit:
-                self._end_turn()
+            self._on_end_discard(action)
         elif ph == ATTACK:
             self._attack(action)
         elif ph == CASH:
-            if action != PASS:
-                self._cash(action - CASH_ACT)
-            self._to_draw()
+            self._on_cash(action)
         elif ph == C_DRAW:
             self._drawn(action)
-        elif ph == BLOCK:
-            seat = self.player
-            self.player = self.active
-            if action == BLOCK_ACT:
-                self._lose(seat, PHARAOH)
-                self.blocks += 1
-                self.target = None
-                self._to_attack()
-            else:
-                self.phase = C_DIE
+        else:
+            self._apply_attack_step(ph, action)
+        self.steps += 1
+        ph = self.phase
+        if ph >= C_DRAW:
+            return TERMINAL if ph == OVER else CHANCE
+        return self.player
+
+    def _apply_attack_step(self, ph: int, action: int) -> None:
+        """Step 5's later questions and chance steps (a block, the die, the tax, the theft, a
+        collapse's discards), and the pass of a turn with nothing to decide."""
+        if ph == BLOCK:
+            self._on_thief_block(action)
         elif ph == C_DIE:
-            self.roll = action
-            seat, slot = self.target
-            if action > len(self.pyr[seat][slot][1]):
-                self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
-            else:
-                self.target = None
-                self._to_attack()
+            self._on_die(action)
         elif ph == TAX_BLOCK:
-            q = self.player
-            self.player = self.active
-            if action == BLOCK_ACT:
-                self._lose(q, PHARAOH)
-                self.blocks += 1
-                if self.g.options.pharaoh_blocks_each:
-                    del self.tax_queue[0]
-                else:
-                    self.tax_queue.clear()
-                self._next_tax()
-            else:
-                self.phase = C_TAX
+            self._on_tax_block(action)
         elif ph == C_TAX:
-            q = self.tax_queue.pop(0)
-            hq = self.hands[q]
-            hq[action] -= 1
-            self.hand_n[q] -= 1
-            self._gain(self.active, action)
-            self._next_tax()
+            self._on_tax_draw(action)
         elif ph == STEAL and action == PASS:  # steal: optional, and the Thief's player takes nothing
             self.target = None
             self._to_attack()
         elif ph == STEAL or ph == C_STEAL:
             self._steal(action)
         elif ph == LOSS_DISCARD:
-            q = self.player
-            self._lose(q, action - DISCARD)
-            if self.hand_n[q] <= self.g.hand_limit:
-                self.player = self.active
-                self._to_attack()
+            self._on_collapse_discard(action)
         elif ph == IDLE:
             self.decided = True
             self._end_turn()
         else:
             raise RuleViolation("an action was applied after the end of the game")
-        self.steps += 1
-        ph = self.phase
-        if ph >= C_DRAW:
-            return TERMINAL if ph == OVER else CHANCE
-        return self.player
+
+    # step 1: cash
+    def _on_cash(self, action: int) -> None:
+        if action != PASS:
+            self._cash(action - CASH_ACT)
+        self._to_draw()
+
+    # step 2: draw, from the pile or the display
+    def _on_draw(self, action: int) -> None:
+        if action == PILE:
+            self._draw(self.player, 1, self._to_trade)
+        else:
+            k = action - TAKE
+            self.display.remove(k)
+            self._gain(self.player, k)
+            self._draw(DISPLAY_TARGET, 1, self._to_trade)
+
+    # step 3: trade (the question before each offer, the offer, the partner's reply)
+    def _on_trade(self, action: int) -> None:
+        if action == YES:
+            self.phase = TRADE_PICK
+        elif action == PASS:  # no (more) trades and no building
+            self._to_attack()
+        else:  # no (more) trades: the turn's first build
+            self._build(action)
+
+    def _on_trade_offer(self, action: int) -> None:
+        offer = self.offer = decode_trade(action)
+        self.trades += 1
+        self.player = offer[0]
+        self.phase = TRADE_REPLY
+
+    def _on_trade_reply(self, action: int) -> None:
+        offer = self.offer
+        assert offer is not None  # made in TRADE_PICK
+        q, give, ask = offer
+        if action == ACCEPT:
+            p = self.active
+            hp, hq = self.hands[p], self.hands[q]
+            hp[give] -= 1
+            hq[give] += 1
+            hq[ask] -= 1
+            hp[ask] += 1
+        self.offer = None
+        self.player = self.active
+        self._to_trade(same_cards=action != ACCEPT)
+
+    # step 4: build, until PASS
+    def _on_build(self, action: int) -> None:
+        if action == PASS:
+            self._to_attack()
+        else:
+            self._build(action)
+
+    # step 5: thief or tax collector (the attack itself is _attack)
+    def _on_thief_block(self, action: int) -> None:
+        seat = self.player
+        self.player = self.active
+        if action == BLOCK_ACT:
+            self._lose(seat, PHARAOH)
+            self.blocks += 1
+            self.target = None
+            self._to_attack()
+        else:
+            self.phase = C_DIE
+
+    def _on_die(self, action: int) -> None:
+        self.roll = action
+        target = self.target
+        assert target is not None  # set by the thief
+        seat, slot = target
+        if action > len(self.pyr[seat][slot][1]):
+            self.phase = STEAL if self.g.options.thief_takes == "any" else C_STEAL
+        else:
+            self.target = None
+            self._to_attack()
+
+    def _on_tax_block(self, action: int) -> None:
+        q = self.player
+        self.player = self.active
+        if action == BLOCK_ACT:
+            self._lose(q, PHARAOH)
+            self.blocks += 1
+            if self.g.options.pharaoh_blocks_each:
+                del self.tax_queue[0]
+            else:
+                self.tax_queue.clear()
+            self._next_tax()
+        else:
+            self.phase = C_TAX
+
+    def _on_tax_draw(self, action: int) -> None:
+        q = self.tax_queue.pop(0)
+        hq = self.hands[q]
+        hq[action] -= 1
+        self.hand_n[q] -= 1
+        self._gain(self.active, action)
+        self._next_tax()
+
+    def _on_collapse_discard(self, action: int) -> None:
+        q = self.player
+        self._lose(q, action - DISCARD)
+        if self.hand_n[q] <= self.g.hand_limit:
+            self.player = self.active
+            self._to_attack()
+
+    # step 6: hand to seven
+    def _on_end_discard(self, action: int) -> None:
+        p = self.player
+        self._lose(p, action - DISCARD)
+        if self.hand_n[p] <= self.g.hand_limit:
+            self._end_turn()
 
     # cards in and out of hands
     def _gain(self, seat: int, kind: int) -> None:
@@ -446,7 +508,7 @@ class FaraoState:
         self.disc_n += 1
 
     # draws
-    def _draw(self, target: int, n: int, then) -> None:
+    def _draw(self, target: int, n: int, then: Callable[[], None]) -> None:
         self.draw_to = target
         self.draw_left = n
         self.after = then
@@ -628,7 +690,9 @@ class FaraoState:
 
     def _steal(self, action: int) -> None:
         row, joker = divmod(action - STEAL_ACT, 2)
-        q, slot = self.target
+        target = self.target
+        assert target is not None  # set by the thief
+        q, slot = target
         self.target = None
         base, rows = self.pyr[q][slot]
         r = rows[row] - 8 - joker
@@ -742,10 +806,7 @@ class FaraoState:
         s = cls.__new__(cls)
         n = game.num_players
         s.g = game
-        s.hands = [[0] * NK for _ in range(n)]
-        for q, h in enumerate(hands):
-            for k, c in h.items():
-                s.hands[q][k] += c
+        s.hands = [_counted(h) for h in hands] + [[0] * NK for _ in range(n - len(hands))]
         s.hand_n = [sum(h) for h in s.hands]
         s.pyr = [[] for _ in range(n)]
         for q, pyrs in enumerate(pyramids):
@@ -754,27 +815,11 @@ class FaraoState:
                 s.pyr[q].append((base, enc))
         s.display = list(display)
         s.display_owed = 0
-        s.discard = [0] * NK
-        for k, c in (discard or {}).items():
-            s.discard[k] += c
+        s.discard = _counted(discard or {})
         s.disc_n = sum(s.discard)
-        used = [0] * NK
-        for h in s.hands:
-            for k in range(NK):
-                used[k] += h[k]
-        for k in s.display:
-            used[k] += 1
-        for k in range(NK):
-            used[k] += s.discard[k]
-        for pyrs in s.pyr:
-            for base, rows in pyrs:
-                for i, r in enumerate(rows):
-                    used[base + i] += (r >> 3) - (r & 7)
-                    used[JOKER] += r & 7
+        used = s._cards_out_of_pile()
         if pile is not None:
-            s.pile = [0] * NK
-            for k, c in pile.items():
-                s.pile[k] += c
+            s.pile = _counted(pile)
         else:
             s.pile = [game.counts[k] - used[k] for k in range(NK)]
             s.pile[END] = 1 if final else 0
@@ -794,7 +839,7 @@ class FaraoState:
         s.tax_queue = []
         s.draw_to = 0
         s.draw_left = 0
-        s.after = None
+        s.after = s._no_draw_pending
         s.cashed = []
         s.final_cashed = []
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
@@ -803,6 +848,35 @@ class FaraoState:
         s.trade_or_build = _PASS_YES
         s._start_turn(active)
         return s
+
+    def _cards_out_of_pile(self) -> list[int]:
+        """Per kind, the cards in the hands, the display, the discard and the pyramids."""
+        used = [0] * NK
+        for h in self.hands:
+            for k in range(NK):
+                used[k] += h[k]
+        for k in self.display:
+            used[k] += 1
+        for k in range(NK):
+            used[k] += self.discard[k]
+        for pyrs in self.pyr:
+            for base, rows in pyrs:
+                for i, r in enumerate(rows):
+                    used[base + i] += (r >> 3) - (r & 7)
+                    used[JOKER] += r & 7
+        return used
+
+    def _no_draw_pending(self) -> None:
+        """What follows a draw, in a constructed position before its first draw: never called."""
+        raise RuleViolation("a draw ended that was never started")
+
+
+def _counted(counts: Mapping[int, int]) -> list[int]:
+    """``{kind: count}`` as a list of counts per kind."""
+    out = [0] * NK
+    for k, c in counts.items():
+        out[k] += c
+    return out
 
 
 _DISCARD_RUN = tuple(DISCARD + k for k in range(1, NK))  # a discard of each kind, in kind order

@@ -40,11 +40,10 @@ trace text), :mod:`.state` (the engine and the observation), :mod:`.checker`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ...errors import Where
 from .. import register
-from ..api import Problem, RandomAgent, StaticSpec
+from ..api import AgentFactory, Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import HapyGame, bind
 from .spec import GAME_ID, MAX_TURNS, SETS_TO_WIN, HapyOptions, setup_names, static_spec_of
@@ -54,14 +53,14 @@ class HapyRules:
     """The rules of Hâpy Families, for the generic validator."""
 
     game_id = GAME_ID
-    agents: Mapping[str, Callable[[HapyGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
+    agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
     # Can a game never end? Cards in hands always form whole sets (a family has 0, 3 or
     # 6 cards outside the revealed sets), so someone can always still win; but nothing
     # forces a player to ask for the right card, and a player may pass forever once the
     # layout is empty. Random players may do exactly that: a random game that reaches
     # the turn limit is counted and listed with its seed, not failed. Greedy players
     # always ask for something useful, so a greedy game that never ends is a failure.
-    must_finish = {"random": False, "greedy": True}
+    must_finish: Mapping[str, bool] = {"random": False, "greedy": True}
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

@@ -154,8 +154,8 @@ class GreedyAgent:
         faces = self.faces = obs.faces
         self.hidden0 = faces.count(HIDDEN)
 
-    def _update(self, obs: HapyObservation) -> None:
-        """Read the public log from where it was left."""
+    def _update(self, obs: HapyObservation) -> _PublicMemory:
+        """Read the public log from where it was left; the memory."""
         if not self.faces:
             self._first(obs)
         events = obs.events
@@ -164,19 +164,18 @@ class GreedyAgent:
             mem = self.mem = _PublicMemory(self.n, obs.faces)
         if mem.seen != len(events):
             mem.update(events)
+        return mem
 
     def act(self, obs: HapyObservation, legal: Sequence[int], rng: random.Random) -> int:
         phase = obs.phase
         if phase == "request":
-            self._update(obs)
-            return self._request(obs)
+            return self._request(obs, self._update(obs))
         if phase == "take":
             if not self.faces:
                 self._first(obs)
             return self._take(obs, legal, rng)
         if phase == "keep":
-            self._update(obs)
-            holder = self.mem.holder
+            holder = self._update(obs).holder
             for a in legal:
                 if holder[a - KEEP_BASE] != self.seat:
                     return a
@@ -207,13 +206,18 @@ class GreedyAgent:
                 best.append(place)
         return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
 
-    def _request(self, obs: HapyObservation) -> int:
-        me = self.seat
+    def _request(self, obs: HapyObservation, mem: _PublicMemory) -> int:
         hand, myrev, rev_all, forbidden = obs.request_view
-        mem = self.mem
         free = ALL & ~(hand | mem.table | rev_all | BIT_OR_0[forbidden])  # the cards worth naming
         if not free:
             return PASS
+        fams = self._families(hand, myrev, free)
+        if not fams:
+            return PASS
+        return self._best_request(obs, mem, fams)
+
+    def _families(self, hand: int, myrev: int, free: int) -> list[tuple[float, int, int]]:
+        """``(weight, family, its free cards)`` of the families worth asking for, best first."""
         ask = self.ASK_VALUE
         # families worth asking for, best first (the most of it in hand, then the last family):
         # two in hand complete a set. Per family: its free cards and its cards in hand, 6 bits each
@@ -226,10 +230,14 @@ class GreedyAgent:
                 k = POP6[hands[f]]
                 if k or (myrev >> SHIFT[f]) & 63:
                     fams.append((ask[k], f, free))
-        if not fams:
-            return PASS
         if len(fams) > 1:
             fams.sort(key=_FIRST, reverse=True)  # stable: among equal weights, the last family first
+        return fams
+
+    def _best_request(self, obs: HapyObservation, mem: _PublicMemory, fams: list[tuple[float, int, int]]) -> int:
+        """The request with the best weight × chance the target holds the card, less for a card
+        this player had to give away before."""
+        me = self.seat
         holder, lacks, lost = mem.holder, mem.lacks, mem.lost[me]
         ratio = None
         best_score = 0.0
@@ -249,23 +257,13 @@ class GreedyAgent:
                     chance = 1.0
                 else:
                     if ranked is None:
-                        # the opponents most likely to hold an unseen card of f: their unknown
-                        # cards among all the cards of unknown place, more if they asked for f
                         if ratio is None:
-                            ratio = self._ratios(obs)
-                        ranked = []
-                        interest = mem.interest
-                        for r, q in ratio:
-                            x = r * (1.0 + interest[q][f])
-                            ranked.append((x if x < 1.0 else 1.0, q))
-                        if len(ranked) > 1:
-                            ranked.sort(reverse=True)
-                    bit = BIT[c]
-                    for chance, target in ranked:  # noqa: B007 (chance is read after the break)
-                        if not lacks[target] & bit:
-                            break
-                    else:
+                            ratio = self._ratios(obs, mem)
+                        ranked = _ranked(ratio, mem.interest, f)
+                    likeliest = _likeliest(ranked, lacks, BIT[c])
+                    if likeliest is None:
                         continue
+                    chance, target = likeliest
                 score = weight * chance / (1 + lost[c])
                 if score > best_score:
                     best_score = score
@@ -274,9 +272,8 @@ class GreedyAgent:
                         break  # no card of this family can do better
         return best_action
 
-    def _ratios(self, obs: HapyObservation) -> list[tuple[float, int]]:
+    def _ratios(self, obs: HapyObservation, mem: _PublicMemory) -> list[tuple[float, int]]:
         """``(unknown cards / cards of unknown place, seat)`` for each opponent with unknown cards."""
-        mem = self.mem
         sizes, known = obs.hand_sizes, mem.known
         pool = self.hidden0 - mem.mummy_taken  # where a card of unknown place may be: the hands' unknown cards,
         # the Mummy-up ones
@@ -292,3 +289,23 @@ class GreedyAgent:
         for u, q in unknown:
             out.append((u / pool, q))
         return out
+
+
+def _ranked(ratio: list[tuple[float, int]], interest: list[list[int]], f: int) -> list[tuple[float, int]]:
+    """The opponents most likely to hold an unseen card of family ``f``, likeliest first: their
+    unknown cards among all the cards of unknown place, more if they asked for ``f``."""
+    ranked = []
+    for r, q in ratio:
+        x = r * (1.0 + interest[q][f])
+        ranked.append((x if x < 1.0 else 1.0, q))
+    if len(ranked) > 1:
+        ranked.sort(reverse=True)
+    return ranked
+
+
+def _likeliest(ranked: list[tuple[float, int]], lacks: list[int], bit: int) -> tuple[float, int] | None:
+    """``(chance, seat)`` of the likeliest opponent not known to lack the card ``bit``; None: none."""
+    for chance, target in ranked:
+        if not lacks[target] & bit:
+            return chance, target
+    return None

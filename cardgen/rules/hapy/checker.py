@@ -13,47 +13,93 @@ from typing import TYPE_CHECKING
 from ..api import RuleViolation, check_offered
 from . import rulebook
 from .codec import KEEP_BASE, PASS, REQUEST_BASE
-from .masks import ALL, BIT, LOW6, PLACES_HI, PLACES_LO, PLACES_MID, POP6, mask_cards, sets_and_whole
-from .spec import DEAL, EMPTY, FAMILIES, HIDDEN, KEEP, N_CARDS, OVER, REQUEST, TAKE
-from .state import HapyState
+from .spec import DEAL, EMPTY, HIDDEN, KEEP, OVER, REQUEST, TAKE
 
 if TYPE_CHECKING:  # for annotations only: the game definition imports this module
+    from ..tableau import Layout
     from .game import HapyGame
+    from .state import HapyState
 
+# The state's cards, read by the package doc's numbering alone (not with the engine's
+# tables): card ``family * 6 + number - 1`` is bit ``card`` of a mask, so a family's
+# cards in a mask are the six bits ``(mask >> 6 * family) & 63``.
+N_CARDS = rulebook.CARDS
+FAMILIES = rulebook.FAMILIES
+_ALL = (1 << N_CARDS) - 1
+_ALL_CARDS = frozenset(range(N_CARDS))
+_POP6 = tuple(bin(v).count("1") for v in range(64))  # cards of a family in a six-bit slice
+_LOW6 = sum(1 << (6 * f) for f in range(FAMILIES))  # the lowest bit of each family
 # per 12-bit slice of a card mask (two families): does a family hold three or more cards?
 # does each family hold 0, 3 or 6 (whole sets of three)?
-_THREE12 = tuple(POP6[v & 63] >= 3 or POP6[v >> 6] >= 3 for v in range(4096))
-_SETS12 = tuple(POP6[v & 63] % 3 == 0 and POP6[v >> 6] % 3 == 0 for v in range(4096))
+_THREE12 = tuple(_POP6[v & 63] >= 3 or _POP6[v >> 6] >= 3 for v in range(4096))
+_SETS12 = tuple(_POP6[v & 63] % 3 == 0 and _POP6[v >> 6] % 3 == 0 for v in range(4096))
 _THREES = (rulebook.GROUP,) * max(rulebook.SETS_TO_WIN)
-_ALL_CARDS = frozenset(range(N_CARDS))
 
 
-def _checker_tables(game: HapyGame) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _slice_places(base: int) -> tuple[tuple[int, ...], ...]:
+    """For each 12-bit value, the places ``base + bit`` of its bits, in order."""
+    return tuple(tuple(base + b for b in range(12) if v >> b & 1) for v in range(4096))
+
+
+_PLACES12 = (_slice_places(0), _slice_places(12), _slice_places(24))
+
+
+def _cards_of(mask: int) -> list[int]:
+    """The cards of a mask, in order (for messages)."""
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def lies_on(layout: Layout) -> tuple[int, ...]:
+    """Per place, the places it lies on (a mask), from the layout's data by the rulebook's
+    words: a card laid partly over an earlier one covers it; cards overlap when they lie less
+    than a card's width and height apart (positions in card widths and heights). A layout
+    that lists its ``covers`` pairs is taken at its word."""
+    n = len(layout.xs)
+    under = [0] * n
+    if layout.given_covers is not None:
+        for upper, lower in layout.given_covers:
+            under[upper] |= 1 << lower
+        return tuple(under)
+    xs, ys = layout.xs, layout.ys
+    for upper in range(n):
+        for lower in range(upper):
+            if abs(xs[upper] - xs[lower]) < 1 - 1e-9 and abs(ys[upper] - ys[lower]) < 1 - 1e-9:
+                under[upper] |= 1 << lower
+    return tuple(under)
+
+
+def _checker_tables(game: HapyGame) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...],
+                                              tuple[tuple[int, ...], ...]]:
     """The checker's own tables for a layout, made once per game definition: per 12 places
-    (0-11, 12-23, 24-35), for each set of them, the places they lie on (mask); and per
-    place what to OR a card with to get what the place shows (0 God side up, -1 Mummy)."""
+    (0-11, 12-23, 24-35), for each set of them, the places they lie on (mask); per place what
+    to OR a card with to get what the place shows (0 God side up, -1 Mummy); and per place
+    the places lying on it."""
     tables = game.__dict__.get("_checker_tables")
     if tables is None:
-        lies_on = [0] * N_CARDS
-        for upper, lowers in enumerate(game.layout.covers):
-            for lower in lowers:
-                lies_on[upper] |= 1 << lower
+        layout = game.layout
+        under = lies_on(layout)
         cover12 = []
         for k in range(3):
             rows = [0] * 4096
             for v in range(1, 4096):
                 low = (v & -v).bit_length() - 1
-                rows[v] = lies_on[12 * k + low] | rows[v & (v - 1)]
+                rows[v] = under[12 * k + low] | rows[v & (v - 1)]
             cover12.append(tuple(rows))
-        face_or = tuple(0 if up else HIDDEN for up in game.layout.face_up)
-        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or)
+        face_or = tuple(0 if up else HIDDEN for up in layout.face_up)
+        over = tuple(tuple(u for u in range(N_CARDS) if under[u] >> p & 1) for p in range(N_CARDS))
+        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or, over)
     return tables
 
 
 def _whole_family(mask: int) -> bool:
     """Does the mask hold all six cards of a family?"""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & (mask >> 5) & LOW6)
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & (mask >> 5) & _LOW6)
 
+
+def _sets_and_whole(mask: int) -> tuple[int, bool]:
+    """Sets of three in a revealed mask, and whether it holds a whole family."""
+    counts = [_POP6[(mask >> (6 * f)) & 63] for f in range(FAMILIES)]
+    return sum(k // 3 for k in counts), 6 in counts
 
 
 class HapyChecker:
@@ -76,16 +122,14 @@ class HapyChecker:
     cover graph (per 12 places, a table of the places they lie on).
     """
 
-    __slots__ = ("g", "n", "covered_by", "face_up", "next_seat", "win_sets", "rev_seen", "may_win", "turn",
+    __slots__ = ("g", "n", "covered_by", "face_up", "win_sets", "rev_seen", "may_win", "turn",
                  "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
                  "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed")
 
     def __init__(self, game: HapyGame):
         self.g = game
         self.n = game.num_players
-        self.covered_by = game.covered_by
-        self.face_up = game.face_up
-        self.next_seat = game.next_seat
+        self.face_up = game.layout.face_up  # the layout's data: which places lie God side up
         self.win_sets = rulebook.SETS_TO_WIN[self.n]  # the rulebook's number, not the engine's
         # the checker's own record of the requests, for the ban: the option chosen (EN or FR reading)
         self.ban_fr = game.options.request_ban == "last_other_request"
@@ -98,7 +142,8 @@ class HapyChecker:
         self.player = 0
         self.gained: list[int] = []  # families the mover gained this turn
         self.handed: tuple | None = None  # (requester, target, card bit) of a request the target can answer
-        self.cover12, self.face_or = _checker_tables(game)
+        # the cover graph, worked out from the layout's data (not the engine's)
+        self.cover12, self.face_or, self.covered_by = _checker_tables(game)
         # the own record of the layout (None until the first full check)
         self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
         self.faces: list[int] = []  # what each place must show
@@ -108,58 +153,72 @@ class HapyChecker:
         self.fine: set[int] = set()  # hands seen to hold no three of a family
         self.whole_sets: set[int] = set()  # revealed cards seen to be whole sets of three
 
+    # -- each action, by the step of the turn it belongs to (Gameplay Overview) ----------
     def before(self, s: HapyState, player: int, action: int) -> None:
         phase = s.phase
         if phase == REQUEST:
-            if action == PASS:
-                self.this_req = -1
-                return
-            a = action - REQUEST_BASE
-            target = a // 100
-            card = a - 100 * target
-            if not (0 <= target < self.n) or target == player or card >= N_CARDS:
-                raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
-            if card == self.banned(player):
-                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card "
-                                    + ("another player requested last" if self.ban_fr
-                                       else "the previous player requested"))
-            self.this_req = card
-            if player != self.req_seat:
-                self.req_prev = self.req_card
-            self.req_seat, self.req_card = player, card
-            bit = BIT[card]
-            if s.rev_all & bit:  # rev_all itself is checked against each seat's cards in full checks
-                raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
-            if s.hand[target] & bit:
-                self.gained.append(card // 6)
-                self.handed = (player, target, bit)  # Requesting a God: the card changes hands
+            self._request(s, player, action)
         elif phase == TAKE:
-            slot_card = s.slot_card
-            if not (0 <= action < N_CARDS) or slot_card[action] < 0:
-                raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
-            for upper in self.covered_by[action]:
-                if slot_card[upper] >= 0:
-                    name = self.g.card_name(slot_card[action])
-                    raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
-                                        f" although place {upper} still covers it")
-            card = slot_card[action]
-            self.gained.append(card // 6)
-            layout = self.layout
-            if layout is not None:  # the record follows the take
-                if layout[action] != card:
-                    raise RuleViolation(f"place {action} holds {self.g.card_name(card)}, but"
-                                        f" {self.g.card_name(layout[action])} was laid there")
-                layout[action] = EMPTY
-                self.faces[action] = EMPTY
-                self.cards &= ~(1 << card)
-                self.places &= ~(1 << action)
-                self.count -= 1
+            self._take(s, player, action)
         elif phase == KEEP:
-            card = action - KEEP_BASE
-            if not (0 <= card < N_CARDS) or not (s.hand[player] >> card & 1):
-                raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
-            if POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
-                raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
+            self._keep(s, player, action)
+
+    def _take(self, s: HapyState, player: int, action: int) -> None:
+        """1. Taking a God: an available card, one no other card covers any more."""
+        slot_card = s.slot_card
+        if not (0 <= action < N_CARDS) or slot_card[action] < 0:
+            raise RuleViolation(f"seat {player + 1} took from place {action}, which holds no card")
+        for upper in self.covered_by[action]:
+            if slot_card[upper] >= 0:
+                name = self.g.card_name(slot_card[action])
+                raise RuleViolation(f"seat {player + 1} took place {action} ({name})"
+                                    f" although place {upper} still covers it")
+        card = slot_card[action]
+        self.gained.append(card // 6)
+        layout = self.layout
+        if layout is not None:  # the record follows the take
+            if layout[action] != card:
+                raise RuleViolation(f"place {action} holds {self.g.card_name(card)}, but"
+                                    f" {self.g.card_name(layout[action])} was laid there")
+            layout[action] = EMPTY
+            self.faces[action] = EMPTY
+            self.cards &= ~(1 << card)
+            self.places &= ~(1 << action)
+            self.count -= 1
+
+    def _request(self, s: HapyState, player: int, action: int) -> None:
+        """2. Requesting a God (optional): another player and a card, not a revealed one nor the
+        banned one; a card the target holds changes hands."""
+        if action == PASS:
+            self.this_req = -1
+            return
+        a = action - REQUEST_BASE
+        target = a // 100
+        card = a - 100 * target
+        if not (0 <= target < self.n) or target == player or card >= N_CARDS:
+            raise RuleViolation(f"seat {player + 1} made an impossible request ({action})")
+        if card == self.banned(player):
+            raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, the card "
+                                + ("another player requested last" if self.ban_fr
+                                   else "the previous player requested"))
+        self.this_req = card
+        if player != self.req_seat:
+            self.req_prev = self.req_card
+        self.req_seat, self.req_card = player, card
+        bit = 1 << card
+        if s.rev_all & bit:  # rev_all itself is checked against each seat's cards in full checks
+            raise RuleViolation(f"seat {player + 1} requested {self.g.card_name(card)}, a revealed card")
+        if s.hand[target] & bit:
+            self.gained.append(card // 6)
+            self.handed = (player, target, bit)  # Requesting a God: the card changes hands
+
+    def _keep(self, s: HapyState, player: int, action: int) -> None:
+        """3. Revealing Gods: with four of a family, the card kept is one the player holds."""
+        card = action - KEEP_BASE
+        if not (0 <= card < N_CARDS) or not (s.hand[player] >> card & 1):
+            raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
+        if _POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
+            raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
 
     def banned(self, player: int) -> int:
         """The card ``player`` may not request now, from the checker's own record (-1: none).
@@ -173,11 +232,13 @@ class HapyChecker:
         """The engine offers exactly the requests the rulebook allows: pass, or any other
         seat and any God card that is not revealed nor banned (one's own cards included)."""
         p = s.player
-        taboo = reduce(or_, s.rev, 0) | (BIT[self.banned(p)] if self.banned(p) >= 0 else 0)
+        banned = self.banned(p)
+        taboo = reduce(or_, s.rev, 0) | (1 << banned if banned >= 0 else 0)
         want = {PASS} | {REQUEST_BASE + 100 * q + c for q in range(self.n) if q != p for c in range(N_CARDS)
                          if not taboo >> c & 1}
         check_offered(set(s.legal_actions()), want, f"seat {p + 1}'s request step", s.action_to_string)
 
+    # -- after each step ------------------------------------------------------------------
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
         if self.handed is not None:
@@ -193,48 +254,52 @@ class HapyChecker:
         if pyr + sum(s.hand_n) + s.rev_all.bit_count() != N_CARDS:
             raise RuleViolation(f"card count is {pyr + sum(s.hand_n) + s.rev_all.bit_count()}, not {N_CARDS}"
                                 f" (layout {pyr}, hands {list(s.hand_n)}, revealed {s.rev_all.bit_count()})")
-        turn = s.turn
-        if turn != self.turn:
-            # The mover's turn is over: no set of three kept, the win taken if met, the next seat
-            # clockwise. Only the families the mover gained this turn (seen by before) can have
-            # reached three in hand; the full check looks at every family. The win condition is
-            # recomputed whenever the mover's revealed cards changed.
-            prev = self.player
-            gained = self.gained
-            if gained:
-                hand = s.hand[prev]
-                for f in gained:
-                    if POP6[(hand >> (6 * f)) & 63] >= 3:
-                        raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three"
-                                            f" {self.g.families[f]} in hand")
-                gained.clear()
-            rev = s.rev[prev]
-            if rev != self.rev_seen[prev]:
-                self.rev_seen[prev] = rev
-                self.may_win[prev] = _whole_family(rev) or rev.bit_count() // 3 >= self.win_sets
-            player = s.player
-            if phase == OVER:
-                if self.may_win[prev] != (s.winner == prev):
-                    self._wrong_end(s, prev, True)
-            else:
-                if self.may_win[prev]:
-                    self._wrong_end(s, prev, False)
-                if player != self.next_seat[prev]:
-                    raise RuleViolation(f"seat {player + 1} plays after seat {prev + 1}: not clockwise")
-                if phase == TAKE:
-                    if not pyr:
-                        raise RuleViolation("a turn began with a take step from an empty layout")
-                elif pyr:
-                    raise RuleViolation("a turn began without the take step although the layout holds cards")
-            self.turn = turn
-            self.player = player
-            self.prev_req, self.this_req = self.this_req, -1
+        if s.turn != self.turn:
+            self._turn_over(s)
         if full:
             self.conservation(s)
             if phase == REQUEST:
                 self.requests_offered(s)
             elif phase == TAKE:
                 self.takes_offered(s)
+
+    def _turn_over(self, s: HapyState) -> None:
+        """The mover's turn is over: no set of three kept (3. Revealing Gods), the win taken if
+        met (End of the Game), the next seat clockwise, its turn starting with the take unless
+        the pyramid is empty. Only the families the mover gained this turn (seen by before) can
+        have reached three in hand; the full check looks at every family. The win condition is
+        recomputed whenever the mover's revealed cards changed."""
+        prev = self.player
+        gained = self.gained
+        if gained:
+            hand = s.hand[prev]
+            for f in gained:
+                if _POP6[(hand >> (6 * f)) & 63] >= 3:
+                    raise RuleViolation(f"seat {prev + 1} ended a turn with a set of three"
+                                        f" {self.g.families[f]} in hand")
+            gained.clear()
+        rev = s.rev[prev]
+        if rev != self.rev_seen[prev]:
+            self.rev_seen[prev] = rev
+            self.may_win[prev] = _whole_family(rev) or rev.bit_count() // 3 >= self.win_sets
+        player = s.player
+        phase = s.phase
+        if phase == OVER:
+            if self.may_win[prev] != (s.winner == prev):
+                self._wrong_end(s, prev, True)
+        else:
+            if self.may_win[prev]:
+                self._wrong_end(s, prev, False)
+            if player != (prev + 1) % self.n:
+                raise RuleViolation(f"seat {player + 1} plays after seat {prev + 1}: not clockwise")
+            if phase == TAKE:
+                if not s.pyr:
+                    raise RuleViolation("a turn began with a take step from an empty layout")
+            elif s.pyr:
+                raise RuleViolation("a turn began without the take step although the layout holds cards")
+        self.turn = s.turn
+        self.player = player
+        self.prev_req, self.this_req = self.this_req, -1
 
     def takes_offered(self, s: HapyState) -> None:
         """The take step offers exactly the cards no other card covers any more (Taking a God),
@@ -255,6 +320,7 @@ class HapyChecker:
         raise RuleViolation(f"seat {prev + 1} meets the win condition ({sets} set(s)"
                             f"{', a whole family' if whole else ''}) but the game went on")
 
+    # -- the full check -------------------------------------------------------------------
     def conservation(self, s: HapyState) -> None:
         """Each card exactly once; the layout and faces against the record; counts and
         availability recomputed."""
@@ -271,7 +337,7 @@ class HapyChecker:
         rev_n = list(map(int.bit_count, revs))
         rev_all = reduce(or_, revs, 0)
         # each card exactly once: the masks cover all 36 cards and their sizes add up to 36
-        if reduce(or_, hands, self.cards | rev_all) != ALL or count + sum(hand_n) + sum(rev_n) != N_CARDS:
+        if reduce(or_, hands, self.cards | rev_all) != _ALL or count + sum(hand_n) + sum(rev_n) != N_CARDS:
             self._lost_or_twice(s)
         if hand_n != s.hand_n:
             q = next(q for q in range(self.n) if hand_n[q] != s.hand_n[q])
@@ -281,35 +347,42 @@ class HapyChecker:
         if list(map(floordiv, rev_n, _THREES)) != s.rev_sets:
             q = next(q for q in range(self.n) if rev_n[q] // 3 != s.rev_sets[q])
             raise RuleViolation(f"seat {q + 1} counts {s.rev_sets[q]} revealed set(s) but shows {rev_n[q] // 3}")
-        # no family of three or more in a hand between turns, revealed cards in whole sets
-        # (a mask found right once is not looked at again)
+        self._sets_of_three(s)
+        self._free_places(s)
+
+    def _sets_of_three(self, s: HapyState) -> None:
+        """No family of three or more in a hand between turns, revealed cards in whole sets
+        (a mask found right once is not looked at again)."""
         three = _THREE12
         mover = s.player if s.phase != TAKE else -1  # only the mover may hold three, before revealing
         fine = self.fine
-        for q, m in enumerate(hands):
+        for q, m in enumerate(s.hand):
             if q != mover and m not in fine:
                 if three[m & 4095] or three[(m >> 12) & 4095] or three[m >> 24]:
-                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] >= 3)
-                    raise RuleViolation(f"seat {q + 1} holds {POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in"
+                    f = next(f for f in range(FAMILIES) if _POP6[(m >> (6 * f)) & 63] >= 3)
+                    raise RuleViolation(f"seat {q + 1} holds {_POP6[(m >> (6 * f)) & 63]} {self.g.families[f]} in"
                                         " hand between turns: sets of three must be revealed")
                 fine.add(m)
         sets = _SETS12
         whole_sets = self.whole_sets
-        for q, m in enumerate(revs):
+        for q, m in enumerate(s.rev):
             if m not in whole_sets:
                 if not (sets[m & 4095] and sets[(m >> 12) & 4095] and sets[m >> 24]):
-                    f = next(f for f in range(FAMILIES) if POP6[(m >> (6 * f)) & 63] % 3)
-                    raise RuleViolation(f"seat {q + 1} has {POP6[(m >> (6 * f)) & 63]} revealed"
+                    f = next(f for f in range(FAMILIES) if _POP6[(m >> (6 * f)) & 63] % 3)
+                    raise RuleViolation(f"seat {q + 1} has {_POP6[(m >> (6 * f)) & 63]} revealed"
                                         f" {self.g.families[f]}: not sets of three")
                 whole_sets.add(m)
-        # free places, from scratch: the places holding a card that no such place lies on
+
+    def _free_places(self, s: HapyState) -> None:
+        """The available places, from scratch: the places holding a card that no such place lies on."""
         places = self.places
         avail = s.avail
         if places:
             t0, t1, t2 = self.cover12
+            lo, mid, hi = _PLACES12
             free = places & ~(t0[places & 4095] | t1[(places >> 12) & 4095] | t2[places >> 24])
             ok = len(avail) == free.bit_count() and \
-                tuple(avail) == PLACES_LO[free & 4095] + PLACES_MID[(free >> 12) & 4095] + PLACES_HI[free >> 24]
+                tuple(avail) == lo[free & 4095] + mid[(free >> 12) & 4095] + hi[free >> 24]
         else:
             free = 0
             ok = not avail
@@ -323,7 +396,7 @@ class HapyChecker:
         # what the players see: God-up places show their card, Mummy-up places never do
         faces = list(map(or_, layout, self.face_or))
         if len(layout) == N_CARDS and _ALL_CARDS == set(layout):  # every place holds a card, each card once (the end of the deal)
-            cards = places = ALL
+            cards = places = _ALL
             count = N_CARDS
         else:
             cards = places = count = 0
@@ -344,8 +417,10 @@ class HapyChecker:
 
     def _differs(self, s: HapyState) -> None:
         g = self.g
+        layout = self.layout
+        assert layout is not None  # called once the record is made
         for p in range(N_CARDS):
-            c, want = s.slot_card[p], self.layout[p]
+            c, want = s.slot_card[p], layout[p]
             if c != want:
                 if want == EMPTY:
                     raise RuleViolation(f"place {p} holds {g.card_name(c)}, but its card was taken")
@@ -364,10 +439,10 @@ class HapyChecker:
         for what, masks in (("hand", s.hand), ("revealed cards", s.rev)):
             for q, m in enumerate(masks):
                 if seen & m:
-                    raise RuleViolation(f"{g.card_name(mask_cards(seen & m)[0])} is in two places at once"
+                    raise RuleViolation(f"{g.card_name(_cards_of(seen & m)[0])} is in two places at once"
                                         f" (one is seat {q + 1}'s {what})")
                 seen |= m
-        missing = mask_cards(ALL & ~seen)
+        missing = _cards_of(_ALL & ~seen)
         raise RuleViolation(f"card(s) lost: {', '.join(g.card_name(c) for c in missing) or '?'}")
 
     def at_end(self, s: HapyState) -> None:
@@ -377,7 +452,7 @@ class HapyChecker:
         w = s.winner
         if not (0 <= w < self.g.num_players):
             raise RuleViolation("the game ended without a winner")
-        sets, whole = sets_and_whole(s.rev[w])
+        sets, whole = _sets_and_whole(s.rev[w])
         if not whole and sets < self.win_sets:
             raise RuleViolation(f"seat {w + 1} won with {sets} set(s) of three and no whole family"
                                 f" ({self.win_sets} sets needed with {self.n} players)")

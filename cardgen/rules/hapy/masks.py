@@ -40,7 +40,7 @@ PLACES_LO, PLACES_MID, PLACES_HI = bits12(0), bits12(12), bits12(24)  # the plac
 
 def mask_cards(mask: int) -> list[int]:
     """The cards of a bitmask, in order."""
-    out = []
+    out: list[int] = []
     f = 0
     while mask:
         v = mask & 63

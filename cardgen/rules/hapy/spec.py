@@ -192,7 +192,7 @@ def family_problems(game, locate) -> list[Problem]:
         if not isinstance(fam, Mapping):
             continue
         fid, god, symbol = fam.get("id"), fam.get("god"), fam.get("symbol")
-        want = rulebook.GODS.get(fid)
+        want = rulebook.GODS.get(fid) if isinstance(fid, str) else None
         if want is not None and god != want:
             out.append(Problem(f"family '{fid}': its god is {want} in the rulebook, not {god!r}",
                                locate("families", i, "god")))

@@ -15,7 +15,7 @@ from itertools import repeat, starmap
 from operator import mul, or_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, RuleViolation, uniform_index
+from ..api import PhaseState, RuleViolation, uniform_index
 from .codec import (
     EV_PASS,
     EV_REQUEST,
@@ -78,29 +78,39 @@ class HapyObservation(NamedTuple):
     events: tuple[tuple, ...]  # the public log
     turn: int
 
-    own_revealed = property(lambda self: self.revealed[self.player], doc="the player's revealed cards (bitmask)")
-    request_view = property(lambda self: (self.hand_mask, self.revealed[self.player], self.revealed_all,
-                                          self.forbidden),
-                            doc="(hand_mask, own revealed, all revealed, forbidden) at once, for a request")
-    n_events = property(lambda self: len(self.events))
+    @property
+    def own_revealed(self) -> int:
+        """The player's revealed cards (bitmask)."""
+        return self.revealed[self.player]
+
+    @property
+    def request_view(self) -> tuple[int, int, int, int]:
+        """(hand_mask, own revealed, all revealed, forbidden) at once, for a request."""
+        return self.hand_mask, self.revealed[self.player], self.revealed_all, self.forbidden
+
+    @property
+    def n_events(self) -> int:
+        return len(self.events)
 
     @property
     def hand(self) -> tuple[int, ...]:
         """The player's own cards."""
         return tuple(mask_cards(self.hand_mask))
 
-    FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
-              "revealed", "forbidden", "turn")
-
     def public(self) -> dict[str, Any]:
         """Everything the player may know, as plain values (for tests and traces)."""
-        return {k: getattr(self, k) for k in self.FIELDS} | {"events": self.events}
+        return {k: getattr(self, k) for k in _OBSERVATION_FIELDS} | {"events": self.events}
 
 
+_OBSERVATION_FIELDS = ("player", "num_players", "win_sets", "phase", "hand", "faces", "available", "hand_sizes",
+                       "revealed", "forbidden", "turn")
 _new_observation = tuple.__new__
 
 
-class HapyState:
+class HapyState(PhaseState):
+    OVER_PHASE = OVER
+    CHANCE_PHASES = frozenset((DEAL,))  # the deal: one chance step per place
+
     __slots__ = ("g", "phase", "player", "deal_k", "remaining", "slot_card", "cover_left", "avail", "faces", "pyr",
                  "hand", "hand_n", "rev", "rev_all", "rev_sets", "last_request", "this_request", "turn", "winner",
                  "events", "keep_family", "steps", "pending", "won", "req_seat", "req_card", "req_prev")
@@ -138,20 +148,6 @@ class HapyState:
         self.req_prev = -1
 
     # -- queries ----------------------------------------------------------------
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == DEAL:
-            return CHANCE
-        if phase == OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == DEAL
-
     def _deal_candidates(self) -> list[int]:
         pool = self.g.deal_pool[self.deal_k]
         if pool is None:
@@ -352,71 +348,9 @@ class HapyState:
         the rules before it is applied. Returns the new :meth:`current_player`."""
         phase = self.phase
         if phase == REQUEST:
-            p = self.player
-            if action == PASS:
-                card = -1
-                self.events.append((EV_PASS, p))
-            else:
-                a = action - REQUEST_BASE
-                target = REQ_TARGET[a]
-                card = REQ_CARD[a]
-                if self.g.ban_survives_passes:
-                    if p != self.req_seat:
-                        self.req_prev = self.req_card
-                    self.req_seat, self.req_card = p, card
-                if self.hand[target] & BIT[card]:
-                    self._transfer(card, target, p)
-                    self.pending.append(FAMILY_OF[card])
-                    self.events.append((EV_REQUEST, p, target, card, 1))
-                else:
-                    self.events.append((EV_REQUEST, p, target, card, 0))
-            self.steps += 1
-            pending = self.pending
-            if pending:  # a family gained this turn: three or more in hand?
-                hand = self.hand[p]
-                for f in pending:
-                    if POP6[(hand >> SHIFT[f]) & 63] > 2:
-                        self.this_request = card
-                        self._reveal()
-                        return self.current_player()
-                pending.clear()
-            # the turn ends (as _end_turn, with no reveal in it)
-            g = self.g
-            if self.won or self.rev_sets[p] >= g.win_sets:
-                self.this_request = card
-                self._end_turn()
-                return self.current_player()
-            self.turn += 1
-            p = self.player = g.next_seat[p]
-            self.last_request = self._ban_for(p) if g.ban_survives_passes else card
-            if self.pyr:
-                self.phase = TAKE
-            else:
-                self.events.append((EV_SKIP, p))
-            return p
+            return self._request(action)
         if phase == TAKE:
-            g = self.g
-            slot_card = self.slot_card
-            card = slot_card[action]
-            slot_card[action] = EMPTY
-            self.faces[action] = EMPTY
-            avail = self.avail
-            avail.remove(action)
-            self.pyr -= 1
-            cover_left = self.cover_left
-            for lower in g.covers[action]:
-                left = cover_left[lower] - 1
-                cover_left[lower] = left
-                if not left and slot_card[lower] >= 0:
-                    insort(avail, lower)
-            p = self.player
-            self.hand[p] |= BIT[card]
-            self.hand_n[p] += 1
-            self.pending.append(FAMILY_OF[card])
-            self.events.append((EV_TAKE, p, action, card if g.face_up[action] else HIDDEN))
-            self.phase = REQUEST
-            self.steps += 1
-            return p
+            return self._take(action)
         if phase == DEAL:
             self._deal(action)
         elif phase == KEEP:
@@ -425,6 +359,78 @@ class HapyState:
             raise RuleViolation("an action was applied after the end of the game")
         self.steps += 1
         return self.current_player()
+
+    def _request(self, action: int) -> int:
+        """2. Requesting a God (or passing); then 3. Revealing Gods if a family reached three in
+        hand, else the turn ends. Returns the new current player."""
+        p = self.player
+        if action == PASS:
+            card = -1
+            self.events.append((EV_PASS, p))
+        else:
+            a = action - REQUEST_BASE
+            target = REQ_TARGET[a]
+            card = REQ_CARD[a]
+            if self.g.ban_survives_passes:
+                if p != self.req_seat:
+                    self.req_prev = self.req_card
+                self.req_seat, self.req_card = p, card
+            if self.hand[target] & BIT[card]:
+                self._transfer(card, target, p)
+                self.pending.append(FAMILY_OF[card])
+                self.events.append((EV_REQUEST, p, target, card, 1))
+            else:
+                self.events.append((EV_REQUEST, p, target, card, 0))
+        self.steps += 1
+        pending = self.pending
+        if pending:  # a family gained this turn: three or more in hand?
+            hand = self.hand[p]
+            for f in pending:
+                if POP6[(hand >> SHIFT[f]) & 63] > 2:
+                    self.this_request = card
+                    self._reveal()
+                    return self.current_player()
+            pending.clear()
+        # the turn ends (as _end_turn, with no reveal in it)
+        g = self.g
+        if self.won or self.rev_sets[p] >= g.win_sets:
+            self.this_request = card
+            self._end_turn()
+            return self.current_player()
+        self.turn += 1
+        p = self.player = g.next_seat[p]
+        self.last_request = self._ban_for(p) if g.ban_survives_passes else card
+        if self.pyr:
+            self.phase = TAKE
+        else:
+            self.events.append((EV_SKIP, p))
+        return p
+
+    def _take(self, action: int) -> int:
+        """1. Taking a God: the card at place ``action`` into the hand; the cards it covered may
+        become available. Returns the current player (its request step follows)."""
+        g = self.g
+        slot_card = self.slot_card
+        card = slot_card[action]
+        slot_card[action] = EMPTY
+        self.faces[action] = EMPTY
+        avail = self.avail
+        avail.remove(action)
+        self.pyr -= 1
+        cover_left = self.cover_left
+        for lower in g.covers[action]:
+            left = cover_left[lower] - 1
+            cover_left[lower] = left
+            if not left and slot_card[lower] >= 0:
+                insort(avail, lower)
+        p = self.player
+        self.hand[p] |= BIT[card]
+        self.hand_n[p] += 1
+        self.pending.append(FAMILY_OF[card])
+        self.events.append((EV_TAKE, p, action, card if g.face_up[action] else HIDDEN))
+        self.phase = REQUEST
+        self.steps += 1
+        return p
 
     def _deal(self, card: int) -> None:
         g = self.g

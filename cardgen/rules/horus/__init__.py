@@ -56,11 +56,10 @@ only registers the rules (:func:`cardgen.rules.rules_for` imports it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ...errors import CardgenError, Where
 from .. import register
-from ..api import RandomAgent, StaticSpec
+from ..api import AgentFactory, RandomAgent, StaticSpec
 from .agents import GreedyAgent
 from .game import HorusGame
 from .spec import GAME_ID, SETUP
@@ -71,8 +70,8 @@ class HorusRules:
     """The rules of Horus, for the generic validator."""
 
     game_id = GAME_ID
-    agents: Mapping[str, Callable[[HorusGame, int], Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
-    must_finish = {"random": True, "greedy": True}  # the stacks only ever shrink
+    agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+    must_finish: Mapping[str, bool] = {"random": True, "greedy": True}  # the stacks only ever shrink
     quick_games = 25  # the default pass of `cardgen validate horus` (a Horus game takes ~25 ms, checked)
 
     def player_counts(self, game) -> tuple[int, ...]:

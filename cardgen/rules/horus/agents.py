@@ -175,71 +175,87 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         if ph == P_CARD:
-            scored = []
-            best = self._best_stones(b)
-            for a in legal:
-                if a == NILE_ACTION:
-                    # worth it when it can move a stone of ours and the cards cannot help, or
-                    # when its two River tiles close water round our regions
-                    v = -2.0
-                    if b.stack_size(self.g.river_stack) >= 2:
-                        if self._nile_move(b):
-                            v = 0.2
-                        islands = self._river_prospect(b, self.outlook(b))
-                        if islands > 0:
-                            v = max(v, self.NILE_TILES * islands)
-                else:
-                    k = a - CARD_BASE
-                    v = best[1 if b.round_one else self.g.card_kinds[k][2]]
-                scored.append((v, rng.random(), a))
-            return max(scored)[2]
+            return self._card(b, legal, rng)
         if ph == P_STONE:  # placing none is allowed; a greedy player always places one
             return self._best_stone(b, [a for a in legal if a != NO_STONE], STONE_BASE, rng)
         if ph == P_PLACE or ph == P_RN or ph == P_RIVERPLACE or ph == P_BOATPLACE:
-            outlook = self.outlook(b)
-            if ph == P_BOATPLACE and not outlook.near_slots:  # no island to close: any place will do
-                return legal[int(rng.random() * len(legal))]
-            if len(legal) <= self.SAMPLE:
-                sample = legal
-            else:
-                # water: every place beside a group near closing, and a random sample
-                # filling the rest of the SAMPLE places
-                hot = outlook.hot_places(legal) if ph != P_PLACE else ()
-                rest = self.SAMPLE - len(hot)
-                sample = hot
-                if rest > 0:
-                    sample = _sample(legal, rest, rng)
-                    if hot:
-                        sample = sorted(set(sample).union(hot))
-            return self._place_values(b, sample, rng, outlook)
+            return self._tile_place(b, ph, legal, rng)
         if ph == P_STACK:
-            scored = []
-            outlook = None
-            for a in legal:
-                s = a - STACK_BASE
-                kind = self.g.stack_kind[s]
-                v = 0.0
-                if kind == RIVER:  # a River tile closing water round our regions
-                    outlook = outlook or self.outlook(b)
-                    v = self._river_prospect(b, outlook)
-                else:
-                    for rid, members in b.reg_members.items():
-                        if b.kind[members[0]] == kind:
-                            v = max(v, self._points(b.reg_stones[rid], len(members), self.seat))
-                scored.append((v, rng.random(), a))
-            return max(scored)[2]
+            return self._stack(b, legal, rng)
         if ph == P_FROM:
-            me = self.seat
-            scored = []
-            for a in legal:
-                st = b.reg_stones[b.reg[b.at[a - FROM_BASE]]]
-                others = max(x for p, x in enumerate(st) if p != me)
-                v = 1.0 if st[me] - others >= 2 or st[me] < others else 0.0
-                scored.append((v, rng.random(), a))
-            return max(scored)[2]
+            return self._nile_from(b, legal, rng)
         if ph == P_TO:
             return self._best_stone(b, legal, TO_BASE, rng)
         return legal[int(rng.random() * len(legal))]
+
+    def _card(self, b, legal: Sequence[int], rng: random.Random) -> int:
+        """Action 2: the card whose best stone gains most, or the Nile card when it helps."""
+        scored = []
+        best = self._best_stones(b)
+        for a in legal:
+            if a == NILE_ACTION:
+                # worth it when it can move a stone of ours and the cards cannot help, or
+                # when its two River tiles close water round our regions
+                v = -2.0
+                if b.stack_size(self.g.river_stack) >= 2:
+                    if self._nile_move(b):
+                        v = 0.2
+                    islands = self._river_prospect(b, self.outlook(b))
+                    if islands > 0:
+                        v = max(v, self.NILE_TILES * islands)
+            else:
+                k = a - CARD_BASE
+                v = best[1 if b.round_one else self.g.card_kinds[k][2]]
+            scored.append((v, rng.random(), a))
+        return max(scored)[2]
+
+    def _tile_place(self, b, ph: int, legal: Sequence[int], rng: random.Random) -> int:
+        """Actions 1 and 3: the best of (a sample of) the tile's places."""
+        outlook = self.outlook(b)
+        if ph == P_BOATPLACE and not outlook.near_slots:  # no island to close: any place will do
+            return legal[int(rng.random() * len(legal))]
+        if len(legal) <= self.SAMPLE:
+            sample = legal
+        else:
+            # water: every place beside a group near closing, and a random sample
+            # filling the rest of the SAMPLE places
+            hot = outlook.hot_places(legal) if ph != P_PLACE else ()
+            rest = self.SAMPLE - len(hot)
+            sample = hot
+            if rest > 0:
+                sample = _sample(legal, rest, rng)
+                if hot:
+                    sample = sorted(set(sample).union(hot))
+        return self._place_values(b, sample, rng, outlook)
+
+    def _stack(self, b, legal: Sequence[int], rng: random.Random) -> int:
+        """Action 3 with a '?' card: the stack whose tile could do most for our regions."""
+        scored = []
+        outlook = None
+        for a in legal:
+            s = a - STACK_BASE
+            kind = self.g.stack_kind[s]
+            v = 0.0
+            if kind == RIVER:  # a River tile closing water round our regions
+                outlook = outlook or self.outlook(b)
+                v = self._river_prospect(b, outlook)
+            else:
+                for rid, members in b.reg_members.items():
+                    if b.kind[members[0]] == kind:
+                        v = max(v, self._points(b.reg_stones[rid], len(members), self.seat))
+            scored.append((v, rng.random(), a))
+        return max(scored)[2]
+
+    def _nile_from(self, b, legal: Sequence[int], rng: random.Random) -> int:
+        """The Nile card: a stone of ours where it leads by two or more, or trails."""
+        me = self.seat
+        scored = []
+        for a in legal:
+            st = b.reg_stones[b.reg[b.at[a - FROM_BASE]]]
+            others = max(x for p, x in enumerate(st) if p != me)
+            v = 1.0 if st[me] - others >= 2 or st[me] < others else 0.0
+            scored.append((v, rng.random(), a))
+        return max(scored)[2]
 
     def _best_stone(self, b, legal: Sequence[int], base: int, rng: random.Random) -> int:
         """The stone place of ``legal`` (actions ``base`` + place) with the best gain; the
@@ -247,7 +263,7 @@ class GreedyAgent:
         few regions), ties broken at random as before."""
         at, reg = b.at, b.reg
         gains: dict[int, float] = {}
-        best = None
+        best: tuple[float, float, int] | None = None
         for a in legal:
             rid = reg[at[a - base]]
             gain = gains.get(rid)
@@ -256,6 +272,7 @@ class GreedyAgent:
             item = (gain, rng.random(), a)
             if best is None or item > best:
                 best = item
+        assert best is not None  # asked with places to choose from
         return best[2]
 
     def _river_prospect(self, b, outlook) -> float:

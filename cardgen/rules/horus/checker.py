@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
@@ -16,6 +17,7 @@ from .codec import (
     NECRO_BASE,
     NILE_ACTION,
     NO_STONE,
+    OFF,
     P_BOATCHOICE,
     P_BOATPLACE,
     P_CARD,
@@ -28,8 +30,9 @@ from .codec import (
     P_TO,
     PHASE_NAMES,
     RIVER_BASE,
+    W,
+    code,
 )
-from .geometry import OFF, W, code
 from .scratch import (
     K_AROUND,
     K_CROWD,
@@ -48,8 +51,11 @@ from .scratch import (
     regions_of,
     scores_of,
 )
-from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER, HorusSpec
-from .state import HorusState
+from .spec import ANY, BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
+
+if TYPE_CHECKING:  # for annotations only
+    from .spec import HorusSpec
+    from .state import HorusState
 
 
 class HorusChecker:
@@ -72,7 +78,8 @@ class HorusChecker:
 
     def __init__(self, game: HorusSpec):
         self.g = game
-        self.tiles: dict[int, int] | None = None
+        self.started = False  # the own table is made from the state at the first step seen
+        self.tiles: dict[int, int] = {}
         # the places a tile would overlap one at, kept as tiles are added (never taken away),
         # so that the way-on search asks one set instead of four half-cells
         self.overlapped: set[int] = set()
@@ -105,6 +112,7 @@ class HorusChecker:
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
+        self.started = True
         self.turns_seen = s.turn  # a constructed position starts at its turn
         self.tiles = {}
         for slot, c in enumerate(s.pos):
@@ -165,7 +173,7 @@ class HorusChecker:
         crowded = self.crowded
         crowd = K_CROWDSET
         ex = extra if extra is not None else -(1 << 40)  # far from everything
-        parent = {b: None}
+        parent: dict[int, int | None] = {b: None}
         heap = [(0, b)]
         pop = heapq.heappop
         push = heapq.heappush
@@ -184,10 +192,11 @@ class HorusChecker:
                 elif r - ex not in crowd and r not in crowded and not self._crowded(r):
                     free = []
                     end = r
-                    while r is not None and r != b:
-                        if r not in tiles and r != extra:
-                            free.append(r)
-                        r = parent[r]
+                    back: int | None = r
+                    while back is not None and back != b:
+                        if back not in tiles and back != extra:
+                            free.append(back)
+                        back = parent[back]
                     if keep:
                         self.ways[b] = (free, end)
                     return True
@@ -215,9 +224,8 @@ class HorusChecker:
 
     # -- per action ---------------------------------------------------------------
     def before(self, s: HorusState, player: int, action: int) -> None:
-        if self.tiles is None:
+        if not self.started:
             self._init(s)
-        g = self.g
         if player != s.player:
             raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
         if player != self.actor:
@@ -230,103 +238,145 @@ class HorusChecker:
         arg = action & KIND_MASK
         self.expect = None
         if ph in (P_PLACE, P_RIVERPLACE, P_BOATPLACE) or (ph == P_RN and base in (RIVER_BASE, NECRO_BASE)):
-            if s.tile < 0:
-                raise RuleViolation("a tile is placed, but none is in hand")
-            front = g.tile_kind[s.tile]
-            if ph == P_PLACE:
-                kind = front
-                if kind in WATER or kind == NECRO:
-                    raise RuleViolation(f"a {g.kind_name(kind)} tile placed as an ordinary tile")
-            elif ph == P_BOATPLACE:
-                kind = BOAT
-                if front != BOAT:
-                    raise RuleViolation("a Boat is put down, but the tile in hand is not a Boat")
-            elif ph == P_RIVERPLACE:
-                kind = RIVER
-                if front != RIVER:
-                    raise RuleViolation("a River place for a tile that is not River")
-            else:
-                kind = RIVER if base == RIVER_BASE else NECRO
-                if not g.tile_double[s.tile]:
-                    raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
-            if ph == P_RIVERPLACE and self._a_boat_can_move():
-                raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
-            q = key_of_code(arg)
-            self._check_place(s, q, kind)
-            self.expect = ("tile", q, kind)
+            self._tile_placed(s, ph, base, arg)
         elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
-            b = arg
-            if b not in (0, 1) or self.boats[b] is None:
-                raise RuleViolation(f"Boat {b + 1} is not on the table")
-            if ph == P_BOATCHOICE and g.tile_kind[s.tile] != RIVER:
-                raise RuleViolation("only a River tile replaces a Boat")
-            q = self.boats[b]
-            self.tiles[q] = RIVER
-            self.boats[b] = None
-            self.ways.pop(q, None)
-            self.lifted = (b, q if ph == P_BOATCHOICE else None)
+            self._boat_lifted(s, ph, arg)
         elif ph == P_CARD:
-            self.card_steps += 1
-            if not self.card_steps % self.STONE_SAMPLE:
-                self._cards_offered(s, player)
-            if action == NILE_ACTION:
-                if not s.nile[player] or player in self.nile_played:
-                    raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has: the Nile card"
-                                        " is played once a game")
-                self.nile_played.add(player)
-                if not s.stacks[g.river_stack]:
-                    raise RuleViolation("the Nile card is played with the River / Necropolis stack empty")
-            else:
-                k = action - CARD_BASE
-                if k not in [g.card_of[c] for c in s.hands[player]]:
-                    raise RuleViolation(f"seat {player + 1} plays card {k}, which is not in its hand")
-                # Action 4 follows: the first round counts every card as 1
-                self.stone_due = (player, 1 if self.turns_seen <= g.num_players else g.card_kinds[k][2])
+            self._card_played(s, player, action)
         elif ph == P_STACK:
-            if s.card < 0 or g.card_kinds[s.card][1] != ANY:
-                raise RuleViolation("a stack is chosen without a '?' card")
-            if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
-                raise RuleViolation(f"stack {arg} is empty")
-        elif ph == P_STONE and action == NO_STONE:
-            self._stone_offered(s, player)  # Action 4: a Kingdom Stone may be placed, so none is allowed too
+            self._stack_chosen(s, arg)
         elif ph == P_STONE:
-            self._stone_offered(s, player)
-            q = key_of_code(arg)
-            kind = self.tiles.get(q)
-            if kind is None or kind >= g.nterr:
-                raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
-            if q in self.stones:
-                raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
-            if s.stones_left[player] <= 0 or self.placed[player] >= rulebook.STONES:
-                raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
-            size = len(self._region(q))
-            want = 1 if self.turns_seen <= g.num_players else g.card_kinds[s.card][2]
-            if size >= rulebook.CLOSED:
-                raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
-            if want != ANY and size != want:
-                raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
-            self.stones[q] = player
-            self.placed[player] += 1
+            self._stone_placed(s, player, action, arg)
         elif ph == P_FROM:
-            q = key_of_code(arg)
-            if self.stones.get(q) != player:
-                raise RuleViolation(f"seat {player + 1} moves a stone at {key_xy(q)} that is not its own")
-            if not self._region_touches_water(self._region(q)):
-                raise RuleViolation("the Nile card moves a stone from a region away from the River")
-            self.move_from = q
+            self._nile_from(player, arg)
         elif ph == P_TO:
-            q = key_of_code(arg)
-            kind = self.tiles.get(q)
-            if kind is None or kind >= g.nterr or q in self.stones:
-                raise RuleViolation(f"the Nile card moves a stone to {key_xy(q)}, not an empty region tile")
-            reg = self._region(q)
-            if self.move_from in reg:
-                raise RuleViolation("the Nile card moves a stone within one region")
-            if not self._region_touches_water(reg):
-                raise RuleViolation("the Nile card moves a stone to a region away from the River")
-            self.stones[q] = self.stones.pop(self.move_from)
+            self._nile_to(arg)
         else:
             raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
+
+    # The rulebook's actions, one method each: what the action must satisfy.
+    def _tile_placed(self, s: HorusState, ph: int, base: int, arg: int) -> None:
+        """Actions 1 and 3, a tile placed: the tile in hand, as the kind it may be placed as
+        (Extending the River: a bag River tile replaces a Boat when one can move), by the
+        Tile Placement Rules."""
+        g = self.g
+        if s.tile < 0:
+            raise RuleViolation("a tile is placed, but none is in hand")
+        front = g.tile_kind[s.tile]
+        if ph == P_PLACE:
+            kind = front
+            if kind in WATER or kind == NECRO:
+                raise RuleViolation(f"a {g.kind_name(kind)} tile placed as an ordinary tile")
+        elif ph == P_BOATPLACE:
+            kind = BOAT
+            if front != BOAT:
+                raise RuleViolation("a Boat is put down, but the tile in hand is not a Boat")
+        elif ph == P_RIVERPLACE:
+            kind = RIVER
+            if front != RIVER:
+                raise RuleViolation("a River place for a tile that is not River")
+        else:
+            kind = RIVER if base == RIVER_BASE else NECRO
+            if not g.tile_double[s.tile]:
+                raise RuleViolation("a River / Necropolis choice for a tile that is not double-sided")
+        if ph == P_RIVERPLACE and self._a_boat_can_move():
+            raise RuleViolation("a bag River tile is placed without replacing a Boat, although one could move")
+        q = key_of_code(arg)
+        self._check_place(s, q, kind)
+        self.expect = ("tile", q, kind)
+
+    def _boat_lifted(self, s: HorusState, ph: int, b: int) -> None:
+        """The River Changes Course: a Boat on the table is lifted, a River tile takes its place."""
+        if b not in (0, 1):
+            raise RuleViolation(f"Boat {b + 1} is not on the table")
+        q = self.boats[b]
+        if q is None:
+            raise RuleViolation(f"Boat {b + 1} is not on the table")
+        if ph == P_BOATCHOICE and self.g.tile_kind[s.tile] != RIVER:
+            raise RuleViolation("only a River tile replaces a Boat")
+        self.tiles[q] = RIVER
+        self.boats[b] = None
+        self.ways.pop(q, None)
+        self.lifted = (b, q if ph == P_BOATCHOICE else None)
+
+    def _card_played(self, s: HorusState, player: int, action: int) -> None:
+        """Action 2: a Horus card from the hand, or the Nile card (once a game, with River /
+        Necropolis tiles left); Action 4 is then due."""
+        g = self.g
+        self.card_steps += 1
+        if not self.card_steps % self.STONE_SAMPLE:
+            self._cards_offered(s, player)
+        if action == NILE_ACTION:
+            if not s.nile[player] or player in self.nile_played:
+                raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has: the Nile card"
+                                    " is played once a game")
+            self.nile_played.add(player)
+            if not s.stacks[g.river_stack]:
+                raise RuleViolation("the Nile card is played with the River / Necropolis stack empty")
+        else:
+            k = action - CARD_BASE
+            if k not in [g.card_of[c] for c in s.hands[player]]:
+                raise RuleViolation(f"seat {player + 1} plays card {k}, which is not in its hand")
+            # Action 4 follows: the first round counts every card as 1
+            self.stone_due = (player, 1 if self.turns_seen <= g.num_players else g.card_kinds[k][2])
+
+    def _stack_chosen(self, s: HorusState, arg: int) -> None:
+        """Action 3 with a '?' card: any stack that has tiles."""
+        g = self.g
+        if s.card < 0 or g.card_kinds[s.card][1] != ANY:
+            raise RuleViolation("a stack is chosen without a '?' card")
+        if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
+            raise RuleViolation(f"stack {arg} is empty")
+
+    def _stone_placed(self, s: HorusState, player: int, action: int, arg: int) -> None:
+        """Action 4: a Kingdom Stone may be placed (so none is allowed too) on an empty tile of a
+        region of the card's size (1 in the first round), never in a closed region."""
+        g = self.g
+        self._stone_offered(s, player)
+        if action == NO_STONE:
+            return
+        q = key_of_code(arg)
+        kind = self.tiles.get(q)
+        if kind is None or kind >= g.nterr:
+            raise RuleViolation(f"a Kingdom Stone on {key_xy(q)}, which is not a region tile")
+        if q in self.stones:
+            raise RuleViolation(f"a second Kingdom Stone on the tile at {key_xy(q)}")
+        if s.stones_left[player] <= 0 or self.placed[player] >= rulebook.STONES:
+            raise RuleViolation(f"seat {player + 1} has no Kingdom Stone left")
+        size = len(self._region(q))
+        want = 1 if self.turns_seen <= g.num_players else g.card_kinds[s.card][2]
+        if size >= rulebook.CLOSED:
+            raise RuleViolation(f"a Kingdom Stone in a closed region of {size} tiles")
+        if want != ANY and size != want:
+            raise RuleViolation(f"a Kingdom Stone in a region of {size} tiles with a card of size {want}")
+        self.stones[q] = player
+        self.placed[player] += 1
+
+    def _nile_from(self, player: int, arg: int) -> None:
+        """The Nile card: an own stone, in a region touching the River."""
+        q = key_of_code(arg)
+        if self.stones.get(q) != player:
+            raise RuleViolation(f"seat {player + 1} moves a stone at {key_xy(q)} that is not its own")
+        if not self._region_touches_water(self._region(q)):
+            raise RuleViolation("the Nile card moves a stone from a region away from the River")
+        self.move_from = q
+
+    def _nile_to(self, arg: int) -> None:
+        """The Nile card: onto an empty tile of another region touching the River."""
+        g = self.g
+        q = key_of_code(arg)
+        kind = self.tiles.get(q)
+        if kind is None or kind >= g.nterr or q in self.stones:
+            raise RuleViolation(f"the Nile card moves a stone to {key_xy(q)}, not an empty region tile")
+        reg = self._region(q)
+        src = self.move_from
+        if src is None:
+            raise RuleViolation("the Nile card moves a stone, but none was chosen to move")
+        if src in reg:
+            raise RuleViolation("the Nile card moves a stone within one region")
+        if not self._region_touches_water(reg):
+            raise RuleViolation("the Nile card moves a stone to a region away from the River")
+        self.stones[q] = self.stones.pop(src)
 
     def _check_place(self, s: HorusState, q: int, kind: int) -> None:
         g = self.g
@@ -360,7 +410,7 @@ class HorusChecker:
 
     def after(self, s: HorusState, full: bool) -> None:
         g = self.g
-        if self.tiles is None:
+        if not self.started:
             self._init(s)
             self._check_start(s)
         if self.expect is not None:
@@ -565,7 +615,9 @@ class HorusChecker:
         return region_list, island_list
 
     def at_end(self, s: HorusState) -> None:
-        regions, islands = self.full(s, scratch=True, final=True)
+        groups = self.full(s, scratch=True, final=True)
+        assert groups is not None  # scratch=True: the groups recomputed
+        regions, islands = groups
         empty = sum(1 for st in s.stacks if not st)
         if empty < rulebook.EMPTY_STACKS_TO_END and s.acted:
             raise RuleViolation(f"the game ended with {empty} empty stack(s); it ends when two are empty")

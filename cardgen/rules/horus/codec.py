@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+# the place code an action's argument carries (and the state's places): the package's
+# vocabulary, so the checker reads it from here like the action numbers
+from .geometry import OFF as OFF
+from .geometry import W as W
 from .geometry import code, xy
 from .spec import KIND_LETTER
 

@@ -12,7 +12,9 @@ simulator saw.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -94,20 +96,7 @@ def draw_board(s, path) -> None:
         if letter:
             ink = "#ffffff" if kind in (NECRO, TEMPLE, BOAT, PYRAMID) or kind == 3 else "#222222"
             d.text(((l + r) / 2, (t + b) / 2), letter, fill=ink, font=letter_font, anchor="mm")
-    # region borders: a thick line where two touching tiles are not of one region
-    for slot, c in enumerate(s.pos):
-        l, t, r, b = box(slot)
-        for dd in (NBR[1], NBR[0], NBR[2], NBR[7], NBR[6], NBR[8]):  # right and below, full and half edges
-            o = s.at.get(c + dd)
-            if o is None:
-                continue
-            if s.reg[slot] >= 0 and s.reg[slot] == s.reg[o]:
-                continue
-            ol, ot, orr, ob = box(o)
-            if ol == r:  # a vertical shared edge
-                d.line([(r, max(t, ot)), (r, min(b, ob))], fill="#111111", width=3)
-            elif ot == b:
-                d.line([(max(l, ol), b), (min(r, orr), b)], fill="#111111", width=3)
+    _region_borders(d, s, box)
     for slot, seat in s.stone_at.items():
         l, t, r, b = box(slot)
         cx, cy = r - 9, t + 9
@@ -132,3 +121,20 @@ def draw_board(s, path) -> None:
         y += 22
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     img.save(str(path))
+
+
+def _region_borders(d: ImageDraw.ImageDraw, s: Any, box: Callable[[int], tuple[int, int, int, int]]) -> None:
+    """A thick line where two touching tiles are not of one region."""
+    for slot, c in enumerate(s.pos):
+        l, t, r, b = box(slot)
+        for dd in (NBR[1], NBR[0], NBR[2], NBR[7], NBR[6], NBR[8]):  # right and below, full and half edges
+            o = s.at.get(c + dd)
+            if o is None:
+                continue
+            if s.reg[slot] >= 0 and s.reg[slot] == s.reg[o]:
+                continue
+            ol, ot, orr, ob = box(o)
+            if ol == r:  # a vertical shared edge
+                d.line([(r, max(t, ot)), (r, min(b, ob))], fill="#111111", width=3)
+            elif ot == b:
+                d.line([(max(l, ol), b), (min(r, orr), b)], fill="#111111", width=3)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..api import RuleViolation
-from .geometry import OFF, W, code
+from .codec import OFF, W, code
 from .spec import TEMPLE, WATER
 
 # The checker's places are ints of its own coding, ``(x + K_OFF) * K_W + y + K_OFF``: a

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..api import CHANCE, TERMINAL, FrozenDict, RuleViolation
+from ..api import FrozenDict, PhaseState, RuleViolation
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -104,9 +104,12 @@ class HorusView(NamedTuple):
 _new = tuple.__new__
 
 
-class HorusState(HorusTable):
+class HorusState(HorusTable, PhaseState):
     """One game in progress: the table (:class:`~.table.HorusTable`: tiles, stones,
     groups, legal places, scores) with the supply, the hands and the turn."""
+
+    OVER_PHASE = P_OVER
+    CHANCE_PHASES = frozenset((P_BAG, P_DRAW))  # a tile from the bag, a Horus card drawn
 
     def __init__(self, game: HorusSpec, deal: bool = True):
         HorusTable.__init__(self, game)
@@ -162,17 +165,6 @@ class HorusState(HorusTable):
         self._refill_ready()
 
     # -- queries ------------------------------------------------------------
-    def current_player(self) -> int:
-        ph = self.phase
-        if ph == P_DRAW or ph == P_BAG:
-            return CHANCE
-        if ph == P_OVER:
-            return TERMINAL
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == P_OVER
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == P_BAG:
             p = 1.0 / len(self.bag)
@@ -278,7 +270,7 @@ class HorusState(HorusTable):
 
     def nile_targets(self, from_slot: int) -> list[int]:
         src = self.reg[from_slot]
-        out = []
+        out: list[int] = []
         for rid, members in self.reg_members.items():
             if rid != src and self.touches_water(rid):
                 out.extend(TO_BASE + self.pos[m] for m in members if m not in self.stone_at)
@@ -367,6 +359,7 @@ class HorusState(HorusTable):
         elif ph == P_RN or ph == P_BOATCHOICE:
             b = arg
             slot = self.boats[b]
+            assert slot is not None  # only a Boat on the table is offered
             boat_tile = self.phys[slot]
             self.phys[slot] = self.tile
             self.kind[slot] = RIVER
@@ -494,7 +487,6 @@ class HorusState(HorusTable):
 
     def _advance(self) -> None:
         """Run automatic steps until a decision or a chance step is due."""
-        g = self.g
         while True:
             if self.phase == P_DRAW:
                 if self._refill_ready():
@@ -506,78 +498,116 @@ class HorusState(HorusTable):
                     return
                 continue
             step = self.queue.pop(0)
-            what = step[0]
-            if what == "bag":
-                self.acted = False
-                if self.bag:
-                    self.phase = P_BAG
-                    return
-            elif what == "place":
-                if self.face == TEMPLE:
-                    legal = self.place_options(TEMPLE)
-                    if not legal:
-                        self.removed.append(self.tile)
-                        self.temple_removed = True
-                        self.tile = -1
-                        continue
-                    self._ready(P_PLACE, legal)
-                    return
-                self.phase = P_PLACE
+            method = _STEPS.get(step[0])
+            if method is None:
+                raise RuleViolation(f"unknown step {step[0]}")
+            if getattr(self, method)(step):  # by name: a method patched on the class is the one run
                 return
-            elif what == "riverplace":
-                legal = self.place_options(RIVER)
-                if not legal:  # nowhere at all: set aside, like the Temple
-                    self.removed.append(self.tile)
-                    self.tile = -1
-                    continue
-                self._ready(P_RIVERPLACE, [RIVER_BASE + q for q in legal])
-                return
-            elif what == "boatchoice":
-                self.phase = P_BOATCHOICE
-                return
-            elif what == "boatplace":
-                self.phase = P_BOATPLACE
-                return
-            elif what == "rn" or what == "nilestack":  # one tile from the River / Necropolis stack, if it has any
-                if self.stacks[g.river_stack]:
-                    self._take_from_stack(g.river_stack)
-            elif what == "rnchoice":
-                self.phase = P_RN
-                return
-            elif what == "card":
-                if self.hands[self.player] or (self.nile[self.player] and self.stacks[g.river_stack]):
-                    self.phase = P_CARD
-                    return
-            elif what == "stack":
-                s = step[1]
-                if s == ANY:
-                    if any(self.stacks):
-                        self.phase = P_STACK
-                        return
-                elif self.stacks[s]:
-                    self._take_from_stack(s)
-            elif what == "stone":
-                if self.stones_left[self.player] > 0:
-                    legal = self.stone_options(self.card_size())
-                    if legal:  # the rulebook: a stone *may* be placed, so placing none is offered too
-                        self._ready(P_STONE, [*legal, NO_STONE])
-                        return
-            elif what == "from":
-                legal = self.nile_sources()
-                if legal:
-                    self._ready(P_FROM, legal)
-                    return
-            elif what == "to":
-                self.phase = P_TO
-                return
-            elif what == "refill":
-                if self._ending():
-                    continue
-                self.draw_seats = [p for p in step[1] if len(self.hands[p]) < g.hand_size]
-                if self._refill_ready():
-                    return
-            else:
-                raise RuleViolation(f"unknown step {what}")
+
+    # The turn's queued steps, each True when it leaves a decision or a chance step due
+    # (the phase set), False when it is done or skipped.
+    def _step_bag(self, step: tuple) -> bool:
+        """Action 1: draw a tile from the bag (none left: skipped)."""
+        self.acted = False
+        if self.bag:
+            self.phase = P_BAG
+            return True
+        return False
+
+    def _step_place(self, step: tuple) -> bool:
+        """Place the tile in hand: a Temple with nowhere to go is set aside."""
+        if self.face == TEMPLE:
+            legal = self.place_options(TEMPLE)
+            if not legal:
+                self.removed.append(self.tile)
+                self.temple_removed = True
+                self.tile = -1
+                return False
+            self._ready(P_PLACE, legal)
+            return True
+        self.phase = P_PLACE
+        return True
+
+    def _step_riverplace(self, step: tuple) -> bool:
+        """Extending the River with the tile in hand (nowhere at all: set aside, like the Temple)."""
+        legal = self.place_options(RIVER)
+        if not legal:
+            self.removed.append(self.tile)
+            self.tile = -1
+            return False
+        self._ready(P_RIVERPLACE, [RIVER_BASE + q for q in legal])
+        return True
+
+    def _step_boatchoice(self, step: tuple) -> bool:
+        """The River changes course: which Boat to lift."""
+        self.phase = P_BOATCHOICE
+        return True
+
+    def _step_boatplace(self, step: tuple) -> bool:
+        """Where the lifted Boat goes."""
+        self.phase = P_BOATPLACE
+        return True
+
+    def _step_river_tile(self, step: tuple) -> bool:
+        """One tile from the River / Necropolis stack, if it has any."""
+        river = self.g.river_stack
+        if self.stacks[river]:
+            self._take_from_stack(river)
+        return False
+
+    def _step_rnchoice(self, step: tuple) -> bool:
+        """A River / Necropolis tile: River, Necropolis or a Boat moved."""
+        self.phase = P_RN
+        return True
+
+    def _step_card(self, step: tuple) -> bool:
+        """Action 2: play a Horus card or the Nile card (none: skipped)."""
+        p = self.player
+        if self.hands[p] or (self.nile[p] and self.stacks[self.g.river_stack]):
+            self.phase = P_CARD
+            return True
+        return False
+
+    def _step_stack(self, step: tuple) -> bool:
+        """Action 3: a tile from the stack the card names (any: the player chooses)."""
+        s = step[1]
+        if s == ANY:
+            if any(self.stacks):
+                self.phase = P_STACK
+                return True
+        elif self.stacks[s]:
+            self._take_from_stack(s)
+        return False
+
+    def _step_stone(self, step: tuple) -> bool:
+        """Action 4: a Kingdom Stone *may* be placed, so placing none is offered too."""
+        if self.stones_left[self.player] > 0:
+            legal = self.stone_options(self.card_size())
+            if legal:
+                self._ready(P_STONE, [*legal, NO_STONE])
+                return True
+        return False
+
+    def _step_from(self, step: tuple) -> bool:
+        """The Nile card: which own stone by the River to move."""
+        legal = self.nile_sources()
+        if legal:
+            self._ready(P_FROM, legal)
+            return True
+        return False
+
+    def _step_to(self, step: tuple) -> bool:
+        """The Nile card: where the stone goes."""
+        self.phase = P_TO
+        return True
+
+    def _step_refill(self, step: tuple) -> bool:
+        """Action 5: the seats of ``step[1]`` draw back to a full hand (not when the game ends)."""
+        if self._ending():
+            return False
+        hand_size = self.g.hand_size
+        self.draw_seats = [p for p in step[1] if len(self.hands[p]) < hand_size]
+        return self._refill_ready()
 
     def _refill_ready(self) -> bool:
         """Set up the draw for the first seat that can draw; False when nobody can."""
@@ -665,3 +695,12 @@ class HorusState(HorusTable):
         s.queue = []
         s.phase = P_CARD
         return s
+
+
+# the queued steps of a turn and the HorusState method that runs each
+_STEPS = {
+    "bag": "_step_bag", "place": "_step_place", "riverplace": "_step_riverplace", "boatchoice": "_step_boatchoice",
+    "boatplace": "_step_boatplace", "rn": "_step_river_tile", "nilestack": "_step_river_tile",
+    "rnchoice": "_step_rnchoice", "card": "_step_card", "stack": "_step_stack", "stone": "_step_stone",
+    "from": "_step_from", "to": "_step_to", "refill": "_step_refill",
+}

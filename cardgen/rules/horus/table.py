@@ -17,6 +17,7 @@ reads ``self.frontier`` with no extra attribute hop.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Set as AbstractSet
 
 from .codec import STONE_BASE
 from .geometry import CELLS, COVER_COUNT, CROWD, CROWDSET, FAR, NBR, NBR_BACK, NO_TILES, WINDOW, W
@@ -83,16 +84,7 @@ class HorusTable:
         cells = self.cells
         for d in CELLS:
             cells[c + d] = slot
-        cx = c // W
-        cy = c - cx * W
-        if cx < self.x0:
-            self.x0 = cx
-        if cx + 1 > self.x1:
-            self.x1 = cx + 1
-        if cy < self.y0:
-            self.y0 = cy
-        if cy + 1 > self.y1:
-            self.y1 = cy + 1
+        self._grow_box(c)
         # the places within three (one) half-cells of c: rows of consecutive codes, as ranges
         self.crowd.update(range(c - 3 * W - 3, c - 3 * W + 4), range(c - 2 * W - 3, c - 2 * W + 4),
                           range(c - W - 3, c - W + 4), range(c - 3, c + 4), range(c + W - 3, c + W + 4),
@@ -122,10 +114,10 @@ class HorusTable:
         around = touch.get(c) or NO_TILES  # the slots touching this place, in the order of NBR
         mine = 8  # this tile's outside half-cells not yet covered
         for q, o, back, n in zip(map(c.__add__, NBR), around, NBR_BACK, COVER_COUNT):
-            t = touch.get(q)
-            if t is None:
-                touch[q] = t = [None] * 12
-            t[back] = slot
+            sides = touch.get(q)
+            if sides is None:
+                touch[q] = sides = [None] * 12
+            sides[back] = slot
             if o is not None:
                 # the tile there and this one cover ``n`` of each other's outside half-cells
                 mine -= n
@@ -153,6 +145,19 @@ class HorusTable:
         else:
             self.land.append(-1)
         return slot
+
+    def _grow_box(self, c: int) -> None:
+        """The table's bounding box (offset coordinates) takes in the tile at ``c``."""
+        cx = c // W
+        cy = c - cx * W
+        if cx < self.x0:
+            self.x0 = cx
+        if cx + 1 > self.x1:
+            self.x1 = cx + 1
+        if cy < self.y0:
+            self.y0 = cy
+        if cy + 1 > self.y1:
+            self.y1 = cy + 1
 
     def _merge(self, members: dict, ids: list[int], slot: int, label: list[int], stones: dict | None) -> int:
         """Join ``slot`` and the groups ``ids`` into one group (the largest keeps its id)."""
@@ -210,6 +215,7 @@ class HorusTable:
         crowd = self.crowd
         frontier = self.frontier
         x0, x1, y0, y1 = self.x0 - 2, self.x1 + 1, self.y0 - 2, self.y1 + 1
+        shut: AbstractSet[int]
         if blocked >= 0:
             shut = set(map(blocked.__add__, WINDOW))  # the free places the blocked tile covers (any tile)
         else:
