@@ -24,7 +24,7 @@ from .model.components import Board, Deck
 from .model.game import Game
 from .output.commit import kit_lock
 from .paths import shipped_fonts_dir
-from .pipeline import BuildOptions, Face, KitBuilder
+from .pipeline import BuildOptions, Face, KitBuilder, LangKit
 
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot is left for the hidden card
@@ -103,7 +103,7 @@ def as_cut(img: Image.Image, comp: Deck | Board, dpi: float) -> Image.Image:
     return img
 
 
-def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, object]:
+def _render(game: Game, lang: str, options: BuildOptions) -> tuple[KitBuilder, LangKit]:
     builder = KitBuilder(game, options)
     errors = Collector()
     kit = builder.render_lang(lang, errors)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import workers
 from .errors import CardgenError, CardgenWarning, Collector, ErrorList, Where, display_path
@@ -248,7 +248,7 @@ class KitBuilder:
             return None
         g = self.game
         faces = hashlib.sha256()
-        groups = [kit.fronts, kit.backs, kit.boards, kit.sheets, kit.headers]
+        groups: list[Mapping[Any, Face | list[Face]]] = [kit.fronts, kit.backs, kit.boards, kit.sheets, kit.headers]
         for group in groups:
             for where, value in sorted(group.items(), key=lambda kv: repr(kv[0])):
                 for face in (value if isinstance(value, list) else [value]):

@@ -26,6 +26,7 @@ the back reads upright when the sheet is turned over left to right.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,7 +222,7 @@ def _mm_label(d: float) -> str:
     return ("+" if d > 0 else "\u2013") + f"{abs(d):.1f}"
 
 
-def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: dict[str, str]) -> None:
+def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: Mapping[str, str]) -> None:
     c = pen.c
     pw, ph = g.paper
     L = _layout(pw, ph)
@@ -287,7 +288,7 @@ def _draw_front(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: d
         raise AssertionError(f"front instructions overflow the bottom band on {paper} ({y:.1f} mm)")
 
 
-def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: dict[str, str]) -> None:
+def _draw_back(pen: _Pen, paper: str, duplex: str, g: CalibrationGeometry, t: Mapping[str, str]) -> None:
     """The back page, drawn in its design frame: the long-edge back (design (u, v) is behind
     front (paper_w − u, v)); for a short-edge flip the caller has turned the page 180°."""
     c = pen.c

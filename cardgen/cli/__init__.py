@@ -3,6 +3,7 @@ is done by the public API in :mod:`cardgen`."""
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from importlib import import_module
 
 import click
@@ -23,13 +24,13 @@ class _Commands(click.Group):
     """The command group; every command stops through :func:`stoppable` on Ctrl-C
     or SIGTERM (one line, exit 130 or 143, its clean-up done)."""
 
-    @property  # type: ignore[override]
-    def commands(self) -> dict[str, click.Command]:
+    @property
+    def commands(self) -> MutableMapping[str, click.Command]:
         """Every command, imported (what help and the documentation walk)."""
         return {name: cmd for name in COMMANDS if (cmd := self.get_command(None, name)) is not None}  # type: ignore[arg-type]
 
     @commands.setter
-    def commands(self, value: dict) -> None:  # click's constructor sets it: the table above is the list
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:  # click's constructor sets it: the table above is the list
         pass
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -48,7 +48,10 @@ def write(entries: list[Entry], game_id: str, lang: str, source: str, template: 
                       charset="utf-8", fuzzy=False)
     catalog.language_team = lang
     nplurals, expr = plural_forms(lang)
-    catalog._num_plurals, catalog._plural_expr = nplurals, expr  # CLDR's forms, not Babel's gettext table
+    # CLDR's forms, not Babel's gettext table (which gives Polish three): Babel reads them from these
+    # private attributes, which its type information declares None
+    setattr(catalog, "_num_plurals", nplurals)  # noqa: B010
+    setattr(catalog, "_plural_expr", expr)  # noqa: B010
     n = 0
     while n < len(entries):
         e = entries[n]

@@ -125,7 +125,7 @@ def read(path: Path) -> Imported:
     body = file.find(f"{_Q}body")
     if body is None:
         raise CardgenError("the <file> has no <body>", Where(label))
-    out = []
+    out: list[Translation] = []
     for unit in _units(body, _Q, "trans-unit", label):
         if len(out) >= MAX_ENTRIES:
             raise CardgenError(TOO_MANY, Where(label))
@@ -161,7 +161,7 @@ def _read_2(root: ET.Element, data: bytes, label: str) -> Imported:
         raise CardgenError(f"an XLIFF file of cardgen holds one <file>, this one {len(files)}", Where(label))
     lines = _lines_of(data, b"id")
     seen: set[str] = set()
-    out = []
+    out: list[Translation] = []
     for unit in _units(files[0], q, "unit", label):
         if len(out) >= MAX_ENTRIES:
             raise CardgenError(TOO_MANY, Where(label))

@@ -35,14 +35,20 @@ def is_colour(value: str, palette: Mapping[str, str]) -> bool:
 
 
 class IconSpec(Protocol):
-    """An icon of game.yaml (``model.icons.Icon``): a font's character or an image."""
+    """An icon of game.yaml (``model.icons.Icon``, frozen): a font's character or an image."""
 
-    name: str
-    char: str | None
-    font: str | None
-    src: str | None
-    colour: str | None
-    scale: float
+    @property
+    def name(self) -> str: ...
+    @property
+    def char(self) -> str | None: ...
+    @property
+    def font(self) -> str | None: ...
+    @property
+    def src(self) -> str | None: ...
+    @property
+    def colour(self) -> str | None: ...
+    @property
+    def scale(self) -> float: ...
 
 
 @dataclass(frozen=True)
