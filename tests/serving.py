@@ -64,3 +64,31 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, what: str = "the c
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def open_request(port: int, path: str, timeout: float = 60.0) -> Any:
+    """A raw socket that sent ``GET path`` to 127.0.0.1:``port`` (and is left open)."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    return sock
+
+
+def read_head(sock: Any) -> bytes:
+    """The answer's status line and headers, read off a raw socket (what follows stays unread)."""
+    head = b""
+    while b"\r\n\r\n" not in head:
+        byte = sock.recv(1)
+        if not byte:
+            break
+        head += byte
+    return head
+
+
+def read_to_end(sock: Any) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
