@@ -48,6 +48,7 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # open event streams never hold up the stop
     block_on_close = False  # … nor does a browser's idle connection
     allow_reuse_address = True
+    request_queue_size = MAX_CONNECTIONS  # connections the system holds until accepted (5 makes a burst wait)
 
     def __init__(self, preview: Preview, hub: EventHub, port: int = 0, *,
                  max_connections: int = MAX_CONNECTIONS, idle_timeout: float = IDLE_S):
