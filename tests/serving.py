@@ -86,9 +86,14 @@ def read_head(sock: Any) -> bytes:
     return head
 
 
-def read_to_end(sock: Any) -> bytes:
-    """Everything the server sends until it closes the connection."""
+def read_to_end(sock: Any, timeout: float = 60.0) -> bytes:
+    """Everything the server sends until it closes the connection; fails after ``timeout``
+    seconds (a server that keeps talking, e.g. an event stream, never closes it)."""
+    deadline = time.monotonic() + timeout
     data = b""
-    while chunk := sock.recv(65536):
+    while time.monotonic() < deadline:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
         data += chunk
-    return data
+    raise AssertionError(f"the server did not close the connection; it sent {data[:200]!r}")

@@ -56,9 +56,9 @@ class PreviewServer(ThreadingHTTPServer):
         self.hub = hub
         self.idle_timeout = idle_timeout
         self.slots = Slots(max_connections)
-        super().__init__((HOST, port), Handler)
         self.refuser = Refuser(unavailable(f"cardgen serve is answering {max_connections} connections already;"
                                            f" try again in {RETRY_AFTER_S} seconds"))
+        super().__init__((HOST, port), Handler)  # (which calls server_close when the port is taken)
 
     def process_request(self, request, client_address) -> None:
         """A thread for the connection while fewer than the cap are served, else a 503."""
@@ -234,7 +234,7 @@ class Handler(BaseHTTPRequestHandler):
         if q is None and self.command != "HEAD":
             self.close_connection = True
             self._send(HTTPStatus.SERVICE_UNAVAILABLE,
-                       f"cardgen serve has {hub.limit} event streams open already (one an open page):"
+                       f"cardgen serve has {hub.limit} event streams open already (one per open page):"
                        f" close a page, or try again in {RETRY_AFTER_S} seconds\n".encode(), "text/plain; charset=utf-8",
                        headers={"Retry-After": str(RETRY_AFTER_S), "Connection": "close"})
             return
