@@ -64,10 +64,13 @@ def rules_data_problems(game: Game) -> list:
     the kit would print (house rules): refused by the build at their line, not later as
     a template error."""
     from .rules import rules_for
+    from .rules.guard import call_rules
 
     rules = rules_for(game.id)
     check = getattr(rules, "data_problems", None)
-    return list(check(game, game.data_marks)) if check is not None else []
+    if check is None:
+        return []
+    return call_rules("data_problems()", lambda: list(check(game, game.data_marks)), owner=check)
 
 
 class KitBuilder:

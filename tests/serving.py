@@ -64,3 +64,36 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, what: str = "the c
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def open_request(port: int, path: str, timeout: float = 60.0) -> Any:
+    """A raw socket that sent ``GET path`` to 127.0.0.1:``port`` (and is left open)."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    return sock
+
+
+def read_head(sock: Any) -> bytes:
+    """The answer's status line and headers, read off a raw socket (what follows stays unread)."""
+    head = b""
+    while b"\r\n\r\n" not in head:
+        byte = sock.recv(1)
+        if not byte:
+            break
+        head += byte
+    return head
+
+
+def read_to_end(sock: Any, timeout: float = 60.0) -> bytes:
+    """Everything the server sends until it closes the connection; fails after ``timeout``
+    seconds (a server that keeps talking, e.g. an event stream, never closes it)."""
+    deadline = time.monotonic() + timeout
+    data = b""
+    while time.monotonic() < deadline:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    raise AssertionError(f"the server did not close the connection; it sent {data[:200]!r}")

@@ -9,11 +9,12 @@ import re
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from conftest import assert_user_error, edit_file
-from serving import get, night_sky, running, view, wait_for
+from serving import get, night_sky, open_request, read_head, read_to_end, running, view, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -358,3 +359,122 @@ def test_reused_renderings_match_a_fresh_render(hapy_copy, render_calls):
         assert render_calls  # the faces that read it
         assert _keys(preview.view(preview.default).content.kit) == _fresh_keys(hapy_copy)
     assert len(render_calls) > 40  # the game's name is read by every face
+
+
+# -- caps: connections and event streams served at once, idle connections closed, quiet --
+MAX_CONNECTIONS, MAX_STREAMS = 64, 16  # the defaults docs/design/serve.md gives
+
+
+@contextmanager
+def _sockets():
+    """A list for raw sockets, each closed at the end even when a check fails (the server
+    would otherwise keep serving them)."""
+    opened: list = []
+    try:
+        yield opened
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def _stream_opens(port: int) -> bool:
+    """Whether a new event stream is answered 200 now (it is closed again at once)."""
+    sock = open_request(port, "/events")
+    try:
+        return read_head(sock).startswith(b"HTTP/1.1 200")
+    finally:
+        sock.close()
+
+
+def _answered(sock) -> bytes:
+    """The head of the answer on ``sock``, its body read (the connection stays open)."""
+    head = read_head(sock)
+    length = int(re.search(rb"\r\nContent-Length: (\d+)\r\n", head).group(1))
+    body = b""
+    while len(body) < length:
+        body += sock.recv(length - len(body))
+    return head
+
+
+def _page_served(live) -> bool:
+    return get(live, "/")[0] == 200
+
+
+def test_event_streams_beyond_the_cap_are_refused_and_the_server_carries_on(game, tmp_path):
+    """The command as a designer runs it: MAX_STREAMS pages open, the next is told 503."""
+    proc = _serve(str(game), "--port", "0", cwd=tmp_path)
+    try:
+        url = _address(proc)
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        with _sockets() as streams:
+            for _ in range(MAX_STREAMS):
+                streams.append(open_request(port, "/events"))
+                head = read_head(streams[-1])
+                assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+            streams.append(open_request(port, "/events"))
+            answer = read_to_end(streams[-1]).decode()
+            assert answer.startswith("HTTP/1.1 503"), answer
+            assert "\r\nRetry-After: 5\r\n" in answer and answer.endswith(
+                f"cardgen serve has {MAX_STREAMS} event streams open already (one per open page): close a page, or"
+                " try again in 5 seconds\n"), answer
+            assert _fetch(url + "api/view")["game"] == "Night Sky"  # pages and pictures are still served
+        wait_for(lambda: _stream_opens(port), timeout=60, what="a stream slot to come free")
+        assert _fetch(url + "api/view")["game"] == "Night Sky"
+    finally:
+        out, err = _stop(proc)
+    assert "Traceback" not in out + err
+    assert err.strip().splitlines() == ["stopped serving"], err
+
+
+def test_connections_beyond_the_cap_are_refused_and_the_server_carries_on(game, capfd):
+    with running(game) as live:
+        port = live.server.server_address[1]
+        with _sockets() as kept:
+            for _ in range(MAX_CONNECTIONS):  # each answered once and kept open for its next request
+                kept.append(open_request(port, "/static/style.css"))
+                assert _answered(kept[-1]).startswith(b"HTTP/1.1 200")
+            kept.append(open_request(port, "/"))
+            answer = read_to_end(kept[-1]).decode()
+            assert answer.startswith("HTTP/1.1 503"), answer
+            assert "\r\nRetry-After: 5\r\n" in answer and "Connection: close" in answer
+            assert answer.endswith(f"cardgen serve is answering {MAX_CONNECTIONS} connections already; try again"
+                                   " in 5 seconds\n"), answer
+        wait_for(lambda: _page_served(live), timeout=60, what="a page served again")
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_an_idle_connection_is_closed(game):
+    import socket
+
+    with running(game, idle_timeout=0.2) as live, _sockets() as opened:
+        port = live.server.server_address[1]
+        opened.append(socket.create_connection(("127.0.0.1", port), timeout=60))
+        assert opened[-1].recv(1) == b""  # closed by the server, having sent nothing
+        opened.append(open_request(port, "/static/style.css"))  # HTTP/1.1: kept open for the next request…
+        assert _answered(opened[-1]).startswith(b"HTTP/1.1 200")
+        assert opened[-1].recv(1) == b""  # … until it stays idle
+
+
+def test_clients_that_go_away_are_no_error(game, capfd):
+    """Resets and closes mid-answer, on pictures and event streams: nothing printed, slots freed."""
+    import socket
+    import struct
+
+    def reset(sock) -> None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+    with running(game) as live:
+        port = live.server.server_address[1]
+        picture = view(live)["sheets"][0]["pages"][0]["url"]
+        for end in (reset, socket.socket.close):
+            with _sockets() as stream:
+                stream.append(open_request(port, "/events"))
+                assert read_head(stream[0]).startswith(b"HTTP/1.1 200")
+                wait_for(lambda: live.hub.listeners == 1, what="the stream to subscribe")
+                end(stream[0])
+            wait_for(lambda: live.hub.listeners == 0, timeout=60, what="the stream to end")
+            for _ in range(3):
+                end(open_request(port, picture))
+        assert get(live, picture)[0] == 200
+    assert "Traceback" not in capfd.readouterr().err

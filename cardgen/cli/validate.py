@@ -106,6 +106,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     """
     from ..errors import display_path
     from ..rules import rules_for
+    from ..rules.guard import call_rules, rules_file
     from ..rules.plugins import load_rules_file
 
     if balance and games is not None:
@@ -121,12 +122,17 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     setup_names = _names(setups)
     agent_names = _names(agents)
     if rules is not None:
-        allowed = rules.player_counts(model)
+        try:
+            allowed = call_rules("player_counts()", lambda: tuple(rules.player_counts(model)),
+                                 owner=rules.player_counts)
+            known = call_rules("setups()", lambda: tuple(rules.setups(model)), owner=rules.setups)
+        except CardgenError as exc:
+            fail(exc)
+            return
         bad = [n for n in players if n not in allowed]
         if bad:
             raise click.BadParameter(f"{model.id} is played by {', '.join(map(str, allowed))} players, not"
                                      f" {', '.join(map(str, bad))}", param_hint="'--players'")
-        known = rules.setups(model)
         bad_setups = [s for s in setup_names if s not in known]
         if bad_setups:
             raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
@@ -159,8 +165,13 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
 
     if balance:
         games = BALANCE_GAMES
+    quick = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
+    if type(quick) is not int or not 1 <= quick <= MAX_GAMES:
+        fail(CardgenError(f"the rules' quick_games is {quick!r}, not a number of games from 1 to {MAX_GAMES:,}",
+                          Where(rules_file(rules))))
+        return
     if games is None:  # the quick pass: a few seconds, however slow the game's simulation
-        games = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
+        games = quick
     opts = ValidateOptions(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
@@ -195,28 +206,34 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
               check_every: int, path: Path) -> None:
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
     from ..errors import display_path
+    from ..rules.guard import call_rules, crash
     from ..validation.simulate import play_game
 
     if rules is None:
         fail(CardgenError(f"game '{model.id}' has no rules module: there is no game to draw"))
         return
-    setup = (setups or rules.setups(model))[0]
-    n = (players or rules.player_counts(model))[0]
-    kind = (agents or tuple(rules.agents))[0]
     try:
-        gamedef = rules.load(model, n, setup)
+        setup = (setups or call_rules("setups()", lambda: tuple(rules.setups(model)), owner=rules.setups))[0]
+        n = (players or call_rules("player_counts()", lambda: tuple(rules.player_counts(model)),
+                                   owner=rules.player_counts))[0]
+        kind = (agents or tuple(rules.agents))[0]
+        config = f"setup '{setup}', {n} players"
+        gamedef = call_rules("load()", rules.load, model, n, setup, config=config)
+        first = call_rules("new_initial_state()", gamedef.new_initial_state, config=config)
+        if not callable(getattr(first, "draw", None)):  # say so before playing
+            raise CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)")
+        final: list = []
+        out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
+        try:
+            final[0].draw(path)
+        except OSError as exc:
+            raise CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))) from None
+        except (CardgenError, KeyboardInterrupt):
+            raise
+        except BaseException as exc:  # the rules' drawing code: its bug, in one line
+            raise crash(exc, "draw()", final[0].draw, config) from None
     except CardgenError as exc:
         fail(exc)
-        return
-    if not callable(getattr(gamedef.new_initial_state(), "draw", None)):  # say so before playing
-        fail(CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)"))
-        return
-    final: list = []
-    out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
-    try:
-        final[0].draw(path)
-    except OSError as exc:
-        fail(CardgenError(f"cannot write the picture: {exc.strerror or exc}", Where(display_path(path))))
         return
     how = "ended" if out.status == "ok" else f"stopped: {out.message}"
     click.echo(f"drew seed {seed} ({n} players, {kind}, setup {setup}; {out.length} turns, {how})"

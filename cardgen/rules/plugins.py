@@ -41,7 +41,18 @@ class RulesPluginError(CardgenError):
 
 def check_rules_api(rules: Any, game_id: str, where: Where) -> None:
     """Refuse a rules object that does not fit :class:`cardgen.rules.api.Rules` (the first
-    mismatch found, as one line at ``where``)."""
+    mismatch found, as one line at ``where``; a member that raises when read, too)."""
+    try:
+        _check_members(rules, game_id, where)
+    except (CardgenError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # e.g. a property of the designer's that raises
+        detail = str(exc).splitlines()[0] if str(exc).strip() else ""
+        raise RulesPluginError(f"the rules raised {type(exc).__name__} when their members were read"
+                               + (f": {detail}" if detail else ""), where) from None
+
+
+def _check_members(rules: Any, game_id: str, where: Where) -> None:
     for name, what in _MEMBERS:
         if not hasattr(rules, name):
             raise RulesPluginError(f"the rules {type(rules).__name__} has no '{name}' ({what})", where)

@@ -1,7 +1,9 @@
 """The HTTP side: a standard-library threading server on 127.0.0.1 and its routes.
 
 ``http.server`` is enough for one designer's browser on the same machine, needs no
-dependency and no event loop, and a thread per connection suits the event streams.
+dependency and no event loop, and a thread per connection suits the event streams;
+``limits`` caps the connections and streams served at once, and closes idle ones.
+A client that goes away, resets or stops reading is no error: nothing is printed.
 
 Routes (anything else is 404):
 
@@ -26,6 +28,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..impose.papers import PAPERS_MM
 from .events import CLOSED, EventHub, sse
+from .limits import IDLE_S, MAX_CONNECTIONS, RETRY_AFTER_S, Refuser, Slots, client_gone, unavailable
 from .state import Preview, ViewOptions
 
 HOST = "127.0.0.1"  # never another interface: the preview shows unpublished work and serves its files
@@ -36,28 +39,59 @@ GAME_FILE_TYPES = {".yaml": "text/plain; charset=utf-8", ".yml": "text/plain; ch
                    ".txt": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",
                    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 MAX_GAME_FILE = 16 * 1024 * 1024
-KEEP_ALIVE_S = 15.0
+KEEP_ALIVE_S = 15.0  # a comment on an idle event stream this often, so that nothing between closes it
+GONE_CHECK_S = 1.0  # how often an idle event stream looks whether its page went away (its slot is then free)
 CSP = "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'"
 
 
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # open event streams never hold up the stop
+    block_on_close = False  # … nor does a browser's idle connection
     allow_reuse_address = True
+    request_queue_size = MAX_CONNECTIONS  # connections the system holds until accepted (5 makes a burst wait)
 
-    def __init__(self, preview: Preview, hub: EventHub, port: int = 0):
+    def __init__(self, preview: Preview, hub: EventHub, port: int = 0, *,
+                 max_connections: int = MAX_CONNECTIONS, idle_timeout: float = IDLE_S):
         self.preview = preview
         self.hub = hub
-        super().__init__((HOST, port), Handler)
+        self.idle_timeout = idle_timeout
+        self.slots = Slots(max_connections)
+        self.refuser = Refuser(unavailable(f"cardgen serve is answering {max_connections} connections already;"
+                                           f" try again in {RETRY_AFTER_S} seconds"))
+        super().__init__((HOST, port), Handler)  # (which calls server_close when the port is taken)
+
+    def process_request(self, request, client_address) -> None:
+        """A thread for the connection while fewer than the cap are served, else a 503."""
+        if not self.slots.take():
+            self.refuser.refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except RuntimeError:  # no thread can start: as if over the cap
+            self.slots.give_back()
+            self.refuser.refuse(request)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.give_back()
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.refuser.stop()
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.server_address[1]}/"
 
     def handle_error(self, request, client_address) -> None:
+        """Never a traceback: a client that went away mid-answer, reset the connection or
+        stopped reading is nothing to say; anything else (a bug) is one line."""
         exc = sys.exc_info()[1]
-        if isinstance(exc, (BrokenPipeError, ConnectionResetError)):
-            return  # the browser went away mid-answer
-        super().handle_error(request, client_address)
+        if isinstance(exc, OSError):
+            return
+        print(f"cardgen serve: a request failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def view_options(preview: Preview, query: dict[str, list[str]]) -> ViewOptions:
@@ -105,12 +139,19 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "cardgen-serve"
 
+    def setup(self) -> None:
+        self.timeout = self.server.idle_timeout  # a connection silent this long is closed (socket timeout)
+        super().setup()
+
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the terminal shows changes and problems, not every request
 
     # -- answers ----------------------------------------------------------
-    def _send(self, status: int, body: bytes, content_type: str, cache: str = "no-store") -> None:
+    def _send(self, status: int, body: bytes, content_type: str, cache: str = "no-store",
+              headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
@@ -188,31 +229,46 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, body, GAME_FILE_TYPES[path.suffix.lower()])
 
     def _events(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        if self.command == "HEAD":
-            return
         hub = self.server.hub
-        q = hub.subscribe()
+        q = hub.subscribe() if self.command != "HEAD" else None
+        if q is None and self.command != "HEAD":
+            self.close_connection = True
+            self._send(HTTPStatus.SERVICE_UNAVAILABLE,
+                       f"cardgen serve has {hub.limit} event streams open already (one per open page):"
+                       f" close a page, or try again in {RETRY_AFTER_S} seconds\n".encode(), "text/plain; charset=utf-8",
+                       headers={"Retry-After": str(RETRY_AFTER_S), "Connection": "close"})
+            return
         try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            if q is None:  # HEAD
+                return
             self.wfile.write(b"retry: 1000\n\n")
             self.wfile.flush()
+            quiet = 0.0
             while True:
                 try:
-                    message = q.get(timeout=KEEP_ALIVE_S)
+                    message = q.get(timeout=GONE_CHECK_S)
                 except queue.Empty:
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
+                    if client_gone(self.connection):  # the page went away: free its slot now
+                        break
+                    quiet += GONE_CHECK_S
+                    if quiet >= KEEP_ALIVE_S:
+                        quiet = 0.0
+                        self.wfile.write(b": keep-alive\n\n")
+                        self.wfile.flush()
                     continue
                 if message is CLOSED:
                     break
+                quiet = 0.0
                 self.wfile.write(sse(message))
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        except OSError:
+            pass  # gone, reset, or not reading for the idle timeout
         finally:
-            hub.unsubscribe(q)
+            if q is not None:
+                hub.unsubscribe(q)

@@ -15,17 +15,22 @@ CLOSED = object()  # put on a queue when the hub closes: the stream ends
 
 
 class EventHub:
-    """The open event streams and the last message, which a new stream gets first."""
+    """The open event streams (at most ``limit``) and the last message, which a new
+    stream gets first."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         self._lock = threading.Lock()
         self._queues: set[queue.Queue] = set()
         self._last: dict[str, Any] | None = None
         self.closed = False
+        self.limit = limit
 
-    def subscribe(self) -> queue.Queue:
+    def subscribe(self) -> queue.Queue | None:
+        """A new stream's queue; None when ``limit`` streams are open already."""
         q: queue.Queue = queue.Queue()
         with self._lock:
+            if self.limit is not None and len(self._queues) >= self.limit and not self.closed:
+                return None
             if self.closed:
                 q.put(CLOSED)
             elif self._last is not None:

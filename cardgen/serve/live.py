@@ -9,21 +9,27 @@ from typing import Any
 
 from .app import PreviewServer
 from .events import EventHub
+from .limits import IDLE_S, MAX_CONNECTIONS, MAX_STREAMS
 from .state import Preview
 from .watcher import FolderWatcher
 
 
 class LivePreview:
-    """``cardgen serve`` for one game: bound to 127.0.0.1 (``port`` 0: any free port)."""
+    """``cardgen serve`` for one game: bound to 127.0.0.1 (``port`` 0: any free port), serving
+    at most ``max_connections`` connections and ``max_streams`` event streams at once and
+    closing a connection idle for ``idle_timeout`` seconds."""
 
     def __init__(self, game: str, *, lang: str | None = None, paper: str = "a4", duplex: str = "long",
                  variants: tuple[str, ...] = (),
-                 port: int = 0, log: Callable[[str], None] | None = None, force_polling: bool = False):
+                 port: int = 0, log: Callable[[str], None] | None = None, force_polling: bool = False,
+                 max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS,
+                 idle_timeout: float = IDLE_S):
         self.log = log or (lambda line: None)
-        self.hub = EventHub()
+        self.hub = EventHub(max_streams)
         self.preview = Preview(game, variants, on_change=self._changed)
         self.preview.default = self.preview.default_options(lang, paper, duplex)
-        self.server = PreviewServer(self.preview, self.hub, port)
+        self.server = PreviewServer(self.preview, self.hub, port, max_connections=max_connections,
+                                    idle_timeout=idle_timeout)
         self.watcher = FolderWatcher(self.preview.folders, self.preview.refresh, force_polling)
         self._thread: threading.Thread | None = None
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import CardgenError
 from ..model.game import Game
 from ..rules import rules_for
+from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
@@ -45,7 +46,8 @@ Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
 def plan(game: Game, rules, static_setups: list[str], opts: ValidateOptions) -> tuple[list[str], list[int], list[str]]:
     """The setups, player counts and player kinds to play, after the options' filters."""
     setups = [s for s in static_setups if not opts.setups or s in opts.setups]
-    players = list(opts.players or rules.player_counts(game))
+    players = list(opts.players or call_rules("player_counts()", lambda: tuple(rules.player_counts(game)),
+                                              owner=rules.player_counts))
     kinds = [k for k in rules.agents if not opts.agents or k in opts.agents]
     return setups, players, kinds
 
@@ -90,8 +92,10 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
                                " no games are played; only generic and kit checks run")
     else:
         report["rules"] = type(rules).__module__
-        spec = rules.static_spec(game, game.data_marks)
-        static = check_static(game, spec, game.data_marks)
+        spec = call_rules("static_spec()", rules.static_spec, game, game.data_marks)
+        # the spec's own functions (a card's key, name and place) run in the deck check
+        static = call_rules("the deck check of its static_spec()", check_static, game, spec, game.data_marks,
+                            owner=rules.static_spec)
     report["static"] = {"ok": static.ok, "passed": static.passed, "problems": [str(p) for p in static.problems]}
 
     # 2. the rules, played
@@ -112,7 +116,9 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
         for setup in setups:
             for n in players:
                 try:
-                    gamedef = rules.load(game, n, setup)
+                    gamedef = call_rules("load()", rules.load, game, n, setup, config=f"setup '{setup}', {n} players")
+                except RulesCrash:
+                    raise
                 except CardgenError as exc:
                     if not spec.problems:  # else the data problems listed above say why, at their lines
                         report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")

@@ -49,6 +49,7 @@ from ..rules.api import (
     sample_chance,
     uniform_index,
 )
+from ..rules.guard import call_rules
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -215,7 +216,8 @@ Trace = Callable[[int, int, str], None]  # (step, seat or CHANCE, or -2 for a st
 def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
               check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None,
               final: list | None = None) -> GameOutcome:
-    """Play one seeded game with every check on; never raises for a game's fault.
+    """Play one seeded game with every check on; never raises for a game's fault once it
+    has begun (a rules module that cannot begin one raises :class:`RulesCrash`).
 
     The chance fast path is taken whether or not the game is traced (the trace reads
     the words of each draw off a copy), so a replay runs the same code and fails at
@@ -225,13 +227,14 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     # each seat's own stream, apart from chance: a player that read its random source
     # could otherwise foresee the next roll or draw
     seat_rngs = [player_rng(seed, s) for s in range(gamedef.num_players)]
-    state = gamedef.new_initial_state()
+    n = gamedef.num_players
+    config = f"setup '{gamedef.setup}', {n} players"  # a crash before the first step stops the run: no game to fail
+    state = call_rules("new_initial_state()", gamedef.new_initial_state, config=config)
     if final is not None:
         final.append(state)
-    n = gamedef.num_players
-    agents = [make_agent(gamedef, s) for s in range(n)]
-    checker = gamedef.checker()
-    limit = gamedef.max_game_length()
+    agents = [call_rules(f"making seat {s + 1}'s player", make_agent, gamedef, s, config=config) for s in range(n)]
+    checker = call_rules("checker()", gamedef.checker, config=config)
+    limit = call_rules("max_game_length()", gamedef.max_game_length, config=config)
     # hot loop: bound methods in locals
     current_player = state.current_player
     legal_actions = state.legal_actions

@@ -200,11 +200,19 @@ function start() {
     load(options);
   });
   $("zoom").addEventListener("click", (e) => { if (e.target === $("zoom")) $("zoom").close(); });
+  listen();
+  load(chosen());
+}
+
+function listen() {
   const events = new EventSource("/events");
   events.addEventListener("change", () => load(current ? fromForm() : chosen()));
-  events.onerror = () => { $("status").textContent = "reconnecting to cardgen serve…"; };
+  events.onerror = () => {
+    $("status").textContent = "reconnecting to cardgen serve…";
+    // refused (too many pages open: 503) the browser gives up; this page tries again
+    if (events.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+  };
   events.onopen = () => { if (current) load(fromForm()); };  // a restarted server may show more
-  load(chosen());
 }
 
 start();
