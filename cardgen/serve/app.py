@@ -140,8 +140,8 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "cardgen-serve"
 
     def setup(self) -> None:
-        self.timeout = self.server.idle_timeout  # a connection silent this long is closed (socket timeout)
         super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # a connection silent this long is closed
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the terminal shows changes and problems, not every request
