@@ -11,6 +11,7 @@ import pytest
 from cardgen.impose import Sheets, impose_kit
 from cardgen.impose.duplex import back_slots
 from cardgen.impose.kit import deck_blocks, plan_decks
+from cardgen.impose.labels import line_box
 from cardgen.impose.marks import EDGE_CLEARANCE
 from cardgen.impose.outlines import CircleOutline, RectOutline
 from cardgen.impose.papers import PAPERS_MM
@@ -173,9 +174,9 @@ def test_labels_fit_their_room_by_the_measure_given(horus):
                 assert page.label
                 for line in page.label:
                     assert measure(line.text, line.size_pt) <= file.size[0] - 20.0
-                    # clear of the printer's 5 mm band (half a 6 pt line is under 2 mm)
-                    across = line.x if not line.upright else line.y
-                    assert across >= EDGE_CLEARANCE + 1.9, line
+                    # clear of the printer's 5 mm band, its ink and white band included
+                    left, top, _, _ = line_box(line, measure)
+                    assert min(left, top) >= EDGE_CLEARANCE - 1e-9, line
 
 
 def test_proof_lines_only_when_asked(horus):

@@ -21,8 +21,9 @@ from ..model.components import Board, Card, Component, Deck, Sheet
 from ..model.game import Game
 from .duplex import FoldPlan, back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, paginate, paginate_rows
-from .labels import Measure, label_text, place_label, sheet_words, shifted
-from .marks import CutGuide, Mark, clear_of_edges
+from .keepout import KeepOut
+from .labels import LABEL_GUIDE_GAP, Measure, label_text, place_label, sheet_words, shifted
+from .marks import TICK_CLEAR, CutGuide, Mark, clear_of_edges
 from .papers import PAPER_NAMES, PAPERS_MM
 from .shapes import CutGuides, Shape, shape_for
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
@@ -249,8 +250,15 @@ class _Context:
             ticks, traced = ticks + guides.ticks, traced + guides.traced
         guides = CutGuides(clear_of_edges(ticks, plan.paper),
                            tuple(replace(g, ticks=clear_of_edges(g.ticks, plan.paper)) for g in traced))
-        return PiecesPage(comp.id, side, sheet, faces, clear_of_edges(shape.crop_marks(plan, slots), plan.paper), guides,
-                          place_label(plan, label, self.measure), offset=offset, header=header, fold=fold)
+        marks = clear_of_edges(shape.crop_marks(plan, slots), plan.paper)
+        keep = KeepOut.of([_turned(shape, f.side, f.slot).outline(f.slot.x, f.slot.y, *f.size) for f in faces],
+                          [f.clip for f in faces],
+                          (*marks, *guides.ticks, *(t for g in guides.traced for t in g.ticks),
+                           *(fold.marks if fold is not None else ())),
+                          trim_gap=TICK_CLEAR, guide_gap=LABEL_GUIDE_GAP)
+        return PiecesPage(comp.id, side, sheet, faces, marks, guides,
+                          place_label(plan, label, self.measure, keep, bottom_free=not header),
+                          offset=offset, header=header, fold=fold)
 
 
 def _turned(shape: Shape, side: str, slot: Slot) -> Shape:

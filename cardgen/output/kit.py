@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..impose.labels import BAND_EMS, LabelLine, label_text, sheet_words
+from ..impose.labels import BAND_EMS, BAND_PAD_MM, TURNED_BASELINE_MM, LabelLine, label_text, sheet_words
 from ..impose.outlines import RectOutline
 from ..impose.papers import PAPER_NAMES
 from ..impose.printshop import ShopFile, plan_printshop
@@ -194,9 +194,9 @@ class KitWriter:
         c.translate(line.x, line.y)
         if not line.upright:
             c.rotate(-90)
-        em, baseline = line.size_pt / PT_PER_MM, 0.0 if line.upright else 0.8
+        em, baseline = line.size_pt / PT_PER_MM, 0.0 if line.upright else TURNED_BASELINE_MM
         if line.backed:  # from just above the accents to below the descenders, a little wider than the text
-            half = self.label_width(line.text, line.size_pt) / 2 + 0.5
+            half = self.label_width(line.text, line.size_pt) / 2 + BAND_PAD_MM
             c.setFillColorRGB(1, 1, 1)
             c.rect(-half, baseline - BAND_EMS[0] * em, 2 * half, sum(BAND_EMS) * em, stroke=0, fill=1)
             c.setFillColorRGB(0.35, 0.35, 0.35)
