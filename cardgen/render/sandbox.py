@@ -467,9 +467,10 @@ class TemplateRenderer:
         finally:
             self.env.budget = Budget.idle()
 
-    def parse(self, text: str, name: str, label: str) -> Any:
-        """Parse rendered YAML text of template ``name``."""
-        return fast_load(text, f"{self.template_path(name)} (rendered for {label})")
+    def parse(self, text: str, name: str, label: str, path: str | None = None) -> Any:
+        """Parse rendered YAML text of template ``name`` (whose file errors name as
+        ``path``, looked up when not given)."""
+        return fast_load(text, f"{path or self.template_path(name)} (rendered for {label})")
 
     def render(self, name: str, context: dict[str, Any], label: str) -> tuple[str, Any]:
         """Render and parse: (YAML text, document)."""
