@@ -15,7 +15,11 @@ figure is the median. Sections:
   text for one card's string: the jackal's name in English, on the six jackal cards;
   the Nile card's first instruction in English) and ``cardgen build COPY``, which
   renders from the face cache what the edit did not change, against ``cardgen build
-  COPY --no-cache`` of the same edited folder.
+  COPY --no-cache`` of the same edited folder; and ``cardgen build COPY`` again with
+  nothing changed (the no-change rebuild), against the same clean build.
+
+cardgen runs as an installed copy does: its modules compiled once (bytecode is written
+even where PYTHONDONTWRITEBYTECODE is set), not on every run.
 
 Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy]
 """
@@ -37,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PLAIN = ROOT / "bench" / "plain-deck"
 GAMES = ("hapy", "egypt", "horus", "farao")
-ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},  # compiled once, as installed
+       "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 CARDGEN = [sys.executable, "-m", "cardgen"]
 
 def _descendants(pid: int) -> list[int]:
@@ -163,8 +168,9 @@ EDITS = {
 }
 
 
-def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-    """One game's rebuild after an edit (from the face cache) and clean build of the same folder."""
+def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]], ...]:
+    """One game's rebuild after an edit (from the face cache), its clean build of the same
+    folder, and a rebuild with nothing changed."""
     folder = tmp / "rebuild" / game
     shutil.copytree(ROOT / "card_data" / game, folder)
     cache_env = {**ENV, "CARDGEN_CACHE_DIR": str(tmp / "face-cache")}
@@ -180,8 +186,9 @@ def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]]
         path.write_text(original.replace(old, new.format(n=next(edit)), 1), encoding="utf-8")
         return run(cmd, env=cache_env)
 
-    res = paired(runs, {"rebuild": lambda: edited(build), "clean": lambda: edited([*build, "--no-cache"])})
-    return res["rebuild"], res["clean"]
+    res = paired(runs, {"rebuild": lambda: edited(build), "clean": lambda: edited([*build, "--no-cache"]),
+                        "warm": lambda: run(build, env=cache_env), "same": lambda: run(build, env=cache_env)})
+    return res["rebuild"], res["clean"], res["same"]
 
 
 def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
@@ -190,9 +197,13 @@ def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
     print(f"rebuild after one edit (every language, a4 and letter), medians of {runs} alternating runs; "
           f"ratio: median of the per-pair ratios [range], {load()}")
     print(f"  {'game':<6} {'rebuild wall':>12} {'CPU':>7}   {'clean wall':>10} {'CPU':>7}   {'CPU ratio':>20}")
-    for game, a, b in rows:
+    for game, a, b, _ in rows:
         print(f"  {game:<6} {median(a, 'wall'):>11.2f}s {median(a, 'cpu'):>6.2f}s   {median(b, 'wall'):>9.2f}s "
               f"{median(b, 'cpu'):>6.2f}s   {ratio(a, b, 'cpu'):>20}")
+    print("no-change rebuild (the same folder built again, nothing edited) against the clean build above")
+    print(f"  {'game':<6} {'no-change wall':>14} {'CPU':>7}   {'CPU ratio':>20}")
+    for game, _, b, same in rows:
+        print(f"  {game:<6} {median(same, 'wall'):>13.2f}s {median(same, 'cpu'):>6.2f}s   {ratio(same, b, 'cpu'):>20}")
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ previous kit untouched.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -29,11 +30,12 @@ from .load.locales import missing_message
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
-from .output.commit import KitFolder
+from .output.commit import MANIFEST, KitFolder
 from .output.kit import KitWriter, WrittenFile
 from .output.reuse import FileReuse, files_stamp
 from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
+from .render.facestore import FaceStore
 from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning
 
 Progress = Callable[[str], None]
@@ -159,6 +161,13 @@ class KitBuilder:
         plan_decks(self.game, self.opt.papers)  # a component too big for a paper fails before any work
 
         inputs = inputs_digest(self.game, exclude=[self.opt.out_dir])
+        unchanged = UnchangedKit.of(self, inputs)
+        if unchanged is not None:
+            kept = unchanged.kit_as_left()
+            if kept is not None:  # the kit is what this very build made: nothing to render or draw
+                self.progress(f"note: nothing changed since the last build of this kit: its {len(kept)} file(s) are "
+                              "as that build left them")
+                return kept
         with KitFolder(self.opt.out_dir, self.game.id, self.progress) as kit_folder:
             outcomes = self._build_languages(kit_folder.new_kit)
             problems = [line for o in outcomes for line in o.errors]
@@ -185,6 +194,8 @@ class KitBuilder:
             self.progress(f"note: {len(self.stale)} file(s) of the kit were built from other inputs (an older design, "
                           f"another cardgen) and were kept as they were: {shown}; build without --lang and "
                           "--paper to rebuild every file")
+        if unchanged is not None and not (self.warnings or self.stale or done.removed or done.replaced):
+            unchanged.remember(written)  # a build that said nothing: the next one with the same key can stop
         return written
 
     def _build_languages(self, folder: Path) -> list[LangOutcome]:
@@ -274,6 +285,81 @@ class KitBuilder:
                 if face is not None:
                     out += seam_warnings(board.id, face.ops, self.text, plans[board.id], f"[{lang}, {paper}]")
         return out
+
+
+class UnchangedKit:
+    """A build whose every input equals the one that left the kit as it is stops there.
+
+    With the face cache, a build that said nothing (no warning) records, under a key
+    made of everything that decides the kit (the inputs fingerprint: the game and
+    template folders, cardgen's version and the variants; the build's options and
+    output folder; the source of cardgen and the versions of the libraries that
+    render and draw; the shipped fonts), the SHA-256 of the kit's manifest and of
+    each of its files. A later build with the same key whose kit still holds those
+    very bytes has nothing to do."""
+
+    def __init__(self, store: FaceStore, key: str, kit_dir: Path):
+        self.store = store
+        self.key = key
+        self.kit_dir = kit_dir
+
+    @classmethod
+    def of(cls, builder: KitBuilder, inputs: str) -> UnchangedKit | None:
+        store = builder.renderer.store
+        if store is None:
+            return None
+        opt = builder.opt
+        options = replace(opt, out_dir=opt.out_dir.resolve(), jobs=0, langs=tuple(builder.langs))
+        text = json.dumps(["kit", store.versions, _cardgen_digest(), inputs, repr(options),
+                           files_stamp([shipped_fonts_dir()])], ensure_ascii=False, default=repr)
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return cls(store, key, opt.out_dir / builder.game.id)
+
+    def _digests(self, names: list[str]) -> dict[str, str] | None:
+        out = {}
+        for name in names:
+            path = self.kit_dir / name
+            try:
+                if path.is_symlink() or not path.is_file():
+                    return None
+                out[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                return None
+        return out
+
+    def kit_as_left(self) -> list[WrittenFile] | None:
+        """The files the recorded build wrote, when the kit holds exactly what it left."""
+        record = self.store.read(self.key)
+        if record is None:
+            return None
+        files, written = record.get("files"), record.get("written")
+        if not isinstance(files, dict) or not isinstance(written, list):
+            return None
+        if self._digests(sorted(files)) != files:
+            return None
+        try:
+            return [WrittenFile(str(name), int(pages)) for name, pages in written]
+        except (TypeError, ValueError):
+            return None
+
+    def remember(self, written: list[WrittenFile]) -> None:
+        """Record the kit as this build left it."""
+        try:
+            names = sorted(p.name for p in self.kit_dir.iterdir())
+        except OSError:
+            return
+        files = self._digests(names)
+        if files is not None and MANIFEST in files:
+            self.store.put(self.key, {"files": files, "written": [[f.name, f.pages] for f in written]})
+
+
+def _cardgen_digest() -> str:
+    """The source of the whole cardgen package (a checkout between two releases)."""
+    code = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        code.update(f"{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes())
+    return code.hexdigest()
 
 
 @dataclass(frozen=True)

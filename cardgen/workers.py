@@ -4,18 +4,22 @@ Ctrl-C reaches every process of the terminal's group: workers ignore it and leav
 the parent to stop them, so one line is printed, not one traceback per worker. On
 Linux a worker also asks the kernel to kill it when its parent dies (a ``kill -9``
 of cardgen), instead of finishing its task into a folder nobody will read.
+
+The pool's modules (multiprocessing, concurrent.futures, ctypes) are imported when
+a pool is made: a build of one language (``--jobs 1``) never starts one.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1
 
@@ -27,6 +31,9 @@ def init_worker(parent: int) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent while it forked
     if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -57,6 +64,8 @@ def signals_held() -> Iterator[None]:
 
 def pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers are set up by :func:`init_worker`."""
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker, initargs=(os.getpid(),))
 
 

@@ -154,6 +154,7 @@ class KitRenderer:
         self._shared: dict[str, str] = {}
         self._lang_token = ""
         self._card: Card | None = None  # the card whose face is being rendered (for its cells)
+        self._paths: dict[str, str] = {}  # template -> its file as errors name it, for this build
 
     def _line_of(self, template: str, where: Where) -> str | None:
         """The text of the template line an error names, when it is in ``template`` itself."""
@@ -243,7 +244,7 @@ class KitRenderer:
                 return cached
             doc = self._docs.pop(text, None)
             if doc is None:
-                doc = self.renderer.parse(text, template, label)
+                doc = self.renderer.parse(text, template, label, self._template_path(template))
         except TemplateLimitError as exc:
             self._report_once(template, label, [exc], errors)
             self._exhausted[template] = self._error_key(template, label, exc)
@@ -254,7 +255,7 @@ class KitRenderer:
                 exc = with_columns(with_cells(exc, self._card.cells, self._card.fields, line_of), self._card, line_of)
             self._report_once(template, label, exc.errors if isinstance(exc, ErrorList) else [exc], errors)
             return []
-        where = f"{self.renderer.template_path(template)} [{label}]"  # the file first, as every error reads
+        where = f"{self._template_path(template)} [{label}]"  # the file first, as every error reads
         found = Collector()
         pages = chosen_pages(doc, where, found, allow_pages, self.text)
         if len(pages) == 1:
@@ -274,6 +275,14 @@ class KitRenderer:
                 if pending is not None:  # only a face without a problem is kept
                     self._store_face(pending, template, text)
         return faces
+
+    def _template_path(self, template: str) -> str:
+        """How errors name ``template``'s file: looked up once per build, not per face
+        (a stat of each template folder and a path made relative to the cwd)."""
+        path = self._paths.get(template)
+        if path is None:
+            path = self._paths[template] = self.renderer.template_path(template)
+        return path
 
     def _store_face(self, pending: tuple[str, tuple[str, ...]], template: str, text: str) -> None:
         assert self.store is not None

@@ -31,6 +31,7 @@ from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
 from .guards import FORMAT_WIDTH, check_method, check_percent, check_result, guard_filter, guarded_lipsum
+from .jsonshape import NOT_JSON_SHAPED, json_shaped
 from .memo import TemplateFacts, template_facts
 from .nesting import deepest_nesting, nesting_message
 from .placeholders import PlaceholderError, fill_placeholders, parse_placeholders
@@ -467,9 +468,14 @@ class TemplateRenderer:
         finally:
             self.env.budget = Budget.idle()
 
-    def parse(self, text: str, name: str, label: str) -> Any:
-        """Parse rendered YAML text of template ``name``."""
-        return fast_load(text, f"{self.template_path(name)} (rendered for {label})")
+    def parse(self, text: str, name: str, label: str, path: str | None = None) -> Any:
+        """Parse rendered YAML text of template ``name`` (whose file errors name as
+        ``path``, looked up when not given): by json when the text means the same
+        in JSON (jsonshape.py), else by the YAML reader, which reports every error."""
+        doc = json_shaped(text)
+        if doc is not NOT_JSON_SHAPED:
+            return doc
+        return fast_load(text, f"{path or self.template_path(name)} (rendered for {label})")
 
     def render(self, name: str, context: dict[str, Any], label: str) -> tuple[str, Any]:
         """Render and parse: (YAML text, document)."""
