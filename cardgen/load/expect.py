@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -74,7 +75,8 @@ def _expectation(rule: Any, number: int, deck: Deck, where: Where, data: Mapping
                        rule.at("variant"))
     key = _fields(rule, "key", keys, what, cards, deck, errors)
     unique = _fields(rule, "unique", keys, what, cards, deck, errors)
-    values = _values(rule, keys, key, what, data, errors) if key and "values" in keys.given else None
+    key_ok = len(key) == len(keys["key"])  # else its values are not checked against the fields left
+    values = _values(rule, keys, key, what, data, errors) if key and key_ok and "values" in keys.given else None
     copies, copies_of = _copies(rule, keys, key, values, what, errors)
     if values is None and copies_of:
         places = tuple(keys["copies"].key_at(v) for v in copies_of)
@@ -186,7 +188,7 @@ def _value_set(table: YDict, name: str, what: str, data: Mapping[str, Any], erro
             errors.add(f"{said}: the range {source.strip()} must run from a first to a last whole number, "
                        f"at most {MAX_DECK:,} of them", at)
             return None
-        return ValueSet(tuple(range(first, last + 1)), f"{first}..{last}")
+        return ValueSet(tuple(range(first, last + 1)), f"{first}..{last}", where=at)
     if isinstance(source, YList):
         seen: list[Any] = []
         for i, value in enumerate(source):
@@ -200,9 +202,11 @@ def _value_set(table: YDict, name: str, what: str, data: Mapping[str, Any], erro
         if not seen:
             errors.add(f"{said} is empty", at)
             return None
-        return ValueSet(tuple(seen), ", ".join(map(str, seen)), tuple(source.at(i) for i in range(len(seen))))
+        return ValueSet(tuple(seen), ", ".join(map(str, seen)), tuple(source.at(i) for i in range(len(seen))),
+                        where=at)
     if isinstance(source, YDict):
-        return _data_values(source, said, data, errors)
+        found = _data_values(source, said, data, errors)
+        return replace(found, where=at) if found is not None else None
     errors.add(f"{said} must be a list, a range of whole numbers such as 1..10, or {{data: NAME}}, "
                f"found {describe(source)}", at)
     return None
@@ -226,8 +230,7 @@ def _data_values(source: YDict, said: str, data: Mapping[str, Any], errors: Coll
         value = item
         if column is not None:
             if not isinstance(item, Mapping) or column not in item:
-                errors.add(f"{said}: item {i + 1} of data '{name}' has no field '{column}'",
-                           items.at(i) if isinstance(items, YList) else source.at("field"))
+                errors.add(f"{said}: item {i + 1} of data '{name}' has no field '{column}'", source.at("field"))
                 return None
             value = item[column]
         if not isinstance(value, SCALARS):
@@ -235,8 +238,7 @@ def _data_values(source: YDict, said: str, data: Mapping[str, Any], errors: Coll
             errors.add(f"{said}: item {i + 1} of data '{name}' gives {describe(value)}, not text or a number", where)
             return None
         out[value] = None
-    text = f"the {column} of data '{name}'" if column else f"data '{name}'"
-    return ValueSet(tuple(out), text)
+    return ValueSet(tuple(out), ", ".join(map(str, out)), data=name)
 
 
 def _copies(rule: YDict, keys: Checked, key: tuple[str, ...], values: tuple[ValueSet, ...] | None, what: str,
@@ -253,10 +255,9 @@ def _copies(rule: YDict, keys: Checked, key: tuple[str, ...], values: tuple[Valu
     out: dict[Any, int] = {}
     allowed = values[0] if values else None
     for value, n in copies.items():
-        if not isinstance(n, int) or isinstance(n, bool):
-            continue  # reported as the key was read
-        if not 1 <= n <= MAX_QUANTITY:
-            errors.add(f"'copies.{value}' in {what} must be from 1 to {MAX_QUANTITY:,}, found {n}", copies.at(value))
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_QUANTITY:
+            errors.add(f"'copies.{value}' in {what} must be a whole number from 1 to {MAX_QUANTITY:,}, found "
+                       f"{describe(n)}", copies.at(value))
             continue
         if allowed is not None and value not in allowed.values:
             errors.add(f"'copies' in {what} names {value!r}, which is not among the values of {key[0]} "

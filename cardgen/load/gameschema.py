@@ -141,12 +141,11 @@ EXPECT = Section("expect", "expectation", (
     Key("copies", (int, dict), "How many cards of each combination the deck holds, copies counted: one number "
         "for every combination, or (for a key of one field) a mapping of values to numbers, whose values "
         "are then the key's values when `values` does not give them; a value it leaves out takes 1.",
-        default=1, expect=f"a whole number from 1 to {MAX_QUANTITY:,}, or a mapping of values to such numbers",
-        range=Range(1, MAX_QUANTITY), values=(int,)),
+        default=1, expect="a whole number, or a mapping of values to whole numbers", range=Range(1, MAX_QUANTITY)),
     Key("total", (int,), "How many cards the expectation's cards come to, copies counted; without a `key`, the "
         "whole deck (of its `variant`).", range=Range(1, MAX_DECK)),
-    Key("unique", (list,), "Card fields no two cards of the expectation share (copies count as cards); without a "
-        "`key`, across the whole deck.", expect="a list of card fields"),
+    Key("unique", (list,), "Card fields no two cards of the expectation share (a card's copies are one card "
+        "here: `copies` counts them); without a `key`, across the whole deck.", expect="a list of card fields"),
     Key("variant", (str,), "The [variant](../design/variants.md) whose cards the expectation is about; checked "
         "when `cardgen validate` is given `--variant` with it. Left out: the cards of no variant.",
         expect="a variant name"),

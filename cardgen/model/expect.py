@@ -38,13 +38,24 @@ class ValueSet:
     values: tuple[Any, ...]
     text: str
     places: tuple[Where, ...] = ()  # where each value is written, when it is written out
+    data: str | None = None  # the list under ``data`` they were read from
+    where: Where | None = None  # where they are given (the list, the range, the mapping naming the data)
+
+    def among(self) -> str:
+        """What a value must be among, as messages say it."""
+        return f"the values of data '{self.data}'" if self.data else self.text
+
+    def listed(self) -> str:
+        """The values as "value 1..10" continues."""
+        return f"as in data '{self.data}'" if self.data else self.text
 
     def place(self, value: Any, default: Where) -> Where:
-        """Where ``value`` is written (a list's item, a key of ``copies``), else ``default``."""
+        """Where ``value`` is written (a list's item, a key of ``copies``), else where the
+        values are given, else ``default``."""
         for v, where in zip(self.values, self.places):
             if v == value and isinstance(v, bool) == isinstance(value, bool):
                 return where
-        return default
+        return self.where or default
 
 
 @dataclass(frozen=True)

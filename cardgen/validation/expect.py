@@ -2,7 +2,8 @@
 
 An expectation is about the cards of its variant (or of none) that have every field
 of its key; it accepts those whose values are among its ``values``. A card no
-expectation of its deck accepts is one the deck should not hold; a combination of
+expectation of its deck accepts, or one an expectation is about but whose values it
+does not list, is one the deck should not hold; a combination of
 values with no card is missing; a combination printed more or fewer times than its
 ``copies`` is named at its card. Nothing here knows a game: it runs for games with
 rules and without.
@@ -40,7 +41,7 @@ def _check_deck(deck: Deck, rules: list[Expectation], res: StaticResult) -> None
         accepted.update(c.id for c in cards)
         summaries.append(_check_rule(deck, rule, cards, res))
     for card in deck.cards:
-        if card.id not in accepted:
+        if card.id not in accepted or any(_rejects(r, card) for r in rules):
             res.problems.append(Problem(f"card '{card.id}'{_described(card, rules)} is not one deck '{deck.id}'"
                                         f" expects: {_why_not(card, rules)}", card.where))
     if len(res.problems) == before:
@@ -56,16 +57,15 @@ def _combination(rule: Expectation, card: Card) -> tuple[Any, ...]:
     return tuple(field_value(card.fields, f) for f in rule.key)
 
 
+def _rejects(rule: Expectation, card: Card) -> bool:
+    """The expectation is about the card, but does not list its values."""
+    return (_in_scope(rule, card) and rule.values is not None
+            and not all(_among(v, s.values) for v, s in zip(_combination(rule, card), rule.values)))
+
+
 def _accepted(rule: Expectation, cards: Iterable[Card]) -> list[Card]:
     """The cards the expectation is about whose values it lists."""
-    out = []
-    for card in cards:
-        if not _in_scope(rule, card):
-            continue
-        combo = _combination(rule, card)
-        if rule.values is None or all(_among(v, s.values) for v, s in zip(combo, rule.values)):
-            out.append(card)
-    return out
+    return [card for card in cards if _in_scope(rule, card) and not _rejects(rule, card)]
 
 
 def _among(value: Any, values: tuple[Any, ...]) -> bool:
@@ -155,7 +155,8 @@ def _report_missing(deck: Deck, rule: Expectation, missing: list[tuple[Any, ...]
                 if not all(c in gone for c in combos) or not any(c in left for c in combos):
                     continue
                 want = sum(rule.wanted(c) for c in combos)
-                each = ", ".join(f"{f} {s.text}" for f, s in zip((f for j, f in enumerate(rule.key) if j != i), others))
+                each = ", ".join(f"{f} {s.listed()}"
+                                 for f, s in zip((f for j, f in enumerate(rule.key) if j != i), others))
                 res.problems.append(Problem(f"the cards with {field} {value!r} are missing from deck '{deck.id}'"
                                             f" (expected {want}: {each}, {rule.copies} each)",
                                             rule.values[i].place(value, where)))
@@ -172,10 +173,6 @@ def _check_unique(deck: Deck, name: str, cards: list[Card], res: StaticResult) -
         if not has_field(card.fields, name):
             continue
         value = field_value(card.fields, name)
-        if card.quantity > 1:
-            res.problems.append(Problem(f"card '{card.id}' is printed {card.quantity} times (quantity"
-                                        f" {card.quantity}); expected each {name} once in deck '{deck.id}'"
-                                        f" ({name} {value!r})", card.where))
         try:
             first = owners.setdefault(value, card)
         except TypeError:  # a mapping or a list: the loader refuses such a field; nothing to compare
@@ -194,8 +191,8 @@ def _described(card: Card, rules: list[Expectation]) -> str:
 
 
 def _why_not(card: Card, rules: list[Expectation]) -> str:
-    """Why no expectation accepts the card: a value not among those listed, a field it
-    lacks, or no expectation of its variant."""
+    """Why the card is not one the deck holds: a value not among those an expectation
+    about it lists, a field of every key it lacks, or no expectation of its variant."""
     mine = [r for r in rules if r.variant == card.variant]
     if not mine:
         return (f"no expectation is about variant '{card.variant}'" if card.variant
@@ -204,6 +201,6 @@ def _why_not(card: Card, rules: list[Expectation]) -> str:
         if _in_scope(rule, card) and rule.values is not None:
             for f, v, s in zip(rule.key, _combination(rule, card), rule.values):
                 if not _among(v, s.values):
-                    return f"{f} {v!r} is not among {s.text}"
+                    return f"{f} {v!r} is not among {s.among()}"
     keys = " or ".join(f"[{', '.join(r.key)}]" for r in mine if r.key)
     return f"it lacks a field of every expectation's key ({keys})"
