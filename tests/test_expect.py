@@ -305,7 +305,9 @@ LOAD_MISTAKES = [  # (old text, new text, the text the error points at, a text o
      "action.name", "", "'unique' in expectation 2 of deck 'cards' names the field 'action.name', which no card of"
      " deck 'cards' has (their fields: suit, value, action)"),
     ("  cards:                                  # a deck's id\n", "  cards: 3\n  old-cards:\n", "3", "cards: 3",
-     "'expect.cards' must be a list of expectations, at least one, found int 3"),
+     "'expect.cards' must be a list of expectations, found int 3"),
+    ("  cards:                                  # a deck's id\n", "  cards: []\n  old-cards:\n", "[]", "",
+     "'expect.cards' is empty: list at least one expectation"),
     ("copies: {pirate-raid: 3,", "copies: {pirate-raid: 0,", "0,", "",
      "'copies.pirate-raid' in expectation 2 of deck 'cards' must be a whole number from 1 to 1,000, found int 0"),
 ]

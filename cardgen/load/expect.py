@@ -43,9 +43,12 @@ def read_expect(table: YDict, components: list[Component], data: Mapping[str, An
             else:
                 errors.add(f"'expect' names deck '{deck_id}', {what} (decks: {known})", table.key_at(deck_id))
             continue
-        if not isinstance(rules, YList) or not rules:
-            errors.add(f"'expect.{deck_id}' must be a list of expectations, at least one, found {describe(rules)}",
+        if not isinstance(rules, YList):
+            errors.add(f"'expect.{deck_id}' must be a list of expectations, found {describe(rules)}",
                        table.at(deck_id))
+            continue
+        if not rules:
+            errors.add(f"'expect.{deck_id}' is empty: list at least one expectation", table.at(deck_id))
             continue
         read = [_expectation(rule, n, deck, rules.at(n - 1), data, errors) for n, rule in enumerate(rules, 1)]
         out[str(deck_id)] = tuple(r for r in read if r is not None)

@@ -145,7 +145,7 @@ def _report_missing(deck: Deck, rule: Expectation, missing: list[tuple[Any, ...]
     """Each missing combination at the expectation's values (or key); a value of a key
     of several fields whose every combination is missing, as one line."""
     where = rule.values_where if rule.values is not None else rule.where
-    left = list(missing)
+    left = dict.fromkeys(missing)  # in order, and quick to look up
     if rule.values is not None and len(rule.key) > 1:
         gone = set(missing)
         for i, field in enumerate(rule.key):
@@ -160,7 +160,8 @@ def _report_missing(deck: Deck, rule: Expectation, missing: list[tuple[Any, ...]
                 res.problems.append(Problem(f"the cards with {field} {value!r} are missing from deck '{deck.id}'"
                                             f" (expected {want}: {each}, {rule.copies} each)",
                                             rule.values[i].place(value, where)))
-                left = [c for c in left if c not in combos]
+                for c in combos:
+                    left.pop(c, None)
     for combo in left:
         here = rule.values[0].place(combo[0], where) if rule.values is not None and len(combo) == 1 else where
         res.problems.append(Problem(f"the card with {_named(rule, combo)} is missing from deck '{deck.id}'"
