@@ -278,6 +278,7 @@ def used_keys(section: Section, mapping: dict, used: dict[str, set[str]]) -> Non
         if not key.entries or value is None:
             continue
         items = value.values() if isinstance(value, dict) else value
+        items = [x for item in items for x in (item if isinstance(item, list) else [item])]  # expect: lists
         for item in items:
             if not isinstance(item, dict):
                 continue  # a data file named by its file name alone

@@ -18,7 +18,7 @@ import yaml
 
 from cardgen.errors import CardgenError, display_path
 from cardgen.load.game import load_game
-from cardgen.load.gameschema import CARD, COMPONENTS, DATA_FILE, GAME, ICON, SECTIONS
+from cardgen.load.gameschema import CARD, COMPONENTS, DATA_FILE, EXPECT, EXPECT_VALUES, GAME, ICON, SECTIONS
 from cardgen.load.schema import Key, Section
 
 EVERY_KEY = Path(__file__).resolve().parent.parent / "docs" / "examples" / "every-key"
@@ -43,6 +43,12 @@ def mappings(doc: dict) -> Iterator[tuple[Section, dict, str]]:
         yield ICON, icon, f"icon '{name}'"
     for entry in doc["data_files"]:
         yield DATA_FILE, entry, "data file entry"
+    for deck, rules in doc["expect"].items():
+        for n, rule in enumerate(rules, 1):
+            yield EXPECT, rule, f"expectation {n} of deck '{deck}'"
+            for name, source in rule.get("values", {}).items():
+                if isinstance(source, dict):
+                    yield EXPECT_VALUES, source, f"'values.{name}' in expectation {n} of deck '{deck}'"
 
 
 def target(doc: dict, section: Section, key: str) -> tuple[dict, str]:

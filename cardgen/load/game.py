@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 from ..errors import CardgenError, Collector, UnknownVariantError, Where, display_path
 from ..model.components import Component, Deck
@@ -22,6 +23,7 @@ from ..model.pseudo import PSEUDO, pseudo_table
 from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
+from .expect import read_expect
 from .gameschema import GAME
 from .icons import read_icons
 from .jail import game_roots, inside
@@ -95,6 +97,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     )
     components = read_components(keys["components"], doc.at("components") if "components" in keys.given else None,
                                  data, template_dirs, errors)
+    expect = read_expect(keys["expect"], components, data, errors) if "expect" in keys.given else {}
     unfinished: dict[str, tuple[str, ...]] = {}
     strings = read_locales(root, languages, errors, unfinished)
     fallbacks = {lang: frozenset(missing) for lang, missing in unfinished.items()} if fallback else {}
@@ -133,6 +136,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         fallbacks=freeze(fallbacks),
         unfinished=freeze(unfinished),
         icons=icons,
+        expect=MappingProxyType(expect),
     )
 
 

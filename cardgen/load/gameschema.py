@@ -120,6 +120,37 @@ DATA_FILE = Section("data_file", "data file entry", (
     Key("name", (str,), "The data key the CSV or the sheet is put under instead.", expect="a name"),
 ))
 
+MAX_DECK = 10_000  # cards of one deck, every copy counted (as load.cards.MAX_PIECES)
+
+EXPECT_VALUES = Section("expect_values", "values read from the data", (
+    Key("data", (str,), "The name of a list under `data`, a data file's rows included.", required=True,
+        expect="a name"),
+    Key("field", (str,), "The field of each item that holds the value (a column of a spreadsheet); left out, "
+        "the items themselves.", expect="a field name"),
+))
+
+EXPECT = Section("expect", "expectation", (
+    Key("key", (list,), "The card fields that tell the cards of this expectation apart, dotted for a field of a "
+        "field (`suit.id`, `row.kind`). A card belongs to the expectation when it has every one of them.",
+        expect="a list of card fields such as [suit.id, value]"),
+    Key("values", (dict,), "The values each key field takes, each a list, a range of whole numbers such as "
+        "`1..10`, or [values read from the data](#values-read-from-the-data). Every combination must be in "
+        "the deck, and a card with another value is one the deck should not hold. It names every key field.",
+        expect="a mapping of the key fields to a list, a range such as 1..10, or {data: …}",
+        entries=(EXPECT_VALUES,)),
+    Key("copies", (int, dict), "How many cards of each combination the deck holds, copies counted: one number "
+        "for every combination, or (for a key of one field) a mapping of values to numbers, whose values "
+        "are then the key's values when `values` does not give them; a value it leaves out takes 1.",
+        default=1, expect="a whole number, or a mapping of values to whole numbers", range=Range(1, MAX_QUANTITY)),
+    Key("total", (int,), "How many cards the expectation's cards come to, copies counted; without a `key`, the "
+        "whole deck (of its `variant`).", range=Range(1, MAX_DECK)),
+    Key("unique", (list,), "Card fields no two cards of the expectation share (a card's copies are one card "
+        "here: `copies` counts them); without a `key`, across the whole deck.", expect="a list of card fields"),
+    Key("variant", (str,), "The [variant](../design/variants.md) whose cards the expectation is about; checked "
+        "when `cardgen validate` is given `--variant` with it. Left out: the cards of no variant.",
+        expect="a variant name"),
+))
+
 GAME = Section("game", "the game", (
     Key("id", (str,), "The game's id: lower-case letters, digits, `-` and `_`, starting with a letter or "
         "digit. The kit is written to `output/<id>/` and its files are named `<id>-…`.", required=True),
@@ -151,10 +182,13 @@ GAME = Section("game", "the game", (
         "[From a spreadsheet](spreadsheets.md) says how cells are read. A key defined twice (in `game.yaml` "
         "and a file, or in two files) is an error. Every number of the data must be finite: `.nan` or `.inf` "
         "is an error at its line.", expect="a list of file names or entries", entries=(DATA_FILE,)),
+    Key("expect", (dict,), "What each deck must hold, checked by `cardgen validate`: a deck's id mapped to a "
+        "list of [expectations](../validator/deck-expectations.md), each the cards of one kind.",
+        expect="a mapping of deck ids to lists of expectations", entries=(EXPECT,)),
     Key("ink_saver", (dict,), "Colours that a build with `--ink-saver` draws instead of others: a palette "
         "name or `#rrggbb` mapped to a palette name, `#rrggbb` or `none`. They apply wherever a colour is "
         "drawn, so templates need not read `ink_saver`.", values=(str,)),
 ))
 
-SECTIONS = (GAME, DECK, CARD, SHEET, BOARD, ICON, DATA_FILE)
+SECTIONS = (GAME, DECK, CARD, SHEET, BOARD, ICON, DATA_FILE, EXPECT, EXPECT_VALUES)
 COMPONENTS = {s.tag[1]: s for s in (DECK, SHEET, BOARD) if s.tag}

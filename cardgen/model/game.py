@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import Where
 from .components import Board, Component, Deck, Sheet
+from .expect import Expectation
 from .icons import Icon
 from .marks import DataMarks
 from .pseudo import PSEUDO
@@ -45,6 +46,8 @@ class Game:
     # --ink-saver: a palette name or #rrggbb → the colour drawn instead (game.yaml's ink_saver)
     ink_palette: Mapping[str, str] = field(default_factory=dict)
     icons: Mapping[str, Icon] = field(default_factory=dict)  # game.yaml's icons: name -> glyph or image
+    # game.yaml's expect: deck id -> what the deck must hold (checked by the validator)
+    expect: Mapping[str, tuple[Expectation, ...]] = field(default_factory=dict)
 
     def has_language(self, lang: str) -> bool:
         """One of the game's languages, or the pseudo-language derived from the first."""

@@ -31,7 +31,7 @@ def registered() -> dict[str, Rules]:
     return dict(_REGISTRY)
 
 
-_NOT_GAMES = frozenset({"api", "tableau", "options", "plugins", "guard"})
+_NOT_GAMES = frozenset({"api", "tableau", "options", "plugins", "guard", "kit"})
 
 
 def rules_for(game_id: str) -> Rules | None:

@@ -17,6 +17,7 @@ from ..model.game import Game
 from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
+from .expect import check_expectations
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
 from .static import check_generic, check_static
@@ -88,14 +89,19 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
     spec = None
     if rules is None:
         static = check_generic(game)
+        checked = "the generic checks, game.yaml's expect" if game.expect else "generic"
         report["notes"].append(f"no rules module for game '{game.id}': the deck is not compared with any rules and"
-                               " no games are played; only generic and kit checks run")
+                               f" no games are played; only {checked} and kit checks run")
     else:
         report["rules"] = type(rules).__module__
         spec = call_rules("static_spec()", rules.static_spec, game, game.data_marks)
         # the spec's own functions (a card's key, name and place) run in the deck check
         static = call_rules("the deck check of its static_spec()", check_static, game, spec, game.data_marks,
                             owner=rules.static_spec)
+    if game.expect:
+        expected = check_expectations(game)
+        static.passed.extend(expected.passed)
+        static.problems.extend(expected.problems)
     report["static"] = {"ok": static.ok, "passed": static.passed, "problems": [str(p) for p in static.problems]}
 
     # 2. the rules, played
