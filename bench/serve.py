@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--lang", default="en")
     parser.add_argument("--paper", default="a4")
     args = parser.parse_args()
-    from cardgen.paths import shipped_games_dir
+    from cardgen.base.paths import shipped_games_dir
 
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; medians of {args.rounds} saves "
           f"and {args.build_rounds} builds ({args.lang}, {args.paper})")

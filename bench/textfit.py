@@ -30,11 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def measure(game_id: str, lang: str, rounds: int) -> dict:
     from reportlab.lib.utils import simpleSplit
 
-    from cardgen.errors import Collector
+    from cardgen.base.errors import Collector
+    from cardgen.base.paths import shipped_games_dir
     from cardgen.layout.inline import plain
     from cardgen.layout.ops import leaf_ops
     from cardgen.load.game import load_game
-    from cardgen.paths import shipped_games_dir
     from cardgen.pipeline import BuildOptions, KitBuilder
 
     game = load_game(shipped_games_dir() / game_id)

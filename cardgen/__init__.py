@@ -23,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CardgenError, CardgenWarning, ErrorList, Where
+from .base.errors import CardgenError, CardgenWarning, ErrorList, Where
 from .version import __version__
 
 if TYPE_CHECKING:

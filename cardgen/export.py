@@ -17,13 +17,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .errors import CardgenError, Collector
-from .files import csv_text, naming, replacing
+from .base.errors import CardgenError, Collector
+from .base.files import csv_text, naming, replacing
+from .base.paths import shipped_fonts_dir
 from .impose.shapes import shape_for, shape_of
 from .model.components import Board, Deck
 from .model.game import Game
 from .output.commit import kit_lock
-from .paths import shipped_fonts_dir
 from .pipeline import BuildOptions, Face, KitBuilder, LangKit
 
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
@@ -269,7 +269,7 @@ def _write_quantities(path: Path, rows: list[list[str]]) -> None:
     """The copies of each exported image: front file, back file (empty for one-sided
     pieces and boards), copies, component and card. UTF-8 with a byte-order mark,
     so that Excel reads accented card names right; a card id such as ``=1+2`` is
-    written ``'=1+2`` (:func:`~cardgen.files.inert_cell`)."""
+    written ``'=1+2`` (:func:`~cardgen.base.files.inert_cell`)."""
     text = csv_text(QUANTITY_COLUMNS, rows)
     with naming(path):
         path.write_text(text, encoding="utf-8-sig")

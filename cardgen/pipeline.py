@@ -17,23 +17,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import workers
-from .errors import CardgenError, CardgenWarning, Collector, ErrorList, Where, display_path
-from .impose.kit import impose_kit, plan_decks, tile_boards
+from .base import workers
+from .base.errors import CardgenError, CardgenWarning, Collector, ErrorList, Where, display_path
+from .base.paths import shipped_fonts_dir
+from .impose.kitplan import impose_kit, plan_decks, tile_boards
 from .impose.papers import PAPERS_MM
 from .impose.seams import seam_warnings
 from .layout.fonts import FontBook
 from .layout.text import TextEngine
 from .load.inputs import inputs_digest
-from .load.jail import game_roots
 from .load.locales import missing_message
+from .load.readroots import game_roots
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
 from .output.commit import MANIFEST, KitFolder
-from .output.kit import KitWriter, WrittenFile
+from .output.kitwriter import KitWriter, WrittenFile
 from .output.reuse import FileReuse, files_stamp
-from .paths import shipped_fonts_dir
 from .render.faces import Face, KitRenderer, LangKit
 from .render.facestore import FaceStore
 from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning

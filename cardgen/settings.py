@@ -30,8 +30,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CardgenError, Collector, Where, display_path, not_utf8
-from .files import write_atomic
+from .base.errors import CardgenError, Collector, Where, display_path, not_utf8
+from .base.files import write_atomic
 from .impose.papers import PAPERS_MM
 
 PROJECT_FILE = "cardgen.cfg"

@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from .errors import CardgenError, Where, display_path
-from .paths import shipped_locales_dir
+from .base.errors import CardgenError, Where, display_path
+from .base.paths import shipped_locales_dir
 
 SOURCE = "en"
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import pytest
 from click.testing import CliRunner, Result
 
-from cardgen.errors import display_path
-from cardgen.paths import shipped_games_dir
+from cardgen.base.errors import display_path
+from cardgen.base.paths import shipped_games_dir
 
 if TYPE_CHECKING:
     from kitchecks import BuiltKit
@@ -93,7 +93,7 @@ def market_copy(tmp_path: Path) -> Path:
 
 def load_errors(folder: Path) -> list[str]:
     """The lines of the error that loading ``folder`` must raise."""
-    from cardgen.errors import CardgenError
+    from cardgen.base.errors import CardgenError
     from cardgen.load.game import load_game
 
     with pytest.raises(CardgenError) as exc:

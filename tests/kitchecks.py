@@ -13,8 +13,8 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from cardgen.base.errors import Collector
 from cardgen.cli import main
-from cardgen.errors import Collector
 from cardgen.pipeline import BuildOptions, KitBuilder
 
 

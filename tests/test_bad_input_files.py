@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import assert_user_error, edit_file, game_label
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.base.errors import CardgenError, display_path
 from cardgen.load.yamlsrc import MAX_USER_NESTING, parse_yaml
 
 

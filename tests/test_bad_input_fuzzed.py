@@ -17,7 +17,7 @@ from conftest import DATA, assert_user_error, edit_file, game_label
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import display_path
+from cardgen.base.errors import display_path
 
 
 def snapshot(folder: Path) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from conftest import edit_file, game_label, load_errors
 
 from cardgen import load_game
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.export import face_images
 from cardgen.pipeline import BuildOptions, KitBuilder
 

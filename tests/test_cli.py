@@ -15,8 +15,8 @@ import pypdf
 import pytest
 from conftest import assert_user_error, edit_file
 
+from cardgen.base.errors import display_path
 from cardgen.cli import main
-from cardgen.errors import display_path
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

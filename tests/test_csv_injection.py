@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.files import csv_text, inert_cell
+from cardgen.base.files import csv_text, inert_cell
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 

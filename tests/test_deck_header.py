@@ -11,7 +11,7 @@ from conftest import edit_file
 from kitchecks import build_kit
 from pypdf import PdfReader
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.load.game import load_game
 
 TOKENS = """  - id: tokens

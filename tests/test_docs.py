@@ -22,8 +22,8 @@ import yaml
 from click.testing import CliRunner
 
 import cardgen.rules
+from cardgen.base.errors import Collector
 from cardgen.cli import main
-from cardgen.errors import Collector
 from cardgen.layout import reference as opdocs
 from cardgen.layout.ops import parse_ops
 from cardgen.load import gamedoc

@@ -24,10 +24,10 @@ from kitchecks import (
 from pypdf import PdfReader
 from textlayer import char_boxes, find_text, page_text, text_runs
 
+from cardgen.base.paths import shipped_fonts_dir
 from cardgen.load.game import load_game
 from cardgen.load.locales import optional_key
-from cardgen.paths import shipped_fonts_dir
-from cardgen.render.plurals import roman
+from cardgen.render.numberwords import roman
 from cardgen.render.sandbox import luminance
 
 LANGS = ("en", "fr", "nl")
@@ -292,7 +292,7 @@ def test_the_sign_codes_in_the_art_box_stand_out_from_the_stela(game):
     """The codes ("A9", "A35") were 7 pt light gold on pale gold: in the ink-saver and the
     full-colour cards alike, each code has a contrast of at least 4.5:1 (WCAG AA for small
     text) against the stela it is printed on, and is set in the bold face."""
-    from cardgen.errors import Collector
+    from cardgen.base.errors import Collector
     from cardgen.pipeline import BuildOptions, KitBuilder
 
     codes = {v["gardiner"] for ty in game.data["types"] for v in ty.get("variants", []) if v.get("gardiner")}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import edit_file, game_label
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.base.errors import CardgenError, display_path
 from cardgen.load.game import load_game
 from cardgen.load.tables import CellWhere
 from cardgen.validation.runner import ValidateOptions, validate

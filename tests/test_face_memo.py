@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.load.game import load_game
 from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.render.memo import canonical

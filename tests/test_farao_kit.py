@@ -27,11 +27,11 @@ from kitchecks import (
 from pypdf import PdfReader
 from textlayer import page_text
 
+from cardgen.base.paths import shipped_fonts_dir
 from cardgen.cli import main
 from cardgen.impose.papers import PAPER_NAMES, PAPERS_MM
 from cardgen.impose.tiling import plan_tiles
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
 from cardgen.toolwords import words as tool_words
 

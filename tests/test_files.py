@@ -1,4 +1,4 @@
-"""Files cardgen replaces (cardgen/files.py): whole or not at all, with the mode of the
+"""Files cardgen replaces (cardgen/base/files.py): whole or not at all, with the mode of the
 file they replace or the one the umask gives a new file, through a temporary file of
 their own, so that two writers of one file never collide."""
 
@@ -13,7 +13,7 @@ import pytest
 from conftest import assert_user_error
 from PIL import Image
 
-from cardgen.files import replacing, write_atomic
+from cardgen.base.files import replacing, write_atomic
 
 
 @contextmanager

@@ -5,11 +5,11 @@ import shutil
 import pytest
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from cardgen.errors import CardgenError, Where
+from cardgen.base.errors import CardgenError, Where
+from cardgen.base.paths import shipped_fonts_dir
 from cardgen.layout.fonts import FontBook
 from cardgen.layout.textfit import fit_text
 from cardgen.output.reportlab_compat import install_tounicode_fix
-from cardgen.paths import shipped_fonts_dir
 
 SANS = "NotoSans-Regular"
 GLYPHS = "NotoSansEgyptianHieroglyphs-Regular"

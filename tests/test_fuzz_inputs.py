@@ -31,9 +31,9 @@ from conftest import DATA
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import display_path
+from cardgen.base.errors import display_path
+from cardgen.base.paths import shipped_fonts_dir, shipped_templates_dir
 from cardgen.layout.ops import SPECS
-from cardgen.paths import shipped_fonts_dir, shipped_templates_dir
 
 EXAMPLES = int(os.environ.get("CARDGEN_FUZZ_EXAMPLES") or 0)
 FUZZ = settings(

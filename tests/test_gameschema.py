@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.base.errors import CardgenError, display_path
 from cardgen.load.game import load_game
 from cardgen.load.gameschema import CARD, COMPONENTS, DATA_FILE, EXPECT, EXPECT_VALUES, GAME, ICON, SECTIONS
 from cardgen.load.schema import Key, Section

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
+from cardgen.base.units import PT_PER_MM
 from cardgen.impose.duplex import FoldPlan, plan_gutterfold
 from cardgen.impose.marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, Mark
 from cardgen.impose.papers import PAPERS_MM
-from cardgen.units import PT_PER_MM
 
 DATA = Path(__file__).resolve().parent / "data"
 TOL = 1e-6

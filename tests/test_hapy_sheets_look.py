@@ -15,10 +15,10 @@ import pytest
 import yaml
 from kitchecks import HAPY_EVERY_LANGUAGE
 
-from cardgen.errors import Collector
-from cardgen.impose.kit import deck_blocks, plan_decks
+from cardgen.base.errors import Collector
+from cardgen.base.paths import shipped_games_dir
+from cardgen.impose.kitplan import deck_blocks, plan_decks
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_games_dir
 from cardgen.pipeline import BuildOptions, KitBuilder
 
 LANGS = ("en", "fr", "nl")

@@ -29,8 +29,8 @@ from kitchecks import (
 from pypdf import PdfReader
 from textlayer import char_boxes, find_text, page_text, page_texts, text_runs
 
+from cardgen.base.paths import shipped_fonts_dir
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_fonts_dir
 from cardgen.render.sandbox import luminance
 
 LANGS = ("en", "fr", "nl")

@@ -22,7 +22,7 @@ import jinja2
 import pytest
 import yaml
 
-from cardgen.errors import CardgenError, Collector
+from cardgen.base.errors import CardgenError, Collector
 from cardgen.layout.ops import MAX_GROUP_DEPTH, MAX_OPS, MAX_PAGES, parse_layout
 from cardgen.layout.textfit import STEP_PT, Run, _paragraph, _try, fit_text, split_paragraphs
 from cardgen.load.yamlsrc import MAX_NESTING, fast_load

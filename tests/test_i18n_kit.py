@@ -8,9 +8,9 @@ import yaml
 from kitchecks import build_kit
 from pypdf import PdfReader
 
+from cardgen.base.paths import shipped_games_dir
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_games_dir
-from cardgen.render.plurals import count_helpers
+from cardgen.render.numberwords import count_helpers
 
 
 def _helpers(table: dict[str, str], lang: str):
@@ -82,7 +82,7 @@ def test_the_german_hapy_kit_reads_back_in_german(german_hapy):
 def test_the_german_strings_have_the_fonts_glyphs():
     from fontTools.ttLib import TTFont
 
-    from cardgen.paths import shipped_fonts_dir
+    from cardgen.base.paths import shipped_fonts_dir
 
     game = load_game("hapy")
     chars = {c for text in game.strings["de"].values() for c in text}

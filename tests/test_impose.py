@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.impose.duplex import back_slots
 from cardgen.impose.grid import SheetPlan, Slot, paginate, plan_sheet
 from cardgen.impose.marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, TICK_INSET, Mark, bleed_ticks

@@ -10,7 +10,7 @@ import pytest
 
 from cardgen.impose import Sheets, impose_kit
 from cardgen.impose.duplex import back_slots
-from cardgen.impose.kit import deck_blocks, plan_decks
+from cardgen.impose.kitplan import deck_blocks, plan_decks
 from cardgen.impose.labels import line_box
 from cardgen.impose.marks import EDGE_CLEARANCE
 from cardgen.impose.outlines import CircleOutline, RectOutline

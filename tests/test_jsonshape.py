@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import CardgenError, Collector
+from cardgen.base.errors import CardgenError, Collector
 from cardgen.load.game import load_game
 from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.render import sandbox

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
+from cardgen.base.paths import shipped_games_dir
 from cardgen.layout.ops import leaf_ops
 from cardgen.layout.textfit import LONE_WORD_CHARS, LONE_WORD_SHARE, Line, line_text, line_width
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_games_dir
 from cardgen.pipeline import BuildOptions, KitBuilder
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.layout.ops import MIN_TEXT_PT, SPECS, Op, parse_layout, parse_ops
 
 L = "templates/x/front.yaml.j2 [cards/c1 front [en]]"

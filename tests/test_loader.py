@@ -11,9 +11,9 @@ import dataclasses
 import pytest
 from conftest import edit_file, game_label
 
-from cardgen.errors import CardgenError, ErrorList, Where, display_path
+from cardgen.base.errors import CardgenError, ErrorList, Where, display_path
+from cardgen.base.paths import shipped_games_dir
 from cardgen.load.game import find_game, load_game, shipped_game_ids
-from cardgen.paths import shipped_games_dir
 
 
 def problems(game) -> list[str]:

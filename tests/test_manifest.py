@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cardgen.errors import CardgenError, Where
+from cardgen.base.errors import CardgenError, Where
 from cardgen.model.manifest import BoardTile, DeckRecord, FileEntry, Manifest, PageEntry, PlacedItem, ShopDetails
 
 WHERE = Where("kit/manifest.json")

@@ -22,10 +22,10 @@ from kitchecks import HAPY_EVERY_LANGUAGE
 from pypdf.generic import IndirectObject
 from textlayer import page_text, page_texts
 
+from cardgen.base.paths import shipped_games_dir
+from cardgen.base.units import PT_PER_MM
 from cardgen.impose.grid import plan_sheet
 from cardgen.impose.papers import PAPERS_MM
-from cardgen.paths import shipped_games_dir
-from cardgen.units import PT_PER_MM
 
 LANGS = ("en", "fr", "nl")
 PAPERS = ("a4", "letter")

@@ -13,7 +13,7 @@ import pypdf
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.errors import CardgenError, Collector
+from cardgen.base.errors import CardgenError, Collector
 from cardgen.impose.grid import Slot, plan_sheet
 from cardgen.impose.honeycomb import HoneycombPlan, hex_box, plan_honeycomb
 from cardgen.impose.outlines import PathOutline

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from conftest import assert_user_error, edit_file
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.base.errors import CardgenError, display_path
 from cardgen.render.sandbox import TemplateRenderer, contrast, luminance, mix, quote, translator
 
 LABEL = "cards/card-1 front [fr]"
@@ -200,7 +200,7 @@ def test_q_of_numbers_and_booleans():
 
 def test_astral_glyph_from_game_data_reaches_layout():
     """The real god template: the falcon from game.yaml arrives whole in the glyph op."""
-    from cardgen.errors import Collector
+    from cardgen.base.errors import Collector
     from cardgen.load.game import load_game
     from cardgen.pipeline import BuildOptions, KitBuilder
 
@@ -332,8 +332,8 @@ def test_character_missing_from_font_is_an_error(hapy_copy, cli, tmp_path):
 
 def test_hieroglyph_in_the_glyph_font_is_fine():
     """The same hieroglyph is fine where the glyph font draws it (the card figure): no false alarm."""
+    from cardgen.base.paths import shipped_fonts_dir
     from cardgen.layout.fonts import FontBook
-    from cardgen.paths import shipped_fonts_dir
 
     book = FontBook([shipped_fonts_dir()])
     assert book.missing_chars("NotoSansEgyptianHieroglyphs-Regular", "\U000130E2\U00013143") == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.load.game import load_game
 from cardgen.pipeline import BuildOptions, KitBuilder
 from cardgen.render.sandbox import TemplateRenderer

@@ -8,7 +8,7 @@ import pytest
 import reportlab
 from reportlab.lib.colors import blue, red
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.output import reportlab_compat as compat
 from cardgen.output.canvas import new_canvas
 

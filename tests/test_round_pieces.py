@@ -14,7 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.impose.grid import plan_sheet
 from cardgen.impose.marks import TICK_GAP, circle_guides
 from cardgen.impose.outlines import CircleOutline

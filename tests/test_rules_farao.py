@@ -879,7 +879,7 @@ def edit_data(folder: Path, pattern: str, repl: str) -> None:
 def test_static_spec_quantities_and_key_of_are_generic(scenario):
     """The StaticSpec extension on a game that is not O, Farao!: copies per key, keys
     computed from the fields, and where a wrong count points."""
-    from cardgen.errors import Where
+    from cardgen.base.errors import Where
     from cardgen.rules.api import StaticSpec
 
     g = load_game(scenario("mini_game"))  # card-1, card-2, card-3 once each, joker twice

@@ -9,7 +9,7 @@ import pytest
 from kitchecks import render_kits
 
 from cardgen import load_game
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.layout.chain import link_flows
 from cardgen.layout.flow import BLOCK_SCALE
 from cardgen.layout.ops import MAX_CHOICES, layout_choices, parse_ops

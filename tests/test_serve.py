@@ -297,7 +297,7 @@ def test_command_usage_and_user_errors(cli, game, tmp_path):
 
 def _fresh_keys(folder: Path, lang: str = "en") -> dict[str, list[str]]:
     """Every face key of ``lang``, rendered from scratch."""
-    from cardgen.errors import Collector
+    from cardgen.base.errors import Collector
     from cardgen.load.game import load_game
     from cardgen.pipeline import BuildOptions, KitBuilder
 

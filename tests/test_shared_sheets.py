@@ -17,7 +17,7 @@ from test_impose_kit import Options, measure, pieces, rendered
 from cardgen.cli import main
 from cardgen.impose import impose_kit
 from cardgen.impose.duplex import back_slots
-from cardgen.impose.kit import plan_decks, share_groups
+from cardgen.impose.kitplan import plan_decks, share_groups
 from cardgen.impose.marks import EDGE_CLEARANCE
 from cardgen.impose.papers import PAPERS_MM
 from cardgen.load.game import load_game

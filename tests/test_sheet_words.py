@@ -10,9 +10,9 @@ import yaml
 from kitchecks import build_kit
 from pypdf import PdfReader
 
+from cardgen.base.paths import shipped_games_dir, shipped_locales_dir
 from cardgen.impose.labels import WORDS, sheet_words, shifted
 from cardgen.load.game import load_game
-from cardgen.paths import shipped_games_dir, shipped_locales_dir
 from cardgen.toolwords import words as tool_words
 
 

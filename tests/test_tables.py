@@ -12,7 +12,7 @@ from conftest import edit_file, game_label, load_errors
 from spreadsheets import ods_content, patch_member, write_ods, write_xlsx
 
 from cardgen import load_game
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.load.tables import MAX_TABLE_BYTES, CellWhere, read_tables
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "spreadsheet"

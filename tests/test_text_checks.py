@@ -11,7 +11,7 @@ import pytest
 from conftest import assert_user_error, edit_file, game_label
 
 from cardgen import load_game
-from cardgen.errors import Collector
+from cardgen.base.errors import Collector
 from cardgen.impose.seams import seam_warnings, text_lines
 from cardgen.impose.tiling import plan_tiles
 from cardgen.layout.ops import Op

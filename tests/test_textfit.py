@@ -4,6 +4,7 @@ expectation can be worked out by hand: each character is 0.5 em wide."""
 
 import pytest
 
+from cardgen.base.units import pt_to_mm
 from cardgen.layout.flow import FlowFonts, fit_flow, layout_flow
 from cardgen.layout.textfit import (
     LONE_WORD_CHARS,
@@ -16,7 +17,6 @@ from cardgen.layout.textfit import (
     line_text,
     wrap,
 )
-from cardgen.units import pt_to_mm
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.load.game import load_game
-from cardgen.output.kit import KitWriter
+from cardgen.output.kitwriter import KitWriter
 from cardgen.pipeline import BuildOptions, build_game
 
 MINI = Path(__file__).parent / "data" / "mini_game"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import assert_user_error
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.settings import (
     PROJECT_FILE,
     Settings,
@@ -246,7 +246,7 @@ def test_set_write_failure_is_a_user_error(env, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("cardgen.files.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("cardgen.base.files.tempfile.mkstemp", refuse)
     assert error_of(set_value, "paper", "letter") == [f"{user}: cannot be written: Permission denied"]
     assert user.read_text(encoding="utf-8") == "paper = a4\n"
 

@@ -14,13 +14,13 @@ import yaml
 from conftest import edit_file, problems_of, static_of
 from kitchecks import HAPY_EN_A4
 
-from cardgen.errors import CardgenError, display_path
+from cardgen.base.errors import CardgenError, display_path
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.rules.hapy.checker import HapyChecker
 from cardgen.rules.hapy.spec import SETUPS
 from cardgen.rules.hapy.state import HapyState
-from cardgen.validation.kit import check_kit
+from cardgen.validation.kitcheck import check_kit
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import distribution, percentile, run_config, wilson
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.load.data import freeze
 from cardgen.load.game import load_game
 from cardgen.validation.runner import ValidateOptions, validate

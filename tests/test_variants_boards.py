@@ -14,7 +14,7 @@ import pytest
 from conftest import DATA, edit_file
 from pypdf import PdfReader
 
-from cardgen.errors import CardgenError
+from cardgen.base.errors import CardgenError
 from cardgen.impose.papers import PAPER_NAMES, PAPERS_MM
 from cardgen.impose.tiling import alignment_marks, column_letter, cut_lines, plan_tiles, to_frame
 from cardgen.load.game import load_game

@@ -33,14 +33,14 @@ from pathlib import Path
 from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
-from ..errors import CardgenError, Where, display_path
-from ..files import replacing
+from ..base.errors import CardgenError, Where, display_path
+from ..base.files import replacing
+from ..base.paths import shipped_fonts_dir
+from ..base.units import PT_PER_MM
 from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..layout.fonts import FontBook
 from ..layout.textfit import wrap
 from ..output import canvas as pdfout
-from ..paths import shipped_fonts_dir
-from ..units import PT_PER_MM
 from .text import TEXT
 
 REGULAR = "NotoSans-Regular"

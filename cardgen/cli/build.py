@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from .exits import fail, report
 from .option_values import back_offset_option, check_langs, load_with_variants

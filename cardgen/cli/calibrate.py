@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from ..base.errors import CardgenError
 from ..calibrate.text import LANGS as CALIBRATION_LANGS
-from ..errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from .exits import fail
 
@@ -36,8 +36,8 @@ def calibrate(paper: str | None, duplex: str | None, lang: str, out_file: Path |
       cardgen calibrate --paper letter --duplex short --out cal.pdf
       cardgen calibrate --lang fr
     """
+    from ..base.errors import display_path
     from ..calibrate.sheet import calibration_pdf, default_calibration_path
-    from ..errors import display_path
     from ..settings import load_settings
 
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .exits import fail
 
 
@@ -29,7 +29,7 @@ def config_cmd(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from ..errors import display_path
+    from ..base.errors import display_path
     from ..settings import KEYS, describe_value, load_settings
 
     try:
@@ -64,7 +64,7 @@ def config_set(key: str, value: tuple[str, ...], project: bool) -> None:
       cardgen config set back-offset -1.5,0
       cardgen config set duplex short --project
     """
-    from ..errors import display_path
+    from ..base.errors import display_path
     from ..settings import load_settings, normalise_value, set_value
 
     try:

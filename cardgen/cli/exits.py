@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import CardgenError, Stopped, os_error
+from ..base.errors import CardgenError, Stopped, os_error
 
 USER_ERROR = 1  # the input is wrong (click exits 2 for usage errors)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .exits import fail
 from .option_values import check_langs, load_with_variants
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .exits import USER_ERROR, fail
 
 

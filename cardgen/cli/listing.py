@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from ..impose.shapes import shape_for
 from ..model.components import Board, Deck

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import click
 
-from ..errors import CardgenError, UnknownVariantError
+from ..base.errors import CardgenError, UnknownVariantError
 
 
 def back_offset_option(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:

@@ -6,7 +6,7 @@ import signal
 
 import click
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from ..impose.papers import PAPERS_MM
 from .exits import fail
 from .option_values import check_langs, load_with_variants

@@ -11,7 +11,7 @@ import click
 
 from .. import ValidateOptions
 from .. import validate as run_validation
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
@@ -104,7 +104,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
       cardgen validate my-game --rules my_rules.py
     """
-    from ..errors import display_path
+    from ..base.errors import display_path
     from ..rules import rules_for
     from ..rules.guard import call_rules, rules_file
     from ..rules.plugins import load_rules_file
@@ -205,7 +205,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
 def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[str, ...], agents: tuple[str, ...],
               check_every: int, path: Path) -> None:
     """Play one seeded game and draw its final state with the state's ``draw(path)``."""
-    from ..errors import display_path
+    from ..base.errors import display_path
     from ..rules.guard import call_rules, crash
     from ..validation.simulate import play_game
 

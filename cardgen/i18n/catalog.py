@@ -11,15 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CardgenError, Where, display_path
+from ..base.errors import CardgenError, Where, display_path
 from ..load.game import load_game
-from ..load.jail import game_roots, inside
+from ..load.readroots import game_roots, inside
 from ..load.yamlsrc import load_yaml
 from ..model.game import Game
-from ..model.plurals import CATEGORIES
+from ..model.plural_categories import CATEGORIES
 from ..model.pseudo import PSEUDO
+from ..render.numberwords import locale_of
 from ..render.placeholders import PlaceholderError, parse_placeholders
-from ..render.plurals import locale_of
 from .usage import Room, Usage, render_usage
 from .yamledit import flatten
 

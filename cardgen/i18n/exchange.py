@@ -21,8 +21,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CardgenError, Collector, Where, display_path
-from ..files import write_atomic
+from ..base.errors import CardgenError, Collector, Where, display_path
+from ..base.files import write_atomic
 from ..load.locales import text_problem
 from ..model.game import Game
 from ..model.pseudo import PSEUDO

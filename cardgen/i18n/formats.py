@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from ..load.game import LANG_RE
 from ..model.pseudo import PSEUDO
 

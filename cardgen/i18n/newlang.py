@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import yaml
 
-from ..errors import CardgenError, Where, display_path
-from ..files import write_atomic
+from ..base.errors import CardgenError, Where, display_path
+from ..base.files import write_atomic
 from ..load.game import GAME_FILE, LANG_RE
 from ..model.game import Game
 from ..model.pseudo import PSEUDO

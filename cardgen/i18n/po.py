@@ -18,15 +18,15 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from babel.plural import to_gettext
 
-from ..errors import CardgenError, Where, display_path
-from ..render.plurals import locale_of
+from ..base.errors import CardgenError, Where, display_path
+from ..render.numberwords import locale_of
 from .catalog import Entry
 from .formats import Imported, Translation, language_code, read_bounded, utf8_text
 from .poparse import parse_po
 
 
 def _locale(lang: str) -> str | None:
-    from ..render.plurals import locale_of
+    from ..render.numberwords import locale_of
 
     return str(locale_of(lang)) if locale_of(lang).language == lang.split("-")[0] else None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from .formats import MAX_ENTRIES, TOO_MANY
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d{1,3})\])?(?![\w\[])[ \t]*")

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import CardgenError, Collector
+from ..base.errors import CardgenError, Collector
+from ..base.units import pt_to_mm
 from ..impose.papers import PAPERS_MM
 from ..layout.inline import plain
 from ..layout.ops import Op, leaf_ops
 from ..model.game import Game
-from ..model.plurals import CATEGORIES
+from ..model.plural_categories import CATEGORIES
 from ..pipeline import BuildOptions, KitBuilder
 from ..render.faces import FaceUse
 from ..render.fallback import texts_of
-from ..units import pt_to_mm
 
 _SAMPLE = "the quick brown fox jumps over a lazy dog, 0123 ETAOIN"
 

@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..errors import CardgenError, Where, display_path
+from ..base.errors import CardgenError, Where, display_path
 from .catalog import Entry
 from .formats import MAX_ENTRIES, TOO_MANY, Imported, Translation, language_code, read_bounded, utf8_text
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import yaml
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from ..load.yamlsrc import YDict, parse_yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: a long string costs milliseconds, not seconds

@@ -4,7 +4,7 @@ tiles (tiling), the papers (papers) and sheet labels (labels) — geometry only,
 drawing. ``impose_kit`` (kit) lays out a rendered language as ``Sheets`` (sheets)
 that the writers only draw."""
 
-from .kit import impose_kit
+from .kitplan import impose_kit
 from .sheets import Sheets
 
 __all__ = ["Sheets", "impose_kit"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .grid import SheetPlan, Slot, count_along, fmt_mm
 from .marks import EDGE_CLEARANCE, MIN_MARK, TICK_CLEAR, Mark, crop_marks
 

@@ -29,7 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .marks import EDGE_CLEARANCE, Mark, crop_marks
 
 _EPS = 1e-9

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .grid import SheetPlan, Slot, fmt_mm
 from .marks import EDGE_CLEARANCE, STROKE_REACH
 

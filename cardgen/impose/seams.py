@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..errors import CardgenWarning
+from ..base.errors import CardgenWarning
+from ..base.units import PT_PER_MM
 from ..layout.ops import Op
 from ..layout.text import TextEngine, short
 from ..layout.textfit import line_width
-from ..units import PT_PER_MM
 from .tiling import TilePlan, column_letter
 
 SEAM_TOLERANCE_MM = 0.5  # a line that only touches a seam is not cut

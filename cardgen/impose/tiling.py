@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 
 _EPS = 1e-9
 

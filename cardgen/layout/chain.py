@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..errors import Collector
+from ..base.errors import Collector
 from .flow import HEADINGS, NUMBER_FROM, STEP_PT, FlowResult
 from .ops import Op
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..units import PT_PER_MM
+from ..base.units import PT_PER_MM
 from .textfit import SHRINK_STEPS, Line, Run, TextWidth, break_runs
 
 # Relative sizes and spacing of blocks (multiples of the body size).

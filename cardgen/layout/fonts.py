@@ -16,9 +16,9 @@ from pathlib import Path
 from fontTools.ttLib import TTFont as _FTFont
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from ..errors import CardgenError, Where, display_path, is_file
-from ..units import pt_to_mm
-from .jail import inside, parents_of
+from ..base.errors import CardgenError, Where, display_path, is_file
+from ..base.jail import inside, parents_of
+from ..base.units import pt_to_mm
 
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")

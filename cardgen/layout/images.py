@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from .raster import check_image
 
 

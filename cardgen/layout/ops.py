@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Collector
+from ..base.errors import Collector
 from .svgpath import PathError, parse_path
 
 MIN_TEXT_PT = 6.0  # nothing printed smaller than this is legible

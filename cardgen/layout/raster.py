@@ -16,7 +16,7 @@ from typing import IO
 
 from PIL import Image
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 
 MAX_IMAGE_PIXELS = 50_000_000  # an A1 poster at 300 dpi; decoded, some 200 MB
 FORMATS = ("PNG", "JPEG")

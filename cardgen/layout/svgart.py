@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .raster import check_image
 from .svgopacity import fold_opacity
 from .svgpaint import check_paints, describe

@@ -25,7 +25,7 @@ from typing import Any
 from reportlab.graphics.shapes import DirectDraw, Group, SolidShape
 from svglib.svglib import NodeTracker, SvgRenderer, _shape_to_pdf_path
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from .svgpaint import GRADIENTS, describe, local_name
 
 _HREF = ("{http://www.w3.org/1999/xlink}href", "href")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 
 GRADIENTS = ("linearGradient", "radialGradient")
 

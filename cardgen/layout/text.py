@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import CardgenError, Collector, Where, is_file
-from ..units import pt_to_mm
+from ..base.errors import CardgenError, Collector, Where, is_file
+from ..base.jail import inside, link_path, parents_of
+from ..base.units import pt_to_mm
 from .flow import NUMBER_FROM, FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import MissingImage, Picture, open_picture
 from .inline import Span, parse_inline
-from .jail import inside, link_path, parents_of
 from .ops import Op
 from .svgart import MAX_FACE_SVG_ELEMENTS
 from .textfit import FittedText, Run, fit_runs

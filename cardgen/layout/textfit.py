@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..units import pt_to_mm
+from ..base.units import pt_to_mm
 
 Measure = Callable[[str, float], float]
 

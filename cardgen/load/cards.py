@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ..errors import Collector, Where
+from ..base.errors import Collector, Where
 from ..model.components import Card, SourceRow
 from .data import check_finite, freeze
 from .gameschema import CARD, MAX_QUANTITY

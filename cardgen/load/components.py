@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Collector, Where, display_path, is_file
+from ..base.errors import Collector, Where, display_path, is_file
 from ..impose.honeycomb import hex_box
 from ..impose.pathgeom import bounds, path_problem
 from ..layout.svgpath import PathError, parse_path

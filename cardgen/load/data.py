@@ -13,10 +13,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import CardgenError, Collector, Where, display_path, is_file
+from ..base.errors import CardgenError, Collector, Where, display_path, is_file
 from ..model.marks import DataMarks, Mark
 from .gameschema import DATA_FILE
-from .jail import game_roots, inside
+from .readroots import game_roots, inside
 from .schema import read_section
 from .tables import is_table, is_workbook, read_tables
 from .yamlsrc import YDict, YList, load_yaml

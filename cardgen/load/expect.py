@@ -15,7 +15,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import Collector, Where
+from ..base.errors import Collector, Where
 from ..model.components import Card, Component, Deck
 from ..model.expect import Expectation, ValueSet, field_value, has_field
 from .gameschema import EXPECT, EXPECT_VALUES, MAX_DECK, MAX_QUANTITY

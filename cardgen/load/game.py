@@ -16,18 +16,18 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
-from ..errors import CardgenError, Collector, UnknownVariantError, Where, display_path
+from ..base.errors import CardgenError, Collector, UnknownVariantError, Where, display_path
+from ..base.paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from ..model.components import Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO, pseudo_table
-from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 from .components import read_components
 from .data import freeze, read_data
 from .expect import read_expect
 from .gameschema import GAME
 from .icons import read_icons
-from .jail import game_roots, inside
 from .locales import read_locales
+from .readroots import game_roots, inside
 from .schema import ID_RE, check_mapping, read_section
 from .yamlsrc import YDict, YList, load_yaml
 

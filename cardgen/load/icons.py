@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from ..errors import Collector
+from ..base.errors import Collector
 from ..model.icons import Icon
 from .gameschema import ICON
 from .schema import describe, read_section

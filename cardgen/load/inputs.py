@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from ..model.game import Game
 from ..version import __version__
 

@@ -15,12 +15,12 @@ import re
 from pathlib import Path
 from string import Formatter
 
-from ..errors import CardgenError, Collector, Where, display_path
+from ..base.errors import CardgenError, Collector, Where, display_path
 from ..impose.labels import LOCALE_KEYS as OPTIONAL_KEYS
 from ..impose.labels import WORDS
-from ..model.plurals import CATEGORIES
+from ..model.plural_categories import CATEGORIES
 from ..toolwords import words as tool_words
-from .jail import game_roots, inside
+from .readroots import game_roots, inside
 from .schema import check_mapping, describe
 from .yamlsrc import YDict, load_yaml
 

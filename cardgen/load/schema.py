@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import Collector, Where
+from ..base.errors import Collector, Where
 from .yamlsrc import YDict, YList
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # game, component and variant names: lower-case, digits, - and _

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import XMLPullParser
 
-from ..errors import CardgenError, Where, not_utf8
+from ..base.errors import CardgenError, Where, not_utf8
 from .yamlsrc import YDict, YList
 
 MAX_TABLE_BYTES = 16 * 1024 * 1024  # a CSV file, and all the members of a workbook once unpacked

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import CardgenError, Where, read_utf8
+from ..base.errors import CardgenError, Where, read_utf8
 
 _Loader: type[Any]
 try:  # libyaml is much faster; fall back to the pure-Python loader

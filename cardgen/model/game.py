@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Where
+from ..base.errors import Where
 from .components import Board, Component, Deck, Sheet
 from .expect import Expectation
 from .icons import Icon

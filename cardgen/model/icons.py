@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Where
+from ..base.errors import Where
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 
 FORMAT = 1  # the manifest format this cardgen writes and reads
 

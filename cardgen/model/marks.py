@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Where
+from ..base.errors import Where
 
 
 @dataclass(frozen=True)

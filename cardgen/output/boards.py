@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..base.units import PT_PER_MM
 from ..impose.marks import crop_marks
 from ..impose.outlines import RectOutline
 from ..impose.tiling import Tile, TilePlan, alignment_marks, column_letter, cut_lines, to_frame
 from ..layout.fonts import FontBook
 from ..model.components import Board
 from ..render.faces import Face
-from ..units import PT_PER_MM
 from . import canvas as pdfout
 from .painter import Painter
 

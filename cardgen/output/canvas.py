@@ -20,11 +20,11 @@ from reportlab.lib.colors import white as WHITE
 from reportlab.pdfbase.pdfdoc import PDFName
 from reportlab.pdfgen.canvas import Canvas
 
-from ..files import naming
+from ..base.files import naming
+from ..base.units import PT_PER_MM, mm_to_pt
 from ..impose.marks import CutGuide, Mark, stroke_line
 from ..impose.outlines import Outline, PathOutline
 from ..impose.shapes import ProofLines
-from ..units import PT_PER_MM, mm_to_pt
 from .reportlab_compat import end_form, prepare_reportlab
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a

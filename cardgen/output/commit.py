@@ -26,8 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CardgenError, Stopped, Where, display_path
-from ..files import naming
+from ..base.errors import CardgenError, Stopped, Where, display_path
+from ..base.files import naming
 from ..impose.printshop import mode_of
 from ..model.manifest import FileEntry, Manifest
 from .locks import FileLock, is_abandoned

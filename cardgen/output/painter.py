@@ -14,6 +14,7 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from ..base.units import PT_PER_MM
 from ..impose.outlines import PathOutline, rounded_rect
 from ..impose.shapes import Hex
 from ..layout.images import Picture
@@ -21,7 +22,6 @@ from ..layout.ops import Op
 from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
 from ..layout.textfit import Run, line_width
-from ..units import PT_PER_MM
 from .reportlab_compat import draw_vector_art
 
 _UNSET = object()

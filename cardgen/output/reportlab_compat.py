@@ -35,7 +35,7 @@ import reportlab
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 
 CHECKED_WITH = ((4, 2), (6, 0))
 """ReportLab versions from the first (included) to the second (excluded) the workarounds

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 from ..layout.images import MissingImage
 from ..load.tables import CellWhere, column_letters
 from ..model.components import Card, SourceRow

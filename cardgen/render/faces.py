@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CardgenError, Collector, ErrorList, Where, display_path
+from ..base.errors import CardgenError, Collector, ErrorList, Where, display_path
 from ..impose.grid import SheetPlan
-from ..impose.kit import deck_blocks, plan_decks
+from ..impose.kitplan import deck_blocks, plan_decks
 from ..impose.papers import PAPERS_MM
 from ..layout.chain import link_flows
 from ..layout.ops import Op, layout_choices, parse_layout
@@ -30,8 +30,8 @@ from .facestore import open_store
 from .fallback import mark_fallbacks
 from .inkcheck import InkProbe
 from .memo import FaceKeys, TemplateFacts
+from .numberwords import count_helpers
 from .placeholders import PlaceholderError
-from .plurals import count_helpers
 from .sandbox import TemplateLimitError, renderer_for, translator
 
 SHEET_MARGIN_MM = 12.0

@@ -50,8 +50,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenWarning
-from ..files import is_temporary, write_atomic
+from ..base.errors import CardgenWarning
+from ..base.files import is_temporary, write_atomic
 from .budget import MAX_OUTPUT
 
 ENV_VAR = "CARDGEN_CACHE_DIR"

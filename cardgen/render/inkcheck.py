@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from jinja2 import meta
 
-from ..errors import CardgenError, CardgenWarning
+from ..base.errors import CardgenError, CardgenWarning
 from ..model.game import Game
 
 MAX_TEMPLATES = 500  # templates followed through imports and includes

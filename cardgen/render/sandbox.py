@@ -25,8 +25,8 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from markupsafe import Markup
 
-from ..errors import CardgenError, Where, display_path, is_file, read_utf8
-from ..load.jail import inside, roots_around
+from ..base.errors import CardgenError, Where, display_path, is_file, read_utf8
+from ..load.readroots import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered

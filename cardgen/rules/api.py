@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from ..errors import Where
+from ..base.errors import Where
 
 CHANCE = -1
 TERMINAL = -4

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where, display_path
+from ..base.errors import CardgenError, Where, display_path
 
 
 class RulesCrash(CardgenError):

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
-from ..errors import Where
+from ..base.errors import Where
 from .api import Problem
 
 T = TypeVar("T")

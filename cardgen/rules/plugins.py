@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where
+from ..base.errors import CardgenError, Where
 
 ENTRY_POINT_GROUP = "cardgen.rules"
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from ..errors import Where
+from ..base.errors import Where
 from .api import Problem
 
 SIDES = ("god", "mummy")  # default names; a game passes its own (face-up name first)

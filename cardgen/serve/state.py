@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..errors import CardgenError, Collector, ErrorList, display_path
-from ..impose.kit import impose_kit
+from ..base.errors import CardgenError, Collector, ErrorList, display_path
+from ..impose.kitplan import impose_kit
 from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..impose.sheets import BoardPage, PiecesPage, SheetFile, SheetPage, Sheets
 from ..load.game import find_game, load_game

@@ -23,8 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CardgenError
-from ..workers import init_worker, signals_held, stop
+from ..base.errors import CardgenError
+from ..base.workers import init_worker, signals_held, stop
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers

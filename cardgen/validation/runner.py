@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError
+from ..base.errors import CardgenError
 from ..model.game import Game
 from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
@@ -81,7 +81,7 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
 
     kit = None
     if opts.kit is not None:
-        from .kit import check_kit  # local: the kit check reads the papers of impose (and so shapely, numpy)
+        from .kitcheck import check_kit  # local: the kit check reads the papers of impose (and so shapely, numpy)
 
         kit = check_kit(game, opts.kit, opts.langs)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Where, display_path
+from ..base.errors import Where, display_path
 from ..model.components import Deck
 from ..model.game import Game
 from ..rules.api import Problem, StaticSpec

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import CardgenError
+from ...base.errors import CardgenError
 from .bits import counts_tuple
 from .checker import EgyptChecker
 from .codec import COMBO, MELD, PASS, combo_action, decode_meld, describe_action, meld_action

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import Where
+from ...base.errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
 from ..options import read_house_rules
 from . import rulebook

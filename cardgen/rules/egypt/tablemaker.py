@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ...files import write_atomic
+from ...base.files import write_atomic
 from .agents import GreedyAgent
 from .bits import counts_sig, swar_total
 from .game import _TABLES, EgyptGame, empty_tables, table_key

@@ -116,7 +116,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ...errors import CardgenError, Where
+from ...base.errors import CardgenError, Where
 from .. import register
 from ..api import AgentFactory, Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import chain, islice
 from operator import getitem
 
-from ...errors import CardgenError
+from ...base.errors import CardgenError
 from .checker import KIND_WEIGHT, FaraoChecker, PyramidCount
 from .codec import NEW, PASS, TRADE_ACT, build_action
 from .spec import (

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...errors import Where
+from ...base.errors import Where
 from ..api import Arrangement, Problem, StaticSpec
 from ..options import read_house_rules
 from . import rulebook

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ...errors import Where
+from ...base.errors import Where
 from .. import register
 from ..api import AgentFactory, Problem, RandomAgent, StaticSpec
 from .agents import GreedyAgent

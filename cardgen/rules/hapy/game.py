@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import CardgenError, Where
+from ...base.errors import CardgenError, Where
 from ..tableau import Layout
 from .checker import HapyChecker
 from .codec import request_tables

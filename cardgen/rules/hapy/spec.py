@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...errors import Where
+from ...base.errors import Where
 from ..api import Arrangement, GroupSpec, Problem, StaticSpec
 from ..options import read_house_rules
 from ..tableau import Layout, parse_layout

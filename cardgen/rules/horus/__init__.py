@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ...errors import CardgenError, Where
+from ...base.errors import CardgenError, Where
 from .. import register
 from ..api import AgentFactory, RandomAgent, StaticSpec
 from .agents import GreedyAgent

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ...paths import shipped_fonts_dir
+from ...base.paths import shipped_fonts_dir
 from .geometry import NBR, xy
 from .spec import BOAT, NECRO, PYRAMID, RIVER, TEMPLE, WATER
 

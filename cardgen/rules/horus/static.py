@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...errors import Where
+from ...base.errors import Where
 from ..api import Arrangement, Problem, StaticSpec
 from . import rulebook
 from .spec import (

@@ -20,7 +20,7 @@ import jinja2
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
 
-from ..model.plurals import CATEGORIES
+from ..model.plural_categories import CATEGORIES
 
 
 @lru_cache(maxsize=64)

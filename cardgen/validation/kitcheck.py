@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Where, display_path, read_utf8
+from ..base.errors import CardgenError, Where, display_path, read_utf8
+from ..base.units import mm_to_pt
 from ..impose.papers import PAPERS_MM
 from ..impose.printshop import trim_of
 from ..load.inputs import inputs_digest
 from ..model.components import Board, Deck
 from ..model.game import Game
 from ..model.manifest import FileEntry, Manifest, PageEntry, PlacedItem
-from ..units import mm_to_pt
 
 TOL_MM = 0.01
 TOL_PT = 0.5

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..errors import CardgenError, Where
+from .errors import CardgenError, Where
 
 
 def inside(path: Path, roots: Iterable[Path]) -> Path:

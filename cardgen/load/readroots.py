@@ -1,6 +1,6 @@
 """Which folders a game may read from: its own folder and cardgen's shipped folders
 (games, templates, fonts); every file the loader reads is checked against them with
-:func:`cardgen.layout.jail.inside`.
+:func:`cardgen.base.jail.inside`.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..layout.jail import inside
-from ..paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
+from ..base.jail import inside
+from ..base.paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
 
 __all__ = ["game_roots", "inside", "roots_around", "shipped_roots"]
 

@@ -24,7 +24,7 @@ def project_root() -> Path:
     env = os.environ.get("CARDGEN_HOME")
     if env:
         return Path(env)
-    return _installed_root() or Path(__file__).resolve().parent.parent
+    return _installed_root() or Path(__file__).resolve().parents[2]  # cardgen/base/ → the repository
 
 
 def shipped_games_dir() -> Path:

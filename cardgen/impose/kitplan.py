@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from ..errors import CardgenError, Collector
+from ..base.errors import CardgenError, Collector
 from ..model.components import Board, Card, Component, Deck, Sheet
 from ..model.game import Game
 from .duplex import FoldPlan, back_slots, plan_gutterfold

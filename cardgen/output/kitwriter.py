@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..base.units import PT_PER_MM, mm_to_pt
 from ..impose.labels import BAND_EMS, BAND_PAD_MM, TURNED_BASELINE_MM, LabelLine, label_text, sheet_words
 from ..impose.outlines import RectOutline
 from ..impose.papers import PAPER_NAMES
@@ -26,7 +27,6 @@ from ..model.components import Board, Component, Deck
 from ..model.game import Game
 from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem, ShopDetails
 from ..render.faces import Face, LangKit
-from ..units import PT_PER_MM, mm_to_pt
 from . import canvas as pdfout
 from .boards import draw_board_page, write_board_fullsize
 from .painter import Painter
