@@ -31,7 +31,7 @@ from .load.readroots import game_roots
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
-from .output.commit import MANIFEST, KitFolder
+from .output.commit import MANIFEST, Committed, KitFolder
 from .output.kitwriter import KitWriter, WrittenFile
 from .output.reuse import FileReuse, files_stamp
 from .render.faces import Face, KitRenderer, LangKit
@@ -145,6 +145,32 @@ class KitBuilder:
         """Render, check and write every language into a staging folder, then make it
         the kit in one step (:mod:`cardgen.output.commit`) only if every language
         succeeded."""
+        warned = self._before_rendering()
+        inputs = inputs_digest(self.game, exclude=[self.opt.out_dir])
+        unchanged = UnchangedKit.of(self, inputs)
+        if unchanged is not None:
+            kept = unchanged.kit_as_left()
+            if kept is not None:  # the kit is what this very build made: nothing to render or draw
+                self.progress(f"note: nothing changed since the last build of this kit: its {len(kept)} file(s) are "
+                              "as that build left them")
+                return kept
+        with KitFolder(self.opt.out_dir, self.game.id, self.progress) as kit_folder:
+            outcomes = self._build_languages(kit_folder.new_kit)
+            self._said_by(outcomes, warned)
+            written = [f for o in outcomes for f in o.written]
+            entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
+            done = kit_folder.commit(entries, self.game.variants, self._manifest)
+        if self.renderer.store is not None:
+            self.renderer.store.evict()  # the cache folder within its bound
+        self._after_commit(done, inputs)
+        if unchanged is not None and not (self.warnings or self.stale or done.removed or done.replaced):
+            unchanged.remember(written)  # a build that said nothing: the next one with the same key can stop
+        return written
+
+    def _before_rendering(self) -> bool:
+        """What is known before any face is rendered: fonts, house-rule mistakes, pieces
+        too big for a paper (raised), the fallback notes and the warnings about options
+        and the cache; whether the ink-saver warning was given."""
         errors = Collector()
         self.register_fonts(errors)
         for lang in self.langs:  # --allow-fallback: how much of each language is the first one's
@@ -159,31 +185,23 @@ class KitBuilder:
             errors.add(problem.message, problem.where)
         errors.raise_if_any()
         plan_decks(self.game, self.opt.papers)  # a component too big for a paper fails before any work
+        return warned
 
-        inputs = inputs_digest(self.game, exclude=[self.opt.out_dir])
-        unchanged = UnchangedKit.of(self, inputs)
-        if unchanged is not None:
-            kept = unchanged.kit_as_left()
-            if kept is not None:  # the kit is what this very build made: nothing to render or draw
-                self.progress(f"note: nothing changed since the last build of this kit: its {len(kept)} file(s) are "
-                              "as that build left them")
-                return kept
-        with KitFolder(self.opt.out_dir, self.game.id, self.progress) as kit_folder:
-            outcomes = self._build_languages(kit_folder.new_kit)
-            problems = [line for o in outcomes for line in o.errors]
-            if problems:
-                raise ErrorList([CardgenError(line) for line in problems])
-            for warning in (w for o in outcomes for w in o.warnings):
-                self.warn(warning)
-            if not warned and outcomes and all(o.ink_same for o in outcomes):
-                self.warn(ink_saver_same_warning(self.game))
-            if self.opt.strict and self.warnings:  # before the kit is touched
-                raise ErrorList([w.as_error() for w in self.warnings])
-            written = [f for o in outcomes for f in o.written]
-            entries = [replace(e, inputs=inputs) for o in outcomes for e in o.manifest]
-            done = kit_folder.commit(entries, self.game.variants, self._manifest)
-        if self.renderer.store is not None:
-            self.renderer.store.evict()  # the cache folder within its bound
+    def _said_by(self, outcomes: list[LangOutcome], warned: bool) -> None:
+        """The languages' problems raised, their warnings recorded; with --strict, any
+        warning raised, before the kit is touched."""
+        problems = [line for o in outcomes for line in o.errors]
+        if problems:
+            raise ErrorList([CardgenError(line) for line in problems])
+        for warning in (w for o in outcomes for w in o.warnings):
+            self.warn(warning)
+        if not warned and outcomes and all(o.ink_same for o in outcomes):
+            self.warn(ink_saver_same_warning(self.game))
+        if self.opt.strict and self.warnings:
+            raise ErrorList([w.as_error() for w in self.warnings])
+
+    def _after_commit(self, done: Committed, inputs: str) -> None:
+        """Say what the commit removed, and which files of the kit it kept from other inputs."""
         for name in done.removed:
             self.progress(f"removed {name} (built with other variants)")
         for name in done.replaced:
@@ -194,9 +212,6 @@ class KitBuilder:
             self.progress(f"note: {len(self.stale)} file(s) of the kit were built from other inputs (an older design, "
                           f"another cardgen) and were kept as they were: {shown}; build without --lang and "
                           "--paper to rebuild every file")
-        if unchanged is not None and not (self.warnings or self.stale or done.removed or done.replaced):
-            unchanged.remember(written)  # a build that said nothing: the next one with the same key can stop
-        return written
 
     def _build_languages(self, folder: Path) -> list[LangOutcome]:
         """Every language's outcome, in worker processes when there are several."""

@@ -104,9 +104,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
       cardgen validate my-game --rules my_rules.py
     """
-    from ..base.errors import display_path
     from ..rules import rules_for
-    from ..rules.guard import call_rules, rules_file
     from ..rules.plugins import load_rules_file
 
     if balance and games is not None:
@@ -122,25 +120,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     setup_names = _names(setups)
     agent_names = _names(agents)
     if rules is not None:
-        try:
-            allowed = call_rules("player_counts()", lambda: tuple(rules.player_counts(model)),
-                                 owner=rules.player_counts)
-            known = call_rules("setups()", lambda: tuple(rules.setups(model)), owner=rules.setups)
-        except CardgenError as exc:
-            fail(exc)
-            return
-        bad = [n for n in players if n not in allowed]
-        if bad:
-            raise click.BadParameter(f"{model.id} is played by {', '.join(map(str, allowed))} players, not"
-                                     f" {', '.join(map(str, bad))}", param_hint="'--players'")
-        bad_setups = [s for s in setup_names if s not in known]
-        if bad_setups:
-            raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
-                                     param_hint="'--setup'")
-        bad_agents = [a for a in agent_names if a not in rules.agents]
-        if bad_agents:
-            raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
-                                     param_hint="'--agents'")
+        _check_rule_options(model, rules, players, setup_names, agent_names)
     if draw_path is not None:
         if ctx.get_parameter_source("seed") is not click.core.ParameterSource.COMMANDLINE:
             raise click.UsageError("--draw draws one game: say which with --seed S")
@@ -163,16 +143,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
             err.write(f"  playing {label.split(',')[0]}…\n")
             err.flush()
 
-    if balance:
-        games = BALANCE_GAMES
-    quick = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
-    if type(quick) is not int or not 1 <= quick <= MAX_GAMES:
-        fail(CardgenError(f"the rules' quick_games is {quick!r}, not a number of games from 1 to {MAX_GAMES:,}",
-                          Where(rules_file(rules))))
-        return
-    if games is None:  # the quick pass: a few seconds, however slow the game's simulation
-        games = quick
-    opts = ValidateOptions(games=games, seed=seed, players=players, setups=setup_names, agents=agent_names,
+    opts = ValidateOptions(games=_games_to_play(rules, games, balance), seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
     try:
@@ -185,22 +156,69 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     if tty:
         err.write("\r" + " " * 110 + "\r")
         err.flush()
+    _say(report, json_path)
+    sys.exit(0 if report["ok"] else 1)
+
+
+def _games_to_play(rules, games: int | None, balance: bool) -> int:
+    """--games, else the balance pass's number, else the rules' quick pass (a few
+    seconds, however slow the game's simulation), which must be a sensible number."""
+    from ..rules.guard import rules_file
+
+    quick = getattr(rules, "quick_games", DEFAULT_GAMES) if rules is not None else DEFAULT_GAMES
+    if type(quick) is not int or not 1 <= quick <= MAX_GAMES:
+        fail(CardgenError(f"the rules' quick_games is {quick!r}, not a number of games from 1 to {MAX_GAMES:,}",
+                          Where(rules_file(rules))))
+    if balance:
+        return BALANCE_GAMES
+    return games if games is not None else quick
+
+
+def _say(report: dict, json_path: Path | None) -> None:
+    """The report as JSON (to a file, or alone on stdout for ``-``) and, unless stdout
+    holds the JSON, as text."""
+    from ..base.errors import display_path
+
     text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
     if json_path is not None and str(json_path) == "-":
         click.echo(text, nl=False)
-    else:
-        if json_path is not None:
-            try:
-                json_path.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}",
-                                      Where(display_path(json_path))))
-                return
-        from ..validation.report import render
+        return
+    if json_path is not None:
+        try:
+            json_path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}", Where(display_path(json_path))))
+            return
+    from ..validation.report import render
 
-        click.echo(render(report))
-    sys.exit(0 if report["ok"] else 1)
+    click.echo(render(report))
 
+
+def _check_rule_options(model, rules, players: tuple[int, ...], setup_names: tuple[str, ...],
+                        agent_names: tuple[str, ...]) -> None:
+    """--players, --setup and --agents against what the game's rules offer: a usage
+    error naming the option otherwise (the rules' own calls guarded, one line if they raise)."""
+    from ..rules.guard import call_rules
+
+    try:
+        allowed = call_rules("player_counts()", lambda: tuple(rules.player_counts(model)),
+                             owner=rules.player_counts)
+        known = call_rules("setups()", lambda: tuple(rules.setups(model)), owner=rules.setups)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    bad = [n for n in players if n not in allowed]
+    if bad:
+        raise click.BadParameter(f"{model.id} is played by {', '.join(map(str, allowed))} players, not"
+                                 f" {', '.join(map(str, bad))}", param_hint="'--players'")
+    bad_setups = [s for s in setup_names if s not in known]
+    if bad_setups:
+        raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
+                                 param_hint="'--setup'")
+    bad_agents = [a for a in agent_names if a not in rules.agents]
+    if bad_agents:
+        raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
+                                 param_hint="'--agents'")
 
 def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[str, ...], agents: tuple[str, ...],
               check_every: int, path: Path) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,47 +205,61 @@ def _check_bounds(kind: str, key: str, value: Any, label: str, errors: Collector
     return True
 
 
+def _n_numbers(value: Any, n: int) -> bool:
+    """A list of ``n`` numbers."""
+    return isinstance(value, list) and len(value) == n and all(_is_num(v) for v in value)
+
+
+def _is_points(value: Any) -> bool:
+    """A list of points, each a number or an ``[x, y]`` pair."""
+    return isinstance(value, list) and all(_is_num(v) or _n_numbers(v, 2) for v in value)
+
+
+# What a value of each argument type must look like (types with no shape here take anything).
+_SHAPES: dict[str, Callable[[Any], bool]] = {
+    NUM: _is_num,
+    STR: lambda v: isinstance(v, str),
+    COLOUR: lambda v: isinstance(v, str),
+    BOOL: lambda v: isinstance(v, bool),
+    POINTS: _is_points,
+    BOX4: lambda v: _n_numbers(v, 4),
+    CLIP: lambda v: _n_numbers(v, 4),  # or path data: a string, checked as such
+    PAIR: lambda v: _n_numbers(v, 2),
+    ANY_SCALE: lambda v: _is_num(v) or _n_numbers(v, 2),
+}
+_BOUNDED = (POINTS, BOX4, CLIP, PAIR, ANY_SCALE)  # every number in them within its bounds
+
+
 def _check_value(kind: str, key: str, want: str, value: Any, label: str, errors: Collector) -> Any:
-    bad = False
-    if want == NUM:
-        bad = not _is_num(value)
-    elif want in (STR, COLOUR):
-        bad = not isinstance(value, str)
-        if want == STR and isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
-    elif want == BOOL:
-        bad = not isinstance(value, bool)
-    elif want == POINTS:
-        bad = not isinstance(value, list) or not all(
-            _is_num(v) or (isinstance(v, list) and len(v) == 2 and all(_is_num(c) for c in v)) for v in value
-        )
-    elif want == BOX4:
-        bad = not (isinstance(value, list) and len(value) == 4 and all(_is_num(v) for v in value))
-    elif want == CLIP and isinstance(value, str):
-        try:
-            if not parse_path(value):
-                raise PathError("path data is empty")
-        except PathError as exc:
-            errors.add(f"{label}: 'clip' of {kind} is not usable path data: {exc}")
-            return None
-        return value
-    elif want == CLIP:
-        bad = not (isinstance(value, list) and len(value) == 4 and all(_is_num(v) for v in value))
-    elif want == PAIR:
-        bad = not (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value))
-    elif want == ANY_SCALE:
-        bad = not (_is_num(value) or (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value)))
-    if bad:
+    """``value`` if it has the shape, bounds and choices of its argument type; else
+    None, with the error added."""
+    if want == STR and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)  # a number where text is wanted is its text
+    if want == CLIP and isinstance(value, str):
+        return _check_clip_path(kind, value, label, errors)
+    shape = _SHAPES.get(want)
+    if shape is not None and not shape(value):
         errors.add(f"{label}: '{key}' of {kind} must be {want}, found {shown(value)}")
         return None
     if want == NUM:  # the common case first: a plain number within MAX_NUMBER, no bound of its own
         if ((kind, key) in BOUNDS or not -MAX_NUMBER <= value <= MAX_NUMBER) \
                 and not _check_bounds(kind, key, value, label, errors):
             return None
-    elif want in (POINTS, BOX4, CLIP, PAIR, ANY_SCALE) and not _check_bounds(kind, key, value, label, errors):
+    elif want in _BOUNDED and not _check_bounds(kind, key, value, label, errors):
         return None
     if key in CHOICES and value not in CHOICES[key]:
         errors.add(f"{label}: '{key}' of {kind} must be one of {', '.join(CHOICES[key])}, found {shown(value)}")
+        return None
+    return value
+
+
+def _check_clip_path(kind: str, value: str, label: str, errors: Collector) -> str | None:
+    """A clip given as SVG path data: usable, and not empty."""
+    try:
+        if not parse_path(value):
+            raise PathError("path data is empty")
+    except PathError as exc:
+        errors.add(f"{label}: 'clip' of {kind} is not usable path data: {exc}")
         return None
     return value
 
@@ -296,56 +310,80 @@ def parse_ops(doc: Any, label: str, errors: Collector, *, _tally: _Tally | None 
                 tally.full = True
                 errors.add(f"{tally.label}: more than {MAX_OPS:,} operations on one face (groups' contents included)")
             break
-        before = len(errors.errors)
-        where = f"{label}: op {i + 1}"
-        if not (isinstance(item, dict) and len(item) == 1):
-            errors.add(f"{where}: each operation is a one-key mapping such as {{rect: {{...}}}}, found {shown(item)}")
-            continue
-        (kind, args), = item.items()
-        if kind not in SPECS:
-            errors.add(f"{where}: unknown operation {shown(kind)} (known: {', '.join(sorted(SPECS))})")
-            continue
-        if not isinstance(args, dict):
-            errors.add(f"{where}: '{kind}' needs a mapping of arguments")
-            continue
-        required, optional = SPECS[kind]
-        checked: dict[str, Any] = {}
-        for key in args:
-            if key not in required and key not in optional:
-                allowed = ", ".join(sorted({*required, *optional}))
-                errors.add(f"{where}: unknown key {shown(key)} in {kind} (allowed: {allowed})")
-        for key in required:
-            if key not in args:
-                errors.add(f"{where}: {kind} is missing '{key}'")
-        children: tuple[Op, ...] = ()
-        for key, value in args.items():
-            want = required.get(key) or optional.get(key)
-            if want is None:
-                continue
-            if want == OPS:
-                if _depth > MAX_GROUP_DEPTH:  # this group would be one more than MAX_GROUP_DEPTH
-                    if not tally.deep:  # said once for the face, however many groups go deeper
-                        tally.deep = True
-                        errors.add(f"{tally.label}: groups nested more than {MAX_GROUP_DEPTH} deep")
-                    break
-                children = parse_ops(value, f"{where} (group)", errors, _tally=tally, _depth=_depth + 1)
-            elif want == BLOCKS:
-                checked[key] = _parse_blocks(value, where, errors)
-            else:
-                checked[key] = _check_value(kind, key, want, value, where, errors)
-        _check_lengths(kind, checked, where, errors)
-        if kind == "group":
-            _check_clip(checked, where, errors)
-        elif kind == "flow":
-            _check_flow_text(args, where, errors)
-        if kind in ("text", "flow"):
-            size = checked.get("size") or 9.0
-            min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
-            if min_size < MIN_TEXT_PT or size < MIN_TEXT_PT:
-                errors.add(f"{where}: text smaller than {MIN_TEXT_PT:g} pt is not legible (size {size}, min_size {min_size})")
-        if len(errors.errors) == before:  # an op with a wrong argument is reported, never measured or drawn
-            ops.append(Op(kind, checked, children))
+        op = _parse_op(item, f"{label}: op {i + 1}", errors, tally, _depth)
+        if op is not None:
+            ops.append(op)
     return tuple(ops)
+
+
+def _parse_op(item: Any, where: str, errors: Collector, tally: _Tally, depth: int) -> Op | None:
+    """One op mapping checked; None when anything about it is wrong (an op with a wrong
+    argument is reported, never measured or drawn)."""
+    before = len(errors.errors)
+    if not (isinstance(item, dict) and len(item) == 1):
+        errors.add(f"{where}: each operation is a one-key mapping such as {{rect: {{...}}}}, found {shown(item)}")
+        return None
+    (kind, args), = item.items()
+    if kind not in SPECS:
+        errors.add(f"{where}: unknown operation {shown(kind)} (known: {', '.join(sorted(SPECS))})")
+        return None
+    if not isinstance(args, dict):
+        errors.add(f"{where}: '{kind}' needs a mapping of arguments")
+        return None
+    _check_keys(kind, args, where, errors)
+    checked, children = _check_args(kind, args, where, errors, tally, depth)
+    _check_lengths(kind, checked, where, errors)
+    if kind == "group":
+        _check_clip(checked, where, errors)
+    elif kind == "flow":
+        _check_flow_text(args, where, errors)
+    if kind in ("text", "flow"):
+        _check_legible(checked, where, errors)
+    return Op(kind, checked, children) if len(errors.errors) == before else None
+
+
+def _check_keys(kind: str, args: dict[str, Any], where: str, errors: Collector) -> None:
+    """Every key of an op known to it, every key it needs given."""
+    required, optional = SPECS[kind]
+    for key in args:
+        if key not in required and key not in optional:
+            allowed = ", ".join(sorted({*required, *optional}))
+            errors.add(f"{where}: unknown key {shown(key)} in {kind} (allowed: {allowed})")
+    for key in required:
+        if key not in args:
+            errors.add(f"{where}: {kind} is missing '{key}'")
+
+
+def _check_args(kind: str, args: dict[str, Any], where: str, errors: Collector, tally: _Tally, depth: int
+                ) -> tuple[dict[str, Any], tuple[Op, ...]]:
+    """The op's arguments checked by type, and the ops of a group inside it."""
+    required, optional = SPECS[kind]
+    checked: dict[str, Any] = {}
+    children: tuple[Op, ...] = ()
+    for key, value in args.items():
+        want = required.get(key) or optional.get(key)
+        if want is None:
+            continue
+        if want == OPS:
+            if depth > MAX_GROUP_DEPTH:  # this group would be one more than MAX_GROUP_DEPTH
+                if not tally.deep:  # said once for the face, however many groups go deeper
+                    tally.deep = True
+                    errors.add(f"{tally.label}: groups nested more than {MAX_GROUP_DEPTH} deep")
+                break
+            children = parse_ops(value, f"{where} (group)", errors, _tally=tally, _depth=depth + 1)
+        elif want == BLOCKS:
+            checked[key] = _parse_blocks(value, where, errors)
+        else:
+            checked[key] = _check_value(kind, key, want, value, where, errors)
+    return checked, children
+
+
+def _check_legible(checked: dict[str, Any], where: str, errors: Collector) -> None:
+    """No text set smaller than MIN_TEXT_PT, by its size or its smallest fitted size."""
+    size = checked.get("size") or 9.0
+    min_size = checked.get("min_size") or min(size, MIN_TEXT_PT)
+    if min_size < MIN_TEXT_PT or size < MIN_TEXT_PT:
+        errors.add(f"{where}: text smaller than {MIN_TEXT_PT:g} pt is not legible (size {size}, min_size {min_size})")
 
 
 # What a flow that continues another may set: its box and columns (the rest is the first flow's).

@@ -78,27 +78,36 @@ def _parse_path(d: str) -> list[Segment]:
             y = (y if rel else 0.0) + a[0]
             out.append(("L", x, y))
             last_ctrl = last_q = None
-        elif up in ("C", "S"):
-            if up == "C":
-                c1 = (ox + a[0], oy + a[1])
-                c2, end = (ox + a[2], oy + a[3]), (ox + a[4], oy + a[5])
-            else:
-                c1 = (2 * x - last_ctrl[0], 2 * y - last_ctrl[1]) if last_ctrl else (x, y)
-                c2, end = (ox + a[0], oy + a[1]), (ox + a[2], oy + a[3])
-            out.append(("C", *c1, *c2, *end))
-            x, y = end
-            last_ctrl, last_q = c2, None
-        elif up in ("Q", "T"):
-            if up == "Q":
-                q, end = (ox + a[0], oy + a[1]), (ox + a[2], oy + a[3])
-            else:
-                q = (2 * x - last_q[0], 2 * y - last_q[1]) if last_q else (x, y)
-                end = (ox + a[0], oy + a[1])
-            c1 = (x + 2 / 3 * (q[0] - x), y + 2 / 3 * (q[1] - y))
-            c2 = (end[0] + 2 / 3 * (q[0] - end[0]), end[1] + 2 / 3 * (q[1] - end[1]))
-            out.append(("C", *c1, *c2, *end))
-            x, y = end
-            last_q, last_ctrl = q, None
+        else:  # C, S, Q, T: a curve, kept as a cubic
+            seg, (x, y), last_ctrl, last_q = _curve(up, a, (ox, oy), (x, y), last_ctrl, last_q)
+            out.append(seg)
     if out and out[0][0] != "M":
         raise PathError("path data must start with M")
     return out
+
+
+Point = tuple[float, float]
+
+
+def _curve(up: str, a: list[float], origin: Point, at: Point, last_ctrl: Point | None, last_q: Point | None
+           ) -> tuple[Segment, Point, Point | None, Point | None]:
+    """A C, S, Q or T command from the pen at ``at`` (``origin``: what its numbers are
+    relative to) as a cubic segment; the pen's new place and the control points a
+    following S or T reflects."""
+    (ox, oy), (x, y) = origin, at
+    if up in ("C", "S"):
+        if up == "C":
+            c1 = (ox + a[0], oy + a[1])
+            c2, end = (ox + a[2], oy + a[3]), (ox + a[4], oy + a[5])
+        else:
+            c1 = (2 * x - last_ctrl[0], 2 * y - last_ctrl[1]) if last_ctrl else (x, y)
+            c2, end = (ox + a[0], oy + a[1]), (ox + a[2], oy + a[3])
+        return ("C", *c1, *c2, *end), end, c2, None
+    if up == "Q":
+        q, end = (ox + a[0], oy + a[1]), (ox + a[2], oy + a[3])
+    else:
+        q = (2 * x - last_q[0], 2 * y - last_q[1]) if last_q else (x, y)
+        end = (ox + a[0], oy + a[1])
+    c1 = (x + 2 / 3 * (q[0] - x), y + 2 / 3 * (q[1] - y))
+    c2 = (end[0] + 2 / 3 * (q[0] - end[0]), end[1] + 2 / 3 * (q[1] - end[1]))
+    return ("C", *c1, *c2, *end), end, None, q

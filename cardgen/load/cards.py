@@ -168,6 +168,26 @@ def read_cards(items: Any, where: Where, data: dict, cid: str, errors: Collector
     return out
 
 
+def _quantity_source(quantity: Any, ewhat: str, entry: YDict, errors: Collector) -> tuple[bool, str | None]:
+    """Whether an entry's ``quantity`` lets its cards be made, and the data field that
+    gives it when it is a placeholder (``"{kind.count}"``). A number under 1 is an
+    error, but the entry's cards are still made, to find their own mistakes."""
+    if isinstance(quantity, int) and quantity < 1:
+        errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
+    elif isinstance(quantity, int) and quantity > MAX_QUANTITY:
+        errors.add(f"'quantity' in {ewhat} must be at most {MAX_QUANTITY:,} copies, found {quantity:,}",
+                   entry.at("quantity"))
+        return False, None
+    elif isinstance(quantity, str):
+        placeholder = PLACEHOLDER_RE.fullmatch(quantity.strip())
+        if placeholder is None:
+            errors.add(f"'quantity' in {ewhat} must be a whole number (or a placeholder such as"
+                       f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
+            return False, None
+        return True, placeholder.group(1)
+    return True, None
+
+
 def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: dict[str, Where],
                  check_template: TemplateCheck | None = None, one_sided: str | None = None) -> list[Card]:
     """The cards of one entry: one, or one per combination of its ``for_each`` values
@@ -175,20 +195,9 @@ def _entry_cards(entry: YDict, ewhat: str, data: dict, errors: Collector, ids: d
     At the first card that cannot be made, the entry's later cards are not tried."""
     keys = read_section(entry, CARD, ewhat, errors)
     id_template, quantity = keys["id"], keys["quantity"]
-    quantity_field = None
-    if isinstance(quantity, int) and quantity < 1:
-        errors.add(f"'quantity' in {ewhat} must be 1 or more, found {quantity}", entry.at("quantity"))
-    elif isinstance(quantity, int) and quantity > MAX_QUANTITY:
-        errors.add(f"'quantity' in {ewhat} must be at most {MAX_QUANTITY:,} copies, found {quantity:,}",
-                   entry.at("quantity"))
+    usable, quantity_field = _quantity_source(quantity, ewhat, entry, errors)
+    if not usable:
         return []
-    elif isinstance(quantity, str):
-        placeholder = PLACEHOLDER_RE.fullmatch(quantity.strip())
-        if placeholder is None:
-            errors.add(f"'quantity' in {ewhat} must be a whole number (or a placeholder such as"
-                       f" \"{{kind.count}}\"), found str '{quantity}'", entry.at("quantity"))
-            return []
-        quantity_field = placeholder.group(1)
     fields = keys["fields"]
     check_finite(fields, entry.at("fields"), f"{ewhat}: field", "", errors)
     spec = keys["for_each"]

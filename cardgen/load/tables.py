@@ -117,9 +117,14 @@ def typed(value: Any, where: CellWhere) -> Any:
     whole number, a decimal, or true/false becomes one; other text stays text."""
     if value is None:
         return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
+    if isinstance(value, str):
+        return _typed_text(value, where)
+    return _typed_value(value, where)
+
+
+def _typed_value(value: Any, where: CellWhere) -> Any:
+    """A cell the workbook typed itself: a number, true/false, a date or a time."""
+    if isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
@@ -131,8 +136,11 @@ def typed(value: Any, where: CellWhere) -> Any:
         return value.isoformat()
     if isinstance(value, datetime.timedelta):
         return str(value)
-    if not isinstance(value, str):
-        raise CardgenError(f"the cell holds a {type(value).__name__}, not text, a number or true/false", where)
+    raise CardgenError(f"the cell holds a {type(value).__name__}, not text, a number or true/false", where)
+
+
+def _typed_text(value: str, where: CellWhere) -> Any:
+    """A text cell: a whole number, a decimal or true/false as one, else the text."""
     text = value.strip()
     if len(text) > MAX_CELL_CHARS:
         raise CardgenError(f"the cell holds {len(text):,} characters; at most {MAX_CELL_CHARS:,} are read", where)
