@@ -29,6 +29,7 @@ class Mutation:
     agents: str = "random"
     games: int = 20  # seeds tried, 1.., until one fails
     setup: str = "standard"
+    catalogue: str = "first"  # "second": written from the rulebooks after the first scored 100 % (issue 29)
 
 
 CATALOGUE: list[Mutation] = []
@@ -870,3 +871,7 @@ def horus_depletion_refills_one_seat(p: Patcher, gd: Any) -> None:
                     break
         return depleted
     p.wrap(engine.HorusState, "_depleted", make)
+
+
+# the second catalogue of Horus and O, Farao! registers itself here (after ``mutation`` exists)
+from . import second_horus_farao  # noqa: E402,F401

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
+from .checker_record import DiscardRecord, blocks, discards, public_outcome, public_view, trade_offers, trade_replies
 from .codec import (
     ACCEPT,
     BLOCK_ACT,
@@ -65,7 +66,8 @@ if TYPE_CHECKING:
 
 LIST_SAMPLE = 4
 _AFTER_DRAW = frozenset((TRADE, TRADE_PICK, BUILD))  # steps 3 and 4: no card reaches the pile or the discard
-_LISTED = frozenset((TRADE, BUILD, CASH, DRAW, ATTACK, STEAL))
+_LISTED = frozenset((TRADE, BUILD, CASH, DRAW, ATTACK, STEAL, TRADE_PICK, TRADE_REPLY, BLOCK, TAX_BLOCK, END_DISCARD,
+                     LOSS_DISCARD))
 _CHANCE = frozenset((C_DIE, C_DRAW, C_TAX, C_STEAL))
 _ACTIVE_ONLY = frozenset((CASH, DRAW, TRADE, TRADE_PICK, BUILD, ATTACK, STEAL, END_DISCARD, IDLE))
 
@@ -193,12 +195,21 @@ class FaraoChecker:
         self.drew = -1  # the last turn with step 2 (a draw or a take)
         self.watching = -1  # the turn the checker saw begin (a position built mid-turn: none)
         self.started = False
+        # the face-up discard pile as the public acts fill it; the step before was checked in
+        # full (every step in the deep pass): this decision's list and views are compared too
+        self.discard = DiscardRecord()
+        self.prev_full = True
+        self.outcome_from: FaraoState | None = None
 
     def before(self, s: FaraoState, player: int, action: int) -> None:
         ph = s.phase
         self.decisions += 1
-        if not self.decisions % LIST_SAMPLE and ph in _LISTED:
+        if (self.prev_full or not self.decisions % LIST_SAMPLE) and ph in _LISTED:
             self._compare_lists(s, player)
+        if self.prev_full:  # what every seat sees: the table, and the step's outcome text
+            public_view(s, player)
+            self.outcome_from = s.clone()
+        self.discard.act(s, player, action, self.g.board.plateaus)
         if ph == DRAW:
             self.drew = s.turn
         elif (ph in _AFTER_DRAW and self.watching == s.turn and self.drew != s.turn
@@ -445,6 +456,12 @@ class FaraoChecker:
                     raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
         if s.turn != self.turn:
             self._turn_change(s)
+        if s.phase != OVER:
+            self.discard.compare(s)
+        if self.outcome_from is not None:
+            public_outcome(self.outcome_from, s, f"{PHASE_NAMES[self.outcome_from.phase]} step")
+            self.outcome_from = None
+        self.prev_full = full
         if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
             self.conservation(s)
 
@@ -509,6 +526,14 @@ class FaraoChecker:
             want = {PASS} | ({TAX_ACT} if hand[TAX] else set())
             if hand[THIEF]:
                 want |= {THIEF_ACT + 2 * q + k for q in range(g.num_players) if q != p for k in range(len(s.pyr[q]))}
+        elif ph == TRADE_PICK:
+            want = trade_offers(s, p, g.options.jokers)
+        elif ph == TRADE_REPLY:
+            want = trade_replies(s, p)
+        elif ph in (BLOCK, TAX_BLOCK):
+            want = blocks(s, p)
+        elif ph in (END_DISCARD, LOSS_DISCARD):
+            want = discards(s, p)
         else:  # STEAL
             target = s.target
             assert target is not None  # set by the thief

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
+from .checker_record import CardRecord, TurnRecord, public_outcome, public_view, stones_in_supply
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -30,6 +31,7 @@ from .codec import (
     P_TO,
     PHASE_NAMES,
     RIVER_BASE,
+    STACK_BASE,
     W,
     code,
 )
@@ -109,6 +111,14 @@ class HorusChecker:
         self.stone_due: tuple[int, int] | None = None  # (seat, the size its card asks)
         self.stone_steps = 0  # the stone decisions seen: every STONE_SAMPLE-th is compared in full
         self.card_steps = 0  # and the card decisions
+        # the checker's record of the cards' places and of the turns (made with its table); the
+        # step before was checked in full (every step in the deep pass): every list, the views
+        # and the outcome text are compared at this one
+        self.cards: CardRecord | None = None
+        self.turns: TurnRecord | None = None
+        self.prev_full = True
+        self.turn_card = -1  # the Horus card kind played this turn (-2: the Nile card; -1: none yet)
+        self.outcome_from: HorusState | None = None
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
@@ -121,6 +131,9 @@ class HorusChecker:
             self.stones[key_of_code(s.pos[slot])] = p
         self.boats = [key_of_code(s.pos[b]) if b is not None else None for b in s.boats]
         self.removed = len(s.removed)
+        self.cards = CardRecord(self.g, s)
+        self.turns = TurnRecord(self.g, s)
+        self.turns.drawn_this_turn = True  # the first turn's tile was drawn before the record began
 
     def _add(self, q: int, kind: int) -> None:
         self.tiles[q] = kind
@@ -228,6 +241,15 @@ class HorusChecker:
             self._init(s)
         if player != s.player:
             raise RuleViolation(f"seat {player + 1} acts in seat {s.player + 1}'s turn")
+        turns = self.turns
+        assert turns is not None  # made with the table
+        if self.actor >= 0 and (player != self.actor or s.turn != turns.turn):
+            turns.new_turn(s, player)
+            self.turn_card = -1
+        turns.bag_drawn(s)
+        if self.prev_full:  # what every seat sees, and the outcome text of this step
+            public_view(s, player, self.turn_card)
+            self.outcome_from = s.clone()
         if player != self.actor:
             if self.actor >= 0:
                 self._turn_over(s, self.actor)
@@ -250,7 +272,7 @@ class HorusChecker:
         elif ph == P_FROM:
             self._nile_from(player, arg)
         elif ph == P_TO:
-            self._nile_to(arg)
+            self._nile_to(s, arg)
         else:
             raise RuleViolation(f"action {action} in phase {PHASE_NAMES[ph]}")
 
@@ -304,8 +326,12 @@ class HorusChecker:
         Necropolis tiles left); Action 4 is then due."""
         g = self.g
         self.card_steps += 1
-        if not self.card_steps % self.STONE_SAMPLE:
+        if self.prev_full or not self.card_steps % self.STONE_SAMPLE:
             self._cards_offered(s, player)
+        assert self.cards is not None  # made with the table
+        self.turn_card = -2 if action == NILE_ACTION else action - CARD_BASE
+        if action != NILE_ACTION:
+            self.cards.play(player, action)
         if action == NILE_ACTION:
             if not s.nile[player] or player in self.nile_played:
                 raise RuleViolation(f"seat {player + 1} plays a Nile card it no longer has: the Nile card"
@@ -327,6 +353,8 @@ class HorusChecker:
             raise RuleViolation("a stack is chosen without a '?' card")
         if not (0 <= arg < len(s.stacks)) or not s.stacks[arg]:
             raise RuleViolation(f"stack {arg} is empty")
+        want = {STACK_BASE + k for k, st in enumerate(s.stacks) if st}  # any stack, River / Necropolis included
+        check_offered(set(s.legal_actions()), want, f"seat {s.player + 1}'s '?' stack step", s.action_to_string)
 
     def _stone_placed(self, s: HorusState, player: int, action: int, arg: int) -> None:
         """Action 4: a Kingdom Stone may be placed (so none is allowed too) on an empty tile of a
@@ -361,9 +389,16 @@ class HorusChecker:
             raise RuleViolation("the Nile card moves a stone from a region away from the River")
         self.move_from = q
 
-    def _nile_to(self, arg: int) -> None:
-        """The Nile card: onto an empty tile of another region touching the River."""
+    def _nile_to(self, s: HorusState, arg: int) -> None:
+        """The Nile card: onto an empty tile of another region touching the River (the tile
+        itself need not touch it)."""
         g = self.g
+        src = self.move_from
+        if src is not None:
+            want = {q for reg in regions_of(self.tiles, g.nterr) if src not in reg and self._region_touches_water(reg)
+                    for q in reg if q not in self.stones}
+            have = {key_of_code(a & KIND_MASK) for a in s.legal_actions()}
+            check_offered(have, want, f"seat {s.player + 1}'s Nile card target step", key_xy)
         q = key_of_code(arg)
         kind = self.tiles.get(q)
         if kind is None or kind >= g.nterr or q in self.stones:
@@ -436,10 +471,18 @@ class HorusChecker:
         if len(s.stone_at) + sum(s.stones_left) != self.total_stones or len(s.stone_at) != len(self.stones):
             raise RuleViolation(f"{len(s.stone_at)} stones on the table and {sum(s.stones_left)} in supply;"
                                 f" the players have {self.total_stones}")
+        assert self.cards is not None  # made with the table
+        self.cards.compare(s)
+        stones_in_supply(s, self.placed)
+        if self.outcome_from is not None:
+            public_outcome(g, self.outcome_from, s, self.turn_card)
+            self.outcome_from = None
+        self.prev_full = full
         for p, hand in enumerate(s.hands):
             if len(hand) > rulebook.HAND:
                 raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards; the hand is {rulebook.HAND}")
         if full:
+            self.cards.compare_piles(s)
             self._no_cards_of_empty_stacks(s)
             self.full(s)
 
@@ -461,7 +504,7 @@ class HorusChecker:
         due = self.stone_due
         self.stone_due = None
         self.stone_steps += 1
-        if due is None or self.stone_steps % self.STONE_SAMPLE:
+        if due is None or (self.stone_steps % self.STONE_SAMPLE and not self.prev_full):
             return
         legal = s.legal_actions()
         have = {key_of_code(a & KIND_MASK) for a in legal if a != NO_STONE}
