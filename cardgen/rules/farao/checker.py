@@ -451,9 +451,7 @@ class FaraoChecker:
         if s.plateau != self.plateau or s.score != self.scores:
             self._score_moved(s)
         if max(hand_n) > self.hand_limit:
-            for q, n in enumerate(hand_n):
-                if n > g.hand_limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
-                    raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {g.hand_limit}")
+            self._hands_over_the_limit(s)
         if s.turn != self.turn:
             self._turn_change(s)
         if s.phase != OVER:
@@ -464,6 +462,13 @@ class FaraoChecker:
         self.prev_full = full
         if full:  # the runner samples them: every check_every steps (chance runs counted) and at the end
             self.conservation(s)
+
+    def _hands_over_the_limit(self, s: FaraoState) -> None:
+        """Only the seat whose turn it is (or who discards for a loss) may hold more than the limit."""
+        limit = self.g.hand_limit
+        for q, n in enumerate(s.hand_n):
+            if n > limit and q != s.active and not (s.phase == LOSS_DISCARD and q == s.player):
+                raise RuleViolation(f"seat {q + 1} holds {n} cards out of turn; the limit is {limit}")
 
     def _grown(self, pyrs: list, slot: int, v: int, nat: int, j: int) -> tuple | None:
         """The pyramid a build of ``nat`` cards of value ``v`` and ``j`` Jokers makes on ``slot``

@@ -45,7 +45,7 @@ def trade_offers(s: FaraoState, p: int, jokers: bool) -> set[int]:
     """Step 3: one held card (never the End card) offered to any other player holding cards,
     for a card of any other kind a player may hold."""
     asks = [k for k in range(1, NK) if k != END and (k != JOKER or jokers)]
-    out = set()
+    out: set[int] = set()
     for q, n in enumerate(s.hand_n):
         if q == p or not n:
             continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
@@ -134,6 +135,8 @@ class HorusChecker:
         self.cards = CardRecord(self.g, s)
         self.turns = TurnRecord(self.g, s)
         self.turns.drawn_this_turn = True  # the first turn's tile was drawn before the record began
+        # a constructed position may start after this turn's card was played: the board shows it to all
+        self.turn_card = s.observation(0).board.card
 
     def _add(self, q: int, kind: int) -> None:
         self.tiles[q] = kind
@@ -232,7 +235,7 @@ class HorusChecker:
                     todo.append(r)
         return seen
 
-    def _region_touches_water(self, reg: set[int]) -> bool:
+    def _region_touches_water(self, reg: Collection[int]) -> bool:
         return any(k in WATER for q in reg for k in self._touching(q))
 
     # -- per action ---------------------------------------------------------------
