@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 
+from ..layout.text import short
 from ..load.locales import optional_key
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
@@ -29,7 +30,7 @@ class LangStatus:
     unused: list[str] = field(default_factory=list)
     placeholder_mismatches: list[str] = field(default_factory=list)
     outdated: list[str] = field(default_factory=list)  # translated from a source text that has changed since
-    overflows: list[dict] = field(default_factory=list)  # key, where, paper, too_long (a fraction), box
+    overflows: list[dict] = field(default_factory=list)  # key (None: no string), text, where, paper, too_long, box
     problems: list[str] = field(default_factory=list)  # other errors the build would report
 
     @property
@@ -67,15 +68,15 @@ def language_status(game: Game, lang: str) -> LangStatus:
     tool = used_by_cardgen(game)
     st.unused = [k for k, v in own.items() if v.strip() and not usage.used(k) and k not in tool
                  and not k.startswith("sheet.")]
-    for key, found in usage.overflows.items():
+    for key, found in [*usage.overflows.items(), (None, usage.unclaimed)]:
         seen: dict[tuple, dict] = {}
         for o in found:  # one line per box and paper, however many cards share it
-            same = (o.paper, round(o.overflow, 3), o.box)
+            same = (o.paper, round(o.overflow, 3), o.box) + ((o.text,) if key is None else ())
             if same in seen:
                 seen[same]["faces"] += 1
                 continue
-            seen[same] = {"key": key, "where": o.label, "paper": o.paper, "too_long": same[1], "box": o.box,
-                          "faces": 1}
+            seen[same] = {"key": key, "text": o.text, "where": o.label, "paper": o.paper, "too_long": same[1],
+                          "box": o.box, "faces": 1}
             st.overflows.append(seen[same])
     st.problems = usage.problems
     return st
@@ -97,7 +98,8 @@ def text_report(st: LangStatus) -> list[str]:
     for o in st.overflows:
         paper = f" on {o['paper']}" if o["paper"] else ""
         more = f" and {o['faces'] - 1} more face(s)" if o["faces"] > 1 else ""
-        lines.append(f"  too long{paper}: {o['key']} is {o['too_long']:.0%} too long for its {o['box']} box "
+        what = o["key"] or f"{short(o['text'])} (no locale string)"
+        lines.append(f"  too long{paper}: {what} is {o['too_long']:.0%} too long for its {o['box']} box "
                      f"({o['where']}{more})")
     for p in st.problems:
         lines.append(f"  error: {p}")
