@@ -97,3 +97,19 @@ def test_a_proof_outlines_a_fallen_back_string_with_placeholders_too(game_copy):
     assert ops[tiles + 1].kind == "rect" and ops[tiles + 1].args["stroke"] == FALLBACK_COLOUR
     value = next(n for n, op in enumerate(ops) if op.kind == "text" and op.args["text"] == "Wert 2")  # German's own
     assert not (value + 1 < len(ops) and ops[value + 1].args.get("stroke") == FALLBACK_COLOUR)
+
+
+def test_a_box_too_small_names_its_string_and_its_size_to_a_tenth_of_a_millimetre(game_copy, cli, tmp_path):
+    root = game_copy("i18n_game")
+    edit_file(root / "templates" / "front.yaml.j2", "w: 11,", "w: {{ 33.2 / 3 }},")  # 11.0666… mm
+    edit_file(root / "locales" / "fr.yaml", 'other: "{n} tuiles"',
+              'other: "{n} tuiles posées côte à côte sur la table, toutes visibles de tous les joueurs autour"')
+    edit_file(root / "locales" / "fr.yaml", '"Vaut {points}"', '"Vaut {n}"')
+    r = cli("build", root, "--lang", "fr", "--paper", "a4", "--out", tmp_path / "out", "--jobs", "1",
+            "--allow-fallback")
+    assert r.exit_code == 1
+    errors = [line for line in r.stderr.splitlines() if "does not fit" in line]
+    assert any("(string 'card.title') does not fit its 11.1×6 mm box even at" in line for line in errors), errors
+    assert any("'2 tuiles posées côte à côte sur la table, toute…' (string 'card.tiles.other') does not fit its "
+               "50×10 mm box" in line for line in errors), errors
+    assert not any("11.0667" in line for line in errors)

@@ -274,7 +274,7 @@ class KitRenderer:
             digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
             faces = [Face(f"{n}\n{digest}", ops) for n, ops in enumerate(pages)]
         for face in faces:
-            self.text.check(face.ops, where, found)
+            self.text.check(face.ops, where, found, self._strings_in)
         found.errors = [image_at_cell(e, self._card) for e in found.errors]
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
@@ -444,6 +444,14 @@ class KitRenderer:
 
     def _printed_text(self, key: str, text: str) -> None:
         self._printed.append((key, text))
+
+    def _strings_in(self, texts: list[str]) -> list[str]:
+        """The keys of the strings a box's texts print: those ``t`` gave this face, or of
+        the shared context (the game's name) when a text is that string alone."""
+        own = [k for k, text in self._printed if text.strip() and any(text in t for t in texts)]
+        whole = {t.strip() for t in texts}
+        shared = [k for k, text in self._base_printed if text.strip() and text.strip() in whole]
+        return list(dict.fromkeys(own + shared))
 
     def _string_place(self, lang: str, key: str) -> str | None:
         """Where the text ``t(key)`` printed in ``lang`` is written: the first
