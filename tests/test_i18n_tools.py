@@ -5,6 +5,7 @@ entries without msgctxt, stale entries)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -208,3 +209,27 @@ def test_a_template_has_every_source_string_and_no_language(scenario, cli, tmp_p
     assert {e.msgctxt for e in catalog} == {"game.name", "component.cards", "card.title", "card.value", "card.hint",
                                             "card.tiles"}
     assert all(not e.msgstr and not any(e.msgstr_plural.values()) for e in catalog)
+
+
+def test_each_entry_names_the_template_lines_that_use_it(game_copy, tmp_path):
+    root = game_copy("i18n_game")
+    macros = root / "templates" / "macros.j2"
+    macros.write_text('{% macro hint() %}\n{{ t("card.hint")|q }}\n{%- endmacro %}\n', encoding="utf-8")
+    edit_file(root / "templates" / "front.yaml.j2", '{{ t("card.hint")|q }}', "{{ m.hint() }}")
+    front = root / "templates" / "front.yaml.j2"
+    imports = '{% import "macros.j2" as m with context %}\n'
+    front.write_text(imports + front.read_text(encoding="utf-8"), encoding="utf-8")
+    po = tmp_path / "de.po"
+    po.write_bytes(export(root, "de"))
+    entries = {e.msgctxt: e for e in polib.pofile(str(po))}
+    assert entries["card.title"].occurrences == [("front.yaml.j2", "2")]
+    assert entries["card.value"].occurrences == [("front.yaml.j2", "3")]
+    assert entries["card.tiles"].occurrences == [("front.yaml.j2", "5")]  # plural(): the template's line
+    assert entries["card.hint"].occurrences == [("macros.j2", "2")]  # the macro's line, not its caller's
+    assert entries["component.cards"].occurrences == []  # cardgen's own words (sheet labels): no template
+    xliff = export(root, "de", "xliff").decode()
+    start = xliff.index('<trans-unit id="card.value"')
+    unit = xliff[start:xliff.index("</trans-unit>", start)]
+    assert ('<context-group name="po-reference" purpose="location">'
+            '<context context-type="sourcefile">front.yaml.j2</context>'
+            '<context context-type="linenumber">3</context>') in re.sub(r">\s+<", "><", unit)

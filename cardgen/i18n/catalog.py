@@ -35,6 +35,7 @@ class Entry:
     placeholders: tuple[str, ...]
     room: Room | None
     plural: str | None = None  # the key of its plural group (``card.tiles``) when it is one of its forms
+    sources: tuple[tuple[str, int], ...] = ()  # the template lines that look it up: (template, line)
 
     def note(self) -> str:
         """The context a translator reads beside the string, one fact a line."""
@@ -165,6 +166,7 @@ def catalogue(game: Game, lang: str, source: str | None = None, usage: Usage | N
             room = usage.rooms.get(k) or usage.rooms.get(f"{stem}.other")
             uses = tuple(usage.uses.get(k, usage.uses.get(f"{stem}.other", []) if stem in groups else []))
             uses += (TOOL_USES,) if k in tool else ()
+            lines = usage.sources.get(k) or (usage.sources.get(f"{stem}.other", []) if stem in groups else [])
             out.append(Entry(k, text, target.get(k, ""), uses, placeholders(text) or (), room,
-                             stem if groups.get(stem) == "plural" else None))
+                             stem if groups.get(stem) == "plural" else None, tuple(lines)))
     return out

@@ -65,6 +65,7 @@ class Usage:
     overflows: dict[str, list[Overflow]] = field(default_factory=dict)
     unclaimed: list[Overflow] = field(default_factory=list)  # boxes too small whose text is no string
     problems: list[str] = field(default_factory=list)  # whatever else would stop a build (one line each)
+    sources: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # key -> (template, line) of its t()
 
     def used(self, key: str) -> bool:
         if key in self.uses:
@@ -190,11 +191,13 @@ def render_usage(game: Game, lang: str) -> Usage:
     builder = KitBuilder(game, options)
     listener = _Listener(game, builder, lang)
     builder.renderer.on_face = listener
+    builder.renderer.source_lines = {}
     errors = Collector()
     builder.register_fonts(errors)
     if not errors.errors:
         builder.render_lang(lang, errors)
     usage = listener.finish()
+    usage.sources = {key: list(lines) for key, lines in builder.renderer.source_lines.items()}
     usage.problems = [str(e) for e in errors.errors if "does not fit" not in e.message]
     return usage
 

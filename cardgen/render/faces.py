@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,19 @@ def chosen_pages(doc: Any, where: str, found: Collector, allow_pages: bool, text
     return pages
 
 
+def _template_line() -> tuple[str, int] | None:
+    """The template and line whose code is running further up the stack (the caller of
+    ``t()``, through ``plural()`` or a macro): Jinja's compiled code keeps its template
+    in its globals and maps its own line numbers back to the template's."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.name, template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
 def _card_context(card: Card) -> dict[str, Any]:
     return {"id": card.id, "quantity": card.quantity, "variant": card.variant, **card.fields}
 
@@ -134,6 +148,9 @@ class KitRenderer:
         self._memo_printed: dict[str, tuple[tuple[str, str], ...]] = {}  # memo key -> the texts t() gave it
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        # key -> the template lines whose t() looked it up, (template name, line), when a
+        # listener asks for them (the translators' catalogue: PO's "#:" references)
+        self.source_lines: dict[str, dict[tuple[str, int], None]] | None = None
         self.ink_probe: InkProbe | None = None  # a build with --ink-saver and no ink_saver colours: does it change?
         self._lang = ""
         # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
@@ -441,6 +458,10 @@ class KitRenderer:
 
     def _read_key(self, key: str) -> None:
         self._read.append(key)
+        if self.source_lines is not None:
+            line = _template_line()
+            if line is not None:
+                self.source_lines.setdefault(key, {})[line] = None
 
     def _printed_text(self, key: str, text: str) -> None:
         self._printed.append((key, text))
