@@ -16,7 +16,7 @@ from ..layout.text import short
 from ..load.locales import optional_key
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .catalog import form_groups, read_locale, same_placeholders, source_of, used_by_cardgen
+from .catalog import form_groups, kit_strings, read_locale, same_placeholders, source_of, used_by_cardgen
 from .exchange import read_sources
 from .usage import render_usage
 
@@ -30,6 +30,7 @@ class LangStatus:
     unused: list[str] = field(default_factory=list)
     placeholder_mismatches: list[str] = field(default_factory=list)
     outdated: list[str] = field(default_factory=list)  # translated from a source text that has changed since
+    labels_in_source: list[str] = field(default_factory=list)  # sheet words printed in the source language
     overflows: list[dict] = field(default_factory=list)  # key (None: no string), text, where, paper, too_long, box
     problems: list[str] = field(default_factory=list)  # other errors the build would report
 
@@ -79,6 +80,8 @@ def language_status(game: Game, lang: str) -> LangStatus:
                           "box": o.box, "faces": 1}
             st.overflows.append(seen[same])
     st.problems = usage.problems
+    if lang not in (PSEUDO, source):
+        st.labels_in_source = [k for k, v in kit_strings(game, lang).items() if k.startswith("sheet.") and not v.strip()]
     return st
 
 
@@ -95,6 +98,8 @@ def text_report(st: LangStatus) -> list[str]:
     listed("placeholders differ from the source", st.placeholder_mismatches)
     listed("outdated (the source text has changed since the translation)", st.outdated)
     listed("not used by any template", st.unused)
+    listed("sheet label words printed in English: cardgen has none in this language (translate them like the "
+           "other strings)", st.labels_in_source)
     for o in st.overflows:
         paper = f" on {o['paper']}" if o["paper"] else ""
         more = f" and {o['faces'] - 1} more face(s)" if o["faces"] > 1 else ""
