@@ -37,6 +37,12 @@ def _section(lang: str, section: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in words.items() if isinstance(v, (str, int, float)) and str(v).strip()}
 
 
+def own_words(section: str, lang: str) -> dict[str, str]:
+    """The words of ``section`` that cardgen's file for ``lang`` itself has (none
+    filled in from English)."""
+    return _section(lang, section)
+
+
 @cache
 def words(section: str, lang: str) -> MappingProxyType:
     """The words of ``section`` in ``lang``, each missing one in English."""

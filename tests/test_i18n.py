@@ -210,6 +210,11 @@ def test_set_strings_adds_keys_in_block_and_flow_mappings():
     assert out == '# top\na:\n  b: x  # note\n  c: {d: y, f: z}\n  e: "new: value"\ng: {h: w}\n'
 
 
+def test_a_string_added_to_a_flow_mapping_is_quoted_where_flow_needs_it():
+    out = set_strings("sheet: {front: x}\n", {"sheet.duplex": "both sides, long edge", "sheet.set": "{a}"}, "t.yaml")
+    assert out == 'sheet: {front: x, duplex: "both sides, long edge", set: "{a}"}\n'
+
+
 def test_the_german_hapy_strings_round_trip_through_po(hapy_copy, tmp_path):
     before = (hapy_copy / "locales" / "de.yaml").read_bytes()
     po = tmp_path / "de.po"

@@ -5,6 +5,7 @@ entries without msgctxt, stale entries)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from conftest import assert_user_error, edit_file
 
 from cardgen.i18n.catalog import load_for_translators
 from cardgen.i18n.exchange import export_catalogue
+from cardgen.impose.labels import WORDS
 
 polib = pytest.importorskip("polib")
 
@@ -205,6 +207,70 @@ def test_a_template_has_every_source_string_and_no_language(scenario, cli, tmp_p
     r = cli("i18n", "export", scenario("i18n_game"), "--template", "-o", tmp_path / "lingo.pot")
     assert r.exit_code == 0, r.output
     catalog = polib.pofile(str(tmp_path / "lingo.pot"))
-    assert {e.msgctxt for e in catalog} == {"game.name", "component.cards", "card.title", "card.value", "card.hint",
-                                            "card.tiles"}
+    strings = {e.msgctxt for e in catalog if not e.msgctxt.startswith("sheet.")}
+    assert strings == {"game.name", "component.cards", "card.title", "card.value", "card.hint", "card.tiles"}
+    assert {e.msgctxt for e in catalog} - strings == {f"sheet.{word}" for word in WORDS}  # cardgen's label words
     assert all(not e.msgstr and not any(e.msgstr_plural.values()) for e in catalog)
+
+
+def test_each_entry_names_the_template_lines_that_use_it(game_copy, tmp_path):
+    root = game_copy("i18n_game")
+    macros = root / "templates" / "macros.j2"
+    macros.write_text('{% macro hint() %}\n{{ t("card.hint")|q }}\n{%- endmacro %}\n', encoding="utf-8")
+    edit_file(root / "templates" / "front.yaml.j2", '{{ t("card.hint")|q }}', "{{ m.hint() }}")
+    front = root / "templates" / "front.yaml.j2"
+    imports = '{% import "macros.j2" as m with context %}\n'
+    front.write_text(imports + front.read_text(encoding="utf-8"), encoding="utf-8")
+    po = tmp_path / "de.po"
+    po.write_bytes(export(root, "de"))
+    entries = {e.msgctxt: e for e in polib.pofile(str(po))}
+    assert entries["card.title"].occurrences == [("front.yaml.j2", "2")]
+    assert entries["card.value"].occurrences == [("front.yaml.j2", "3")]
+    assert entries["card.tiles"].occurrences == [("front.yaml.j2", "5")]  # plural(): the template's line
+    assert entries["card.hint"].occurrences == [("macros.j2", "2")]  # the macro's line, not its caller's
+    assert entries["component.cards"].occurrences == []  # cardgen's own words (sheet labels): no template
+    xliff = export(root, "de", "xliff").decode()
+    start = xliff.index('<trans-unit id="card.value"')
+    unit = xliff[start:xliff.index("</trans-unit>", start)]
+    assert ('<context-group name="po-reference" purpose="location">'
+            '<context context-type="sourcefile">front.yaml.j2</context>'
+            '<context context-type="linenumber">3</context>') in re.sub(r">\s+<", "><", unit)
+
+
+def test_the_sheet_label_words_are_exported_translated_and_printed_in_a_new_language(game_copy, cli, tmp_path):
+    from pypdf import PdfReader
+
+    root = polish_game(game_copy, cli)  # cardgen has no Polish words of its own
+    edit_file(root / "game.yaml", "    front: front.yaml.j2\n", "    front: front.yaml.j2\n    back: front.yaml.j2\n")
+    r = cli("i18n", "status", root, "--lang", "pl")
+    assert "sheet label words printed in English" in r.output and "sheet.front" in r.output
+    po = tmp_path / "pl.po"
+    po.write_bytes(export(root, "pl"))
+    catalog = polib.pofile(str(po))
+    entries = {e.msgctxt: e for e in catalog}
+    assert entries["sheet.front"].msgid == "front" and entries["sheet.front"].msgstr == ""
+    assert "label at a sheet's edge" in entries["sheet.front"].comment
+    assert entries["sheet.backs_shifted"].msgid == "backs shifted {x}, {y}\u00a0mm"
+    polish = {"game.name": "Lingo", "component.cards": "Karty", "card.title": "Krótki", "card.value": "Warta {n}",
+              "card.hint": "Zachowaj", "sheet.front": "przód", "sheet.back": "tył",
+              "sheet.duplex_long": "dwustronnie, długa krawędź", "sheet.file_cards": "karty"}
+    for e in catalog:
+        if e.msgctxt in polish:
+            e.msgstr = polish[e.msgctxt]
+        elif e.msgctxt == "card.tiles":
+            e.msgstr_plural = {0: "{n} płytka", 1: "{n} płytki", 2: "{n} płytek", 3: "{n} płytki"}
+    catalog.save()
+    r = cli("i18n", "import", root, po)
+    assert r.exit_code == 0, r.output
+    assert locale(root, "pl")["sheet"] == {"front": "przód", "back": "tył", "duplex_long": "dwustronnie, długa krawędź",
+                                           "file_cards": "karty"}
+    r = cli("build", root, "--lang", "pl", "--paper", "a4", "--out", tmp_path / "out", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    cards = PdfReader(next((tmp_path / "out" / "lingo").glob("lingo-pl-a4-cards*.pdf")))
+    assert cards.metadata.title == "Lingo — karty (A4)"
+    text = " ".join(" ".join(page.extract_text().split()) for page in cards.pages)  # a label may wrap
+    assert "przód 1/1" in text and "tył 1/1" in text and "dwustronnie, długa krawędź" in text, text
+    assert "front 1/1" not in text and "duplex long-edge" not in text
+    # a language cardgen has words for: exported as the kit prints them, not written back unchanged
+    de = {e.msgctxt: e for e in polib.pofile(export(root, "de").decode())}
+    assert de["sheet.front"].msgstr == "Vorderseite"

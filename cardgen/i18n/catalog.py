@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import CardgenError, Where, display_path
+from ..impose.labels import WORDS as SHEET_WORDS
 from ..load.game import load_game
 from ..load.readroots import game_roots, inside
 from ..load.yamlsrc import load_yaml
@@ -20,10 +21,30 @@ from ..model.plural_categories import CATEGORIES
 from ..model.pseudo import PSEUDO
 from ..render.numberwords import locale_of
 from ..render.placeholders import PlaceholderError, parse_placeholders
+from ..toolwords import own_words
 from .usage import Room, Usage, render_usage
 from .yamledit import flatten
 
 TOOL_USES = "cardgen: sheet labels and file titles"
+LABEL = "cardgen: the label at a sheet's edge"
+TITLE = "cardgen: the title of a PDF file"
+SHEET_USES = {  # what each word of the sheet labels is, for its translator
+    "front": f"{LABEL}, the fronts' pages (front 1/4)",
+    "back": f"{LABEL}, the backs' pages (back 1/4)",
+    "page": f"{LABEL}, a page of a board printed in tiles (page 2/6)",
+    "of": f"{LABEL}, which tile of a board printed in tiles (B2 of 4×2)",
+    "duplex_long": f"{LABEL}, how to print: on both sides, flipped on the long edge",
+    "duplex_short": f"{LABEL}, how to print: on both sides, flipped on the short edge",
+    "fold_here": f"{LABEL} of a sheet of fronts and backs to fold",
+    "backs_shifted": f"{LABEL}: the backs moved by the printer's offset, in mm",
+    "decimal": "cardgen: the decimal sign in labels and titles (0.5)",
+    "file_cards": f"{TITLE} of the cards",
+    "file_gutterfold": f"{TITLE} of the cards to fold",
+    "file_sheets": f"{TITLE} of the sheets (rules, boards)",
+    "file_printshop": f"{TITLE} for a print shop",
+    "two_sided": f"{TITLE} for a print shop: cards printed on both sides",
+    "one_sided": f"{TITLE} for a print shop: cards printed on one side",
+}
 
 
 @dataclass(frozen=True)
@@ -35,6 +56,7 @@ class Entry:
     placeholders: tuple[str, ...]
     room: Room | None
     plural: str | None = None  # the key of its plural group (``card.tiles``) when it is one of its forms
+    sources: tuple[tuple[str, int], ...] = ()  # the template lines that look it up: (template, line)
 
     def note(self) -> str:
         """The context a translator reads beside the string, one fact a line."""
@@ -80,6 +102,23 @@ def read_locale(game: Game, lang: str) -> dict[str, str]:
     if not path.is_file():
         return {}
     return flatten(load_yaml(inside(path, game_roots(game.root)), display_path(path)))
+
+
+def kit_strings(game: Game, lang: str, source: bool = False) -> dict[str, str]:
+    """A language's strings as a translator sees them: its locale file's, then the
+    words of the sheet labels (``sheet.<word>``) the file does not set, which cardgen
+    prints from its own locale files: for the ``source`` language the words the kit
+    prints; for another, cardgen's own words in that language, if it has them (else
+    empty: a language cardgen has no words for is printed with English labels until
+    they are translated like any other string)."""
+    strings = read_locale(game, lang)
+    words = {word: game.strings[lang][f"sheet.{word}"] for word in SHEET_WORDS} if source \
+        else own_words("sheet", lang)
+    for word in SHEET_WORDS:
+        key = f"sheet.{word}"
+        if not strings.get(key, "").strip():
+            strings[key] = words.get(word, "")
+    return strings
 
 
 def load_for_translators(game: str | Path) -> Game:
@@ -143,8 +182,8 @@ def catalogue(game: Game, lang: str, source: str | None = None, usage: Usage | N
     or ordinal forms has the forms of ``lang``'s CLDR categories, whichever the
     source has (Polish: one, few, many, other)."""
     source = check_source(game, source)
-    src = read_locale(game, source)
-    target = dict(game.strings[PSEUDO]) if lang == PSEUDO else read_locale(game, lang)
+    src = kit_strings(game, source, source=True)
+    target = dict(game.strings[PSEUDO]) if lang == PSEUDO else kit_strings(game, lang, source=lang == source)
     usage = usage or render_usage(game, source)
     tool = used_by_cardgen(game)
     groups = form_groups({k: v for k, v in src.items() if v.strip()}, source)
@@ -164,7 +203,9 @@ def catalogue(game: Game, lang: str, source: str | None = None, usage: Usage | N
             text = source_of(src, groups, k) or ""
             room = usage.rooms.get(k) or usage.rooms.get(f"{stem}.other")
             uses = tuple(usage.uses.get(k, usage.uses.get(f"{stem}.other", []) if stem in groups else []))
-            uses += (TOOL_USES,) if k in tool else ()
+            word = k.removeprefix("sheet.")
+            uses += (TOOL_USES,) if k in tool else (SHEET_USES[word],) if word in SHEET_USES else ()
+            lines = usage.sources.get(k) or (usage.sources.get(f"{stem}.other", []) if stem in groups else [])
             out.append(Entry(k, text, target.get(k, ""), uses, placeholders(text) or (), room,
-                             stem if groups.get(stem) == "plural" else None))
+                             stem if groups.get(stem) == "plural" else None, tuple(lines)))
     return out

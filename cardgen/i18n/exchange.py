@@ -32,9 +32,9 @@ from .catalog import (
     categories_of,
     check_source,
     form_groups,
+    kit_strings,
     locale_path,
     placeholders,
-    read_locale,
     same_placeholders,
     source_of,
     target_forms,
@@ -177,10 +177,10 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
     if lang == source:
         raise CardgenError(f"the catalogue is for '{lang}', the source language: edit its locale file instead",
                            named_at)
-    src = {k: v for k, v in read_locale(game, source).items() if v.strip()}
+    src = {k: v for k, v in kit_strings(game, source, source=True).items() if v.strip()}
     groups = form_groups(src, source)
     places = _Places(src, groups, lang, f"{game.id} (not in locales/{source}.yaml)")
-    current = read_locale(game, lang)
+    current = kit_strings(game, lang)  # cardgen's own sheet words in it: not written to the file again
     errors = Collector()
     updates: dict[str, str] = {}
     translated_from: dict[str, str] = {}

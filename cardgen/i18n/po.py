@@ -57,7 +57,7 @@ def write(entries: list[Entry], game_id: str, lang: str, source: str, template: 
         e = entries[n]
         if e.plural is None:
             catalog.add(e.source, "" if template else e.translation, context=e.key, auto_comments=e.note().splitlines(),
-                        flags=_flags(e))
+                        flags=_flags(e), locations=e.sources)
             n += 1
             continue
         end = n
@@ -69,7 +69,7 @@ def write(entries: list[Entry], game_id: str, lang: str, source: str, template: 
         order = ", ".join(f"[{i}] {f.key.rpartition('.')[2]}" for i, f in enumerate(forms))
         catalog.add((one.source, other.source), tuple("" if template else f.translation for f in forms),
                     context=e.plural, auto_comments=[*other.note().splitlines(), f"plural forms of {lang}: {order}"],
-                    flags=_flags(other))
+                    flags=_flags(other), locations=tuple(dict.fromkeys(line for f in forms for line in f.sources)))
         n += len(forms)
     out = io.BytesIO()
     write_po(out, catalog, width=0, omit_header=False, sort_output=False)

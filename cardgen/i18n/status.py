@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 
+from ..layout.text import short
 from ..load.locales import optional_key
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
-from .catalog import form_groups, read_locale, same_placeholders, source_of, used_by_cardgen
+from .catalog import form_groups, kit_strings, read_locale, same_placeholders, source_of, used_by_cardgen
 from .exchange import read_sources
 from .usage import render_usage
 
@@ -29,7 +30,8 @@ class LangStatus:
     unused: list[str] = field(default_factory=list)
     placeholder_mismatches: list[str] = field(default_factory=list)
     outdated: list[str] = field(default_factory=list)  # translated from a source text that has changed since
-    overflows: list[dict] = field(default_factory=list)  # key, where, paper, too_long (a fraction), box
+    labels_in_source: list[str] = field(default_factory=list)  # sheet words printed in the source language
+    overflows: list[dict] = field(default_factory=list)  # key (None: no string), text, where, paper, too_long, box
     problems: list[str] = field(default_factory=list)  # other errors the build would report
 
     @property
@@ -67,17 +69,20 @@ def language_status(game: Game, lang: str) -> LangStatus:
     tool = used_by_cardgen(game)
     st.unused = [k for k, v in own.items() if v.strip() and not usage.used(k) and k not in tool
                  and not k.startswith("sheet.")]
-    for key, found in usage.overflows.items():
+    found_by: list[tuple[str | None, list]] = [*usage.overflows.items(), (None, usage.unclaimed)]
+    for string_key, found in found_by:
         seen: dict[tuple, dict] = {}
         for o in found:  # one line per box and paper, however many cards share it
-            same = (o.paper, round(o.overflow, 3), o.box)
+            same = (o.paper, round(o.overflow, 3), o.box) + ((o.text,) if string_key is None else ())
             if same in seen:
                 seen[same]["faces"] += 1
                 continue
-            seen[same] = {"key": key, "where": o.label, "paper": o.paper, "too_long": same[1], "box": o.box,
-                          "faces": 1}
+            seen[same] = {"key": string_key, "text": o.text, "where": o.label, "paper": o.paper, "too_long": same[1],
+                          "box": o.box, "faces": 1}
             st.overflows.append(seen[same])
     st.problems = usage.problems
+    if lang not in (PSEUDO, source):
+        st.labels_in_source = [k for k, v in kit_strings(game, lang).items() if k.startswith("sheet.") and not v.strip()]
     return st
 
 
@@ -94,10 +99,13 @@ def text_report(st: LangStatus) -> list[str]:
     listed("placeholders differ from the source", st.placeholder_mismatches)
     listed("outdated (the source text has changed since the translation)", st.outdated)
     listed("not used by any template", st.unused)
+    listed("sheet label words printed in English: cardgen has none in this language (translate them like the "
+           "other strings)", st.labels_in_source)
     for o in st.overflows:
         paper = f" on {o['paper']}" if o["paper"] else ""
         more = f" and {o['faces'] - 1} more face(s)" if o["faces"] > 1 else ""
-        lines.append(f"  too long{paper}: {o['key']} is {o['too_long']:.0%} too long for its {o['box']} box "
+        what = o["key"] or f"{short(o['text'])} (no locale string)"
+        lines.append(f"  too long{paper}: {what} is {o['too_long']:.0%} too long for its {o['box']} box "
                      f"({o['where']}{more})")
     for p in st.problems:
         lines.append(f"  error: {p}")

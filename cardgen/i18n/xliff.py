@@ -34,6 +34,10 @@ def _unit(parent: ET.Element, e: Entry, template: bool) -> None:
         target = ET.SubElement(unit, f"{_Q}target", {"state": "translated" if e.translation else "new"})
         target.text = e.translation
     ET.SubElement(unit, f"{_Q}note", {"from": "developer"}).text = e.note()
+    for template_name, line in e.sources:  # where it is used, as translate-toolkit writes PO's "#:" references
+        group = ET.SubElement(unit, f"{_Q}context-group", {"name": "po-reference", "purpose": "location"})
+        ET.SubElement(group, f"{_Q}context", {"context-type": "sourcefile"}).text = template_name
+        ET.SubElement(group, f"{_Q}context", {"context-type": "linenumber"}).text = str(line)
 
 
 def write(entries: list[Entry], game_id: str, lang: str, source: str, template: bool = False) -> bytes:

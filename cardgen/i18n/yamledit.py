@@ -73,9 +73,10 @@ class _Index:
                 self.scalars[key] = (value_node, flow)
 
 
-def _nested(parts: list[str], value: str) -> str:
-    """``a: {b: "v"}`` for the parts of a key its file lacks."""
-    inner = scalar(value, in_flow=len(parts) > 1)
+def _nested(parts: list[str], value: str, in_flow: bool = False) -> str:
+    """``a: {b: "v"}`` for the parts of a key its file lacks (``in_flow``: written
+    inside a flow mapping, where a comma or a brace must be quoted)."""
+    inner = scalar(value, in_flow=in_flow or len(parts) > 1)
     for part in reversed(parts[1:]):
         inner = f"{{{part}: {inner}}}"
     return f"{parts[0]}: {inner}"
@@ -92,13 +93,13 @@ def _insertion(text: str, index: _Index, key: str, value: str) -> tuple[int, str
     rest = parts[depth:]
     if mapping is None or not mapping.value:
         if mapping is not None and mapping.flow_style:
-            return mapping.end_mark.index - 1, _nested(rest, value)
+            return mapping.end_mark.index - 1, _nested(rest, value, in_flow=True)
         if mapping is None and text.strip():
             raise CardgenError(f"cannot add '{key}': the file is not a mapping of keys")
         sep = "" if not text or text.endswith("\n") else "\n"
         return len(text), f"{sep}{_nested(rest, value)}\n"
     if mapping.flow_style:
-        return mapping.end_mark.index - 1, f", {_nested(rest, value)}"
+        return mapping.end_mark.index - 1, f", {_nested(rest, value, in_flow=True)}"
     indent = " " * mapping.value[0][0].start_mark.column
     end = mapping.value[-1][1].end_mark.index
     if end > 0 and text[end - 1] == "\n":

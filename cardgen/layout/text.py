@@ -70,6 +70,11 @@ class FontSet:
 _STYLES = ("Regular", "Bold", "Italic", "BoldItalic")
 
 
+def box_size(args: Mapping[str, Any]) -> str:
+    """A box's size for a message, to a tenth of a millimetre: ``47×4.6 mm``."""
+    return f"{round(args['w'], 1):g}×{round(args['h'], 1):g} mm"
+
+
 def short(text: str, limit: int = 48) -> str:
     """A text for an error message, quoted and cut with an ellipsis when long."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
@@ -90,6 +95,7 @@ class TextEngine:
         self._runs: dict[tuple, tuple[Run, ...]] = {}
         self._pictures: dict[Path, Picture | str] = {}  # an image's path → it, or what is wrong with it
         self._variants: dict[tuple[str, str], str | None] = {}
+        self._strings_in: Callable[[list[str]], list[str]] | None = None  # during check()
 
     def font(self, name: str | None) -> str:
         """A role name (title, text, …) or a font name → a font name."""
@@ -336,10 +342,16 @@ class TextEngine:
         return True
 
     # -- the check pass ----------------------------------------------------
-    def check(self, ops: tuple[Op, ...], label: str, errors: Collector) -> None:
+    def check(self, ops: tuple[Op, ...], label: str, errors: Collector,
+              strings_in: Callable[[list[str]], list[str]] | None = None) -> None:
         """Check every text, glyph, flow and image op for coverage, fit and files, recursively,
-        and what the face's SVGs cost to draw together."""
-        self._check_ops(ops, label, errors)
+        and what the face's SVGs cost to draw together. ``strings_in`` names the locale
+        strings a box's texts print (their keys), for the message of a box too small."""
+        self._strings_in = strings_in
+        try:
+            self._check_ops(ops, label, errors)
+        finally:
+            self._strings_in = None
         cost = self._svg_cost(ops)
         if cost > MAX_FACE_SVG_ELEMENTS:
             errors.add(f"{label}: the SVG art and icons of this face draw {cost:,} elements; a face may draw "
@@ -374,6 +386,13 @@ class TextEngine:
                 continue  # reported by the checks themselves
         return total
 
+    def _named(self, texts: list[str]) -> str:
+        """`` (string 'card.region.other')``: the locale strings the texts print, if known."""
+        keys = self._strings_in(texts) if self._strings_in is not None else []
+        if not keys:
+            return ""
+        return f" (string{'s' if len(keys) > 1 else ''} {', '.join(repr(k) for k in keys)})"
+
     def _check_op(self, op: Op, label: str, errors: Collector) -> None:
         a = op.args
         for key in COLOUR_KEYS:
@@ -387,8 +406,8 @@ class TextEngine:
             fitted = self.fit_op(op)
             if not fitted.fits:
                 errors.add(
-                    f"{label}: text {short(a['text'])} does not fit its {a['w']:g}×{a['h']:g} mm box even at "
-                    f"{fitted.size:g} pt ({fitted.overflow:.0%} too long)"
+                    f"{label}: text {short(a['text'])}{self._named([a['text']])} does not fit its {box_size(a)} box "
+                    f"even at {fitted.size:g} pt ({fitted.overflow:.0%} too long)"
                 )
         elif op.kind == "glyph":
             font = self.font(a.get("font"))
@@ -406,8 +425,8 @@ class TextEngine:
             result = self.flow_op(op)
             if not result.fits:
                 errors.add(
-                    f"{label}: flowed text does not fit its {a['w']:g}×{a['h']:g} mm box even at "
-                    f"{result.size:g} pt ({result.overflow:.0%} too long)"
+                    f"{label}: flowed text{self._named([t for _, t in a['blocks']])} does not fit its {box_size(a)} "
+                    f"box even at {result.size:g} pt ({result.overflow:.0%} too long)"
                 )
         elif op.kind == "image":
             self.check_image(a["src"])

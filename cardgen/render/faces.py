@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,9 @@ class Rendered:
 @dataclass(frozen=True)
 class FaceUse:
     """One rendering of a template, for whoever listens (the translators' catalogue):
-    which strings it read and the faces it gave."""
+    which strings it read, the texts ``t`` gave it (each with its key, placeholders
+    filled; those of the shared context too, such as the game's name) and the faces
+    it gave."""
 
     lang: str
     template: str
@@ -64,6 +67,7 @@ class FaceUse:
     context: dict[str, Any]
     keys: tuple[str, ...]
     faces: tuple[Face, ...]
+    printed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -89,6 +93,19 @@ def chosen_pages(doc: Any, where: str, found: Collector, allow_pages: bool, text
         if n == len(choices) - 1 or all(text.all_fit(p) for p in pages):
             break
     return pages
+
+
+def _template_line() -> tuple[str, int] | None:
+    """The template and line whose code is running further up the stack (the caller of
+    ``t()``, through ``plural()`` or a macro): Jinja's compiled code keeps its template
+    in its globals and maps its own line numbers back to the template's."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.name, template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None
 
 
 def _card_context(card: Card) -> dict[str, Any]:
@@ -126,8 +143,14 @@ class KitRenderer:
         self._strings: Mapping[str, str] = {}
         self._places: dict[tuple[str, str], str | None] = {}
         self._read: list[str] = []  # the string keys the current face has read so far
+        self._printed: list[tuple[str, str]] = []  # ... and the texts t() gave it: (key, text as filled)
+        self._base_printed: tuple[tuple[str, str], ...] = ()  # those of the shared context
+        self._memo_printed: dict[str, tuple[tuple[str, str], ...]] = {}  # memo key -> the texts t() gave it
         self._base_read: frozenset[str] = frozenset()  # ... and those the shared context read
         self.on_face: Callable[[FaceUse], None] | None = None  # hears every rendered face
+        # key -> the template lines whose t() looked it up, (template name, line), when a
+        # listener asks for them (the translators' catalogue: PO's "#:" references)
+        self.source_lines: dict[str, dict[tuple[str, int], None]] | None = None
         self.ink_probe: InkProbe | None = None  # a build with --ink-saver and no ink_saver colours: does it change?
         self._lang = ""
         # Faces whose inputs equal an earlier face's are not rendered again (render/memo.py):
@@ -192,14 +215,19 @@ class KitRenderer:
     def _face(self, template: str, ctx: dict[str, Any], label: str, errors: Collector,
               allow_pages: bool = False) -> list[Face]:
         self._read = []
+        self._printed = []
         faces = self._rendered(template, ctx, label, errors, allow_pages)
+        printed = tuple(dict.fromkeys([*self._printed, *self._base_printed]))
         fallbacks = self.game.fallbacks.get(self._lang)
         if fallbacks and self.opt.proof and faces:
             strings = self.game.strings[self._lang]
-            faces = [mark_fallbacks(f, [strings[k] for k in dict.fromkeys(self._read) if k in fallbacks])
-                     for f in faces]
+            heard = {k for k, _ in printed}
+            texts = [text for k, text in printed if k in fallbacks]  # as printed, placeholders filled
+            texts += [strings[k] for k in dict.fromkeys(self._read) if k in fallbacks and k not in heard]
+            faces = [mark_fallbacks(f, texts) for f in faces]
         if self.on_face is not None:
-            self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces)))
+            self.on_face(FaceUse(self._lang, template, label, ctx, tuple(dict.fromkeys(self._read)), tuple(faces),
+                                 printed))
         if self.ink_probe is not None and faces:
             self.ink_probe.face(self.renderer.render_text, template, ctx, label)
         return faces
@@ -264,7 +292,7 @@ class KitRenderer:
             digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
             faces = [Face(f"{n}\n{digest}", ops) for n, ops in enumerate(pages)]
         for face in faces:
-            self.text.check(face.ops, where, found)
+            self.text.check(face.ops, where, found, self._strings_in)
         found.errors = [image_at_cell(e, self._card) for e in found.errors]
         self._report_once(template, label, found.errors, errors)
         self._parsed[(template, text)] = faces
@@ -312,6 +340,7 @@ class KitRenderer:
             known = self._memo.get(key)
             if known is not None:
                 self._read.extend(known[1])  # what the rendering read, for whoever listens
+                self._printed.extend(self._memo_printed.get(key, ()))
                 return known[0]
             if self.store is not None and self._reading:
                 hit = self.store.face(self.store.face_key(key, self._palette))
@@ -324,13 +353,14 @@ class KitRenderer:
                     if doc is not None:
                         self._docs[text] = doc
                     return text
-        start = len(self._read)
+        start, start_printed = len(self._read), len(self._printed)
         text = self.renderer.render_text(template, ctx, label)
         if key is None:  # the templates it reaches are compiled now: a key if it has one
             key = self._keys.key(template, ctx, self._base, self._language_token, self._shared)
         if key is not None:
             reads = tuple(self._read[start:])
             self._memo[key] = (text, reads)
+            self._memo_printed[key] = tuple(self._printed[start_printed:])
             if self.store is not None:
                 self._pending = (self.store.face_key(key, self._palette), reads)
         return text
@@ -437,6 +467,21 @@ class KitRenderer:
 
     def _read_key(self, key: str) -> None:
         self._read.append(key)
+        if self.source_lines is not None:
+            line = _template_line()
+            if line is not None:
+                self.source_lines.setdefault(key, {})[line] = None
+
+    def _printed_text(self, key: str, text: str) -> None:
+        self._printed.append((key, text))
+
+    def _strings_in(self, texts: list[str]) -> list[str]:
+        """The keys of the strings a box's texts print: those ``t`` gave this face, or of
+        the shared context (the game's name) when a text is that string alone."""
+        own = [k for k, text in self._printed if text.strip() and any(text in t for t in texts)]
+        whole = {t.strip() for t in texts}
+        shared = [k for k, text in self._base_printed if text.strip() and text.strip() in whole]
+        return list(dict.fromkeys(own + shared))
 
     def _string_place(self, lang: str, key: str) -> str | None:
         """Where the text ``t(key)`` printed in ``lang`` is written: the first
@@ -452,9 +497,12 @@ class KitRenderer:
         self._lang = lang
         self._strings = self.game.strings[lang]
         self._read = []
+        self._printed = []
+        self._base_printed = ()
         t = translator(self._strings, lang, lambda key: None, self._read_key,
-                       lambda key: self._string_place(lang, key))
+                       lambda key: self._string_place(lang, key), self._printed_text)
         base = self._base = self._base_context(lang, t, errors)
+        self._base_printed = tuple(self._printed)
         self._shared = {}
         self._lang_token = ""
         self._base_read = frozenset(self._read)

@@ -547,12 +547,20 @@ def _pieces_or_none(text: str) -> Any:
 
 def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], None],
                read: Callable[[str], None] | None = None,
-               place: Callable[[str], str | None] | None = None) -> Callable[..., str]:
+               place: Callable[[str], str | None] | None = None,
+               printed: Callable[[str, str], None] | None = None) -> Callable[..., str]:
     """``t(key, **values)`` for templates: the string for ``key`` in ``lang``, its
     ``{name}`` placeholders filled by the plain formatter of placeholders.py;
-    ``read`` hears every key looked up (which strings a face uses), and ``place``
-    says where a string is written, for a message about it."""
+    ``read`` hears every key looked up (which strings a face uses), ``printed``
+    every text ``t`` gives back, filled, with its key (which text of a face is which
+    string, for its room and fit), and ``place`` says where a string is written, for
+    a message about it."""
     parsed: dict[str, Any] = {}
+
+    def give(key: str, text: str) -> str:
+        if printed is not None:
+            printed(key, text)
+        return text
 
     def named(key: str) -> str:
         at = place(key) if place is not None else None
@@ -570,20 +578,21 @@ def translator(strings: Mapping[str, str], lang: str, missing: Callable[[str], N
             if pieces is not None:
                 parsed[key] = pieces
             if pieces is None:
-                return text  # not a template of placeholders (a lone brace): printed as written
+                return give(key, text)  # not a template of placeholders (a lone brace): printed as written
             unfilled = list(dict.fromkeys(name for _, name in pieces if name is not None))
             if unfilled:
                 names = ", ".join(f"{{{name}}}" for name in unfilled)
                 raise PlaceholderError(f"{named(key)}: {names} not filled: the template gives t() no "
                                        f"value for {'it' if len(unfilled) == 1 else 'them'} "
                                        f"(t(\"{key}\", {unfilled[0]}=…))")
-            return "".join(literal for literal, _ in pieces)  # {{ and }} are literal braces, as with values
+            return give(key, "".join(literal for literal, _ in pieces))  # {{ and }}: literal braces, as with values
         try:
             pieces = parsed.get(key)
             if pieces is None:
                 pieces = parsed[key] = parse_placeholders(text)
-            return fill_placeholders(pieces, values)
+            filled = fill_placeholders(pieces, values)
         except PlaceholderError as exc:
             raise PlaceholderError(f"{named(key)}: bad placeholder: {exc}") from None
+        return give(key, filled)
 
     return t
