@@ -44,12 +44,18 @@ from .option_values import back_offset_option, check_langs, load_with_variants
               help="Render every face afresh, without reading or writing the face cache (rendered faces kept "
                    "in your user cache folder, or CARDGEN_CACHE_DIR, so that a rebuild renders only what "
                    "changed).")
+@click.option("--profile", "profile", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="ICC",
+              help="The CMYK output profile (an ICC file) the print-shop files are converted through and "
+                   "embedded with. Default: the shipped ISO Coated v2 300% (FOGRA39).")
+@click.option("--ink-limit", type=click.FloatRange(100, 400), default=None, metavar="PERCENT",
+              help="Most total ink (C+M+Y+K, percent) any colour of the print-shop files may have; darker colours "
+                   "give up cyan, magenta and yellow. Default: 300.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
-          allow_fallback: bool, no_cache: bool, watch: bool) -> None:
+          allow_fallback: bool, no_cache: bool, profile: Path | None, ink_limit: float | None, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -67,12 +73,15 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build farao --variant jokers
       cardgen build hapy --lang pseudo --paper a4
       cardgen build hapy --lang de --allow-fallback --proof
+      cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280
     """
     from .. import BuildOptions
+    from ..output.cmyk import OutputProfile
     from ..settings import load_settings
 
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
+        OutputProfile.load(profile, ink_limit)  # a file that is no CMYK output profile stops here, before any drawing
         offset = back_offset if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
@@ -81,7 +90,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
-                           cache=not no_cache)
+                           cache=not no_cache, profile=profile.resolve() if profile else None, ink_limit=ink_limit)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None

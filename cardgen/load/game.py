@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import CardgenError, Collector, UnknownVariantError, Where, display_path
+from ..layout.colours import is_colour_literal
 from ..model.components import Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO, pseudo_table
@@ -84,8 +85,9 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     fonts = _string_map(doc, "fonts", errors)
     palette = _string_map(doc, "palette", errors)
     for key, value in palette.items():
-        if not COLOUR_RE.match(value):
-            errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
+        if not is_colour_literal(value):
+            errors.add(f"palette colour '{key}' must look like #1f4e8c or cmyk(0,60,100,0), found {value!r}",
+                       doc["palette"].at(key))
     ink_palette = _ink_palette(doc, palette, errors)
     icons = read_icons(doc, errors)
     data, marks = read_data(root, doc, Where(label), errors)
