@@ -20,7 +20,7 @@ import pikepdf
 import pytest
 from colour_difference import delta_e_2000
 from conftest import edit_file
-from kitchecks import build
+from kitchecks import HAPY_EN_A4, build
 from PIL import Image, ImageCms
 
 from cardgen.output.cmyk import OutputProfile, limit_inks
@@ -33,11 +33,10 @@ needs_gs = pytest.mark.skipif(GS is None, reason="Ghostscript (gs) is not instal
 
 
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory):
+def kits(tmp_path_factory, shared_kit):
     """The English A4 kits of Hâpy and the demo game, built once for this module."""
     out = tmp_path_factory.mktemp("pdfx")
-    return {"hapy": build(out, "hapy", "--lang", "en", "--paper", "a4").folder,
-            "demo": demo_kit(out)}
+    return {"hapy": shared_kit(*HAPY_EN_A4).folder, "demo": demo_kit(out)}
 
 
 def demo_kit(out: Path) -> Path:

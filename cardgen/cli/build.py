@@ -123,7 +123,31 @@ def _build_once(game: str, options, model=None) -> bool:
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
+    _preflight(Path(folder))
     return True
+
+
+SHOWN_FINDINGS = 5  # preflight lines printed after a build; validate --kit lists them all
+
+
+def _preflight(folder: Path) -> None:
+    """A shop's preflight of the kit's print-shop files: one line on stdout, what it found
+    on stderr (problems first, a few of each)."""
+    from ..validation.kit import read_manifest
+    from ..validation.preflight import preflight_kit
+
+    shop = preflight_kit(folder, read_manifest(folder))
+    if not shop.files:
+        return
+    found = [f"{len(shop.problems)} problem(s)"] if shop.problems else []
+    found += [f"{len(shop.warnings)} warning(s)"] if shop.warnings else []
+    click.echo(f"Preflight of {shop.files} print-shop file(s) (PDF/X-4): {', '.join(found) or 'no problems'}")
+    for kind, lines in (("problem", shop.problems), ("warning", shop.warnings)):
+        for line in lines[:SHOWN_FINDINGS]:
+            click.echo(f"{kind}: {line}", err=True)
+        if len(lines) > SHOWN_FINDINGS:
+            click.echo(f"{kind}: … and {len(lines) - SHOWN_FINDINGS} more (cardgen validate --kit lists them all)",
+                       err=True)
 
 
 def _progress(message: str) -> None:

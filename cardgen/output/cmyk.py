@@ -97,6 +97,13 @@ class OutputProfile:
         return hashlib.sha256(self.data + repr((self.condition, self.ink_limit)).encode()).hexdigest()
 
     @cached_property
+    def compressed(self) -> bytes:
+        """The profile Flate-compressed, as every print-shop file embeds it (once a process)."""
+        import zlib
+
+        return zlib.compress(self.data, 6)
+
+    @cached_property
     def description(self) -> str:
         return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(_bytes_io(self.data))).strip()
 

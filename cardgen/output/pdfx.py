@@ -47,6 +47,7 @@ def make_pdfx(path: Path, profile: OutputProfile, title: str, lang: str) -> None
         require_boxes(pdf, path.name)
         _output_intent(pdf, profile)
         _info_and_xmp(pdf, title, lang, path.name)
+        pdf.trailer.Info.CardgenInkLimit = round(profile.ink_limit, 2)  # the limit the preflight holds it to
         pdf.save(path, deterministic_id=True, min_version="1.6", compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable, linearize=False)
 
@@ -191,7 +192,7 @@ class Rewriter:
             return
         if not is_rgb_space(space):
             return
-        picture = pikepdf.PdfImage(image).as_pil_image()
+        picture = picture_of(image, "RGB")
         cmyk = self.profile.image(picture)
         image.write(zlib.compress(cmyk.tobytes(), 6), filter=Name.FlateDecode)
         image.ColorSpace = Name.DeviceCMYK
@@ -228,10 +229,24 @@ class Rewriter:
             raise CardgenError(f"a gradient drawn with a type {kind} function cannot be converted to CMYK")
 
 
+def picture_of(image, mode: str):
+    """An image XObject's pixels as a Pillow image of ``mode`` (``RGB``, ``CMYK``), its
+    soft mask left out (it stays the image's own, unchanged)."""
+    from PIL import Image
+
+    if int(image.get("/BitsPerComponent", 8)) == 8 and image.get("/Filter") in (None, Name.FlateDecode,
+                                                                               Array([Name.FlateDecode])):
+        data = image.read_bytes()  # decoded
+        size = (int(image.Width), int(image.Height))
+        if len(data) == size[0] * size[1] * len(mode):
+            return Image.frombytes(mode, size, data)
+    return pikepdf.PdfImage(image).as_pil_image().convert(mode)
+
+
 def _output_intent(pdf: pikepdf.Pdf, profile: OutputProfile) -> None:
-    icc = pdf.make_stream(profile.data)
+    icc = pdf.make_stream(b"")
+    icc.write(profile.compressed, filter=Name.FlateDecode)
     icc.N = 4
-    icc.write(zlib.compress(profile.data, 9), filter=Name.FlateDecode)
     intent = Dictionary(Type=Name.OutputIntent, S=Name.GTS_PDFX, OutputConditionIdentifier=String(profile.condition),
                         OutputCondition=String(profile.condition_text), RegistryName=String("http://www.color.org"),
                         Info=String(profile.description), DestOutputProfile=icc)
