@@ -361,3 +361,11 @@ def test_a_subset_tag_names_one_font_program_across_every_file_of_two_games(kits
         programs.setdefault(name.split("+", 1)[1], set()).update(digests)
     assert max(len(p) for p in programs.values()) >= 3  # one font, several subsets: each its own tag
     assert len({d for ds in by_name.values() for d in ds}) == len(by_name)  # and one program, one tag
+
+
+def test_template_filters_read_ink_colours():
+    from cardgen.render.sandbox import contrast, luminance, mix
+
+    assert mix("cmyk(0,60,100,0)", "cmyk(0,0,0,0)", 0.5) == "cmyk(0,30,50,0)"  # inks mix as inks
+    assert mix("cmyk(0,0,0,100)", "#ffffff", 0.5) == "#808080"  # with a screen colour: on screen
+    assert luminance("cmyk(0,0,0,100)") == 0 and contrast("cmyk(100,80,0,40)") == "#ffffff"
