@@ -58,6 +58,8 @@ class BuildOptions:
     allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
     cache: bool = False  # faces rendered by earlier builds come from the user's cache folder (render/facestore.py)
     strict: bool = False  # a warning fails the build, and the kit is left as it was
+    profile: Path | None = None  # the CMYK output profile of the print-shop files (None: the shipped FOGRA39 one)
+    ink_limit: float | None = None  # total ink of the print-shop files, percent (None: 300)
 
 
 

@@ -180,6 +180,7 @@ SHARED_KIT_MODULES = {
     "test_farao_kit.py": "farao kit", "test_farao_look.py": "farao kit",
     "test_pdf_output.py": "hapy kit", "test_hapy_sheets_look.py": "hapy kit",
     "test_validate.py": "hapy en-a4 kit", "test_export.py": "hapy en-a4 kit",
+    "test_pdfx.py": "hapy en-a4 kit", "test_preflight.py": "hapy en-a4 kit",
     "test_edge_clearance.py": "four kits", "test_printshop_files.py": "four kits",
 }
 

@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "calibrate": {"base", "impose", "layout", "output", "toolwords"},
     "toolwords": {"base"},
     "settings": {"base", "impose"},
-    "i18n": {"base", "impose", "layout", "load", "model", "pipeline", "render"},
+    "i18n": {"base", "impose", "layout", "load", "model", "pipeline", "render", "toolwords"},
     # the live preview: loads, renders and imposes through the pipeline's builder, draws
     # faces as the image export does
     "serve": {"base", "export", "impose", "load", "model", "pipeline"},

@@ -286,7 +286,8 @@ def test_any_stack_cards_show_a_black_question_mark(kit, manifest):
                 if p["component"] == "horus-cards" and p["items"][0]["card"] == "horus-any-3")
     img = render(kit / entry["file"], page, 4)
     middle = img[(3 + 30) * 4:(3 + 45) * 4, (3 + 27) * 4:(3 + 36) * 4]
-    assert (middle.sum(axis=2) < 60).mean() > 0.2  # black ink in the middle of the card
+    # black ink in the middle of the card: 100 % K in the CMYK print-shop file, which a screen shows as (35, 34, 34)
+    assert (middle.sum(axis=2) < 120).mean() > 0.2
 
 
 def test_the_stones_have_four_colours_and_four_shapes(game):

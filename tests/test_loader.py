@@ -286,7 +286,7 @@ def test_wrong_types(scenario):
         ("kind: deck", "kind: tile", "component 'cards': 'kind' must be 'deck', 'sheet' or 'board', found 'tile'"),
         ("languages: [en, fr]", "languages: [en, EN]", "language 'EN' is not a language code such as en, fr, nl"),
         ("languages: [en, fr]", "languages: [en, fr, en]", "language 'en' is listed twice"),
-        ('ink: "#1d1b24"', "ink: blue", "palette colour 'ink' must look like #1f4e8c, found 'blue'"),
+        ('ink: "#1d1b24"', "ink: blue", "palette colour 'ink' must look like #1f4e8c or cmyk(0,60,100,0), found 'blue'"),
         ("id: mini", "id: Mini Game", "game id 'Mini Game' must be lower-case letters, digits, '-' or '_'"),
         ("text: NotoSans-Regular", "text: ../fonts/NotoSans-Regular", "invalid font name '../fonts/NotoSans-Regular'"),
         ("  - id: cards", "  - id: cards\n    printshop: sometimes",

@@ -3,7 +3,7 @@
 An installed wheel carries them inside the package (``cardgen/shipped/``, put there by
 the build backend); a checkout or an editable install reads them from the repository
 root, where they are edited. CARDGEN_HOME can point at another folder holding
-``card_data/``, ``templates/``, ``fonts/`` and ``locales/``.
+``card_data/``, ``templates/``, ``fonts/``, ``locales/`` and ``profiles/``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ def shipped_fonts_dir() -> Path:
 def shipped_locales_dir() -> Path:
     """The words cardgen itself prints, per language (cardgen/toolwords.py)."""
     return project_root() / "locales"
+
+
+def shipped_profiles_dir() -> Path:
+    """The shipped ICC colour profiles and their licences (print-shop files)."""
+    return project_root() / "profiles"
 
 
 def default_output_dir() -> Path:

@@ -47,12 +47,19 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--strict", is_flag=True,
               help="Fail on any warning (an --ink-saver that changes nothing, text across a board's seam, a face "
                    "cache not used), leaving the kit as it was: for CI and release builds.")
+@click.option("--profile", "profile", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="ICC",
+              help="The CMYK output profile (an ICC file) the print-shop files are converted through and "
+                   "embedded with. Default: the shipped ISO Coated v2 300% (FOGRA39).")
+@click.option("--ink-limit", type=click.FloatRange(100, 400), default=None, metavar="PERCENT",
+              help="Most total ink (C+M+Y+K, percent) any colour of the print-shop files may have; darker colours "
+                   "give up cyan, magenta and yellow. Default: 300.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
-          allow_fallback: bool, no_cache: bool, strict: bool, watch: bool) -> None:
+          allow_fallback: bool, no_cache: bool, strict: bool, profile: Path | None, ink_limit: float | None,
+          watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -71,12 +78,15 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --lang pseudo --paper a4
       cardgen build hapy --lang de --allow-fallback --proof
       cardgen build path/to/my-game --strict
+      cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280
     """
     from .. import BuildOptions
+    from ..output.cmyk import OutputProfile
     from ..settings import load_settings
 
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
+        OutputProfile.load(profile, ink_limit)  # a file that is no CMYK output profile stops here, before any drawing
         offset = back_offset if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
@@ -85,7 +95,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
-                           cache=not no_cache, strict=strict)
+                           cache=not no_cache, strict=strict, profile=profile.resolve() if profile else None,
+                           ink_limit=ink_limit)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
@@ -118,7 +129,31 @@ def _build_once(game: str, options, model=None) -> bool:
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
+    _preflight(Path(folder))
     return True
+
+
+SHOWN_FINDINGS = 5  # preflight lines printed after a build; validate --kit lists them all
+
+
+def _preflight(folder: Path) -> None:
+    """A shop's preflight of the kit's print-shop files: one line on stdout, what it found
+    on stderr (problems first, a few of each)."""
+    from ..validation.kitcheck import read_manifest
+    from ..validation.preflight import preflight_kit
+
+    shop = preflight_kit(folder, read_manifest(folder))
+    if not shop.files:
+        return
+    found = [f"{len(shop.problems)} problem(s)"] if shop.problems else []
+    found += [f"{len(shop.warnings)} warning(s)"] if shop.warnings else []
+    click.echo(f"Preflight of {shop.files} print-shop file(s) (PDF/X-4): {', '.join(found) or 'no problems'}")
+    for kind, lines in (("problem", shop.problems), ("warning", shop.warnings)):
+        for line in lines[:SHOWN_FINDINGS]:
+            click.echo(f"{kind}: {line}", err=True)
+        if len(lines) > SHOWN_FINDINGS:
+            click.echo(f"{kind}: … and {len(lines) - SHOWN_FINDINGS} more (cardgen validate --kit lists them all)",
+                       err=True)
 
 
 def _progress(message: str) -> None:

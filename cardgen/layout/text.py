@@ -8,7 +8,6 @@ card, face and language — never an invisible glyph or a clipped line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Protocol
 from ..base.errors import CardgenError, Collector, Where, is_file
 from ..base.jail import inside, link_path, parents_of
 from ..base.units import pt_to_mm
+from .colours import is_colour_literal
 from .flow import NUMBER_FROM, FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import MissingImage, Picture, open_picture
@@ -27,11 +27,10 @@ from .textfit import FittedText, Run, fit_runs
 
 DEFAULT_ROLE = "text"
 COLOUR_KEYS = ("fill", "stroke", "color", "heading_color", "accent")
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def is_colour(value: str, palette: Mapping[str, str]) -> bool:
-    return value in ("none", "transparent") or bool(_HEX.match(palette.get(value, value)))
+    return value in ("none", "transparent") or is_colour_literal(palette.get(value, value))
 
 
 class IconSpec(Protocol):

@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from ..base.errors import CardgenError, Collector, UnknownVariantError, Where, display_path
 from ..base.paths import shipped_fonts_dir, shipped_games_dir, shipped_templates_dir
+from ..layout.colours import is_colour_literal
 from ..model.components import Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO, pseudo_table
@@ -86,8 +87,9 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     fonts = _strings(keys["fonts"])
     palette = _strings(keys["palette"])
     for key, value in palette.items():
-        if not COLOUR_RE.match(value):
-            errors.add(f"palette colour '{key}' must look like #1f4e8c, found {value!r}", doc["palette"].at(key))
+        if not is_colour_literal(value):
+            errors.add(f"palette colour '{key}' must look like #1f4e8c or cmyk(0,60,100,0), found {value!r}",
+                       doc["palette"].at(key))
     ink_palette = _ink_palette(doc, _strings(keys["ink_saver"]), palette, errors)
     icons = read_icons(keys["icons"], errors)
     data, marks = read_data(root, keys["data"], keys["data_files"], doc.where, Where(label), errors)

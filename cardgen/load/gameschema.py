@@ -171,8 +171,9 @@ GAME = Section("game", "the game", (
     Key("icons", (dict,), "Icons the texts name as `:name:`, each [an icon entry](rich-text.md#icons) such as "
         "`{char: \"★\", color: sun}` or `{src: coin.svg}`. See [rich text and icons](rich-text.md).",
         expect="a mapping of names to {char: …} or {src: …}", entries=(ICON,)),
-    Key("palette", (dict,), "Colour names mapped to `#rrggbb` values. Wherever an op takes a colour it takes "
-        "one of these names, a `#rrggbb` value, or `none`.", values=(str,)),
+    Key("palette", (dict,), "Colour names mapped to `#rrggbb` values, or to printing inks `cmyk(c,m,y,k)` in "
+        "percent (`cmyk(0,60,100,0)`), which the print-shop files print as they are. Wherever an op takes a "
+        "colour it takes one of these names, a `#rrggbb` or `cmyk(…)` value, or `none`.", values=(str,)),
     Key("data", (dict,), "Anything: lists and mappings the templates read as `game.data`, and that `for_each` "
         "and `quantity` can name. A rules module reads its facts from here too."),
     Key("data_files", (list,), "More data files in the folder, each a file name or [an entry](#data-file-entries). A "

@@ -29,7 +29,9 @@ from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem, ShopDe
 from ..render.faces import Face, LangKit
 from . import canvas as pdfout
 from .boards import draw_board_page, write_board_fullsize
+from .cmyk import OutputProfile
 from .painter import Painter
+from .pdfx import make_pdfx
 from .reuse import FileReuse
 
 
@@ -37,6 +39,16 @@ def _rounded(*values: float) -> tuple[float, float, float, float]:
     """A board piece's box for the manifest, to the micrometre."""
     x0, y0, x1, y1 = (round(v, 3) for v in values)
     return (x0, y0, x1, y1)
+
+
+_PROFILES: dict[tuple, OutputProfile] = {}
+
+
+def _profile(path: Path | None, ink_limit: float | None) -> OutputProfile:
+    key = (str(path) if path else None, ink_limit)
+    if key not in _PROFILES:
+        _PROFILES[key] = OutputProfile.load(path, ink_limit)
+    return _PROFILES[key]
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,11 @@ class KitWriter:
         """How wide (mm) a sheet label's text is in the font it is drawn in: the measure
         the imposition stage places labels with."""
         return self.book.string_width_mm(self.text.font(None), text, size_pt)
+
+    def output_profile(self) -> OutputProfile:
+        """The CMYK profile the print-shop files are converted through (one per process,
+        so each distinct colour and image is converted once for every language)."""
+        return _profile(getattr(self.opt, "profile", None), getattr(self.opt, "ink_limit", None))
 
     def _suffix(self) -> str:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
@@ -247,13 +264,16 @@ class KitWriter:
             ]
             name = shop.name(self.game.id, kit.lang, self._suffix())
             title = self._shop_title(shop, kit.lang, words)
-            taken, key = self._taken(tmp, name, [title] + [(c.id, card, k, side, face.key)
-                                                           for c, card, k, side, face in pages], manifest)
+            profile = self.output_profile()
+            taken, key = self._taken(tmp, name, [title, profile.digest] + [(c.id, card, k, side, face.key)
+                                                                           for c, card, k, side, face in pages],
+                                     manifest)
             if taken is not None:
                 out.append(taken)
                 continue
             self.progress(f"writing {name}")
             printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
+            make_pdfx(tmp / name, profile, title, kit.lang)
             details = ShopDetails(components=tuple(d.id for d in shop.decks), trim=shop.trim,
                                   two_sided=shop.two_sided, page_count=len(printed))
             entry = FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None,

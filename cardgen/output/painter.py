@@ -11,12 +11,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from ..base.units import PT_PER_MM
 from ..impose.outlines import PathOutline, rounded_rect
 from ..impose.shapes import Hex
+from ..layout.colours import parse_cmyk
 from ..layout.images import Picture
 from ..layout.ops import Op
 from ..layout.svgpath import parse_path
@@ -57,7 +58,8 @@ class Painter:
         if raw in ("none", "transparent"):
             col = None
         else:
-            col = HexColor(raw)  # checked before drawing (textcheck.is_colour)
+            inks = parse_cmyk(raw)  # ink colours are drawn as DeviceCMYK, and a print-shop file keeps them
+            col = HexColor(raw) if inks is None else CMYKColor(*inks)  # checked before drawing (text.is_colour)
         self._colours[value] = col
         return col
 

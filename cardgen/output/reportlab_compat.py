@@ -16,8 +16,9 @@ Three ReportLab shortcomings are worked around here:
   never does here (svgart refuses SVG text): :func:`draw_vector_art` leaves the font out.
 * every embedded TrueType subset is tagged by its number alone, so the first subset
   of every font is ``AAAAAA+``: print-shop software that merges fonts by tag takes
-  NotoSans-Bold's subset for NotoSans-Regular's. Each subset gets a tag of its own,
-  from its font's name and its number (still the same from build to build).
+  NotoSans-Bold's subset for NotoSans-Regular's, or one file's subset for another's.
+  Each subset's tag is a hash of its font and of the characters it holds, so equal
+  tags mean equal font programs, across files and games (and build after build).
 
 All lean on names ReportLab does not promise to keep (the canvas's ``_doc``, a form's
 ``_colorsUsed``, the canvas's ``_shadingUsed``, ``ttfonts.makeToUnicodeCMap`` and ``ttfonts.SUBSETN`` looked up as module globals at
@@ -211,33 +212,51 @@ def draw_vector_art(drawing, c, x: float = 0, y: float = 0, opacity: float | Non
 
 # --- subset tags ------------------------------------------------------------------
 
-_tagging: list[bytes] = []  # the font whose subsets ReportLab is writing (innermost last)
+_tagging: list[tuple[bytes, list]] = []  # the font whose subsets ReportLab is writing: its identity, its subsets
+_font_ids: dict[int, bytes] = {}  # id(face) → the font's identity: its name and the digest of its file
 
 
-def subset_tag(font_name: bytes, n: int) -> bytes:
-    """Six capital letters for subset ``n`` of ``font_name``: a hash, so that two fonts'
-    subsets never share a tag by construction and a rebuild gives the same bytes."""
-    digest = hashlib.sha256(font_name + b"+" + str(n).encode()).digest()
+def subset_tag(font_id: bytes, subset: list[int] | tuple[int, ...]) -> bytes:
+    """Six capital letters naming one font program: a hash of the font (its name and
+    file) and of the subset's characters in their order (code i draws the glyph of
+    ``subset[i]``), so that two files' subsets share a tag exactly when they embed the
+    same program, and a rebuild gives the same bytes."""
+    digest = hashlib.sha256(font_id + b"\0" + ",".join(map(str, subset)).encode()).digest()
     return bytes(65 + b % 26 for b in digest[:6])
 
 
+def _font_id(face) -> bytes:
+    key = id(face)
+    found = _font_ids.get(key)
+    if found is None:
+        data = getattr(face, "_ttf_data", b"") or b""
+        found = bytes(face.name) + bytes(getattr(face, "subfontNameX", b"") or b"") + b"\0" + \
+            hashlib.sha256(data).hexdigest().encode()
+        _font_ids[key] = found
+    return found
+
+
 def _subset_name(n: int) -> bytes:
-    """ReportLab's SUBSETN(n), but unique per font (see :func:`install_subset_tags`)."""
-    return subset_tag(_tagging[-1] if _tagging else b"", n)
+    """ReportLab's SUBSETN(n), but naming the subset's program (see :func:`install_subset_tags`)."""
+    if not _tagging:
+        return subset_tag(b"", [n])
+    font_id, subsets = _tagging[-1]
+    return subset_tag(font_id, subsets[n])
 
 
 def install_subset_tags() -> None:
-    """Patch reportlab.pdfbase.ttfonts so each font subset has a tag of its own.
+    """Patch reportlab.pdfbase.ttfonts so each font subset's tag names its program.
 
     ``TTFont.addObjects`` names each subset ``SUBSETN(n) + "+" + face name``, SUBSETN
-    looked up as a module global: replacing it, and telling it which font is being
-    written, is enough. Idempotent."""
+    looked up as a module global: replacing it, and telling it which font and which
+    subsets are being written, is enough. Idempotent."""
     if getattr(ttfonts.TTFont.addObjects, "_cardgen_fix", False):
         return
     original = ttfonts.TTFont.addObjects
 
     def add_objects(self, doc):
-        _tagging.append(bytes(self.face.name))
+        state = self.state.get(doc)
+        _tagging.append((_font_id(self.face), list(state.subsets) if state is not None else []))
         try:
             return original(self, doc)
         finally:

@@ -26,6 +26,7 @@ from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, Sandb
 from markupsafe import Markup
 
 from ..base.errors import CardgenError, Where, display_path, is_file, read_utf8
+from ..layout.colours import cmyk_text, naive_rgb, parse_cmyk
 from ..load.readroots import inside, roots_around
 from ..load.yamlsrc import fast_load
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
@@ -48,8 +49,7 @@ def quote(value: Any) -> str:
 
 
 def _hex(colour: str) -> tuple[int, int, int]:
-    c = colour.lstrip("#")
-    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+    return naive_rgb(colour)
 
 
 def luminance(colour: str) -> float:
@@ -60,6 +60,9 @@ def luminance(colour: str) -> float:
 
 def mix(colour: str, other: str = "#ffffff", amount: float = 0.5) -> str:
     """Blend ``colour`` toward ``other`` by ``amount`` (0 = colour, 1 = other)."""
+    inks, other_inks = parse_cmyk(colour), parse_cmyk(other)
+    if inks is not None and other_inks is not None:  # two ink colours mix as inks, and stay CMYK
+        return cmyk_text(tuple(x + (y - x) * amount for x, y in zip(inks, other_inks)))  # type: ignore[arg-type]
     a, b = _hex(colour), _hex(other)
     return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
 

@@ -35,6 +35,7 @@ from ..load.inputs import inputs_digest
 from ..model.components import Board, Deck
 from ..model.game import Game
 from ..model.manifest import FileEntry, Manifest, PageEntry, PlacedItem
+from .preflight import preflight_kit
 
 TOL_MM = 0.01
 TOL_PT = 0.5
@@ -49,6 +50,7 @@ class KitResult:
     passed: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     files: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what a shop's preflight flags without refusing the file
 
     @property
     def ok(self) -> bool:
@@ -131,9 +133,15 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
     want_langs = langs or tuple(lang for lang in game.languages if lang not in game.unfinished)
     papers = _check_coverage(game, manifest, present, want_langs, label, res)
     same_inputs = _check_inputs(game, folder, manifest, label, res)
+    shop = preflight_kit(folder, manifest)
+    res.problems += [f"{display_path(folder)}/{line}" for line in shop.problems]
+    res.warnings += [f"{display_path(folder)}/{line}" for line in shop.warnings]
     if res.ok:
         _summarise(game, want_langs, papers, res)
         res.passed += same_inputs
+        if shop.files:
+            res.passed.append(f"preflight of {shop.files} print-shop file(s): CMYK only, total ink within the limit, "
+                              "TrimBox and BleedBox on every page, every font embedded")
     return res
 
 

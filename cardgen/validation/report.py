@@ -156,6 +156,8 @@ def render(report: dict[str, Any]) -> str:
             add(f"  ✓ {line}")
         for line in kit["problems"]:
             add(f"  ✗ {line}")
+        for line in kit.get("warnings", []):
+            add(f"  ! {line}")
     add("")
     add("Result: OK — everything holds." if report["ok"] else "Result: FAILED — see the ✗ lines above.")
     return "\n".join(out)

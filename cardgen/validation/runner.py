@@ -143,7 +143,7 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
     report["kit"] = None
     if kit is not None:
         report["kit"] = {"folder": kit.folder, "ok": kit.ok, "passed": kit.passed, "problems": kit.problems,
-                         "files": kit.files}
+                         "warnings": kit.warnings, "files": kit.files}
     report["ok"] = bool(static.ok and sim["ok"] and (report["kit"] is None or report["kit"]["ok"]))
     report["elapsed_s"] = round(time.perf_counter() - started, 3)
     return report
