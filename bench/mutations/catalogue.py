@@ -29,6 +29,8 @@ class Mutation:
     agents: str = "random"
     games: int = 20  # seeds tried, 1.., until one fails
     setup: str = "standard"
+    catalogue: str = "first"  # "second": written from the rulebooks apart from the first (bench/mutations/second.py)
+    pooled: bool = False  # a bug of chance: judged over the pooled games of a pass (a statistical test), not one game
 
 
 CATALOGUE: list[Mutation] = []
@@ -41,7 +43,12 @@ def mutation(game: str, bug: str, **kw: Any) -> Callable[[Apply], Apply]:
     return register
 
 
-def by_game(game: str) -> list[Mutation]:
+def by_game(game: str, catalogue: str = "first") -> list[Mutation]:
+    """The mutations of one game in one catalogue ("first": this module's; "second":
+    bench/mutations/second.py's)."""
+    if catalogue == "second":
+        from .second import SECOND
+        return [m for m in SECOND if m.game == game]
     return [m for m in CATALOGUE if m.game == game]
 
 
