@@ -595,3 +595,23 @@ def test_the_report_names_unbalanced_seats():
     fair = validate(load_game("hapy"), ValidateOptions(games=30, setups=("pyramid",), players=(2,)))
     assert all(s["vs_fair_share"] == "fair" for c in fair["simulation"]["configs"] for s in c["seats"])
     assert "Seat balance" not in render(fair)
+
+
+def test_a_layout_is_checked_against_the_cards_the_deck_holds(tmp_path, monkeypatch):
+    """A deck of 17 cards (ranks 1 to 5) under rules that lay 20 places: the layout is not
+    passed as "each card exactly once"; the problem names its places and the deck's count."""
+    import cardgen.rules
+    from cardgen.rules.plugins import load_rules_file
+    from cardgen.validation.static import check_static
+
+    monkeypatch.setattr(cardgen.rules, "_REGISTRY", dict(cardgen.rules._REGISTRY))
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path / "night-sky"
+    shutil.copytree(root / "docs" / "examples" / "first-game", folder)
+    edit_file(folder / "game.yaml", "rank: {range: [1, 6]}", "rank: {range: [1, 5]}")
+    game = load_game(folder)
+    rules = load_rules_file(root / "docs" / "examples" / "rules" / "night_sky.py", game.id)
+    res = check_static(game, rules.static_spec(game, game.data_marks), game.data_marks)
+    assert not any(line.startswith("layout 'standard'") for line in res.passed), res.passed
+    assert any("layout 'standard' has 20 places but deck 'cards' holds 17 card(s)" in str(p) for p in res.problems), \
+        [str(p) for p in res.problems]

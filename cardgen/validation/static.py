@@ -227,13 +227,20 @@ def _check_groups(game: Game, spec: StaticSpec, comp: Deck, locate: Callable[...
 
 
 def _check_arrangements(spec: StaticSpec, comp, res: StaticResult) -> None:
+    """Each layout's places against the cards the rules need and against the cards the deck
+    holds: "each card exactly once" is said only when both agree (a deck short of cards
+    must not pass its layout)."""
     total = spec.total
+    held = comp.count if comp is not None else None
     for arr in spec.arrangements:
         before = len(res.problems)
         res.problems.extend(arr.problems)
         if arr.places and arr.places != total:
             res.problems.append(Problem(f"layout '{arr.name}' has {arr.places} places for {total} cards: a layout must"
                                         " use each card exactly once", arr.where))
+        elif arr.places and held is not None and arr.places != held:
+            res.problems.append(Problem(f"layout '{arr.name}' has {arr.places} places but deck '{comp.id}' holds {held}"
+                                        " card(s): a layout must use each card of the deck exactly once", arr.where))
         for (fname, value), k in arr.fixed.items():
             have = sum(c.quantity for c in comp.cards if card_field(c.fields, fname) == value)
             if have != k:
