@@ -274,6 +274,23 @@ class EgyptChecker:
         self._meld_need[action] = rule
         return rule
 
+    def chance(self, s: EgyptState, outcomes: list[tuple[int, float]]) -> None:
+        """Draw Phase: a card from the shuffled deck, each card in it alike; Dynasty Phase:
+        one random card of the chosen player's hand, each alike."""
+        if s.phase == DRAW:
+            want, where = set(s.deck), "the deck"
+        elif s.phase == STEAL:
+            want, where = set(_cards_of(s.hand[s.victim])), f"seat {s.victim + 1}'s hand"
+        else:
+            raise RuleViolation(f"a chance step in the {PHASE_NAMES[s.phase]} phase, which has none")
+        cards = [a for a, _ in outcomes]
+        if len(set(cards)) != len(cards) or set(cards) != want:
+            odd = sorted(set(cards) ^ want)
+            raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares {len(cards)} card(s) to draw, but {where}"
+                                f" holds {len(want)}" + (f" ({self.g.card_name(odd[0])} differs)" if odd else ""))
+        if max(p for _, p in outcomes) - min(p for _, p in outcomes) > 1e-9:
+            raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares unequal chances for the cards of {where}")
+
     def after(self, s: EgyptState, full: bool) -> None:
         """After a step: the card count and the tribute (every step), the phase change
         (when there is one) and, when ``full``, the full check."""

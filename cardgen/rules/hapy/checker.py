@@ -124,7 +124,7 @@ class HapyChecker:
 
     __slots__ = ("g", "n", "covered_by", "face_up", "win_sets", "rev_seen", "may_win", "turn",
                  "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
-                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed")
+                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed", "reserved")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -144,6 +144,7 @@ class HapyChecker:
         self.handed: tuple | None = None  # (requester, target, card bit) of a request the target can answer
         # the cover graph, worked out from the layout's data (not the engine's)
         self.cover12, self.face_or, self.covered_by = _checker_tables(game)
+        self.reserved = any(game.layout.need)  # places the layout's data keeps for some cards
         # the own record of the layout (None until the first full check)
         self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
         self.faces: list[int] = []  # what each place must show
@@ -237,6 +238,22 @@ class HapyChecker:
         want = {PASS} | {REQUEST_BASE + 100 * q + c for q in range(self.n) if q != p for c in range(N_CARDS)
                          if not taboo >> c & 1}
         check_offered(set(s.legal_actions()), want, f"seat {p + 1}'s request step", s.action_to_string)
+
+    def chance(self, s: HapyState, outcomes: list[tuple[int, float]]) -> None:
+        """Setup: the cards are shuffled and laid one by one, so each card not laid yet is
+        equally likely at the next place (a place the layout's data reserves for some cards,
+        e.g. Mastaba's number-1 Gods, draws among those alone)."""
+        laid = {c for c in s.slot_card if c >= 0}
+        left = _ALL_CARDS - laid
+        cards = [a for a, _ in outcomes]
+        if len(set(cards)) != len(cards) or not set(cards) <= left or (set(cards) != left and not self.reserved):
+            wrong = sorted(set(cards) - left) or sorted(left - set(cards))
+            raise RuleViolation(f"the deal declares {len(cards)} card(s) for the next place, but the cards not laid"
+                                f" yet are {len(left)} ({self.g.card_name(wrong[0]) if wrong else 'a card twice'}"
+                                " is where the lists differ)")
+        if cards and max(p for _, p in outcomes) - min(p for _, p in outcomes) > 1e-9:
+            raise RuleViolation("the deal declares the cards left with unequal chances: a shuffled deck deals each"
+                                " alike")
 
     # -- after each step ------------------------------------------------------------------
     def after(self, s: HapyState, full: bool) -> None:

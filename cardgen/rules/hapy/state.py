@@ -161,6 +161,10 @@ class HapyState(PhaseState):
         p = 1.0 / len(cands) if cands else 0.0
         return [(c, p) for c in cands]
 
+    def chance_kind(self) -> str:
+        """The chance node's kind, for the validator's test of chance: the deal."""
+        return "deal"
+
     def sample_chance(self, rng: random.Random) -> int:
         """A uniform draw from :meth:`chance_outcomes` with the given random source."""
         if self.g.deal_pool[self.deal_k] is None:
