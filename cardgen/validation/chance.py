@@ -78,11 +78,15 @@ def record(state: Any, action: int, tally: Tally, rng: random.Random, checker: A
     bins[min(int(u * BINS), BINS - 1)] += 1
 
 
-def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Random, checker: Any = None) -> None:
+def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Random, checker: Any = None,
+               every_step: bool = True) -> None:
     """A run of chance steps taken at once (the fast path), replayed on ``shadow``, a copy of
-    the state from before the run: each step recorded as :func:`record` does."""
-    for action in drawn:
-        record(shadow, action, tally, rng, checker)
+    the state from before the run: each step recorded as :func:`record` does, with the
+    checker's own distribution at each step (``every_step``, the deep pass) or at the run's
+    first and last (the quick pass)."""
+    last = len(drawn) - 1
+    for i, action in enumerate(drawn):
+        record(shadow, action, tally, rng, checker if every_step or not i or i == last else None)
         shadow.apply_action(action)
 
 

@@ -284,7 +284,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                     if trace is not None and shadow is not None:
                         _trace_run(trace, step, shadow.clone() if pit is not None else shadow, drawn)
                     if pit is not None:
-                        chance_test.record_run(shadow, drawn, chance, pit, checker)
+                        chance_test.record_run(shadow, drawn, chance, pit, checker, check_every == 1)
                     step += len(drawn)
                 else:
                     action = sample(rng) if sample is not None else sample_chance(state, rng)

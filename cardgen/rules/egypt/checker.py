@@ -308,7 +308,7 @@ class EgyptChecker:
             odd = sorted(set(cards) ^ want)
             raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares {len(cards)} card(s) to draw, but {where}"
                                 f" holds {len(want)}" + (f" ({self.g.card_name(odd[0])} differs)" if odd else ""))
-        if max(p for _, p in outcomes) - min(p for _, p in outcomes) > 1e-9:
+        if len({p for _, p in outcomes}) > 1:
             raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares unequal chances for the cards of {where}")
 
     def after(self, s: EgyptState, full: bool) -> None:
@@ -520,6 +520,10 @@ class EgyptChecker:
         """End Phase: every choice of 0 to 3 cards (more only to come down to 5) that leaves at
         most 5, by types, from the cards seat ``p`` holds."""
         held = [self._held(s, p, t) for t in range(NTYPES)]
+        key = tuple(held)
+        known = _DISCARDS.get(key)
+        if known is not None:
+            return known
         size = sum(held)
         lo, hi = max(0, size - KEEP), min(size, max(MAX_DISCARD, size - KEEP))
         pool = [t for t in range(NTYPES) if held[t]]
@@ -528,6 +532,7 @@ class EgyptChecker:
             for types in combinations_with_replacement(pool, k):
                 if all(types.count(t) <= held[t] for t in set(types)):
                     out.add(discard_action(list(types)))
+        _DISCARDS[key] = out
         return out
 
     def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
@@ -649,3 +654,4 @@ class EgyptChecker:
 
 
 _REVEALED = attrgetter("revealed")
+_DISCARDS: dict[tuple[int, ...], set[int]] = {}  # the checker's own End-phase lists, by the cards held per type
