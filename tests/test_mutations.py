@@ -132,3 +132,22 @@ def test_each_game_has_a_rulebook_module_the_engine_does_not_use(game_id):
     assert not users, f"engine modules importing the rulebook module: {users}"
 
 
+
+
+# ------------------------------------------------------------------ the second catalogue
+from bench.mutations.second import SECOND  # noqa: E402
+
+
+@pytest.mark.parametrize("game_id", ["hapy", "egypt"])
+def test_the_second_catalogue_holds_fifteen_bugs_a_game(game_id):
+    assert len(by_game(game_id, "second")) >= 15
+
+
+@pytest.mark.parametrize("m", SECOND, ids=lambda m: m.name)
+def test_each_second_catalogue_mutation_fails_and_fails_again_on_replay(m):
+    """The second catalogue (written from the rulebooks apart from the first, before the checks
+    that catch it): every one of its Hâpy and Egypt bugs is caught by the quick pass, a bug of
+    chance by the chance test over one pass of its games, and fails again on replay."""
+    v = judge(m)
+    assert v.seed is not None, f"{m.name}: {m.bug} — no seed failed"
+    assert v.replayed, f"{m.name}: seed {v.seed} failed ({v.message}) but passed on replay"

@@ -615,3 +615,15 @@ def test_a_layout_is_checked_against_the_cards_the_deck_holds(tmp_path, monkeypa
     assert not any(line.startswith("layout 'standard'") for line in res.passed), res.passed
     assert any("layout 'standard' has 20 places but deck 'cards' holds 17 card(s)" in str(p) for p in res.problems), \
         [str(p) for p in res.problems]
+
+
+def test_the_chance_test_passes_a_fair_tally_and_fails_a_biased_one():
+    """Chi-square's tail at known points, and the verdict: uniform bins pass, bins piled up
+    at one end fail, judged at the false-alarm rate split over the tests made."""
+    from cardgen.validation.chance import chi2_sf, judge
+
+    assert abs(chi2_sf(16.919, 9) - 0.05) < 1e-3 and abs(chi2_sf(2.088, 9) - 0.99) < 1e-3
+    fair = judge([("a", {"deal": [100] * 10}), ("b", {"deal": [103, 97] * 5})])
+    assert fair["ok"] and fair["tests"] == 2 and fair["level_each"] == 1e-4 / 2
+    biased = judge([("a", {"deal": [300] + [78] * 9})])
+    assert not biased["ok"] and biased["failed"][0]["config"] == "a"
