@@ -149,7 +149,7 @@ class EgyptChecker:
         self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's
         self.melded = -1  # the controller who just played a meld (the phase goes on, or it had none left)
         self.logged = 0  # the public log's events judged so far
-        self.end_queue: list[int] = []  # End Phase: the seats still to discard, in seat order
+        self.end_queue: list[int] | None = None  # End Phase: the seats still to discard, in seat order (None: not seen begin)
         self.moved: tuple[int, int, int, int, int, int] | None = None  # (phase, seat, hand, table, discard, deck size)
 
     @staticmethod
@@ -167,11 +167,14 @@ class EgyptChecker:
         if phase == CONTROL:
             self._reveal(s, player, action)
         elif phase == DISCARD:
-            if not self.end_queue or self.end_queue[0] != player:
+            if self.end_queue is None:
+                pass  # an End phase the checker did not see begin (a constructed position)
+            elif not self.end_queue or self.end_queue[0] != player:
                 nxt = f"seat {self.end_queue[0] + 1}" if self.end_queue else "nobody"
                 raise RuleViolation(f"seat {player + 1} discards in the End phase, but {nxt} is next (every player"
                                     " holding cards, in seat order)")
-            self.end_queue.pop(0)
+            else:
+                self.end_queue.pop(0)
             self._end_discard(s, player, action)
         elif phase == DYNASTY:
             self._dynasty_meld(s, player, action)
@@ -565,6 +568,7 @@ class EgyptChecker:
             raise RuleViolation("melds stayed on the table after the End phase")
         if self.end_queue:
             raise RuleViolation(f"the turn ended before seat {self.end_queue[0] + 1} had its End-phase discard")
+        self.end_queue = None
         sizes = self.end_sizes
         if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
             kept = s.hand_n

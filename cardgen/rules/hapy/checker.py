@@ -148,7 +148,7 @@ class HapyChecker:
         # the public record: the events seen so far, each seat's revealed cards before the step,
         # the card and place of the take being judged, the card chosen to keep
         self.logged = 0
-        self.rev_before: list[int] = [0] * self.n
+        self.rev_before: list[int] | None = None  # None until the first step judged (a constructed position)
         self.taken: tuple[int, int] | None = None
         self.kept = -1
         # the own record of the layout (None until the first full check)
@@ -163,6 +163,8 @@ class HapyChecker:
     # -- each action, by the step of the turn it belongs to (Gameplay Overview) ----------
     def before(self, s: HapyState, player: int, action: int) -> None:
         phase = s.phase
+        if self.rev_before is None:  # the public record from here on
+            self.rev_before, self.logged = s.rev[:], len(s.events)
         if phase == REQUEST:
             self._request(s, player, action)
         elif phase == TAKE:
@@ -266,7 +268,9 @@ class HapyChecker:
     # -- after each step ------------------------------------------------------------------
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
-        if len(s.events) != self.logged:
+        if self.rev_before is None:
+            self.rev_before, self.logged = s.rev[:], len(s.events)
+        elif len(s.events) != self.logged:
             self._public_record(s)
         if self.kept >= 0:
             self._kept(s)
@@ -300,16 +304,19 @@ class HapyChecker:
         card is Mummy side up... it's a secret"), a request says who asked whom for which card
         and whether it was given, a reveal lists the three cards laid God side up."""
         events = s.events
-        before, now = self.rev_before, s.rev
+        before, now = self.rev_before or [0] * self.n, s.rev
         shown = [0] * self.n
         for ev in events[self.logged:]:
             kind, size = ev[0], len(ev)
-            if kind == EV_TAKE and size == 4 and self.taken is not None and ev[2] == self.taken[0]:
-                place, card = self.taken
-                if ev[3] != (card if self.face_up[place] else HIDDEN):
-                    raise RuleViolation(f"the public log shows the take from {'God' if self.face_up[place] else 'Mummy'}"
-                                        f"-side place {place} as {ev[3]!r}: "
-                                        + ("its card" if self.face_up[place] else "a Mummy-side card is a secret"))
+            if kind == EV_TAKE and size == 4 and 0 <= ev[2] < N_CARDS:
+                place = ev[2]
+                card = self.taken[1] if self.taken is not None and self.taken[0] == place else None
+                if not self.face_up[place] and ev[3] != HIDDEN:
+                    raise RuleViolation(f"the public log shows the take from Mummy-side place {place} as {ev[3]!r}:"
+                                        " a Mummy-side card is a secret")
+                if self.face_up[place] and ev[3] != card and (card is not None or not 0 <= ev[3] < N_CARDS):
+                    raise RuleViolation(f"the public log shows the take from God-side place {place} as {ev[3]!r},"
+                                        " not its card")
             elif kind == EV_REQUEST and size == 5 and ev[4] in (0, 1):
                 pass
             elif kind == EV_REVEAL and size == 3 and 0 <= ev[1] < self.n:
