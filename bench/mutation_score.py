@@ -1,8 +1,11 @@
 """The mutation score: how many of the catalogue's injected engine bugs the validator catches.
 
     python bench/mutation_score.py [--game hapy,egypt,horus,farao] [--check-every 16]
+                                   [--catalogue first,second]
 
-For each game: every mutation of ``bench/mutations/catalogue.py`` applied at run time,
+For each catalogue and game: every mutation of ``bench/mutations/catalogue.py`` (the first
+catalogue) or ``bench/mutations/second.py`` (the second, written from the rulebooks apart
+from the first) applied at run time,
 its seeds played with the checks of ``cardgen validate`` (the default ``--check-every``)
 until one fails, that seed replayed as the printed replay command plays it (one game,
 traced) and required to fail again; then caught/total, the score in %, each mutation
@@ -26,28 +29,37 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="hapy,egypt,horus,farao")
     ap.add_argument("--check-every", type=int, default=DEFAULT_CHECK_EVERY)
+    ap.add_argument("--catalogue", default="first,second", help="first, second or both (scored apart)")
     args = ap.parse_args()
     table = []
-    for game in args.game.split(","):
-        verdicts = [judge(m, check_every=args.check_every) for m in by_game(game)]
-        caught = [v for v in verdicts if v.caught]
-        score = 100 * len(caught) / len(verdicts)
-        print(f"\n{game}: {len(caught)}/{len(verdicts)} caught ({score:.0f} %)")
-        for v in verdicts:
-            mark = "✓" if v.caught else "✗"
-            where = f"seed {v.seed}" + ("" if v.replayed or v.seed is None else " (replay passed!)")
-            print(f"  {mark} {v.mutation.name}: {v.mutation.bug}" + (f" — {where}: {v.message}" if v.seed else ""))
-        missed = [v for v in verdicts if not v.caught]
-        if missed:
-            print("  not caught:")
-            for v in missed:
-                print(f"    {v.mutation.name}: " + ("no seed failed" if v.seed is None else
-                                                     f"seed {v.seed} passed on replay"))
-        table.append((game, len(caught), len(verdicts), score))
-    print("\ngame     caught  score")
-    for game, c, t, score in table:
-        print(f"{game:<8} {c:>3}/{t:<3} {score:5.1f} %")
+    for catalogue in args.catalogue.split(","):
+        for game in args.game.split(","):
+            mutations = by_game(game, catalogue)
+            if mutations:
+                table.append((catalogue, *score_game(game, catalogue, mutations, args.check_every)))
+    print("\ncatalogue game     caught  score")
+    for catalogue, game, c, t, score in table:
+        print(f"{catalogue:<9} {game:<8} {c:>3}/{t:<3} {score:5.1f} %")
     return 0
+
+
+def score_game(game: str, catalogue: str, mutations: list, check_every: int) -> tuple[str, int, int, float]:
+    """Judge one game's mutations of one catalogue; print each verdict; (game, caught, total, %)."""
+    verdicts = [judge(m, check_every=check_every) for m in mutations]
+    caught = [v for v in verdicts if v.caught]
+    score = 100 * len(caught) / len(verdicts)
+    print(f"\n{catalogue} catalogue, {game}: {len(caught)}/{len(verdicts)} caught ({score:.0f} %)")
+    for v in verdicts:
+        mark = "✓" if v.caught else "✗"
+        where = f"seed {v.seed}" + ("" if v.replayed or v.seed is None else " (replay passed!)")
+        print(f"  {mark} {v.mutation.name}: {v.mutation.bug}" + (f" — {where}: {v.message}" if v.seed else ""))
+    missed = [v for v in verdicts if not v.caught]
+    if missed:
+        print("  not caught:")
+        for v in missed:
+            print(f"    {v.mutation.name}: " + ("no seed failed" if v.seed is None else
+                                                 f"seed {v.seed} passed on replay"))
+    return game, len(caught), len(verdicts), score
 
 
 if __name__ == "__main__":

@@ -595,3 +595,35 @@ def test_the_report_names_unbalanced_seats():
     fair = validate(load_game("hapy"), ValidateOptions(games=30, setups=("pyramid",), players=(2,)))
     assert all(s["vs_fair_share"] == "fair" for c in fair["simulation"]["configs"] for s in c["seats"])
     assert "Seat balance" not in render(fair)
+
+
+def test_a_layout_is_checked_against_the_cards_the_deck_holds(tmp_path, monkeypatch):
+    """A deck of 17 cards (ranks 1 to 5) under rules that lay 20 places: the layout is not
+    passed as "each card exactly once" (the deck check names the three missing cards)."""
+    import cardgen.rules
+    from cardgen.rules.plugins import load_rules_file
+    from cardgen.validation.static import check_static
+
+    monkeypatch.setattr(cardgen.rules, "_REGISTRY", dict(cardgen.rules._REGISTRY))
+    root = Path(__file__).resolve().parent.parent
+    folder = tmp_path / "night-sky"
+    shutil.copytree(root / "docs" / "examples" / "first-game", folder)
+    edit_file(folder / "game.yaml", "rank: {range: [1, 6]}", "rank: {range: [1, 5]}")
+    game = load_game(folder)
+    rules = load_rules_file(root / "docs" / "examples" / "rules" / "night_sky.py", game.id)
+    res = check_static(game, rules.static_spec(game, game.data_marks), game.data_marks)
+    assert not any(line.startswith("layout 'standard'") for line in res.passed), res.passed
+    assert "standard" in res.bad_setups
+    assert sum("is missing from deck 'cards'" in str(p) for p in res.problems) == 3, [str(p) for p in res.problems]
+
+
+def test_the_chance_test_passes_a_fair_tally_and_fails_a_biased_one():
+    """Chi-square's tail at known points, and the verdict: uniform bins pass, bins piled up
+    at one end fail, judged at the false-alarm rate split over the tests made."""
+    from cardgen.validation.chance import chi2_sf, judge
+
+    assert abs(chi2_sf(16.919, 9) - 0.05) < 1e-3 and abs(chi2_sf(2.088, 9) - 0.99) < 1e-3
+    fair = judge([("a", {"deal": [100] * 10}), ("b", {"deal": [103, 97] * 5})])
+    assert fair["ok"] and fair["tests"] == 2 and fair["level_each"] == 1e-4 / 2
+    biased = judge([("a", {"deal": [300] + [78] * 9})])
+    assert not biased["ok"] and biased["failed"][0]["config"] == "a"

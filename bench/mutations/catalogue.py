@@ -29,7 +29,8 @@ class Mutation:
     agents: str = "random"
     games: int = 20  # seeds tried, 1.., until one fails
     setup: str = "standard"
-    catalogue: str = "first"  # "second": written from the rulebooks after the first scored 100 % (issue 29)
+    catalogue: str = "first"  # "second": written from the rulebooks apart from the first (bench/mutations/second.py)
+    pooled: bool = False  # a bug of chance: judged over the pooled games of a pass (a statistical test), not one game
 
 
 CATALOGUE: list[Mutation] = []
@@ -42,8 +43,13 @@ def mutation(game: str, bug: str, **kw: Any) -> Callable[[Apply], Apply]:
     return register
 
 
-def by_game(game: str) -> list[Mutation]:
-    return [m for m in CATALOGUE if m.game == game]
+def by_game(game: str, catalogue: str = "first") -> list[Mutation]:
+    """The mutations of one game in one catalogue ("first": this module's; "second": those
+    written from the rulebooks apart from it, in bench/mutations/second.py for Hâpy and
+    Egypt and bench/mutations/second_horus_farao.py for Horus and O, Farao!)."""
+    from .second import SECOND
+
+    return [m for m in (*CATALOGUE, *SECOND) if m.game == game and m.catalogue == catalogue]
 
 
 def peeking_agent(p: Patcher, gd: Any, base: Callable[[Any, int], Any],

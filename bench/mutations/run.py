@@ -8,6 +8,7 @@ from typing import Any
 
 from cardgen.load.game import load_game
 from cardgen.rules import rules_for
+from cardgen.validation import chance
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import DEFAULT_CHECK_EVERY, run_config
 
@@ -42,6 +43,14 @@ def _fails(m: Mutation, seed: int, games: int, check_every: int, trace: bool) ->
         m.apply(patch, gd)
         agent = getattr(gd, "_agent", None) or rules.agents[m.agents]
         must_finish = rules.must_finish.get(m.agents, True)
+        if m.pooled:  # a bug of chance: the games of one pass, judged together as the validator judges them
+            res = run_config(gd, agent, m.agents, must_finish, games, seed, check_every)
+            if res.failure_count:
+                return res.failures[0].seed, res.failures[0].message
+            verdict = chance.judge([("pass", res.chance)])
+            if verdict["failed"]:
+                return seed, chance.failure_message(verdict["failed"][0], verdict["false_alarm"])
+            return None, ""
         for s in range(seed, seed + games):
             res = run_config(gd, agent, m.agents, must_finish, 1, s, check_every,
                              trace=(lambda *_: None) if trace else None)
@@ -54,10 +63,11 @@ def _fails(m: Mutation, seed: int, games: int, check_every: int, trace: bool) ->
         patch.undo()
 
 
-def replay(m: Mutation, seed: int, check_every: int = DEFAULT_CHECK_EVERY) -> tuple[bool, str]:
+def replay(m: Mutation, seed: int, check_every: int = DEFAULT_CHECK_EVERY, games: int = 1) -> tuple[bool, str]:
     """Run the validator as its printed replay command does (``--seed S --games 1 --players N
     --setup X --agents K --trace``, in this process so that the mutation applies): did seed
-    ``S`` fail again? And the replay command the validator printed for the failure."""
+    ``S`` fail again? And the replay command the validator printed for the failure. A bug
+    of chance is replayed as the pass it was found in (``games`` games from ``S``)."""
     rules = rules_for(m.game)
     patch = Patcher()
 
@@ -72,8 +82,9 @@ def replay(m: Mutation, seed: int, check_every: int = DEFAULT_CHECK_EVERY) -> tu
         return load
     patch.wrap(rules, "load", loader)
     try:
-        opts = ValidateOptions(games=1, seed=seed, players=(m.players,), setups=(m.setup,), agents=(m.agents,),
-                               check_every=check_every, trace=lambda line: None, jobs=1, game_arg=m.game)
+        opts = ValidateOptions(games=games, seed=seed, players=(m.players,), setups=(m.setup,), agents=(m.agents,),
+                               check_every=check_every, trace=None if games > 1 else (lambda line: None), jobs=1,
+                               game_arg=m.game)
         report = validate(_game(m.game), opts)
     finally:
         patch.undo()
@@ -89,5 +100,6 @@ def judge(m: Mutation, games: int | None = None, check_every: int = DEFAULT_CHEC
     seed, message = _fails(m, 1, games or m.games, check_every, False)
     if seed is None:
         return Verdict(m, None)
-    again, command = replay(m, seed, check_every)
+    pass_games = (games or m.games) if m.pooled else 1
+    again, command = replay(m, seed, check_every, pass_games)
     return Verdict(m, seed, message, again, command)

@@ -292,7 +292,7 @@ def horus2_outcome_names_the_hand(p: Patcher, gd: Any) -> None:
 
 # -- chance --------------------------------------------------------------------------------
 @mutation("horus", "biased chance: bag tiles and Horus cards drawn lean to the front of the bag and the pile,"
-          " declared uniform", agents="random", games=25, catalogue="second")
+          " declared uniform", agents="random", games=25, catalogue="second", pooled=True)
 def horus2_biased_draws(p: Patcher, gd: Any) -> None:
     from cardgen.rules.horus import state as engine
 
@@ -561,7 +561,7 @@ def farao2_outcome_names_the_partner_hand(p: Patcher, gd: Any) -> None:
 
 # -- chance --------------------------------------------------------------------------------
 @mutation("farao", "biased chance: the die and the draws lean to low outcomes, declared uniform", agents="greedy",
-          games=25, catalogue="second")
+          games=25, catalogue="second", pooled=True)
 def farao2_biased_chance(p: Patcher, gd: Any) -> None:
     from cardgen.rules.farao import state as engine
 

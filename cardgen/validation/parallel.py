@@ -25,6 +25,7 @@ from typing import Any
 
 from ..base.errors import CardgenError
 from ..base.workers import init_worker, signals_held, stop
+from . import chance
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
@@ -132,6 +133,7 @@ def merge(parts: list[ConfigResult]) -> ConfigResult:
         out.elapsed += part.elapsed
         for name, values in part.samples.items():
             out.samples.setdefault(name, []).extend(values)
+        chance.merge(out.chance, part.chance)
     out.failures = out.failures[:KEEP_FAILURES]
     return out
 

@@ -19,6 +19,21 @@ def _short(x: float) -> str:
     return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
 
 
+def _chance_lines(verdict: dict[str, Any] | None) -> list[str]:
+    """One line per chance node kind: its draws against what the engine declared."""
+    if not verdict:
+        return []
+    out = [f"  chance: each node kind's draws against the distribution the engine declares ({verdict['test']};"
+           f" {verdict['tests']} test(s), a correct engine fails one {verdict['false_alarm']})"]
+    for kind, v in verdict["kinds"].items():
+        if not v["judged"]:
+            out.append(f"    - chance '{kind}': {v['draws']:,} draw(s), too few to judge")
+        else:
+            out.append(f"    {'✓' if v['ok'] else '✗'} chance '{kind}': {v['draws']:,} draws in {v['judged']}"
+                       f" configuration(s), smallest p = {v['smallest_p']:.3g}")
+    return out
+
+
 def _seat_balance(configs: list[dict[str, Any]], judged: dict[str, Any]) -> list[str]:
     """The seats that win more, or less, than their fair share beyond doubt: a fact
     about the game, or about the players, for the designer to weigh; not a failure."""
@@ -128,12 +143,17 @@ def render(report: dict[str, Any]) -> str:
                     f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
                     f" {_num(c['length']['p95']):>4}"
                     f"   {seats}{flag}")
+        out.extend(_chance_lines(sim.get("chance")))
         out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
         out.extend(_figures_table(configs))
         if sim["failures"]:
             add("")
             add("  Failures and unfinished games (each command replays that game step by step):")
             for f in sim["failures"]:
+                if f.get("chance"):
+                    add(f"  ✗ chance, the whole pass: {f['message']}")
+                    add(f"      {f['replay']}")
+                    continue
                 if f.get("nonterminating"):
                     mark = "✗" if f["counts_as_failure"] else "!"
                     where = "unfinished"

@@ -17,6 +17,7 @@ from ..model.game import Game
 from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
+from . import chance
 from .expect import check_expectations
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
@@ -190,6 +191,7 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
                     "message": f"no end within {c.gamedef.max_game_length()} steps",
                     "replay": replay_command(opts, seed, setup, n, kind)})
     elapsed = time.perf_counter() - t0
+    _judge_chance(configs, results, opts, sim)
     sim["seat_balance"] = mark_seat_balance(sim["configs"])
     games = sum(c["games"] for c in sim["configs"])
     sim["games"] = games
@@ -198,3 +200,30 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
     sim["full_check_every_steps"] = opts.check_every
     sim["jobs"] = jobs
+
+
+def _judge_chance(configs: list[Config], results: list, opts: ValidateOptions, sim: dict[str, Any]) -> None:
+    """Chance, tested (see :mod:`.chance`): the draws of each configuration's games per node
+    kind; a kind whose draws do not follow what the engine declared fails the pass, with the
+    command that plays those games again."""
+    tallies = [(c.label, res.chance) for c, res in zip(configs, results) if res.chance]
+    if not tallies:
+        return
+    verdict = sim["chance"] = chance.judge(tallies)
+    for test, c in ((t, next(c for c in configs if c.label == t["config"])) for t in verdict["failed"]):
+        sim["ok"] = False
+        setup, n = c.gamedef.setup, c.gamedef.num_players
+        sim["failures"].append({"setup": setup, "players": n, "agents": c.kind, "seed": opts.seed, "step": None,
+                                "turn": None, "chance": test["kind"],
+                                "message": chance.failure_message(test, verdict["false_alarm"]),
+                                "replay": pass_command(opts, setup, n, c.kind)})
+
+
+def pass_command(opts: ValidateOptions, setup: str, players: int, kind: str) -> str:
+    """The command that plays one configuration's games of this pass again (a chance test
+    judges them together)."""
+    parts = [f"cardgen validate {opts.game_arg} --seed {opts.seed} --games {opts.games} --players {players}"
+             f" --setup {setup} --agents {kind}"]
+    if opts.check_every != DEFAULT_CHECK_EVERY:
+        parts.append(f"--check-every {opts.check_every}")
+    return " ".join(parts)

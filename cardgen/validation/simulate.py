@@ -50,6 +50,7 @@ from ..rules.api import (
     uniform_index,
 )
 from ..rules.guard import call_rules
+from . import chance as chance_test
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -82,6 +83,7 @@ class ConfigResult:
     failure_count: int = 0
     elapsed: float = 0.0
     samples: dict[str, list[float]] = field(default_factory=dict)  # per-game figures, pooled
+    chance: dict[str, list[int]] = field(default_factory=dict)  # chance draws per node kind (see .chance)
 
     def add_figures(self, figures: dict[str, Any]) -> None:
         for name, value in figures.items():
@@ -215,14 +217,16 @@ Trace = Callable[[int, int, str], None]  # (step, seat or CHANCE, or -2 for a st
 
 def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
               check_every: int = DEFAULT_CHECK_EVERY, trace: Trace | None = None,
-              final: list | None = None) -> GameOutcome:
+              final: list | None = None, chance: chance_test.Tally | None = None) -> GameOutcome:
     """Play one seeded game with every check on; never raises for a game's fault once it
     has begun (a rules module that cannot begin one raises :class:`RulesCrash`).
 
     The chance fast path is taken whether or not the game is traced (the trace reads
     the words of each draw off a copy), so a replay runs the same code and fails at
     the same step.
-    ``final``: a list that receives the state as the game left it (e.g. to draw it)."""
+    ``final``: a list that receives the state as the game left it (e.g. to draw it).
+    ``chance``: a tally that receives every chance step's draw with what the state declared
+    (see :mod:`.chance`), each step checked against the checker's own distribution too."""
     rng = random.Random(seed)  # chance only: deals, draws, dice
     # each seat's own stream, apart from chance: a player that read its random source
     # could otherwise foresee the next roll or draw
@@ -259,6 +263,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     scrambled = getattr(state, "scrambled", None)
     kinds = [type(a).__name__ for a in agents]
     probes = _Probes(seed)
+    pit = chance_test.pit_rng(seed) if chance is not None else None
     step = 0
     run_from = -1  # the step where the current run of chance steps began
     try:
@@ -276,14 +281,19 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
                 if run_from < 0:
                     run_from = step
                 if chance_run is not None:  # fast path: the same draws as one by one
-                    shadow = state.clone() if trace is not None else None  # for the words of each draw
+                    # a copy from before the run: for the words of each draw, and for what each step declared
+                    shadow = state.clone() if trace is not None or pit is not None else None
                     drawn = chance_run(rng)
-                    if shadow is not None:
-                        _trace_run(trace, step, shadow, drawn)
+                    if trace is not None and shadow is not None:
+                        _trace_run(trace, step, shadow.clone() if pit is not None else shadow, drawn)
+                    if pit is not None:
+                        chance_test.record_run(shadow, drawn, chance, pit, checker, check_every == 1)
                     step += len(drawn)
                 else:
                     action = sample(rng) if sample is not None else sample_chance(state, rng)
-                    if action not in [a for a, _ in state.chance_outcomes()]:
+                    if pit is not None:
+                        chance_test.record(state, action, chance, pit, checker)
+                    elif action not in [a for a, _ in state.chance_outcomes()]:
                         raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
                     if trace is not None:
                         trace(step, p, state.action_to_string(action))
@@ -463,7 +473,7 @@ def run_config(gamedef: Any, make_agent: Callable, agents: str, must_finish: boo
     res.wins = [0] * gamedef.num_players
     start = time.perf_counter()
     for i in range(games):
-        out = play_game(gamedef, make_agent, seed + i, check_every, trace)
+        out = play_game(gamedef, make_agent, seed + i, check_every, trace, chance=res.chance)
         res.games += 1
         if out.status == "ok":
             res.completed += 1

@@ -227,19 +227,24 @@ def _check_groups(game: Game, spec: StaticSpec, comp: Deck, locate: Callable[...
 
 
 def _check_arrangements(spec: StaticSpec, comp, res: StaticResult) -> None:
+    """Each layout's places against the cards the rules need and against the cards the deck
+    holds: "each card exactly once" is said only when both agree (a deck short of cards
+    must not pass its layout; the deck check names the cards that differ)."""
     total = spec.total
+    held = comp.count if comp is not None else None
     for arr in spec.arrangements:
         before = len(res.problems)
         res.problems.extend(arr.problems)
         if arr.places and arr.places != total:
             res.problems.append(Problem(f"layout '{arr.name}' has {arr.places} places for {total} cards: a layout must"
                                         " use each card exactly once", arr.where))
+        short = bool(arr.places) and held is not None and arr.places != held  # the deck check names the cards
         for (fname, value), k in arr.fixed.items():
             have = sum(c.quantity for c in comp.cards if card_field(c.fields, fname) == value)
             if have != k:
                 res.problems.append(Problem(f"layout '{arr.name}' has {k} places for the cards with {fname} {value!r};"
                                             f" the deck has {have} such cards", arr.where))
-        if len(res.problems) == before:
+        if len(res.problems) == before and not short:
             fixed = "".join(f", {k} of them for {fname} {value!r}" for (fname, value), k in arr.fixed.items())
             detail = f" = {arr.detail}" if arr.detail else ""
             res.passed.append(f"layout '{arr.name}': {arr.places} places{detail}{fixed}; each card exactly once")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import reduce
+from itertools import combinations_with_replacement
 from operator import attrgetter, or_, sub
 from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
-from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard
+from .codec import COMBO, DISCARD_BASE, MELD, PASS, VICTIM_BASE, decode_discard, discard_action
 from .rulebook import HAND, KEEP, MAX_DISCARD, TURNS
 from .spec import (
     ANKH,
@@ -21,6 +22,15 @@ from .spec import (
     DISCARD,
     DRAW,
     DYNASTY,
+    EV_COMBO,
+    EV_CONTROL,
+    EV_DISCARD,
+    EV_MELD,
+    EV_PASS,
+    EV_RESHUFFLE,
+    EV_REVEAL,
+    EV_STEAL,
+    EV_TURN,
     OVER,
     PHASE_NAMES,
     STEAL,
@@ -138,6 +148,9 @@ class EgyptChecker:
         self.asked: set[int] = set()  # the seats asked for a reveal in this Control phase
         self.decisions = 0  # every LIST_SAMPLE-th decision: the engine's list against the checker's
         self.melded = -1  # the controller who just played a meld (the phase goes on, or it had none left)
+        self.logged = 0  # the public log's events judged so far
+        self.end_queue: list[int] | None = None  # End Phase: the seats still to discard, in seat order (None: not seen begin)
+        self.moved: tuple[int, int, int, int, int, int] | None = None  # (phase, seat, hand, table, discard, deck size)
 
     @staticmethod
     def _held(s: EgyptState, p: int, t: int) -> int:
@@ -149,9 +162,19 @@ class EgyptChecker:
         self.decisions += 1
         if not self.decisions % LIST_SAMPLE:
             self._compare_lists(s, player)
+        if phase == DYNASTY or phase == DISCARD:
+            self.moved = (phase, player, s.hand[player], s.table, s.discard, len(s.deck))
         if phase == CONTROL:
             self._reveal(s, player, action)
         elif phase == DISCARD:
+            if self.end_queue is None:
+                pass  # an End phase the checker did not see begin (a constructed position)
+            elif not self.end_queue or self.end_queue[0] != player:
+                nxt = f"seat {self.end_queue[0] + 1}" if self.end_queue else "nobody"
+                raise RuleViolation(f"seat {player + 1} discards in the End phase, but {nxt} is next (every player"
+                                    " holding cards, in seat order)")
+            else:
+                self.end_queue.pop(0)
             self._end_discard(s, player, action)
         elif phase == DYNASTY:
             self._dynasty_meld(s, player, action)
@@ -274,6 +297,23 @@ class EgyptChecker:
         self._meld_need[action] = rule
         return rule
 
+    def chance(self, s: EgyptState, outcomes: list[tuple[int, float]]) -> None:
+        """Draw Phase: a card from the shuffled deck, each card in it alike; Dynasty Phase:
+        one random card of the chosen player's hand, each alike."""
+        if s.phase == DRAW:
+            want, where = set(s.deck), "the deck"
+        elif s.phase == STEAL:
+            want, where = set(_cards_of(s.hand[s.victim])), f"seat {s.victim + 1}'s hand"
+        else:
+            raise RuleViolation(f"a chance step in the {PHASE_NAMES[s.phase]} phase, which has none")
+        cards = [a for a, _ in outcomes]
+        if len(set(cards)) != len(cards) or set(cards) != want:
+            odd = sorted(set(cards) ^ want)
+            raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares {len(cards)} card(s) to draw, but {where}"
+                                f" holds {len(want)}" + (f" ({self.g.card_name(odd[0])} differs)" if odd else ""))
+        if len({p for _, p in outcomes}) > 1:
+            raise RuleViolation(f"the {PHASE_NAMES[s.phase]} step declares unequal chances for the cards of {where}")
+
     def after(self, s: EgyptState, full: bool) -> None:
         """After a step: the card count and the tribute (every step), the phase change
         (when there is one) and, when ``full``, the full check."""
@@ -283,6 +323,10 @@ class EgyptChecker:
                                 f" {list(s.hand_n)}, table {s.table.bit_count()}, discard {s.discard.bit_count()})")
         if self.scorer >= 0:
             self._scored(s.score)
+        if self.moved is not None:
+            self._zones(s)
+        if len(s.events) != self.logged:
+            self._public_record(s)
         if s.score != self.scores:
             raise RuleViolation(f"tribute changed without a meld: {self.scores} → {s.score}")
         if s.phase != self.phase or s.turn != self.turn:
@@ -295,6 +339,52 @@ class EgyptChecker:
                                     " and did not pass: the controller may play one or more melds")
         if full:
             self.conservation(s)
+            if s.phase in (CONTROL, DYNASTY, VICTIM, DISCARD):  # the next decision's list, in full
+                self._compare_lists(s, s.player)
+
+    def _zones(self, s: EgyptState) -> None:
+        """Where the cards of a meld or a discard went: a meld played lies on the table until
+        the End phase ("all melds played this turn go to the discard"), a discard goes onto the
+        discard pile, never back into the deck."""
+        phase, p, hand, table, discard, deck = self.moved  # type: ignore[misc]
+        self.moved = None
+        gone = hand & ~s.hand[p]
+        if phase == DYNASTY and s.phase == DYNASTY and s.turn == self.turn:
+            if s.table != table | gone or s.discard != discard:
+                raise RuleViolation(f"seat {p + 1}'s meld did not go onto the table (it stays there until the End"
+                                    " phase)")
+        elif phase == DYNASTY:
+            if (s.discard | s.table) & (table | gone) != table | gone and len(s.deck) == deck:
+                raise RuleViolation(f"seat {p + 1}'s meld did not reach the discard in the End phase")
+        elif any(ev[0] == EV_RESHUFFLE for ev in s.events[self.logged:]):  # the turn ended on an empty deck
+            if not set(_cards_of(gone)) <= set(s.deck) or s.discard:
+                raise RuleViolation(f"seat {p + 1}'s End-phase discards were not shuffled into the new deck with the"
+                                    " discard pile")
+        elif len(s.deck) != deck or s.discard & gone != gone:
+            raise RuleViolation(f"seat {p + 1}'s End-phase discards did not go onto the discard pile"
+                                f" (the deck went from {deck} to {len(s.deck)} cards)")
+
+    _PUBLIC = {EV_RESHUFFLE: 2, EV_REVEAL: 2, EV_CONTROL: 3, EV_STEAL: 3, EV_MELD: 4, EV_COMBO: 4, EV_PASS: 2,
+               EV_DISCARD: 3, EV_TURN: 2}
+
+    def _public_record(self, s: EgyptState) -> None:
+        """What every seat sees (the public log) holds what the rulebook makes public and nothing
+        more: a reshuffle says how many cards the deck gets, not which; the reveals of the
+        Control phase appear once every seat has chosen ("simultaneously"); the card the
+        controller draws from a hand ("one random card") is named to nobody else."""
+        for ev in s.events[self.logged:]:
+            kind = ev[0]
+            if self._PUBLIC.get(kind) != len(ev):
+                raise RuleViolation(f"the public log holds {ev!r}, which is no event the rules make public in that"
+                                    " form" + (": the card taken is known to the two players only"
+                                               if kind == EV_STEAL else ""))
+            if kind == EV_RESHUFFLE and not isinstance(ev[1], int):
+                raise RuleViolation("the public log names the cards of the reshuffled deck: the deck is secret")
+            if kind == EV_REVEAL and (len(ev[1]) != self.g.num_players or (s.phase == CONTROL
+                                                                            and s.turn == self.turn)):
+                raise RuleViolation("the public log shows reveals before every seat has chosen: the reveal is"
+                                    " simultaneous")
+        self.logged = len(s.events)
 
     def _scored(self, score: list[int]) -> None:
         """The tribute of the meld just played, as the checker decoded it."""
@@ -350,6 +440,7 @@ class EgyptChecker:
             if s.table:
                 raise RuleViolation("melds stayed on the table into the End phase's discards")
             self.end_sizes = s.hand_n[:]
+            self.end_queue = [q for q in range(self.g.num_players) if s.hand_n[q]]
         if s.turn != self.turn:
             self._turn_change(s, old)
         self.phase = s.phase
@@ -420,10 +511,32 @@ class EgyptChecker:
             want = self.own_melds(s, player, phase == DYNASTY)
         elif phase == VICTIM:
             want = {VICTIM_BASE + q for q in range(self.g.num_players) if q != player and s.hand_n[q]}
+        elif phase == DISCARD:
+            want = self.own_discards(s, player)
         else:
             return
         check_offered(set(s.legal_actions()), want, f"seat {player + 1}'s {PHASE_NAMES[phase]} step",
-                      str if phase == VICTIM else self.g.describe)
+                      str if phase == VICTIM else self.g.describe if phase != DISCARD else
+                      lambda a: f"discarding {list(decode_discard(a) or ())}")
+
+    def own_discards(self, s: EgyptState, p: int) -> set[int]:
+        """End Phase: every choice of 0 to 3 cards (more only to come down to 5) that leaves at
+        most 5, by types, from the cards seat ``p`` holds."""
+        held = [self._held(s, p, t) for t in range(NTYPES)]
+        key = tuple(held)
+        known = _DISCARDS.get(key)
+        if known is not None:
+            return known
+        size = sum(held)
+        lo, hi = max(0, size - KEEP), min(size, max(MAX_DISCARD, size - KEEP))
+        pool = [t for t in range(NTYPES) if held[t]]
+        out = set()
+        for k in range(lo, hi + 1):
+            for types in combinations_with_replacement(pool, k):
+                if all(types.count(t) <= held[t] for t in set(types)):
+                    out.add(discard_action(list(types)))
+        _DISCARDS[key] = out
+        return out
 
     def _control_winner(self, shown: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
         """:func:`control_winner`, with each meld's rank decoded once per action; and the ranks."""
@@ -453,6 +566,9 @@ class EgyptChecker:
                 raise RuleViolation(f"the turn went from {self.turn + 1} to {s.turn + 1}")
         if s.table:
             raise RuleViolation("melds stayed on the table after the End phase")
+        if self.end_queue:
+            raise RuleViolation(f"the turn ended before seat {self.end_queue[0] + 1} had its End-phase discard")
+        self.end_queue = None
         sizes = self.end_sizes
         if sizes is not None:  # the End phase ran: at most 5 kept, at most 3 (or down to 5) discarded
             kept = s.hand_n
@@ -542,3 +658,4 @@ class EgyptChecker:
 
 
 _REVEALED = attrgetter("revealed")
+_DISCARDS: dict[tuple[int, ...], set[int]] = {}  # the checker's own End-phase lists, by the cards held per type

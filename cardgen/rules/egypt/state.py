@@ -146,6 +146,11 @@ class EgyptState(PhaseState):
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
+    def chance_kind(self) -> str:
+        """The chance node's kind, for the validator's test of chance: a draw from the deck or
+        the card the controller takes."""
+        return "draw" if self.phase == DRAW else "steal"
+
     def sample_chance(self, rng: random.Random) -> int:
         """A uniform draw from :meth:`chance_outcomes` with the given random source."""
         if self.phase == DRAW:
@@ -280,8 +285,8 @@ class EgyptState(PhaseState):
         return self.turn
 
     def clone(self) -> EgyptState:
-        s = EgyptState.__new__(EgyptState)
-        for name in self.__slots__:
+        s = type(self).__new__(type(self))  # a subclass (e.g. a test's broken engine) stays itself
+        for name in EgyptState.__slots__:
             v = getattr(self, name)
             setattr(s, name, v[:] if isinstance(v, list) else v)
         return s

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
-from .codec import KEEP_BASE, PASS, REQUEST_BASE
+from .codec import EV_PASS, EV_REQUEST, EV_REVEAL, EV_SKIP, EV_TAKE, EV_WIN, KEEP_BASE, PASS, REQUEST_BASE
 from .spec import DEAL, EMPTY, HIDDEN, KEEP, OVER, REQUEST, TAKE
 
 if TYPE_CHECKING:  # for annotations only: the game definition imports this module
@@ -124,7 +124,7 @@ class HapyChecker:
 
     __slots__ = ("g", "n", "covered_by", "face_up", "win_sets", "rev_seen", "may_win", "turn",
                  "player", "gained", "cover12", "face_or", "layout", "faces", "cards", "places", "count",
-                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed")
+                 "fine", "whole_sets", "ban_fr", "prev_req", "this_req", "req_seat", "req_card", "req_prev", "handed", "reserved", "logged", "rev_before", "taken", "kept")
 
     def __init__(self, game: HapyGame):
         self.g = game
@@ -144,6 +144,13 @@ class HapyChecker:
         self.handed: tuple | None = None  # (requester, target, card bit) of a request the target can answer
         # the cover graph, worked out from the layout's data (not the engine's)
         self.cover12, self.face_or, self.covered_by = _checker_tables(game)
+        self.reserved = any(game.layout.need)  # places the layout's data keeps for some cards
+        # the public record: the events seen so far, each seat's revealed cards before the step,
+        # the card and place of the take being judged, the card chosen to keep
+        self.logged = 0
+        self.rev_before: list[int] | None = None  # None until the first step judged (a constructed position)
+        self.taken: tuple[int, int] | None = None
+        self.kept = -1
         # the own record of the layout (None until the first full check)
         self.layout: list[int] | None = None  # the card at each place, EMPTY once taken
         self.faces: list[int] = []  # what each place must show
@@ -156,6 +163,8 @@ class HapyChecker:
     # -- each action, by the step of the turn it belongs to (Gameplay Overview) ----------
     def before(self, s: HapyState, player: int, action: int) -> None:
         phase = s.phase
+        if self.rev_before is None:  # the public record from here on
+            self.rev_before, self.logged = s.rev[:], len(s.events)
         if phase == REQUEST:
             self._request(s, player, action)
         elif phase == TAKE:
@@ -175,6 +184,7 @@ class HapyChecker:
                                     f" although place {upper} still covers it")
         card = slot_card[action]
         self.gained.append(card // 6)
+        self.taken = (action, card)
         layout = self.layout
         if layout is not None:  # the record follows the take
             if layout[action] != card:
@@ -219,6 +229,7 @@ class HapyChecker:
             raise RuleViolation(f"seat {player + 1} chose to keep a card it does not hold ({action})")
         if _POP6[(s.hand[player] >> (6 * (card // 6))) & 63] < 4:
             raise RuleViolation(f"seat {player + 1} was asked to choose a card to keep without four of a family")
+        self.kept = card
 
     def banned(self, player: int) -> int:
         """The card ``player`` may not request now, from the checker's own record (-1: none).
@@ -238,9 +249,33 @@ class HapyChecker:
                          if not taboo >> c & 1}
         check_offered(set(s.legal_actions()), want, f"seat {p + 1}'s request step", s.action_to_string)
 
+    def chance(self, s: HapyState, outcomes: list[tuple[int, float]]) -> None:
+        """Setup: the cards are shuffled and laid one by one, so each card not laid yet is
+        equally likely at the next place (a place the layout's data reserves for some cards,
+        e.g. Mastaba's number-1 Gods, draws among those alone)."""
+        laid = {c for c in s.slot_card if c >= 0}
+        left = _ALL_CARDS - laid
+        cards = [a for a, _ in outcomes]
+        if len(set(cards)) != len(cards) or not set(cards) <= left or (set(cards) != left and not self.reserved):
+            wrong = sorted(set(cards) - left) or sorted(left - set(cards))
+            raise RuleViolation(f"the deal declares {len(cards)} card(s) for the next place, but the cards not laid"
+                                f" yet are {len(left)} ({self.g.card_name(wrong[0]) if wrong else 'a card twice'}"
+                                " is where the lists differ)")
+        if cards and max(p for _, p in outcomes) - min(p for _, p in outcomes) > 1e-9:
+            raise RuleViolation("the deal declares the cards left with unequal chances: a shuffled deck deals each"
+                                " alike")
+
     # -- after each step ------------------------------------------------------------------
     def after(self, s: HapyState, full: bool) -> None:
         phase = s.phase
+        if self.rev_before is None:
+            self.rev_before, self.logged = s.rev[:], len(s.events)
+        elif len(s.events) != self.logged:
+            self._public_record(s)
+        if self.kept >= 0:
+            self._kept(s)
+        if phase == KEEP:  # rare: the list is compared every time
+            self.keeps_offered(s)
         if self.handed is not None:
             p, q, bit = self.handed
             self.handed = None
@@ -262,6 +297,66 @@ class HapyChecker:
                 self.requests_offered(s)
             elif phase == TAKE:
                 self.takes_offered(s)
+
+    def _public_record(self, s: HapyState) -> None:
+        """What every seat sees of the step (the public log) holds what the rulebook makes
+        public and nothing else: a take names its card only from a God-side place ("if the
+        card is Mummy side up... it's a secret"), a request says who asked whom for which card
+        and whether it was given, a reveal lists the three cards laid God side up."""
+        events = s.events
+        before, now = self.rev_before or [0] * self.n, s.rev
+        shown = [0] * self.n
+        for ev in events[self.logged:]:
+            kind, size = ev[0], len(ev)
+            if kind == EV_TAKE and size == 4 and 0 <= ev[2] < N_CARDS:
+                place = ev[2]
+                card = self.taken[1] if self.taken is not None and self.taken[0] == place else None
+                if not self.face_up[place] and ev[3] != HIDDEN:
+                    raise RuleViolation(f"the public log shows the take from Mummy-side place {place} as {ev[3]!r}:"
+                                        " a Mummy-side card is a secret")
+                if self.face_up[place] and ev[3] != card and (card is not None or not 0 <= ev[3] < N_CARDS):
+                    raise RuleViolation(f"the public log shows the take from God-side place {place} as {ev[3]!r},"
+                                        " not its card")
+            elif kind == EV_REQUEST and size == 5 and ev[4] in (0, 1):
+                pass
+            elif kind == EV_REVEAL and size == 3 and 0 <= ev[1] < self.n:
+                mask = sum(1 << c for c in ev[2])
+                if len(ev[2]) != 3 or mask & ~(now[ev[1]] & ~before[ev[1]]):
+                    raise RuleViolation(f"the public log reveals {len(ev[2])} card(s) of seat {ev[1] + 1}, not the"
+                                        " three it laid God side up: a card kept in hand is a secret")
+                shown[ev[1]] |= mask
+            elif kind in (EV_PASS, EV_SKIP, EV_WIN) and size == 2:
+                pass
+            else:
+                raise RuleViolation(f"the public log holds {ev!r}, which is no event the rules make public in that"
+                                    " form")
+        for q in range(self.n):
+            if now[q] != before[q] | shown[q]:
+                raise RuleViolation(f"seat {q + 1}'s revealed cards changed without the public log showing them")
+        self.logged = len(events)
+        self.rev_before = now[:]
+        self.taken = None
+
+    def _kept(self, s: HapyState) -> None:
+        """3. Revealing Gods, four of a family: the card chosen stays in hand, the other three are revealed."""
+        card, self.kept = self.kept, -1
+        p = self.player
+        fam = 63 << (6 * (card // 6))
+        if not s.hand[p] >> card & 1 or (s.hand[p] & fam) != 1 << card:
+            raise RuleViolation(f"seat {p + 1} chose to keep {self.g.card_name(card)}, but its hand holds"
+                                f" {[self.g.card_name(c) for c in _cards_of(s.hand[p] & fam)]} of that family")
+
+    def keeps_offered(self, s: HapyState) -> None:
+        """With four of a family, the keep step offers each of the four (and nothing else)."""
+        hand = s.hand[s.player]
+        fours = [f for f in range(FAMILIES) if _POP6[(hand >> (6 * f)) & 63] >= 4]
+        have = set(s.legal_actions())
+        options = [{KEEP_BASE + c for c in _cards_of(hand & (63 << (6 * f)))} for f in fours]
+        if have not in options:
+            want = next((o for o in options if o & have), options[0] if options else set())
+            check_offered(have, want, f"seat {s.player + 1}'s keep step", lambda a: self.g.card_name(a - KEEP_BASE),
+                          allow="one of the four it holds")
+            raise RuleViolation(f"seat {s.player + 1}'s keep step offers no card of a family it holds four of")
 
     def _turn_over(self, s: HapyState) -> None:
         """The mover's turn is over: no set of three kept (3. Revealing Gods), the win taken if

@@ -161,6 +161,10 @@ class HapyState(PhaseState):
         p = 1.0 / len(cands) if cands else 0.0
         return [(c, p) for c in cands]
 
+    def chance_kind(self) -> str:
+        """The chance node's kind, for the validator's test of chance: the deal."""
+        return "deal"
+
     def sample_chance(self, rng: random.Random) -> int:
         """A uniform draw from :meth:`chance_outcomes` with the given random source."""
         if self.g.deal_pool[self.deal_k] is None:
@@ -299,8 +303,8 @@ class HapyState(PhaseState):
                 "sets_revealed": [r.bit_count() // 3 for r in self.rev], "left_in_layout": self.pyr}
 
     def clone(self) -> HapyState:
-        s = HapyState.__new__(HapyState)
-        for name in self.__slots__:
+        s = type(self).__new__(type(self))  # a subclass (e.g. a test's broken engine) stays itself
+        for name in HapyState.__slots__:
             v = getattr(self, name)
             setattr(s, name, v[:] if isinstance(v, list) else v)
         return s
