@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 import cardgen.rules
 from cardgen.base.errors import Collector
+from cardgen.base.stages import ALLOWED
 from cardgen.cli import main
 from cardgen.layout import reference as opdocs
 from cardgen.layout.ops import parse_ops
@@ -168,6 +169,25 @@ def test_the_layout_page_holds_the_op_reference_once():
     page = (DOCS / "design" / "layout.md").read_text(encoding="utf-8")
     block = "<!-- generated: layout ops -->\n" + opdocs.reference_markdown() + "<!-- end generated -->"
     assert page.count(block) == 1 and page.count("<!-- generated: layout ops -->") == 1
+
+
+# -- the architecture page ----------------------------------------------------------
+def test_the_architecture_page_draws_each_stage_above_what_it_imports():
+    page = (DOCS / "developers" / "architecture.md").read_text(encoding="utf-8")
+    diagram = page[page.index("<!-- generated: stages diagram -->"):page.index("<!-- generated: stages table -->")]
+    rows = re.findall(r"^layer +(\d+) +(.+)$", diagram, re.M)
+    layer_of = {name: int(n) for n, names in rows for name in names.split()}
+    assert set(layer_of) == set(ALLOWED) and len(layer_of) == sum(len(names.split()) for _, names in rows)
+    wrong = [f"{name} imports {other}, drawn level or above" for name, imports in ALLOWED.items()
+             for other in imports if layer_of[other] >= layer_of[name]]
+    assert not wrong, wrong
+    arrows = set(re.findall(r"^    (\w+) --> (\w+)$", diagram, re.M))
+    node = {name.strip("_"): name for name in ALLOWED}  # the graph's ids
+    assert arrows and all(node[b] in ALLOWED[node[a]] for a, b in arrows), "an arrow no import allows"
+    for name in ALLOWED:
+        row = re.search(rf"^\| `cardgen/{name}(/|\.py)` \| (?P<imports>[^|]*) \|", page, re.M)
+        assert row, f"no row for {name}"
+        assert set(re.findall(r"`([a-z0-9_]+)`", row.group("imports"))) == ALLOWED[name], name
 
 
 # -- the command-line reference -----------------------------------------------------
