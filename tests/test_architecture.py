@@ -1,5 +1,6 @@
-"""The package layout shows the pipeline: each stage imports only the stages before it,
-and no module imports itself back through others (no import cycles)."""
+"""The package layout shows the order of the work: each stage imports only the stages the
+table of cardgen/base/stages.py lets it, which lie below it, and no module imports itself
+back through others (no import cycles)."""
 
 from __future__ import annotations
 
