@@ -1,5 +1,6 @@
-"""The package layout shows the pipeline: each stage imports only the stages before it,
-and no module imports itself back through others (no import cycles)."""
+"""The package layout shows the order of the work: each stage imports only the stages the
+table of cardgen/base/stages.py lets it, which lie below it, and no module imports itself
+back through others (no import cycles)."""
 
 from __future__ import annotations
 
@@ -8,35 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.base.stages import ALLOWED, STAGES, Stage, layers
+
 ROOT = Path(__file__).resolve().parent.parent / "cardgen"
 
-# Each package (or top-level module) of cardgen and the packages it may import. Data
-# flows one way: load → model → render/layout → impose → output → pipeline → cli.
-ALLOWED: dict[str, set[str]] = {
-    "base": set(),  # errors, units, the files cardgen writes, folders, workers, the folder jail
-    "model": {"base"},
-    "load": {"base", "impose", "layout", "model", "toolwords", "version"},
-    "layout": {"base"},
-    "render": {"base", "impose", "layout", "load", "model", "version"},
-    "impose": {"base", "layout", "model"},
-    "output": {"base", "impose", "layout", "model", "render"},
-    "rules": {"base", "model"},
-    "validation": {"base", "impose", "load", "model", "output", "rules", "version"},
-    "pipeline": {"base", "impose", "layout", "load", "model", "output", "render", "rules"},
-    "export": {"base", "impose", "model", "output", "pipeline"},
-    "calibrate": {"base", "impose", "layout", "output", "toolwords"},
-    "toolwords": {"base"},
-    "settings": {"base", "impose"},
-    "i18n": {"base", "impose", "layout", "load", "model", "pipeline", "render", "toolwords"},
-    # the live preview: loads, renders and imposes through the pipeline's builder, draws
-    # faces as the image export does
-    "serve": {"base", "export", "impose", "load", "model", "pipeline"},
-    "cli": {"base", "__init__", "calibrate", "export", "i18n", "impose", "load", "model", "output", "pipeline",
-            "rules", "serve", "settings", "toolwords", "validation", "version"},
-    "version": set(),
-    "__init__": {"base", "load", "model", "output", "pipeline", "validation", "version"},
-    "__main__": {"cli"},
-}
+# ALLOWED: each package (or top-level module) of cardgen and the stages it may import, the
+# table of cardgen/base/stages.py, from which docs/developers/architecture.md draws their order.
 
 
 def _module_name(path: Path) -> str:
@@ -141,7 +119,29 @@ def test_no_import_cycles(top_level_only):
     assert cycle is None, " -> ".join(cycle or [])
 
 
+def test_every_package_and_top_level_module_is_a_stage():
+    found = {p.parent.name for p in ROOT.glob("*/__init__.py")} | {p.stem for p in ROOT.glob("*.py")}
+    assert found == set(ALLOWED)
+    assert len(STAGES) == len(ALLOWED), "a stage is in the table twice"
+
+
+def test_the_stages_are_in_layers_each_importing_only_from_those_below():
+    levels = layers()
+    assert sorted(name for level in levels for name in level) == sorted(ALLOWED)
+    below: set[str] = set()
+    for level in levels:
+        for name in level:
+            assert ALLOWED[name] <= below, f"{name} may import {sorted(ALLOWED[name] - below)} from its layer or above"
+        below |= set(level)
+    assert levels[0] == ["base", "version"] and levels[-1] == ["__main__"]
+
+
 def test_the_checks_can_fail():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
     assert "layout" not in ALLOWED["model"]  # a model importing the layout stage is reported
+    with pytest.raises(ValueError, match="import each other: a → b → a"):
+        layers([Stage("a", frozenset({"b"}), ""), Stage("b", frozenset({"a"}), "")])
+    with pytest.raises(ValueError, match="'a' may import 'c', which is no stage"):
+        layers([Stage("a", frozenset({"c"}), "")])
+    assert layers([Stage("top", frozenset({"low"}), ""), Stage("low", frozenset(), "")]) == [["low"], ["top"]]

@@ -1,15 +1,15 @@
 """The documentation stays true to the code.
 
-The layout-op and command-line references are generated from the code, so what these
-tests guard is that the code carries what they are generated from (a description of
-every op and key, help text for every option), that the generating directives cover
-everything, that every example game folder the pages show builds, and that every page,
-link and included file exists. None of it needs MkDocs installed.
+The layout-op and command-line references, game.yaml's key tables, the stages of the
+architecture page and the examples shown from docs/examples/ are generated into the
+committed pages by ``docs/generate.py``. These tests guard that no page is stale, that
+the code carries what the pages are generated from (a description of every op and key,
+help text for every option), that every example game folder the pages show builds, and
+that every page, link and included file exists. None of it needs MkDocs installed.
 """
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import os
 import re
@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 import cardgen.rules
 from cardgen.base.errors import Collector
+from cardgen.base.stages import ALLOWED
 from cardgen.cli import main
 from cardgen.layout import reference as opdocs
 from cardgen.layout.ops import parse_ops
@@ -33,18 +34,39 @@ from cardgen.load.schema import Section
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
-NOT_PAGES = ("examples", "hooks")  # mkdocs.yml's exclude_docs
 EXAMPLE_GAMES = sorted(p.parent for p in EXAMPLES.glob("*/game.yaml"))
 PAPERS = ("a4", "letter")
 
 FENCE = re.compile(r"^(?P<ticks>```+)(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=ticks)[ \t]*$", re.M | re.S)
 LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
-SNIPPET = re.compile(r"^\s*--8<--\s+\"(?P<path>[^\"]+)\"\s*$", re.M)
+
 BACKTICKED = re.compile(r"`([a-z_][a-z0-9_]*)`")
 
 
+def load_generator():
+    """docs/generate.py, the one command that writes every generated part of the pages."""
+    spec = importlib.util.spec_from_file_location("docs_generate", DOCS / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+generate = load_generator()
+
+
 def pages() -> list[Path]:
-    return sorted(p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in NOT_PAGES)
+    return generate.pages(DOCS)
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml, whose !!python/name tags name Python objects, as plain data."""
+
+
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: suffix)
+
+
+def mkdocs_config() -> dict:
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
 
 
 def without_code(text: str) -> str:
@@ -143,31 +165,29 @@ def test_the_reference_lists_every_op_key_block_and_choice():
     assert set(re.findall(r"\]\(#([a-z-]+)\)", md)) == headings
 
 
-def load_hook():
-    path = DOCS / "hooks" / "layout_ops.py"
-    spec = importlib.util.spec_from_file_location("layout_ops_hook", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_hook_puts_the_generated_reference_into_the_layout_page():
-    hook = load_hook()
+def test_the_layout_page_holds_the_op_reference_once():
     page = (DOCS / "design" / "layout.md").read_text(encoding="utf-8")
-    assert page.count(hook.MARKER) == 1
-    out = hook.on_page_markdown(page, None, None, None)
-    assert hook.MARKER not in out and opdocs.reference_markdown() in out
-    assert hook.on_page_markdown("no marker here", None, None, None) == "no marker here"
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    assert "docs/hooks/layout_ops.py" in config["hooks"]
+    block = "<!-- generated: layout ops -->\n" + opdocs.reference_markdown() + "<!-- end generated -->"
+    assert page.count(block) == 1 and page.count("<!-- generated: layout ops -->") == 1
 
 
-def test_the_hook_imports_cardgen_on_one_line():
-    """cardgen's modules are moving; the hook names them in one import, easy to fix."""
-    tree = ast.parse((DOCS / "hooks" / "layout_ops.py").read_text(encoding="utf-8"))
-    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-               and "cardgen" in ast.unparse(node)]
-    assert len(imports) == 1, [ast.unparse(node) for node in imports]
+# -- the architecture page ----------------------------------------------------------
+def test_the_architecture_page_draws_each_stage_above_what_it_imports():
+    page = (DOCS / "developers" / "architecture.md").read_text(encoding="utf-8")
+    diagram = page[page.index("<!-- generated: stages diagram -->"):page.index("<!-- generated: stages table -->")]
+    rows = re.findall(r"^layer +(\d+) +(.+)$", diagram, re.M)
+    layer_of = {name: int(n) for n, names in rows for name in names.split()}
+    assert set(layer_of) == set(ALLOWED) and len(layer_of) == sum(len(names.split()) for _, names in rows)
+    wrong = [f"{name} imports {other}, drawn level or above" for name, imports in ALLOWED.items()
+             for other in imports if layer_of[other] >= layer_of[name]]
+    assert not wrong, wrong
+    arrows = set(re.findall(r"^    (\w+) --> (\w+)$", diagram, re.M))
+    node = {name.strip("_"): name for name in ALLOWED}  # the graph's ids
+    assert arrows and all(node[b] in ALLOWED[node[a]] for a, b in arrows), "an arrow no import allows"
+    for name in ALLOWED:
+        row = re.search(rf"^\| `cardgen/{name}(/|\.py)` \| (?P<imports>[^|]*) \|", page, re.M)
+        assert row, f"no row for {name}"
+        assert set(re.findall(r"`([a-z0-9_]+)`", row.group("imports"))) == ALLOWED[name], name
 
 
 # -- the command-line reference -----------------------------------------------------
@@ -194,32 +214,108 @@ def test_every_command_and_option_has_help_text():
     assert not missing, "no help text: " + ", ".join(missing)
 
 
-def click_directives(text: str) -> list[dict[str, str]]:
-    blocks = []
-    for m in re.finditer(r"^::: mkdocs-click\n((?:[ \t]+:[a-z_]+:.*\n?)+)", text, re.M):
-        blocks.append(dict(re.findall(r"^[ \t]+:([a-z_]+):[ \t]*(.*?)[ \t]*$", m.group(1), re.M)))
-    return blocks
+def cli_sections(page: str) -> dict[str, str]:
+    """The command-line page's sections: a command's names → the text block under its heading."""
+    found = re.findall(r"^### (cardgen[a-z0-9 -]*)\n\n```text\n(.*?)^```$", page, re.M | re.S)
+    return {name: body for name, body in found}
 
 
-def test_the_cli_reference_directive_covers_every_command():
-    page = DOCS / "reference" / "cli.md"
-    directives = click_directives(page.read_text(encoding="utf-8"))
-    assert len(directives) == 1, directives
-    (options,) = directives
-    documented = getattr(importlib.import_module(options["module"]), options["command"])
-    assert documented is main
-    assert options.get("prog_name") == "cardgen"
-    assert options.get("show_hidden") in (None, "false", "False")
-    names = {" ".join(path[1:]) for path, _ in walk(documented)}
-    assert names == {" ".join(path[1:]) for path, _ in walk(main)} and len(names) > 5
+def test_the_cli_reference_shows_what_help_prints_for_every_command():
+    page = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    sections = cli_sections(page)
+    assert set(sections) == {" ".join(path) for path, _ in walk(main)} and len(sections) > 5
+    for name, body in sections.items():
+        result = CliRunner().invoke(main, [*name.split()[1:], "--help"], prog_name="cardgen", terminal_width=80)
+        assert result.exit_code == 0 and body == result.output, f"the page's '{name}' is not its --help"
+        assert f"[`{name}`](#{name.replace(' ', '-')})" in page, f"'{name}' is not in the page's index"
     assert "reference/cli.md" in nav_pages()
 
 
-def test_the_directive_check_notices_a_narrower_directive():
-    """The check above can fail: a directive naming one command misses the others."""
-    narrow = click_directives("::: mkdocs-click\n    :module: cardgen.cli\n    :command: build\n")
-    documented = getattr(importlib.import_module(narrow[0]["module"]), narrow[0]["command"])
-    assert {path[1:] for path, _ in walk(documented)} != {path[1:] for path, _ in walk(main)}
+def test_the_cli_check_notices_a_command_left_out():
+    """The check above can fail: a page without a section, or with another width, is not the commands' help."""
+    page = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    sections = cli_sections(page)
+    del sections["cardgen config set"]
+    assert set(sections) != {" ".join(path) for path, _ in walk(main)}
+    narrow = CliRunner().invoke(main, ["build", "--help"], prog_name="cardgen", terminal_width=60).output
+    assert narrow != cli_sections(page)["cardgen build"]
+
+
+# -- the generated pages ------------------------------------------------------------
+def test_every_generated_page_is_current(capsys):
+    assert generate.main(["--check"]) == 0, capsys.readouterr().out + "run: python docs/generate.py --write"
+
+
+def test_the_pages_read_whole_without_the_site():
+    """Nothing is left for MkDocs to put in: no snippet line, directive or hook marker."""
+    leftovers = {}
+    for page in pages():
+        text = without_code(page.read_text(encoding="utf-8"))
+        found = re.findall(r"^[ \t]*(?:--8<--.*|:::.*|<!-- layout-op-reference -->)$", text, re.M)
+        found += [line for line in page.read_text(encoding="utf-8").splitlines() if re.match(r"\s*--8<--\s+\"", line)]
+        if found:
+            leftovers[str(page.relative_to(DOCS))] = found
+    assert not leftovers, leftovers
+    config = mkdocs_config()
+    extensions = [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
+    assert "hooks" not in config and "pymdownx.snippets" not in extensions and "mkdocs-click" not in extensions
+
+
+STALINGS = {  # a page, a line of its generated text, and that line made stale
+    "design/layout.md": ("| `size` | number | optional | 9 |", "| `size` | number | optional | 10 |"),
+    "reference/cli.md": ("  --ink-saver ", "  --ink-spender "),
+    "developers/architecture.md": ("| `cardgen/model/` | `base` |", "| `cardgen/model/` | `base`, `layout` |"),
+    "design/demo.md": ("lantern,2,1,2,scallop.svg,,", "lantern,2,1,3,scallop.svg,,"),
+    "design/game-folder.md": ("| `bleed` | a number, between 0 and 20 mm | `3` |",
+                              "| `bleed` | a number, between 0 and 20 mm | `5` |"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STALINGS))
+def test_a_stale_page_is_noticed_and_rewritten(name, tmp_path, capsys):
+    """The check above can fail: each kind of generated text, changed by hand, is stale."""
+    text = (DOCS / name).read_text(encoding="utf-8")
+    fresh, stale = STALINGS[name]
+    assert fresh in text
+    copy = tmp_path / Path(name).name
+    copy.write_text(text.replace(fresh, stale, 1), encoding="utf-8")
+    assert generate.main(["--check", str(copy)]) == 1
+    assert f"stale: {copy}" in capsys.readouterr().out
+    assert generate.main(["--write", str(copy)]) == 0
+    assert copy.read_text(encoding="utf-8") == text
+    assert generate.main(["--check", str(copy)]) == 0
+
+
+def test_an_included_block_follows_its_source(tmp_path):
+    (tmp_path / "ex.yaml").write_text("top: 1\n# --8<-- [start:part]\nkeep: 2\n  # --8<-- [start:inner]\n"
+                                      "inner: 3\n  # --8<-- [end:inner]\n# --8<-- [end:part]\nlast: ```\n",
+                                      encoding="utf-8")
+    page = ('Text.\n\n<!-- include: ex.yaml:part ex.yaml:inner -->\n```yaml title="ex"\nold\n```\n'
+            "<!-- end include -->\n\n<!-- include: ex.yaml -->\n```yaml\n```\n<!-- end include -->\n")
+    filled = generate.fill(page, tmp_path)
+    assert filled == ('Text.\n\n<!-- include: ex.yaml:part ex.yaml:inner -->\n```yaml title="ex"\nkeep: 2\n'
+                      "inner: 3\ninner: 3\n```\n<!-- end include -->\n\n<!-- include: ex.yaml -->\n"
+                      "````yaml\ntop: 1\nkeep: 2\ninner: 3\nlast: ```\n````\n<!-- end include -->\n")
+    assert generate.fill(filled, tmp_path) == filled
+    (tmp_path / "ex.yaml").write_text("top: 1\n# --8<-- [start:part]\nkeep: 4\n# --8<-- [end:part]\n"
+                                      "# --8<-- [start:inner]\n# --8<-- [end:inner]\n", encoding="utf-8")
+    assert "keep: 4" in generate.fill(filled, tmp_path) and "keep: 2" not in generate.fill(filled, tmp_path)
+
+
+@pytest.mark.parametrize(("page", "message"), [
+    ("a\n<!-- include: gone.yaml -->\n```yaml\n```\n<!-- end include -->\n", "line 2: no file 'gone.yaml'"),
+    ("<!-- include: docs/examples/demo/game.yaml:nowhere -->\n```yaml\n```\n<!-- end include -->\n",
+     "line 1: 'docs/examples/demo/game.yaml' has no section 'nowhere'"),
+    ("<!-- include: ../outside.yaml -->\n```yaml\n```\n<!-- end include -->\n", "no file '../outside.yaml'"),
+    ("\n\n<!-- generated: layout opz -->\n<!-- end generated -->\n", "line 3: nothing generates 'layout opz'"),
+    ("<!-- generated: game.yaml keys: decks -->\n<!-- end generated -->\n", "no section 'decks'"),
+])
+def test_a_mark_naming_nothing_is_a_one_line_error(page, message, tmp_path, capsys):
+    path = tmp_path / "page.md"
+    path.write_text(page, encoding="utf-8")
+    assert generate.main(["--check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {path}: ") and message in err, err
 
 
 # -- game.yaml ----------------------------------------------------------------------
@@ -408,7 +504,7 @@ def test_the_night_sky_checker_catches_a_broken_engine(night_sky_rules):
 
 # -- pages, links and included files ------------------------------------------------
 def nav_pages() -> list[str]:
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = mkdocs_config()
     found: list[str] = []
 
     def visit(node):
@@ -464,17 +560,22 @@ def test_the_link_check_finds_a_broken_link(tmp_path):
 
 
 def test_every_included_file_and_section_exists():
-    missing = []
+    missing, count = [], 0
     for page in pages():
-        for m in SNIPPET.finditer(page.read_text(encoding="utf-8")):
-            file, _, section = m.group("path").partition(":")
-            path = ROOT / file
-            if not path.is_file():
-                missing.append(f"{page.name}: {file}")
-            elif section and not all(f"--8<-- [{edge}:{section}]" in path.read_text(encoding="utf-8")
-                                     for edge in ("start", "end")):
-                missing.append(f"{page.name}: section {section} of {file}")
-    assert not missing, missing
+        for m in generate.INCLUDE.finditer(page.read_text(encoding="utf-8")):
+            for ref in m.group("refs").split():
+                count += 1
+                try:
+                    assert generate.included_lines(ref), f"{ref} is empty"
+                except (generate.PageError, AssertionError) as exc:
+                    missing.append(f"{page.name}: {exc}")
+    assert not missing and count > 40, missing
+
+
+def included_refs(text: str, fence_start: int) -> list[str] | None:
+    """The files a fenced block includes (its include mark is on the line above), or None."""
+    m = re.search(r"^<!-- include: ([^>\n]+?) -->\n\Z", text[:fence_start], re.M)
+    return m.group(1).split() if m else None
 
 
 def yaml_blocks_that_claim_to_build(text: str) -> list[str]:
@@ -486,8 +587,8 @@ def yaml_blocks_that_claim_to_build(text: str) -> list[str]:
             continue
         if re.search(rf'title="{opdocs.FRAGMENT_TITLE}', info):
             continue
-        included = SNIPPET.findall(body)
-        if included and not SNIPPET.sub("", body).strip():
+        included = included_refs(text, m.start())
+        if included:
             for ref in included:
                 parts = Path(ref.partition(":")[0]).parts
                 built = parts[:2] == ("docs", "examples") and len(parts) > 3 and \
@@ -507,8 +608,9 @@ def test_every_yaml_block_is_a_built_example_or_marked_as_a_fragment():
 
 def test_the_yaml_block_check_finds_an_unmarked_block():
     text = ('```yaml\nid: x\n```\n\n```yaml title="Fragment of a template"\n- {rect: {}}\n```\n\n'
-            '```yaml\n--8<-- "docs/examples/first-game/game.yaml"\n```\n\n'
-            '```yaml\n--8<-- "card_data/hapy/layouts.yaml"\n```\n')
+            '<!-- include: docs/examples/first-game/game.yaml -->\n```yaml\nid: night-sky\n```\n'
+            '<!-- end include -->\n\n<!-- include: card_data/hapy/layouts.yaml -->\n```yaml\nx: 1\n```\n'
+            '<!-- end include -->\n')
     wrong = yaml_blocks_that_claim_to_build(text)
     assert len(wrong) == 2 and "id: x" in wrong[0] and "card_data/hapy/layouts.yaml" in wrong[1]
 

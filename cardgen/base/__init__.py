@@ -1,3 +1,3 @@
 """What lies below every stage: errors, units, the files cardgen writes, the
-folders it reads from, worker processes and the folder jail. Imports nothing else of
-cardgen."""
+folders it reads from, worker processes, the folder jail, and the table of the stages
+themselves. Imports nothing else of cardgen."""

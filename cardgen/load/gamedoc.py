@@ -14,6 +14,8 @@ Rewrite the tables of pages, or check them (exit status 1 when one is stale)::
 
     python -m cardgen.load.gamedoc --write docs/design/game-folder.md docs/design/rich-text.md docs/validator/deck-expectations.md
     python -m cardgen.load.gamedoc --check docs/design/game-folder.md docs/design/rich-text.md docs/validator/deck-expectations.md
+
+``python docs/generate.py --write`` does this too, with every other generated part of the pages.
 """
 
 from __future__ import annotations
