@@ -4,7 +4,7 @@
 
 Run it after a change to a module of ``cardgen.rules.egypt.tables.SOURCES`` (the engine's
 move lists, searches or greedy player): until then the file is not read, and
-``tests/test_egypt_tables.py`` says so. It builds every table from scratch (some seconds),
+``tests/rules/test_egypt_tables.py`` says so. It builds every table from scratch (some seconds),
 writes the file, and reads it back, timing the read.
 """
 

@@ -240,3 +240,32 @@ def _face_cache_in_tmp(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CARDGEN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "face-cache"))
         yield
+
+
+# -- the quick subset ---------------------------------------------------------------------------
+
+# Folders and modules whose tests are slow as a rule: they build whole kits (every language and
+# paper), play thousands of games, or run a process per case. `pytest -m "not slow"` leaves them
+# out; the README's command runs everything.
+SLOW_FOLDERS = frozenset({"kits"})
+SLOW_MODULES = frozenset({
+    "test_mutations.py", "test_validate.py", "test_validate_balance.py", "test_validate_parallel.py",
+    "test_validate_hostile_data.py", "test_honest_players.py", "test_full_check_sampling.py", "test_replay.py",
+    "test_legal_at.py", "test_egypt_tables.py", "test_rules_kit.py", "test_rules_plugins.py",
+    "test_hostile_templates.py", "test_bad_input_fuzzed.py", "test_fuzz_inputs.py", "test_jsonshape.py",
+    "test_edge_clearance.py", "test_label_clearance.py", "test_printshop_files.py", "test_pdf_output.py",
+    "test_atomic_kit.py", "test_pdfx.py", "test_preflight.py", "test_export.py", "test_export_service.py",
+    "test_face_cache.py", "test_unchanged_rebuild.py", "test_render_costs.py", "test_serve.py",
+    "test_serve_browser.py", "test_watch.py", "test_i18n_kit.py", "test_i18n_tools.py", "test_i18n_fit.py",
+    "test_last_lines.py", "test_impose_kit.py", "test_shared_sheets.py", "test_greyscale.py", "test_prepress.py",
+    "test_variants_boards.py", "test_locale_keys_used.py", "test_docs.py", "test_cli.py", "test_packaging.py",
+    "test_lazy_imports.py", "test_gutterfold.py", "test_back_offset.py", "test_expect.py", "test_gameschema.py",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tests (see SLOW_FOLDERS and SLOW_MODULES)."""
+    for item in items:
+        path = Path(str(item.fspath))
+        if path.parent.name in SLOW_FOLDERS or path.name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

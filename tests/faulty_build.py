@@ -1,4 +1,4 @@
-"""``cardgen`` with a fault at one step of writing the kit, for tests/test_atomic_kit.py.
+"""``cardgen`` with a fault at one step of writing the kit, for tests/output/test_atomic_kit.py.
 
     python faulty_build.py STEP ACTION [--no-exchange] -- cardgen arguments…
 

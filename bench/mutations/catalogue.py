@@ -2,7 +2,7 @@
 
 Each :class:`Mutation` patches the engine (its classes, a module constant or the bound
 game definition) inside this process and undoes it afterwards; no file is edited.
-``tests/test_mutations.py`` requires the validator to catch each one (with a seed that
+``tests/validation/test_mutations.py`` requires the validator to catch each one (with a seed that
 fails again on replay) and ``bench/mutation_score.py`` prints the score per game.
 
 Every one must be caught: the score is 100 % for each game.

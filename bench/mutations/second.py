@@ -9,7 +9,7 @@ to the wrong place with the count kept (``zone``), a secret in what every seat s
 rulebook's (``chance``). Hâpy and Egypt have no pieces (only cards), so the class
 "more pieces than the box holds" has none here.
 
-``bench/mutation_score.py --catalogue second`` scores it; ``tests/test_mutations.py``
+``bench/mutation_score.py --catalogue second`` scores it; ``tests/validation/test_mutations.py``
 requires the ones the validator catches (listed there) to stay caught.
 """
 

@@ -1,6 +1,6 @@
 """The stages of cardgen: each package (or top-level module), the stages it may import, and its job.
 
-This table is the one statement of the package's order: ``tests/test_architecture.py``
+This table is the one statement of the package's order: ``tests/base/test_architecture.py``
 holds every module to it, and the diagram and the package table of
 ``docs/developers/architecture.md`` are generated from it (``python docs/generate.py``).
 Imports nothing.

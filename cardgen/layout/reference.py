@@ -4,7 +4,7 @@ The op table (``SPECS``, ``BLOCK_KINDS``, ``CHOICES``) says which ops and keys t
 layout checker accepts and what type each value has; this module says what they do.
 The documentation's layout reference is rendered from both by
 :func:`reference_markdown`, so it lists exactly the keys the checker accepts, and
-``tests/test_docs.py`` fails when an op or a key has no description here.
+``tests/docs/test_docs.py`` fails when an op or a key has no description here.
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ BLOCKS_TEXT: dict[str, str] = {
 
 FRAGMENT_TITLE = "Fragment of a template"  # how the docs mark YAML that is not a whole file
 
-# One checked example per op (tests/test_docs.py parses each with the layout checker).
+# One checked example per op (tests/docs/test_docs.py parses each with the layout checker).
 EXAMPLES: dict[str, str] = {
     "rect": "- {rect: {x: -3, y: -3, w: 69, h: 94, fill: lapis}}\n"
             "- {rect: {x: 4, y: 4, w: 55, h: 80, r: 3, stroke: gold, stroke_width: 0.6, dash: [2, 1]}}",

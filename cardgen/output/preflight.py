@@ -14,7 +14,7 @@ What a shop's software rejects or flags, page by page:
 Spot colours (the CutContour die line, the registration colour) are not process ink
 and do not count toward the total. The figure is the ink a colour asks for wherever it
 is painted inside the bounding box of its clip, also where later art covers it: a
-rendering (Ghostscript's ``tiff32nc``, as ``tests/test_preflight.py`` does) shows the
+rendering (Ghostscript's ``tiff32nc``, as ``tests/output/test_preflight.py`` does) shows the
 same or less, never more.
 """
 

@@ -13,7 +13,7 @@ the workers are forked, which then share them) they take a fraction of one.
 The file holds a fingerprint of the modules that decide the tables' values
 (:data:`SOURCES`): a file made from other code is not read (the tables are then built as
 hands are met, as for options other than the shipped ones), and
-``tests/test_egypt_tables.py`` fails until it is written again::
+``tests/rules/test_egypt_tables.py`` fails until it is written again::
 
     python bench/egypt_tables.py
 

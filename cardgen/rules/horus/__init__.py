@@ -10,7 +10,7 @@ and :mod:`.islands` the simulated players; :mod:`.draw` the debug picture. This 
 only registers the rules (:func:`cardgen.rules.rules_for` imports it).
 
 **Where the rulebook is silent, our choices** (each tested in
-``tests/test_rules_horus.py`` and stated in ``README.horus-rules.md``):
+``tests/rules/test_rules_horus.py`` and stated in ``README.horus-rules.md``):
 
 * Start (the picture is not in the text): Boat, Step Pyramid, Boat in a row, at
   places (−2, 0), (0, 0), (2, 0).
