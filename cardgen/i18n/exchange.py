@@ -166,71 +166,101 @@ def _each_form(imported: Imported, lang: str, errors: Collector):
             yield from tr.plural_forms(categories)
 
 
-def import_catalogue(game: Game, file: Path, source: str | None = None) -> ImportResult:
-    """Write the translations of ``file`` into its language's locale file."""
-    imported = read_catalogue(file)
+def _catalogue_language(game: Game, imported: Imported, file: Path, source: str) -> str:
+    """The game's language an imported catalogue translates into: not pseudo, not the source."""
     named_at = imported.lang_where or Where(display_path(file))
-    source = check_source(game, source)
     if imported.lang == PSEUDO:
         raise CardgenError("the pseudo-language is made by cardgen, not imported", named_at)
     lang = game_language(game, imported.lang, named_at)
     if lang == source:
         raise CardgenError(f"the catalogue is for '{lang}', the source language: edit its locale file instead",
                            named_at)
-    src = {k: v for k, v in kit_strings(game, source, source=True).items() if v.strip()}
-    groups = form_groups(src, source)
-    places = _Places(src, groups, lang, f"{game.id} (not in locales/{source}.yaml)")
-    current = kit_strings(game, lang)  # cardgen's own sheet words in it: not written to the file again
-    errors = Collector()
-    updates: dict[str, str] = {}
-    translated_from: dict[str, str] = {}
-    untranslated = fuzzy = outdated = 0
-    said: set[tuple[str, object]] = set()
-    for tr in _each_form(imported, lang, errors):
-        key, problem = places.place(tr)
+    return lang
+
+
+def _translation_problem(key: str, source_text: str, text: str) -> str | None:
+    """What is wrong with a translation of ``key`` (its text, its placeholders), or None."""
+    problem = text_problem(text)
+    if problem:
+        return f"the translation of '{key}' {problem}"
+    want, got = placeholders(source_text), placeholders(text)
+    if got is None:
+        return (f"the translation of '{key}' has a brace that is not a {{name}} placeholder "
+                f"(write {{{{ and }}}} for a literal brace)")
+    if not same_placeholders(key, source_text, text):
+        def shown(names):
+            return ", ".join("{" + n + "}" for n in sorted(names)) or "none"
+        return (f"the translation of '{key}' has placeholders {shown(got)}, its source "
+                f"{shown(want or ())}: they must be the same")
+    return None
+
+
+class _Intake:
+    """The translations of a catalogue sorted one by one: the ones to write, the ones
+    skipped (counted), the problems (collected)."""
+
+    def __init__(self, places: _Places, current: dict[str, str], errors: Collector):
+        self.places, self.current, self.errors = places, current, errors
+        self.updates: dict[str, str] = {}
+        self.translated_from: dict[str, str] = {}  # key -> the source text its translation was made from
+        self.untranslated = self.fuzzy = self.outdated = 0
+        self.said: set[tuple[str, object]] = set()
+
+    def take(self, tr: Translation) -> None:
+        key, problem = self.places.place(tr)
         if key is None:
-            if (problem or "", tr.where) not in said:  # once for an entry, not once per plural form
-                said.add((problem or "", tr.where))
-                errors.add(problem or "", tr.where)
-            continue
-        want_source = source_of(src, groups, key) or ""
+            if (problem or "", tr.where) not in self.said:  # once for an entry, not once per plural form
+                self.said.add((problem or "", tr.where))
+                self.errors.add(problem or "", tr.where)
+            return
+        want_source = source_of(self.places.src, self.places.groups, key) or ""
         if tr.fuzzy:
-            fuzzy += 1
-            continue
+            self.fuzzy += 1
+            return
         if not tr.text.strip():
-            untranslated += 1
-            continue
+            self.untranslated += 1
+            return
         if tr.source != want_source:
-            outdated += 1  # translated from a source text that has changed since
-            continue
-        translated_from[key] = want_source
-        if tr.text == current.get(key):
-            continue  # what the file holds already (status reports it if it is wrong)
-        problem = text_problem(tr.text)
+            self.outdated += 1  # translated from a source text that has changed since
+            return
+        self.translated_from[key] = want_source
+        if tr.text == self.current.get(key):
+            return  # what the file holds already (status reports it if it is wrong)
+        problem = _translation_problem(key, want_source, tr.text)
         if problem:
-            errors.add(f"the translation of '{key}' {problem}", tr.where)
-            continue
-        want, got = placeholders(want_source), placeholders(tr.text)
-        if got is None:
-            errors.add(f"the translation of '{key}' has a brace that is not a {{name}} placeholder "
-                       f"(write {{{{ and }}}} for a literal brace)", tr.where)
-        elif not same_placeholders(key, want_source, tr.text):
-            def shown(names):
-                return ", ".join("{" + n + "}" for n in sorted(names)) or "none"
-            errors.add(f"the translation of '{key}' has placeholders {shown(got)}, its source "
-                       f"{shown(want or ())}: they must be the same", tr.where)
+            self.errors.add(problem, tr.where)
         else:
-            updates[key] = tr.text
-    errors.raise_if_any()
-    path = locale_path(game, lang)
-    label = display_path(path)
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    changes = {k: v for k, v in updates.items() if current.get(k) != v}
-    if changes:
-        write_atomic(path, set_strings(text, changes, label).encode("utf-8"))
+            self.updates[key] = tr.text
+
+
+def _record_sources(game: Game, lang: str, translated_from: dict[str, str]) -> None:
+    """Add the source texts of the imported translations to ``locales/.sources/<lang>.json``."""
     record = {**read_sources(game, lang), **translated_from}
     if translated_from and record != read_sources(game, lang):
         sources_path(game, lang).parent.mkdir(exist_ok=True)
         write_atomic(sources_path(game, lang), (json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True)
                                                 + "\n").encode("utf-8"))
-    return ImportResult(path, len(changes), untranslated, fuzzy, outdated)
+
+
+def import_catalogue(game: Game, file: Path, source: str | None = None) -> ImportResult:
+    """Write the translations of ``file`` into its language's locale file."""
+    imported = read_catalogue(file)
+    source = check_source(game, source)
+    lang = _catalogue_language(game, imported, file, source)
+    src = {k: v for k, v in kit_strings(game, source, source=True).items() if v.strip()}
+    groups = form_groups(src, source)
+    places = _Places(src, groups, lang, f"{game.id} (not in locales/{source}.yaml)")
+    current = kit_strings(game, lang)  # cardgen's own sheet words in it: not written to the file again
+    errors = Collector()
+    intake = _Intake(places, current, errors)
+    for tr in _each_form(imported, lang, errors):
+        intake.take(tr)
+    errors.raise_if_any()
+    path = locale_path(game, lang)
+    label = display_path(path)
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    changes = {k: v for k, v in intake.updates.items() if current.get(k) != v}
+    if changes:
+        write_atomic(path, set_strings(text, changes, label).encode("utf-8"))
+    _record_sources(game, lang, intake.translated_from)
+    return ImportResult(path, len(changes), intake.untranslated, intake.fuzzy, intake.outdated)

@@ -122,6 +122,7 @@ class _Reader:
             self.fuzzy = True
 
     def keyword(self, text: str, line: int) -> None:
+        """A line that starts with a keyword: msgctxt, msgid, msgid_plural or msgstr[n]."""
         found = _KEYWORD.match(text)
         if found is None:
             raise self.fail(f"not a line of a PO file: {_shown(text)} (a line is a # comment, msgctxt, msgid, "
@@ -130,35 +131,47 @@ class _Reader:
         if index is not None and word != "msgstr":
             raise self.fail(f"{word}[{index}] is not a keyword (only msgstr takes an index)", line)
         value = self.string(text[found.end():], line)
-        entry = self.entry
         if word in ("msgctxt", "msgid"):
-            if entry is not None and entry.whole:
-                self.finish()
-                entry = None
-            if entry is not None and (entry.msgid is not None or word == "msgctxt"):
-                if entry.msgid is None:
-                    raise self.fail("msgctxt without a msgid after it", entry.context_line)
-                raise self.fail("msgid without a msgstr after it", entry.msgid_line)
-            if entry is None:
-                entry = self.entry = _Entry(self.fuzzy)
-                self.fuzzy = False
-            if word == "msgctxt":
-                entry.context, entry.context_line = [value], line
-                self.piece = entry.context
-            else:
-                entry.msgid, entry.msgid_line = [value], line
-                self.piece = entry.msgid
+            self.opening(word, value, line)
             return
+        entry = self.entry
         if entry is None or entry.msgid is None:
             raise self.fail(f"{word}{'' if index is None else f'[{index}]'} without a msgid before it", line)
         if self.inner_comment:
             raise self.fail(f"a comment inside an entry, before its msgstr (the entry at line {entry.msgid_line})",
                             self.inner_comment)
         if word == "msgid_plural":
-            if entry.plural is not None or entry.whole:
-                raise self.fail(f"msgid_plural out of place in the entry at line {entry.msgid_line}", line)
-            entry.plural = self.piece = [value]
-            return
+            self.msgid_plural(entry, value, line)
+        else:
+            self.msgstr(entry, index, value, line)
+
+    def opening(self, word: str, value: str, line: int) -> None:
+        """msgctxt or msgid: a new entry, or the msgid after an entry's msgctxt."""
+        entry = self.entry
+        if entry is not None and entry.whole:
+            self.finish()
+            entry = None
+        if entry is not None and (entry.msgid is not None or word == "msgctxt"):
+            if entry.msgid is None:
+                raise self.fail("msgctxt without a msgid after it", entry.context_line)
+            raise self.fail("msgid without a msgstr after it", entry.msgid_line)
+        if entry is None:
+            entry = self.entry = _Entry(self.fuzzy)
+            self.fuzzy = False
+        if word == "msgctxt":
+            entry.context, entry.context_line = [value], line
+            self.piece = entry.context
+        else:
+            entry.msgid, entry.msgid_line = [value], line
+            self.piece = entry.msgid
+
+    def msgid_plural(self, entry: _Entry, value: str, line: int) -> None:
+        if entry.plural is not None or entry.whole:
+            raise self.fail(f"msgid_plural out of place in the entry at line {entry.msgid_line}", line)
+        entry.plural = self.piece = [value]
+
+    def msgstr(self, entry: _Entry, index: str | None, value: str, line: int) -> None:
+        """msgstr, or msgstr[n] of an entry with msgid_plural, each in its turn."""
         if entry.plural is None and index is not None:
             raise self.fail(f"msgstr[{index}] in an entry without msgid_plural (the entry at line "
                             f"{entry.msgid_line})", line)

@@ -21,7 +21,8 @@ same or less, never more.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,7 @@ class _Page:
 
     def run(self) -> None:
         self._walk(self.page.obj, self.page.obj.get("/Resources"), (1.0, 0, 0, 1.0, 0, 0), depth=0)
+        self._finish()
 
     def _instructions(self, holder):
         key = holder.objgen
@@ -124,107 +126,10 @@ class _Page:
             self.ink.over = _union(self.ink.over, box)
 
     def _walk(self, holder, resources, ctm: Matrix, depth: int, clip: Box | None = None) -> None:
+        """Follow one content stream (the page's or a form's) with a fresh graphics state."""
         if depth > 12:
             return
-        spaces = (resources.get("/ColorSpace") if resources is not None else None) or {}
-        xobjects = (resources.get("/XObject") if resources is not None else None) or {}
-        fill: float | None = 0.0  # percent of ink of the current colours; None: a spot colour
-        stroke: float | None = 0.0
-        fill_space = stroke_space = "/DeviceGray"
-        width = 1.0
-        text_mode = 0  # Tr: 0 fill, 1 stroke, 2 both, 3 invisible …
-        stack: list = []
-        path: list[tuple[float, float]] = []
-        clipping = False  # W or W*: the path painted next (or ended by n) also clips
-        alpha = [1.0, 1.0]  # the fill and stroke opacity (ExtGState /ca, /CA)
-        states = (resources.get("/ExtGState") if resources is not None else None) or {}
-        for ins in self._instructions(holder):
-            if isinstance(ins, pikepdf.ContentStreamInlineImage):
-                self.findings.append(Finding(self.number, "an inline image (not checked; cardgen draws none)"))
-                continue
-            op, args = str(ins.operator), ins.operands
-            if op == "q":
-                stack.append((ctm, fill, stroke, fill_space, stroke_space, width, clip, text_mode, list(alpha)))
-            elif op == "Q" and stack:
-                ctm, fill, stroke, fill_space, stroke_space, width, clip, text_mode, alpha = stack.pop()
-            elif op == "gs":
-                state = states.get(str(args[0]))
-                if state is not None:
-                    alpha = [float(state.get("/ca", alpha[0])), float(state.get("/CA", alpha[1]))]
-            elif op in ("W", "W*"):
-                clipping = True
-            elif op == "cm":
-                ctm = _mul(tuple(float(v) for v in args), ctm)  # type: ignore[arg-type]
-            elif op == "w":
-                width = float(args[0])
-            elif op == "Tr":
-                text_mode = int(args[0])
-            elif op in ("k", "K"):
-                total = 100 * sum(float(v) for v in args)
-                fill, stroke = (total, stroke) if op == "k" else (fill, total)
-                fill_space, stroke_space = ("/DeviceCMYK", stroke_space) if op == "k" else (fill_space,
-                                                                                            "/DeviceCMYK")
-            elif op in ("g", "G"):
-                total = 100 * (1 - float(args[0]))
-                fill, stroke = (total, stroke) if op == "g" else (fill, total)
-            elif op in ("rg", "RG"):
-                self.rgb.add(f"'{op}' colour operators")
-                total = 0.0  # no ink a shop could count: the RGB finding says it
-                fill, stroke = (total, stroke) if op == "rg" else (fill, total)
-            elif op in ("cs", "CS"):
-                name = str(args[0])
-                space = spaces.get(name, pikepdf.Name(name)) if name.startswith("/") else None
-                if space is not None and is_rgb_space(space):
-                    self.rgb.add("an RGB colour space")
-                if op == "cs":
-                    fill_space = name
-                else:
-                    stroke_space = name
-            elif op in ("sc", "scn", "SC", "SCN"):
-                space = fill_space if op in ("sc", "scn") else stroke_space
-                ink = self._space_ink(spaces, space, args)
-                fill, stroke = (ink, stroke) if op in ("sc", "scn") else (fill, ink)
-            elif op in PATH_BUILD:
-                nums = [float(v) for v in args if _is_num(v)]
-                if op == "re" and len(nums) == 4:
-                    x, y, w, h = nums
-                    path += [_apply(ctm, x, y), _apply(ctm, x + w, y + h), _apply(ctm, x + w, y), _apply(ctm, x, y + h)]
-                else:
-                    path += [_apply(ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
-            elif op in PAINT_FILL or op in PAINT_STROKE or op == "n":
-                if path:
-                    xs, ys = [p[0] for p in path], [p[1] for p in path]
-                    outline = (min(xs), min(ys), max(xs), max(ys))
-                    grow = width * math.hypot(ctm[0], ctm[1]) / 2 if op in PAINT_STROKE else 0.0
-                    box = _within((outline[0] - grow, outline[1] - grow, outline[2] + grow, outline[3] + grow), clip)
-                    if op in PAINT_FILL and fill is not None and box is not None:
-                        self._ink(fill, box, alpha[0])
-                    if op in PAINT_STROKE and stroke is not None and box is not None:
-                        self._ink(stroke, box, alpha[1])
-                    if clipping:
-                        clip = _within(outline, clip) or (0.0, 0.0, 0.0, 0.0)
-                clipping = False
-                path = []
-            elif op in TEXT_SHOW:
-                origin = _apply(ctm, 0, 0)
-                spot = _within((origin[0], origin[1], origin[0], origin[1]), clip)
-                for ink, used in ((fill, text_mode in (0, 2, 4, 6)), (stroke, text_mode in (1, 2, 5, 6))):
-                    if used and ink is not None and spot is not None:
-                        self._ink(ink, spot, alpha[0])
-            elif op == "sh":
-                self._shading(resources, str(args[0]), ctm)
-            elif op == "Do":
-                obj = xobjects.get(str(args[0]))
-                if obj is None:
-                    continue
-                if obj.get("/Subtype") == "/Form":
-                    matrix = tuple(float(v) for v in obj.get("/Matrix", [1, 0, 0, 1, 0, 0]))
-                    self._walk(obj, obj.get("/Resources") or resources, _mul(matrix, ctm),  # type: ignore[arg-type]
-                               depth + 1, clip)
-                elif obj.get("/Subtype") == "/Image":
-                    self._image(obj, str(args[0]), ctm, clip, alpha[0])
-        if depth == 0:
-            self._finish()
+        _Stream(self, resources, _Graphics(ctm, clip), depth).run(self._instructions(holder))
 
     def _space_ink(self, spaces, space: str, args) -> float | None:
         resolved = spaces.get(space, pikepdf.Name(space)) if space.startswith("/") else None
@@ -295,6 +200,173 @@ class _Page:
                                                       "from the trim's top-left"))
         for _, text in sorted(self.low)[:3]:
             self.findings.append(Finding(self.number, f"image under {self.min_ppi:g} ppi: {text}", problem=False))
+
+
+@dataclass
+class _Graphics:
+    """The part of the graphics state the walk follows: what ``q`` saves and ``Q`` restores."""
+
+    ctm: Matrix
+    clip: Box | None = None
+    fill: float | None = 0.0  # percent of ink of the current colours; None: a spot colour
+    stroke: float | None = 0.0
+    fill_space: str = "/DeviceGray"
+    stroke_space: str = "/DeviceGray"
+    width: float = 1.0
+    text_mode: int = 0  # Tr: 0 fill, 1 stroke, 2 both, 3 invisible …
+    alpha: tuple[float, float] = (1.0, 1.0)  # the fill and stroke opacity (ExtGState /ca, /CA)
+
+    def set_colour(self, op: str, ink: float | None) -> None:
+        """A lower-case colour operator sets the fill, its upper-case twin the stroke."""
+        if op[0].islower():
+            self.fill = ink
+        else:
+            self.stroke = ink
+
+
+def _resource(resources, kind: str):
+    return (resources.get(kind) if resources is not None else None) or {}
+
+
+class _Stream:
+    """One content stream being walked: its resources, the saved graphics states, the
+    path being built. Each operator the preflight cares about has a handler (``_HANDLERS``)."""
+
+    def __init__(self, page: _Page, resources, graphics: _Graphics, depth: int):
+        self.page, self.resources, self.g, self.depth = page, resources, graphics, depth
+        self.spaces = _resource(resources, "/ColorSpace")
+        self.xobjects = _resource(resources, "/XObject")
+        self.states = _resource(resources, "/ExtGState")
+        self.stack: list[_Graphics] = []
+        self.path: list[tuple[float, float]] = []
+        self.clipping = False  # W or W*: the path painted next (or ended by n) also clips
+
+    def run(self, instructions) -> None:
+        for ins in instructions:
+            if isinstance(ins, pikepdf.ContentStreamInlineImage):
+                self.page.findings.append(Finding(self.page.number, "an inline image (not checked; cardgen draws "
+                                                                    "none)"))
+                continue
+            op = str(ins.operator)
+            handler = _HANDLERS.get(op)
+            if handler is not None:
+                handler(self, op, ins.operands)
+
+    def save(self, op: str, args) -> None:
+        self.stack.append(replace(self.g))
+
+    def restore(self, op: str, args) -> None:
+        if self.stack:
+            self.g = self.stack.pop()
+
+    def ext_state(self, op: str, args) -> None:
+        state = self.states.get(str(args[0]))
+        if state is not None:
+            alpha = self.g.alpha
+            self.g.alpha = (float(state.get("/ca", alpha[0])), float(state.get("/CA", alpha[1])))
+
+    def clip_next(self, op: str, args) -> None:
+        self.clipping = True
+
+    def transform(self, op: str, args) -> None:
+        self.g.ctm = _mul(tuple(float(v) for v in args), self.g.ctm)  # type: ignore[arg-type]
+
+    def line_width(self, op: str, args) -> None:
+        self.g.width = float(args[0])
+
+    def text_render(self, op: str, args) -> None:
+        self.g.text_mode = int(args[0])
+
+    def cmyk(self, op: str, args) -> None:
+        self.g.set_colour(op, 100 * sum(float(v) for v in args))
+        if op == "k":
+            self.g.fill_space = "/DeviceCMYK"
+        else:
+            self.g.stroke_space = "/DeviceCMYK"
+
+    def gray(self, op: str, args) -> None:
+        self.g.set_colour(op, 100 * (1 - float(args[0])))
+
+    def rgb(self, op: str, args) -> None:
+        self.page.rgb.add(f"'{op}' colour operators")
+        self.g.set_colour(op, 0.0)  # no ink a shop could count: the RGB finding says it
+
+    def colour_space(self, op: str, args) -> None:
+        name = str(args[0])
+        space = self.spaces.get(name, pikepdf.Name(name)) if name.startswith("/") else None
+        if space is not None and is_rgb_space(space):
+            self.page.rgb.add("an RGB colour space")
+        if op == "cs":
+            self.g.fill_space = name
+        else:
+            self.g.stroke_space = name
+
+    def colour(self, op: str, args) -> None:
+        space = self.g.fill_space if op in ("sc", "scn") else self.g.stroke_space
+        self.g.set_colour(op, self.page._space_ink(self.spaces, space, args))
+
+    def build_path(self, op: str, args) -> None:
+        ctm = self.g.ctm
+        nums = [float(v) for v in args if _is_num(v)]
+        if op == "re" and len(nums) == 4:
+            x, y, w, h = nums
+            self.path += [_apply(ctm, x, y), _apply(ctm, x + w, y + h), _apply(ctm, x + w, y), _apply(ctm, x, y + h)]
+        else:
+            self.path += [_apply(ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
+
+    def paint(self, op: str, args) -> None:
+        """Fill and/or stroke the path (or end it, ``n``), and clip by it after ``W``."""
+        if self.path:
+            g = self.g
+            xs, ys = [p[0] for p in self.path], [p[1] for p in self.path]
+            outline = (min(xs), min(ys), max(xs), max(ys))
+            grow = g.width * math.hypot(g.ctm[0], g.ctm[1]) / 2 if op in PAINT_STROKE else 0.0
+            box = _within((outline[0] - grow, outline[1] - grow, outline[2] + grow, outline[3] + grow), g.clip)
+            if op in PAINT_FILL and g.fill is not None and box is not None:
+                self.page._ink(g.fill, box, g.alpha[0])
+            if op in PAINT_STROKE and g.stroke is not None and box is not None:
+                self.page._ink(g.stroke, box, g.alpha[1])
+            if self.clipping:
+                g.clip = _within(outline, g.clip) or (0.0, 0.0, 0.0, 0.0)
+        self.clipping = False
+        self.path = []
+
+    def show_text(self, op: str, args) -> None:
+        g = self.g
+        origin = _apply(g.ctm, 0, 0)
+        spot = _within((origin[0], origin[1], origin[0], origin[1]), g.clip)
+        for ink, used in ((g.fill, g.text_mode in (0, 2, 4, 6)), (g.stroke, g.text_mode in (1, 2, 5, 6))):
+            if used and ink is not None and spot is not None:
+                self.page._ink(ink, spot, g.alpha[0])
+
+    def shade(self, op: str, args) -> None:
+        self.page._shading(self.resources, str(args[0]), self.g.ctm)
+
+    def place(self, op: str, args) -> None:
+        """``Do``: walk a form with the current transformation and clip, or check an image."""
+        obj = self.xobjects.get(str(args[0]))
+        if obj is None:
+            return
+        g = self.g
+        if obj.get("/Subtype") == "/Form":
+            matrix = tuple(float(v) for v in obj.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+            self.page._walk(obj, obj.get("/Resources") or self.resources,
+                            _mul(matrix, g.ctm), self.depth + 1, g.clip)  # type: ignore[arg-type]
+        elif obj.get("/Subtype") == "/Image":
+            self.page._image(obj, str(args[0]), g.ctm, g.clip, g.alpha[0])
+
+
+_HANDLERS: dict[str, Callable[[_Stream, str, Any], None]] = {
+    "q": _Stream.save, "Q": _Stream.restore, "gs": _Stream.ext_state, "W": _Stream.clip_next,
+    "W*": _Stream.clip_next, "cm": _Stream.transform, "w": _Stream.line_width, "Tr": _Stream.text_render,
+    "k": _Stream.cmyk, "K": _Stream.cmyk, "g": _Stream.gray, "G": _Stream.gray, "rg": _Stream.rgb,
+    "RG": _Stream.rgb, "cs": _Stream.colour_space, "CS": _Stream.colour_space, "sc": _Stream.colour,
+    "scn": _Stream.colour, "SC": _Stream.colour, "SCN": _Stream.colour,
+    "sh": _Stream.shade, "Do": _Stream.place,
+    **dict.fromkeys(PATH_BUILD, _Stream.build_path),
+    **dict.fromkeys(PAINT_FILL | PAINT_STROKE | {"n"}, _Stream.paint),
+    **dict.fromkeys(TEXT_SHOW, _Stream.show_text),
+}
 
 
 def _within(box: Box, clip: Box | None) -> Box | None:
