@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from ..base.errors import Collector, Where
 from ..model.components import Card, SourceRow
+from ..model.fields import field_value, has_field
 from .data import check_finite, freeze
 from .gameschema import CARD, MAX_QUANTITY
 from .schema import ID_RE, check_mapping, describe, read_section
@@ -47,13 +48,10 @@ def id_problem(card_id: str) -> str | None:
 
 
 def _lookup(binding: dict[str, Any], dotted: str) -> Any:
-    value: Any = binding
-    for part in dotted.split("."):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        else:
-            raise KeyError(dotted)
-    return value
+    """A placeholder's value; KeyError naming it when the binding has none."""
+    if not has_field(binding, dotted):
+        raise KeyError(dotted)
+    return field_value(binding, dotted)
 
 
 def _expand_id(template: str, binding: dict[str, Any]) -> str:

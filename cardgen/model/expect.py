@@ -2,7 +2,7 @@
 
 The loader (:mod:`cardgen.load.expect`) reads and checks the YAML; the validator
 (:mod:`cardgen.validation.expect`) compares the decks with it. Both read a card's
-dotted fields the same way, through :func:`field_value`.
+dotted fields the same way, through :func:`cardgen.model.fields.field_value`.
 """
 
 from __future__ import annotations
@@ -12,23 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.errors import Where
+from .fields import field_value, has_field
 
-_NONE = object()
-
-
-def field_value(fields: Mapping[str, Any], dotted: str, default: Any = None) -> Any:
-    """The value of a dotted card field (``suit.id``), or ``default`` when the card has none."""
-    value: Any = fields
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return default
-        value = value[part]
-    return value
-
-
-def has_field(fields: Mapping[str, Any], dotted: str) -> bool:
-    return field_value(fields, dotted, _NONE) is not _NONE
-
+__all__ = ["Expectation", "ValueSet", "field_value", "has_field"]
 
 @dataclass(frozen=True)
 class ValueSet:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..base.errors import Where, display_path
 from ..model.components import Deck
+from ..model.fields import field_value
 from ..model.game import Game
 from ..rules.api import Problem, StaticSpec
 
@@ -29,15 +30,6 @@ class StaticResult:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def card_field(fields: Mapping[str, Any], path: str) -> Any:
-    value: Any = fields
-    for part in path.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
 
 
 def _and(words: list[str]) -> str:
@@ -104,7 +96,7 @@ def _check_deck(game: Game, spec: StaticSpec, locate: Callable[..., Where], res:
                 continue
             found.setdefault(key, []).append(card)
             continue
-        key = tuple(card_field(card.fields, f) for f in spec.key_fields)
+        key = tuple(field_value(card.fields, f) for f in spec.key_fields)
         missing = [f for f, v in zip(spec.key_fields, key) if v is None]
         if missing:
             res.problems.append(Problem(f"card '{card.id}' has no {' or '.join(repr(m) for m in missing)}: the rules"
@@ -240,7 +232,7 @@ def _check_arrangements(spec: StaticSpec, comp, res: StaticResult) -> None:
                                         " use each card exactly once", arr.where))
         short = bool(arr.places) and held is not None and arr.places != held  # the deck check names the cards
         for (fname, value), k in arr.fixed.items():
-            have = sum(c.quantity for c in comp.cards if card_field(c.fields, fname) == value)
+            have = sum(c.quantity for c in comp.cards if field_value(c.fields, fname) == value)
             if have != k:
                 res.problems.append(Problem(f"layout '{arr.name}' has {k} places for the cards with {fname} {value!r};"
                                             f" the deck has {have} such cards", arr.where))

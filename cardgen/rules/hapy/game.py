@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...base.errors import CardgenError, Where
+from ...model.fields import field_value
 from ..tableau import Layout
 from .checker import HapyChecker
 from .codec import request_tables
@@ -42,7 +43,7 @@ class HapyGame:
         for place, need in enumerate(layout.need):
             if need:
                 pool = frozenset(c for c in range(N_CARDS)
-                                 if all(_field(card_fields[c], k) == v for k, v in need.items()))
+                                 if all(field_value(card_fields[c], k) == v for k, v in need.items()))
                 pools.append((place, pool))
         constrained = {p for p, _ in pools}
         self.deal_order = tuple([p for p, _ in pools] + [p for p in range(N_CARDS) if p not in constrained])
@@ -74,15 +75,6 @@ class HapyGame:
 
     def card_name(self, card: int) -> str:
         return self.card_names[card] if 0 <= card < N_CARDS else f"card {card}"
-
-
-def _field(fields: Mapping[str, Any], path: str) -> Any:
-    value: Any = fields
-    for part in path.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
 
 
 def bind(game, num_players: int, setup: str, max_turns: int = MAX_TURNS) -> HapyGame:
