@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from ..base.errors import CardgenError, Collector, ErrorList, Where, display_path
@@ -99,7 +100,7 @@ def _template_line() -> tuple[str, int] | None:
     """The template and line whose code is running further up the stack (the caller of
     ``t()``, through ``plural()`` or a macro): Jinja's compiled code keeps its template
     in its globals and maps its own line numbers back to the template's."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
@@ -446,7 +447,7 @@ class KitRenderer:
     def _error_key(template: str, label: str, exc: CardgenError) -> tuple[str, str]:
         return template, str(exc).replace(label, "…")
 
-    def _render_headers(self, comp: Deck, base: dict[str, Any], lang: str, kit: LangKit,
+    def _render_headers(self, comp: Deck, header: str, base: dict[str, Any], lang: str, kit: LangKit,
                         errors: Collector) -> None:
         """A one-sided deck's header, once per sheet and paper: the template gets the
         page, the sheet's number and the box its pieces cover (``block``), from the
@@ -461,7 +462,7 @@ class KitRenderer:
                 ctx = {**base, "component": {"id": comp.id}, "paper": paper,
                        "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM},
                        "sheet": {"n": n, "of": len(blocks)}, "block": {"x": x, "y": y, "w": w, "h": h}}
-                faces = self._face(comp.header, ctx, f"{comp.id} header, sheet {n} on {paper} [{lang}]", errors)
+                faces = self._face(header, ctx, f"{comp.id} header, sheet {n} on {paper} [{lang}]", errors)
                 if faces:
                     pages.append(faces[0])
 
@@ -526,7 +527,7 @@ class KitRenderer:
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
                 if comp.header:
-                    self._render_headers(comp, base, lang, kit, errors)
+                    self._render_headers(comp, comp.header, base, lang, kit, errors)
             elif isinstance(comp, Board):
                 w, h = comp.size
                 geo = {"w": w, "h": h, "bleed": comp.bleed}

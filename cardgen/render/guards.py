@@ -266,7 +266,7 @@ def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> tupl
             budget.grow(max(_width(args[0]) if args else _width(kwargs.get("width")), len(owner)), what)
         elif name == "expandtabs":
             tab = args[0] if args else kwargs.get("tabsize", 8)
-            tabs = owner.count("\t" if isinstance(owner, str) else b"\t")
+            tabs = owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")
             budget.grow(len(owner) + tabs * max(_width(tab), 0), what)
         elif name == "join" and args:
             args = (listed(args[0]), *args[1:])

@@ -27,6 +27,7 @@ from ..version import __version__
 
 _IMPURE_FILTERS = frozenset({"random"})  # a different result on every call
 _IMPURE_NAMES = frozenset({"lipsum"})
+_TEMPLATE_REFS = (nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)  # nodes naming another template
 _NOT_YET = object()  # a template of the closure is not compiled yet
 
 
@@ -118,9 +119,10 @@ def template_facts(tree: nodes.Template, source: str) -> TemplateFacts:
     fields = {(name, *steps) for n, (name, steps) in chains.items() if n not in inner}
     whole = frozenset(n.name for n in tree.find_all(nodes.Name) if n.ctx == "load" and id(n) not in by_field)
     refs: list[str | None] = []
-    for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
-        target = node.template
-        refs.append(target.value if isinstance(target, nodes.Const) and isinstance(target.value, str) else None)
+    for ref in tree.find_all(_TEMPLATE_REFS):
+        assert isinstance(ref, _TEMPLATE_REFS)  # (for the type checker: find_all gives the types asked for)
+        named = ref.template
+        refs.append(named.value if isinstance(named, nodes.Const) and isinstance(named.value, str) else None)
     impure = bool((whole | {p[0] for p in fields}) & _IMPURE_NAMES) \
         or any(f.name in _IMPURE_FILTERS for f in tree.find_all(nodes.Filter))
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()

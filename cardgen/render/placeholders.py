@@ -39,7 +39,7 @@ def parse_placeholders(text: str) -> Pieces:
     """Split a locale string into literal text and placeholder names; PlaceholderError
     for a placeholder that is not a plain ``{name}`` (attributes, indexes, format
     specs, conversions, positions)."""
-    pieces = []
+    pieces: list[tuple[str, str | None]] = []
     try:
         parsed = list(_PARSER.parse(text))
     except ValueError as exc:  # a lone "{" or "}"

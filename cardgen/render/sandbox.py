@@ -8,6 +8,7 @@ astral hieroglyphs are not split into surrogates — see PRINT_NOTES.md).
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
 import operator
@@ -134,9 +135,9 @@ class _BudgetCodeGenerator(CodeGenerator):
     coordinates all the time; only joining strings and lists needs measuring)."""
 
     @optimizeconst
-    def visit_Add(self, node: nodes.Add, frame: Frame) -> None:
+    def visit_Add(self, node: nodes.BinExpr, frame: Frame) -> None:
         if not (_surely_a_number(node.left) or _surely_a_number(node.right)):
-            return CodeGenerator.visit_Add.__wrapped__(self, node, frame)  # environment.call_binop
+            return inspect.unwrap(CodeGenerator.visit_Add)(self, node, frame)  # environment.call_binop
         self.write("(")
         self.visit(node.left, frame)
         self.write(" + ")
@@ -147,7 +148,7 @@ class _BudgetCodeGenerator(CodeGenerator):
     @optimizeconst
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
-            return CodeGenerator.visit_Concat.__wrapped__(self, node, frame)  # HTML escaping: Jinja's own join
+            return inspect.unwrap(CodeGenerator.visit_Concat)(self, node, frame)  # HTML escaping: Jinja's own join
         self.write("environment.join_checked((")
         for arg in node.nodes:
             self.visit(arg, frame)
@@ -216,7 +217,7 @@ class LimitedSandbox(SandboxedEnvironment):
             self.budget.grow(text_size(value), "printing a " + type(value).__name__, added=0)
         return value
 
-    def concat(self, parts: Any) -> str:  # type: ignore[override]
+    def concat(self, parts: Any) -> str:
         """What a macro, a ``{% set %}`` block or a ``{% filter %}`` block wrote, joined
         (Jinja's generated code joins them with ``environment.concat``): measured first."""
         if not isinstance(parts, list):
@@ -295,7 +296,8 @@ class LimitedSandbox(SandboxedEnvironment):
             if is_format_map:
                 if kwargs or len(args) != 1:
                     return wrapped(*args, **kwargs)  # Jinja's TypeError
-                args, kwargs = (), args[0]
+                kwargs = args[0]
+                args = ()
             formatter.size = len(text)
             return type(text)(formatter.vformat(text, args, kwargs))
 
@@ -356,8 +358,9 @@ class TemplateRenderer:
     def __init__(self, template_dirs: tuple[Path, ...], palette: Mapping[str, str]):
         self.dirs = template_dirs
         self.palette = dict(palette)
+        self.loader = JailedLoader(template_dirs, roots_around(template_dirs))
         self.env = LimitedSandbox(
-            loader=JailedLoader(template_dirs, roots_around(template_dirs)),
+            loader=self.loader,
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             keep_trailing_newline=True,
@@ -427,7 +430,7 @@ class TemplateRenderer:
         """A template Jinja could not compile for its nesting: the error at its deepest line."""
         path = self.template_path(name)
         try:
-            source, _, _ = self.env.loader.get_source(self.env, name)
+            source, _, _ = self.loader.get_source(self.env, name)
         except jinja2.TemplateNotFound:
             return CardgenError(f"template could not be compiled ({type(exc).__name__})", Where(path))
         message, line = nesting_message(deepest_nesting(self.env, source), exc)

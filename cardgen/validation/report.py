@@ -97,87 +97,97 @@ def _on_processes(jobs: int) -> str:
 
 
 def render(report: dict[str, Any]) -> str:
-    out: list[str] = []
-    add = out.append
-    add(f"{report['name']} ({report['game']}) — validation")
-    rules = report["rules"] or "none"
-    add(f"rules: {rules}")
-    for note in report["notes"]:
-        add(f"note: {note}")
-    add("")
-
+    out: list[str] = [f"{report['name']} ({report['game']}) — validation", f"rules: {report['rules'] or 'none'}"]
+    out.extend(f"note: {note}" for note in report["notes"])
+    out.append("")
     st = report["static"]
-    add(f"Deck and setups: {'OK' if st['ok'] else 'FAILED'}")
-    for line in st["passed"]:
-        add(f"  ✓ {line}")
-    for line in st["problems"]:
-        add(f"  ✗ {line}")
-    add("")
-
-    sim = report["simulation"]
-    if sim["skipped"]:
-        add(f"Play: {'not run' if sim['ok'] else 'FAILED'} — {sim['skipped']}")
-    else:
-        configs = sim["configs"]
-        unfinished = sum(c["nonterminating"]["count"] for c in configs)
-        failures = sum(c["failure_count"] for c in configs)
-        add(f"Play: {'OK' if sim['ok'] else 'FAILED'} — {sim['games']:,} games in {sim['elapsed_s']:.1f} s"
-            f" ({_num(sim['games_per_s'])} games/s{_on_processes(sim.get('jobs', 1))}); {failures} rule or invariant"
-            f" failure(s),"
-            f" {unfinished} unfinished game(s)")
-        add(f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind;"
-            f" checks at every step, in full every {sim['full_check_every_steps']} steps and at the end")
-        if configs:
-            add(f"  {'setup':<9} {'players':>7}  {'kind':<7} {'games':>6} {'done':>5}  {'turns: median':>13} {'p95':>4}"
-                f"   wins per seat, % [95 % CI]")
-            for c in configs:
-                seats = "  ".join(f"{s['seat']}: {_pct(s['rate'])} [{_pct(s['ci95'][0])}–{_pct(s['ci95'][1])}]"
-                                  for s in c["seats"])
-                flag = ""
-                if c["failure_count"]:
-                    flag = f"  ✗ {c['failure_count']} failure(s)"
-                elif c["nonterminating"]["count"]:
-                    flag = f"  {'✗' if c['nonterminating']['counts_as_failure'] else '!'}" \
-                           f" {c['nonterminating']['count']} unfinished"
-                add(f"  {c['setup']:<9} {c['players']:>7}  {c['agents']:<7} {c['games']:>6}"
-                    f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
-                    f" {_num(c['length']['p95']):>4}"
-                    f"   {seats}{flag}")
-        out.extend(_chance_lines(sim.get("chance")))
-        out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
-        out.extend(_figures_table(configs))
-        if sim["failures"]:
-            add("")
-            add("  Failures and unfinished games (each command replays that game step by step):")
-            for f in sim["failures"]:
-                if f.get("chance"):
-                    add(f"  ✗ chance, the whole pass: {f['message']}")
-                    add(f"      {f['replay']}")
-                    continue
-                if f.get("nonterminating"):
-                    mark = "✗" if f["counts_as_failure"] else "!"
-                    where = "unfinished"
-                else:
-                    mark, where = "✗", f"step {f['step']} (turn {f['turn'] + 1})"
-                add(f"  {mark} {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}:"
-                    f" {f['message']}")
-                add(f"      {f['replay']}")
-            if any(f.get("nonterminating") and not f["counts_as_failure"] for f in sim["failures"]):
-                add("  (! the rules say these players may never finish a game, e.g. by passing forever:"
-                    " such a game is counted and listed, not failed)")
-    add("")
-
-    kit = report["kit"]
-    if kit is None:
-        add(f"Kit: not checked (add --kit output/{report['game']} to check a built kit)")
-    else:
-        add(f"Kit {kit['folder']}: {'OK' if kit['ok'] else 'FAILED'}")
-        for line in kit["passed"]:
-            add(f"  ✓ {line}")
-        for line in kit["problems"]:
-            add(f"  ✗ {line}")
-        for line in kit.get("warnings", []):
-            add(f"  ! {line}")
-    add("")
-    add("Result: OK — everything holds." if report["ok"] else "Result: FAILED — see the ✗ lines above.")
+    out.append(f"Deck and setups: {'OK' if st['ok'] else 'FAILED'}")
+    out.extend(_checked(st))
+    out.append("")
+    out.extend(_play_lines(report["simulation"]))
+    out.append("")
+    out.extend(_kit_lines(report["kit"], report["game"]))
+    out.append("")
+    out.append("Result: OK — everything holds." if report["ok"] else "Result: FAILED — see the ✗ lines above.")
     return "\n".join(out)
+
+
+def _checked(part: dict[str, Any]) -> list[str]:
+    """A part's checks that passed (✓) and its problems (✗)."""
+    return [f"  ✓ {line}" for line in part["passed"]] + [f"  ✗ {line}" for line in part["problems"]]
+
+
+def _play_lines(sim: dict[str, Any]) -> list[str]:
+    """The simulation: its summary, the table of configurations, chance, balance, figures and failures."""
+    if sim["skipped"]:
+        return [f"Play: {'not run' if sim['ok'] else 'FAILED'} — {sim['skipped']}"]
+    configs = sim["configs"]
+    unfinished = sum(c["nonterminating"]["count"] for c in configs)
+    failures = sum(c["failure_count"] for c in configs)
+    out = [f"Play: {'OK' if sim['ok'] else 'FAILED'} — {sim['games']:,} games in {sim['elapsed_s']:.1f} s"
+           f" ({_num(sim['games_per_s'])} games/s{_on_processes(sim.get('jobs', 1))}); {failures} rule or invariant"
+           f" failure(s),"
+           f" {unfinished} unfinished game(s)",
+           f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind;"
+           f" checks at every step, in full every {sim['full_check_every_steps']} steps and at the end"]
+    out.extend(_config_table(configs))
+    out.extend(_chance_lines(sim.get("chance")))
+    out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
+    out.extend(_figures_table(configs))
+    out.extend(_failure_lines(sim["failures"]))
+    return out
+
+
+def _config_table(configs: list[dict[str, Any]]) -> list[str]:
+    """One row per configuration: games finished, length and wins per seat."""
+    if not configs:
+        return []
+    out = [f"  {'setup':<9} {'players':>7}  {'kind':<7} {'games':>6} {'done':>5}  {'turns: median':>13} {'p95':>4}"
+           f"   wins per seat, % [95 % CI]"]
+    for c in configs:
+        seats = "  ".join(f"{s['seat']}: {_pct(s['rate'])} [{_pct(s['ci95'][0])}–{_pct(s['ci95'][1])}]"
+                          for s in c["seats"])
+        flag = ""
+        if c["failure_count"]:
+            flag = f"  ✗ {c['failure_count']} failure(s)"
+        elif c["nonterminating"]["count"]:
+            flag = f"  {'✗' if c['nonterminating']['counts_as_failure'] else '!'}" \
+                   f" {c['nonterminating']['count']} unfinished"
+        out.append(f"  {c['setup']:<9} {c['players']:>7}  {c['agents']:<7} {c['games']:>6}"
+                   f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
+                   f" {_num(c['length']['p95']):>4}"
+                   f"   {seats}{flag}")
+    return out
+
+
+def _failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+    """The failures and unfinished games kept, each with the command that replays it."""
+    if not failures:
+        return []
+    out = ["", "  Failures and unfinished games (each command replays that game step by step):"]
+    for f in failures:
+        if f.get("chance"):
+            out.append(f"  ✗ chance, the whole pass: {f['message']}")
+            out.append(f"      {f['replay']}")
+            continue
+        if f.get("nonterminating"):
+            mark = "✗" if f["counts_as_failure"] else "!"
+            where = "unfinished"
+        else:
+            mark, where = "✗", f"step {f['step']} (turn {f['turn'] + 1})"
+        out.append(f"  {mark} {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}:"
+                   f" {f['message']}")
+        out.append(f"      {f['replay']}")
+    if any(f.get("nonterminating") and not f["counts_as_failure"] for f in failures):
+        out.append("  (! the rules say these players may never finish a game, e.g. by passing forever:"
+                   " such a game is counted and listed, not failed)")
+    return out
+
+
+def _kit_lines(kit: dict[str, Any] | None, game: str) -> list[str]:
+    """The built kit's checks, or how to ask for them."""
+    if kit is None:
+        return [f"Kit: not checked (add --kit output/{game} to check a built kit)"]
+    out = [f"Kit {kit['folder']}: {'OK' if kit['ok'] else 'FAILED'}", *_checked(kit)]
+    out.extend(f"  ! {line}" for line in kit.get("warnings", []))
+    return out

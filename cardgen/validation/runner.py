@@ -108,7 +108,7 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
     # 2. the rules, played
     sim: dict[str, Any] = {"ok": True, "skipped": None, "configs": [], "failures": []}
     report["simulation"] = sim
-    if rules is None:
+    if rules is None or spec is None:  # (the spec is there whenever the rules are)
         sim["skipped"] = "no rules module"
     elif not static.deck_ok:
         sim["skipped"] = "the deck does not match the rules: fix the problems above first"

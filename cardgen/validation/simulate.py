@@ -35,7 +35,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,7 +169,7 @@ def mark_seat_balance(configs: list[dict[str, Any]], alpha: float = 0.05) -> dic
     return {"seats_judged": len(judged), "confidence_each": 1 - alpha / len(judged), "confidence_all": 1 - alpha}
 
 
-def percentile(sorted_values: list[int], q: float) -> float | None:
+def percentile(sorted_values: Sequence[float], q: float) -> float | None:
     """Nearest-rank percentile of sorted values."""
     if not sorted_values:
         return None
@@ -227,142 +227,226 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     ``final``: a list that receives the state as the game left it (e.g. to draw it).
     ``chance``: a tally that receives every chance step's draw with what the state declared
     (see :mod:`.chance`), each step checked against the checker's own distribution too."""
-    rng = random.Random(seed)  # chance only: deals, draws, dice
-    # each seat's own stream, apart from chance: a player that read its random source
-    # could otherwise foresee the next roll or draw
-    seat_rngs = [player_rng(seed, s) for s in range(gamedef.num_players)]
-    n = gamedef.num_players
-    config = f"setup '{gamedef.setup}', {n} players"  # a crash before the first step stops the run: no game to fail
-    state = call_rules("new_initial_state()", gamedef.new_initial_state, config=config)
-    if final is not None:
-        final.append(state)
-    agents = [call_rules(f"making seat {s + 1}'s player", make_agent, gamedef, s, config=config) for s in range(n)]
-    checker = call_rules("checker()", gamedef.checker, config=config)
-    limit = call_rules("max_game_length()", gamedef.max_game_length, config=config)
-    # hot loop: bound methods in locals
-    current_player = state.current_player
-    legal_actions = state.legal_actions
-    observation = state.observation
-    apply_action = state.apply_action
-    before = checker.before
-    after = checker.after
-    sample = getattr(state, "sample_chance", None)
-    # the fast chance run is taken with or without a trace, so that a replay (which traces)
-    # plays the very code path of the run that failed
-    chance_run = getattr(state, "apply_chance_run", None)
-    acts = [a.act for a in agents]
-    outcome = getattr(state, "outcome_text", None) if trace is not None else None  # what a step did, for --trace
-    earlier = None
-    # a random player's pick needs no list of legal actions where the state can index them
-    legal_at = getattr(state, "legal_at", None)
-    # the generic random player reads nothing of its observation: it is given none, and not probed
-    blind = [type(a).act is RandomAgent.act for a in agents]
-    uniform = [legal_at is not None and b for b in blind]
-    # on sampled steps, each player is asked again on a copy whose hidden information is
-    # re-dealt (a state's optional scrambled(seat, rng)) and must decide alike
-    scrambled = getattr(state, "scrambled", None)
-    kinds = [type(a).__name__ for a in agents]
-    probes = _Probes(seed)
-    pit = chance_test.pit_rng(seed) if chance is not None else None
-    step = 0
-    run_from = -1  # the step where the current run of chance steps began
+    game = _Play(gamedef, make_agent, seed, check_every, trace, final, chance)
+    state = game.state
     try:
-        p = current_player()
-        while True:
-            if p < 0:
-                if p == TERMINAL:
-                    break
-                if p != CHANCE:
-                    raise RuleViolation(f"current player {p} is neither a seat, chance nor terminal")
-                if step >= limit:
-                    return _unfinished(seed, step, state)
-                # a run of chance steps is checked where it ends: in full after the first (the deal)
-                # and after a run that reaches a full-check step, else the cheap checks
-                if run_from < 0:
-                    run_from = step
-                if chance_run is not None:  # fast path: the same draws as one by one
-                    # a copy from before the run: for the words of each draw, and for what each step declared
-                    shadow = state.clone() if trace is not None or pit is not None else None
-                    drawn = chance_run(rng)
-                    if trace is not None and shadow is not None:
-                        _trace_run(trace, step, shadow.clone() if pit is not None else shadow, drawn)
-                    if pit is not None:
-                        chance_test.record_run(shadow, drawn, chance, pit, checker, check_every == 1)
-                    step += len(drawn)
-                else:
-                    action = sample(rng) if sample is not None else sample_chance(state, rng)
-                    if pit is not None:
-                        chance_test.record(state, action, chance, pit, checker)
-                    elif action not in [a for a, _ in state.chance_outcomes()]:
-                        raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
-                    if trace is not None:
-                        trace(step, p, state.action_to_string(action))
-                    apply_action(action)
-                    step += 1
-                p = current_player()
-                if p != CHANCE:
-                    after(state, not run_from or step // check_every > run_from // check_every)
-                    run_from = -1
-                continue
-            if step >= limit:
-                return _unfinished(seed, step, state)
-            full = not (step + 1) % check_every
-            if uniform[p]:
-                u = seat_rngs[p].random()
-                action = legal_at(u)
-                if action is None:
-                    raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-                if full:  # sampled: the action drawn is the one the list gives
-                    legal = legal_actions()
-                    if not legal or legal[uniform_index(u, len(legal))] != action:
-                        raise RuleViolation(f"legal_at({u}) gave {action}, not the legal action the list"
-                                            " puts there")
-            else:
-                legal = legal_actions()
-                if not legal:
-                    raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
-                obs = None if blind[p] else observation(p)
-                if full and obs is not None:  # sampled: the observation is a copy, and the player decides on it alone
-                    probe = _honesty_probe(gamedef, state, p, obs, legal, agents[p], seat_rngs[p], rng, probes,
-                                           scrambled)
-                action = acts[p](obs, legal, seat_rngs[p])
-                if full:
-                    if action not in legal:  # the checker judges every action by the rules
-                        raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
-                    if obs is not None and probe is not None:
-                        _compare_decision(state, probe, action, p, kinds[p])
-            if trace is not None:
-                trace(step, p, state.action_to_string(action))
-                earlier = state.clone() if outcome is not None else None
-            before(state, p, action)
-            p = apply_action(action)
-            if p.__class__ is not int:  # apply_action may return the new current player
-                p = current_player()
-            elif full and p != current_player():
-                raise RuleViolation(f"applying {action} returned player {p}, but {current_player()} is to move")
-            if trace is not None and earlier is not None:
-                said = outcome(earlier)
-                if said:
-                    trace(step, -2, f"→ {said}")
-            step += 1
-            after(state, full)
-        checker.at_end(state)
-        if trace is not None:
-            returns = state.returns()
-            best = max(returns) if returns else 0
-            won = [s + 1 for s, r in enumerate(returns) if r == best] if returns and best > min(returns) else []
-            trace(step, TERMINAL, f"game over after {state.length()} turns: "
-                  + (f"seat {', '.join(map(str, won))} won" if won else "a draw") + f" (returns {returns})")
-        figures = state.figures() if hasattr(state, "figures") else None
+        game.loop()
+        figures = game.finish()
+    except _TooLong:
+        return _unfinished(seed, game.step, state)
     except RuleViolation as exc:
-        return GameOutcome(seed, "failure", step, _length(state), message=str(exc))
+        return GameOutcome(seed, "failure", game.step, _length(state), message=str(exc))
     except Exception as exc:  # a crash in a rules engine is a finding, reported with its seed
-        return GameOutcome(seed, "failure", step, _length(state), message=f"the engine crashed: "
+        return GameOutcome(seed, "failure", game.step, _length(state), message=f"the engine crashed: "
                            f"{type(exc).__name__}: {exc}")
-    returns = state.returns()
+    return GameOutcome(seed, "ok", game.step, state.length(), _winners(state.returns()), figures=figures)
+
+
+class _TooLong(Exception):
+    """The game is still going at the rules' length limit (nonterminating, not a failure)."""
+
+
+def _winners(returns: list[float]) -> tuple[int, ...]:
+    """The seats (from 0) with the best return, or none if all returns are equal (a draw)."""
     best = max(returns) if returns else 0
-    winners = tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
-    return GameOutcome(seed, "ok", step, state.length(), winners, figures=figures)
+    return tuple(s for s, r in enumerate(returns) if r == best) if returns and best > min(returns) else ()
+
+
+class _Play:
+    """One seeded game being played: its state, players, checker and random sources.
+
+    ``step`` is the number of steps played so far (kept exact when a check fails)."""
+
+    def __init__(self, gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int, check_every: int,
+                 trace: Trace | None, final: list | None, chance: chance_test.Tally | None) -> None:
+        self.gamedef = gamedef
+        self.seed = seed
+        self.check_every = check_every
+        self.trace = trace
+        self.rng = random.Random(seed)  # chance only: deals, draws, dice
+        n = gamedef.num_players
+        # each seat's own stream, apart from chance: a player that read its random source
+        # could otherwise foresee the next roll or draw
+        self.seat_rngs = [player_rng(seed, s) for s in range(n)]
+        config = f"setup '{gamedef.setup}', {n} players"  # a crash before the first step stops the run: no game to fail
+        state = self.state = call_rules("new_initial_state()", gamedef.new_initial_state, config=config)
+        if final is not None:
+            final.append(state)
+        agents = self.agents = [call_rules(f"making seat {s + 1}'s player", make_agent, gamedef, s, config=config)
+                                for s in range(n)]
+        self.checker = call_rules("checker()", gamedef.checker, config=config)
+        self.limit: int = call_rules("max_game_length()", gamedef.max_game_length, config=config)
+        # the fast chance run is taken with or without a trace, so that a replay (which traces)
+        # plays the very code path of the run that failed
+        self.chance_run: Callable[[random.Random], list[int]] | None = getattr(state, "apply_chance_run", None)
+        self.sample: Callable[[random.Random], int] | None = getattr(state, "sample_chance", None)
+        # what a step did, for --trace
+        self.outcome: Callable[[Any], str] | None = \
+            getattr(state, "outcome_text", None) if trace is not None else None
+        # a random player's pick needs no list of legal actions where the state can index them
+        self.legal_at: Callable[[float], int | None] | None = getattr(state, "legal_at", None)
+        # the generic random player reads nothing of its observation: it is given none, and not probed
+        self.blind = [type(a).act is RandomAgent.act for a in agents]
+        # on sampled steps, each player is asked again on a copy whose hidden information is
+        # re-dealt (a state's optional scrambled(seat, rng)) and must decide alike
+        self.scrambled: Callable[[int, random.Random], Any] | None = getattr(state, "scrambled", None)
+        self.kinds = [type(a).__name__ for a in agents]
+        self.probes = _Probes(seed)
+        self.tally = (chance, chance_test.pit_rng(seed)) if chance is not None else None
+        self.step = 0
+
+    def loop(self) -> None:
+        """Plays the game to its end; raises :class:`RuleViolation` at a broken rule and
+        :class:`_TooLong` at the length limit."""
+        # hot loop: bound methods and fixed values in locals
+        state = self.state
+        current_player = state.current_player
+        legal_actions = state.legal_actions
+        apply_action = state.apply_action
+        before = self.checker.before
+        after = self.checker.after
+        check_every, limit, trace = self.check_every, self.limit, self.trace
+        acts = [a.act for a in self.agents]
+        # a random player's pick by index, per seat (None: the player is asked with the list)
+        pickers = [self.legal_at if b else None for b in self.blind]
+        seat_rngs, blind, observation = self.seat_rngs, self.blind, state.observation
+        step = 0
+        earlier = None
+        try:
+            p = current_player()
+            while True:
+                if p < 0:
+                    if p == TERMINAL:
+                        return
+                    self.step = step
+                    p = self._chance_steps(p)
+                    step = self.step
+                    continue
+                if step >= limit:
+                    raise _TooLong
+                full = not (step + 1) % check_every
+                pick = pickers[p]
+                if pick is not None:
+                    u = seat_rngs[p].random()
+                    action = pick(u)
+                    if action is None:
+                        raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
+                    if full:  # sampled: the action drawn is the one the list gives
+                        _check_legal_at(legal_actions(), u, action)
+                else:
+                    legal = legal_actions()
+                    if not legal:
+                        raise RuleViolation(f"seat {p + 1} has no legal action although the game is not over")
+                    if full:
+                        action = self._decide_sampled(p, legal)
+                    else:
+                        action = acts[p](None if blind[p] else observation(p), legal, seat_rngs[p])
+                if trace is not None:
+                    earlier = self._trace_action(step, p, action)
+                before(state, p, action)
+                p = apply_action(action)
+                if p.__class__ is not int:  # apply_action may return the new current player
+                    p = current_player()
+                elif full and p != current_player():
+                    raise RuleViolation(f"applying {action} returned player {p}, but {current_player()} is to move")
+                if earlier is not None:
+                    self._trace_outcome(step, earlier)
+                step += 1
+                after(state, full)
+        finally:  # the steps played, whichever of the loop and a chance run counted last
+            if step > self.step:
+                self.step = step
+
+    def _chance_steps(self, p: int) -> int:
+        """Plays a run of chance steps (a deal, the draws that refill hands) from ``self.step``
+        and checks the state where it ends: in full after the first run (the deal) and after a
+        run that reaches a full-check step, else by the cheap checks. Returns the player to
+        move after it."""
+        if p != CHANCE:
+            raise RuleViolation(f"current player {p} is neither a seat, chance nor terminal")
+        run_from = self.step  # the step where the run began
+        current_player = self.state.current_player
+        while p == CHANCE:
+            if self.step >= self.limit:
+                raise _TooLong
+            if self.chance_run is not None:  # fast path: the same draws as one by one
+                self._fast_chance(self.chance_run)
+            else:
+                self._slow_chance(p)
+            p = current_player()
+        every = self.check_every
+        self.checker.after(self.state, not run_from or self.step // every > run_from // every)
+        return p
+
+    def _fast_chance(self, chance_run: Callable[[random.Random], list[int]]) -> None:
+        """The state's whole run of chance steps at once (``apply_chance_run``)."""
+        trace, tally = self.trace, self.tally
+        # a copy from before the run: for the words of each draw, and for what each step declared
+        shadow = self.state.clone() if trace is not None or tally is not None else None
+        drawn = chance_run(self.rng)
+        if trace is not None and shadow is not None:
+            _trace_run(trace, self.step, shadow.clone() if tally is not None else shadow, drawn)
+        if tally is not None:
+            chance_test.record_run(shadow, drawn, tally[0], tally[1], self.checker, self.check_every == 1)
+        self.step += len(drawn)
+
+    def _slow_chance(self, p: int) -> None:
+        """One chance step, drawn among the outcomes the state announces."""
+        state = self.state
+        action = self.sample(self.rng) if self.sample is not None else sample_chance(state, self.rng)
+        if self.tally is not None:
+            chance_test.record(state, action, self.tally[0], self.tally[1], self.checker)
+        elif action not in [a for a, _ in state.chance_outcomes()]:
+            raise RuleViolation(f"chance outcome {action} is not among the announced outcomes")
+        if self.trace is not None:
+            self.trace(self.step, p, state.action_to_string(action))
+        state.apply_action(action)
+        self.step += 1
+
+    def _decide_sampled(self, p: int, legal: list[int]) -> int:
+        """A player's decision on a full-check step: the observation is a copy, the player
+        decides on it alone, and its choice is legal."""
+        obs = None if self.blind[p] else self.state.observation(p)
+        probe = None
+        if obs is not None:
+            probe = _honesty_probe(self.gamedef, self.state, p, obs, legal, self.agents[p], self.seat_rngs[p],
+                                   self.rng, self.probes, self.scrambled)
+        action: int = self.agents[p].act(obs, legal, self.seat_rngs[p])
+        if action not in legal:  # the checker judges every action by the rules
+            raise RuleViolation(f"seat {p + 1} chose action {action}, which is not legal")
+        if probe is not None:
+            _compare_decision(self.state, probe, action, p, self.kinds[p])
+        return action
+
+    def _trace_action(self, step: int, p: int, action: int) -> Any:
+        """Traces a seat's action; returns a copy of the state before it if the state can
+        say what the step did (else None)."""
+        assert self.trace is not None
+        self.trace(step, p, self.state.action_to_string(action))
+        return self.state.clone() if self.outcome is not None else None
+
+    def _trace_outcome(self, step: int, earlier: Any) -> None:
+        assert self.trace is not None and self.outcome is not None
+        said = self.outcome(earlier)
+        if said:
+            self.trace(step, -2, f"→ {said}")
+
+    def finish(self) -> dict[str, Any] | None:
+        """The end-of-game checks (and trace); the engine's own per-game figures, if any."""
+        state = self.state
+        self.checker.at_end(state)
+        if self.trace is not None:
+            returns = state.returns()
+            won = [s + 1 for s in _winners(returns)]
+            self.trace(self.step, TERMINAL, f"game over after {state.length()} turns: "
+                       + (f"seat {', '.join(map(str, won))} won" if won else "a draw") + f" (returns {returns})")
+        return state.figures() if hasattr(state, "figures") else None
+
+
+def _check_legal_at(legal: list[int], u: float, action: int) -> None:
+    """On a sampled step, a random player's pick by index is the legal action the list puts there."""
+    if not legal or legal[uniform_index(u, len(legal))] != action:
+        raise RuleViolation(f"legal_at({u}) gave {action}, not the legal action the list puts there")
 
 
 class _Probes:
