@@ -187,12 +187,7 @@ class _Pen:
         self.c.translate(x, baseline)
         self.c.scale(1, -1)
         self.c.setFont(self.book.register(font), size)
-        if align == "center":
-            self.c.drawCentredString(0, 0, s)
-        elif align == "right":
-            self.c.drawRightString(0, 0, s)
-        else:
-            self.c.drawString(0, 0, s)
+        pdfout.draw_aligned(self.c, s, align)
         self.c.restoreState()
         return self.book.string_width_mm(font, s, size_pt)
 

@@ -209,3 +209,14 @@ def draw_marks(c: Canvas, marks: tuple[Mark, ...]) -> None:
     for m in marks:
         c.line(*stroke_line(m, HAIRLINE_MM))
     c.restoreState()
+
+
+def draw_aligned(c: Canvas, s: str, align: str) -> None:
+    """One line of text at the origin: its left end (``left``), middle (``center``) or
+    right end (``right``) there, through ReportLab's three calls."""
+    if align == "center":
+        c.drawCentredString(0, 0, s)
+    elif align == "right":
+        c.drawRightString(0, 0, s)
+    else:
+        c.drawString(0, 0, s)

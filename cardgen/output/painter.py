@@ -23,6 +23,7 @@ from ..layout.ops import Op
 from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
 from ..layout.textfit import Run, line_width
+from .canvas import draw_aligned
 from .reportlab_compat import draw_vector_art
 
 _UNSET = object()
@@ -228,12 +229,8 @@ class Painter:
             t.setFont(self.text.book.register(font), size_mm)
             t.textOut(s)
             self.c.drawText(t)
-        elif align == "center":
-            self.c.drawCentredString(0, 0, s)
-        elif align == "right":
-            self.c.drawRightString(0, 0, s)
         else:
-            self.c.drawString(0, 0, s)
+            draw_aligned(self.c, s, align)
         self.c.restoreState()
 
     def _set_text_colour(self, colour: str | None, opacity: float | None) -> None:
