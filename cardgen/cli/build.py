@@ -53,13 +53,17 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--ink-limit", type=click.FloatRange(100, 400), default=None, metavar="PERCENT",
               help="Most total ink (C+M+Y+K, percent) any colour of the print-shop files may have; darker colours "
                    "give up cyan, magenta and yellow. Default: 300.")
+@click.option("--preflight", is_flag=True,
+              help="Then read the print-shop files as a shop's preflight would (ink over the limit, images "
+                   "under 300 ppi, colours left in RGB, boxes, fonts) and print what it finds; "
+                   "'cardgen validate GAME --kit' always does.")
 @click.option("--watch", is_flag=True, help="After building, rebuild whenever the game's data or templates "
                                             "change (Ctrl-C to stop). A failed rebuild prints its errors and "
                                             "keeps watching.")
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
           allow_fallback: bool, no_cache: bool, strict: bool, profile: Path | None, ink_limit: float | None,
-          watch: bool) -> None:
+          preflight: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -78,7 +82,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --lang pseudo --paper a4
       cardgen build hapy --lang de --allow-fallback --proof
       cardgen build path/to/my-game --strict
-      cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280
+      cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280 --preflight
     """
     from .. import BuildOptions
     from ..output.cmyk import OutputProfile
@@ -108,14 +112,15 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         report(exc)  # watching: the fix may be on its way
     if model is not None:
         check_langs(model, langs)
-    ok = model is not None and _build_once(game, options, model)
+    ok = model is not None and _build_once(game, options, model, preflight)
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options)
 
 
-def _build_once(game: str, options, model=None) -> bool:
-    """Build (``model``, else the game loaded afresh) and report; False (errors printed) on a user error."""
+def _build_once(game: str, options, model=None, preflight: bool = False) -> bool:
+    """Build (``model``, else the game loaded afresh) and report (with ``preflight``, the
+    print-shop files' preflight too); False (errors printed) on a user error."""
     from .. import build, load_game
 
     try:
@@ -129,7 +134,8 @@ def _build_once(game: str, options, model=None) -> bool:
     width = max(len(f.name) for f in written)
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
-    _preflight(Path(folder))
+    if preflight:
+        _preflight(Path(folder))
     return True
 
 

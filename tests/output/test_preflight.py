@@ -104,10 +104,12 @@ def test_validate_kit_fails_on_ink_over_the_limit_and_names_file_page_and_card(d
 def test_a_build_prints_its_preflight(kits, dark_flood, cli, tmp_path):
     game = dark_flood[0].parent.parent / "mini_game"
     r = cli("build", str(game), "--lang", "en", "--paper", "a4", "--out", tmp_path)
+    assert r.exit_code == 0 and "Preflight" not in r.output  # asked for only
+    r = cli("build", str(game), "--lang", "en", "--paper", "a4", "--out", tmp_path, "--preflight")
     assert r.exit_code == 0, r.output
     assert "Preflight of 1 print-shop file(s) (PDF/X-4): 5 problem(s)\n" in r.stdout
     assert "problem: mini-en-printshop-63x88mm.pdf: page 1 (card-1 front): 400 % total ink" in r.stderr
-    r = cli("build", "hapy", "--lang", "en", "--paper", "a4", "--out", tmp_path)
+    r = cli("build", "hapy", "--lang", "en", "--paper", "a4", "--out", tmp_path, "--preflight")
     assert "Preflight of 1 print-shop file(s) (PDF/X-4): no problems\n" in r.stdout
 
 
