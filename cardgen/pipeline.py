@@ -68,12 +68,13 @@ def rules_data_problems(game: Game) -> list:
     the kit would print (house rules): refused by the build at their line, not later as
     a template error."""
     from .rules import rules_for
-    from .rules.guard import call_rules
 
     rules = rules_for(game.id)
     check = getattr(rules, "data_problems", None)
     if check is None:
         return []
+    from .rules.guard import call_rules  # only for a game with rules: a build of any other imports none
+
     return call_rules("data_problems()", lambda: list(check(game, game.data_marks)), owner=check)
 
 
