@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..base.errors import CardgenError, Collector, Where, display_path
 from ..base.files import write_atomic
+from ..base.jail import inside
 from ..load.locales import text_problem
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
@@ -39,7 +40,7 @@ from .catalog import (
     source_of,
     target_forms,
 )
-from .formats import Imported, Translation
+from .formats import MAX_BYTES, Imported, Translation
 from .yamledit import set_strings
 
 FORMATS = {"po": po, "xliff": xliff}
@@ -88,12 +89,29 @@ def sources_path(game: Game, lang: str) -> Path:
     return game.root / "locales" / SOURCES_DIR / f"{lang}.json"
 
 
+def check_sources_place(game: Game, lang: str) -> Path:
+    """The record's path, refused (CardgenError) when it, or its folder, is a link that
+    leads out of the game folder: the folder is untrusted, and the record is read and
+    written by cardgen."""
+    path = sources_path(game, lang)
+    for part in (path.parent, path):
+        if part.is_symlink() or part.exists():
+            inside(part, [game.root])
+    return path
+
+
 def read_sources(game: Game, lang: str) -> dict[str, str]:
     """The source text each of ``lang``'s imported translations translates (empty when
-    none was imported, or the record is not one cardgen wrote)."""
+    none was imported, or the record is not one cardgen wrote: not JSON, nested past
+    what json reads, larger than a catalogue may be, or leading out of the game folder)."""
     try:
-        doc = json.loads(sources_path(game, lang).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        path = check_sources_place(game, lang)
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            return {}
+        doc = json.loads(data.decode("utf-8"))
+    except (OSError, ValueError, RecursionError, CardgenError):
         return {}
     return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(doc, dict) else {}
 
@@ -256,6 +274,7 @@ def import_catalogue(game: Game, file: Path, source: str | None = None) -> Impor
     for tr in _each_form(imported, lang, errors):
         intake.take(tr)
     errors.raise_if_any()
+    check_sources_place(game, lang)  # before anything is written: the import is all or nothing
     path = locale_path(game, lang)
     label = display_path(path)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""

@@ -274,3 +274,43 @@ def test_the_sheet_label_words_are_exported_translated_and_printed_in_a_new_lang
     # a language cardgen has words for: exported as the kit prints them, not written back unchanged
     de = {e.msgctxt: e for e in polib.pofile(export(root, "de").decode())}
     assert de["sheet.front"].msgstr == "Vorderseite"
+
+
+@pytest.mark.parametrize("record", ["link out", "folder link out", "deep", "not json", "too large"])
+def test_a_hostile_source_record_is_never_read_outside_the_game_nor_a_traceback(game_copy, cli, tmp_path, record):
+    """locales/.sources/<lang>.json lies in an untrusted game folder: a link out of it is
+    neither read nor written through (the import refuses, one line, nothing written), and a
+    record nested past what json reads, not JSON, or larger than a catalogue is no record."""
+    root = game_copy("i18n_game")
+    sources = root / "locales" / ".sources"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "de.json").write_text('{"card.hint": "an older text"}', encoding="utf-8")
+    if record == "link out":
+        sources.mkdir()
+        (sources / "de.json").symlink_to(outside / "de.json")
+    elif record == "folder link out":
+        sources.symlink_to(outside, target_is_directory=True)
+    else:
+        sources.mkdir()
+        body = {"deep": "[" * 100_000 + "]" * 100_000, "not json": "{card.hint: x",
+                "too large": '{"card.hint": "' + "x" * (17 * 1024 * 1024) + '"}'}[record]
+        (sources / "de.json").write_text(body, encoding="utf-8")
+    before = (outside / "de.json").read_bytes()
+    r = cli("i18n", "status", root, "--lang", "de")
+    assert "Traceback" not in r.output and "outdated" not in r.stdout, r.output
+    po = tmp_path / "de.po"
+    po.write_text(export(root, "de").decode().replace('msgid "Keep it"\nmsgstr ""', 'msgid "Keep it"\nmsgstr "Behalten"'),
+                  encoding="utf-8")
+    locale_before = (root / "locales" / "de.yaml").read_bytes()
+    r = cli("i18n", "import", root, po)
+    assert "Traceback" not in r.output
+    if record.endswith("link out"):
+        assert r.exit_code == 1
+        (line,) = [x for x in r.output.splitlines() if x.startswith("error: ")]
+        assert "outside" in line or "leads" in line, line
+        assert (root / "locales" / "de.yaml").read_bytes() == locale_before  # all or nothing
+    else:
+        assert r.exit_code == 0, r.output
+    assert (outside / "de.json").read_bytes() == before
+    assert sorted(p.name for p in outside.iterdir()) == ["de.json"]
