@@ -273,10 +273,13 @@ class _RenderedLoader(_Loader):
 
 
 def _deepest(text: str, path: str, limit: int = MAX_NESTING, what: str = "the layout") -> None:
-    """Refuse a text nested deeper than ``limit``, at its line. Nesting needs one of
-    ``[{-:?`` per level, so only a text with more of those than the limit is parsed
-    event by event (iteratively) to measure it, before libyaml's composer recurses."""
-    if sum(text.count(c) for c in "[{-:?") <= limit:
+    """Refuse a text nested deeper than ``limit``, at its line. Each level opens with
+    ``[`` or ``{``, a ``-`` or ``?`` indicator, or a block mapping's first key, which
+    starts a line (or follows one of those indicators: ``a: b: c`` is no YAML), so only
+    a text with more lines and ``[{-?`` than the limit is parsed event by event
+    (iteratively) to measure it, before libyaml's composer recurses. (Counting ``:`` too
+    made nearly every rendered face pay for a second parse.)"""
+    if text.count("\n") + 1 + sum(text.count(c) for c in "[{-?") <= limit:
         return
     try:
         _measure_depth(text, path, limit, what, _Loader)

@@ -509,3 +509,12 @@ def test_a_number_too_long_in_a_rendered_layout_is_one_line(game_copy, cli, out)
     lines = build_fails(cli, root, out)
     assert lines[0] == (f"{game_label(root, 'templates', 'front.yaml.j2')} (rendered for cards/card-1 front [en]):2:14: "
                         "a whole number of 5,000 digits: cardgen reads at most 4,300")
+
+
+def test_nesting_by_indentation_alone_is_measured_too():
+    """Block mappings nested one a line (no bracket, dash or question mark) reach the
+    nesting limit as flow collections do: each level starts a line."""
+    deep = "".join(" " * i + f"k{i}:\n" for i in range(150)) + " " * 150 + "x\n"
+    assert yaml_error(deep).startswith("F:101:101: the file nests lists and mappings more than 100 deep")
+    assert yaml_error("- " * 60 + "\n" + "".join(" " * (120 + i) + f"k{i}:\n" for i in range(50))).endswith(
+        "more than 100 deep")
