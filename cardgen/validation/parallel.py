@@ -25,6 +25,7 @@ from typing import Any
 
 from ..base.errors import CardgenError
 from ..base.workers import init_worker, signals_held, stop
+from ..rules.guard import RulesCrash
 from . import chance
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
@@ -165,13 +166,25 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
                     futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
                                for i, start, n in tasks}
                 pending = set(futures)
+                crashes: dict[tuple[int, int], RulesCrash] = {}
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for future in finished:
+                        if future.cancelled():
+                            continue
                         i, start, n = futures[future]
-                        parts[(i, start)] = future.result()
+                        try:
+                            parts[(i, start)] = future.result()
+                        except RulesCrash as exc:  # the earliest chunk's crash is said, however the workers ran
+                            crashes[(i, start)] = exc
+                            for later, (j, later_start, _) in futures.items():
+                                if (j, later_start) > (i, start):
+                                    later.cancel()
+                            continue
                         if progress is not None:
                             progress(configs[i].label, n)
+                if crashes:
+                    raise crashes[min(crashes)]
             except BrokenProcessPool:  # a worker killed (out of memory, a crash in C code)
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
