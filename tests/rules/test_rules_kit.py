@@ -201,3 +201,163 @@ def test_a_move_the_rules_forbid_raises_in_judge(rules):
     state = dealt(rules)
     with pytest.raises(RuleViolation, match="in the take phase"):
         state.game.kit.judge(state.table, 0, ("pass",), state.game)
+
+
+# -- what the kit checks for free: flows, pile limits, turn order --------------------------
+
+
+def patched_play(monkeypatch, rules, after):
+    """The Star Freight engine with ``after(t, move, seat)`` run after each of its moves."""
+    original = type(rules).play
+
+    def play(self, t, move, game):
+        seat = t.seat
+        original(self, t, move, game)
+        after(t, move, seat)
+
+    monkeypatch.setattr(type(rules), "play", play)
+
+
+def first_failure(games: int = 10, players: tuple[int, ...] = (3,)) -> str:
+    report = played(games, players)
+    assert not report["ok"]
+    return report["simulation"]["failures"][0]["message"]
+
+
+def test_a_card_taken_into_another_seats_hand_fails_its_step(rules, monkeypatch):
+    """The rule "take a market card into your hand" applied to the next seat: the card count
+    holds, the judge (which reads the move, not where the card went) passes it; the flows
+    ('market -> hand': the mover's own) catch it."""
+    def to_the_neighbour(t, move, seat):
+        if move[0] == "take":
+            t.move(move[1], ("hand", seat), ("hand", (seat + 1) % t.num_players))
+
+    patched_play(monkeypatch, rules, to_the_neighbour)
+    message = first_failure()
+    assert "seat 1's take" in message or "take" in message
+    assert "to the hand of seat" in message and "which the rules never do" in message
+
+
+def test_cards_delivered_onto_another_seats_pile_fail(rules, monkeypatch):
+    def misdeliver(t, move, seat):
+        if move[0] == "deliver":
+            mine, theirs = ("delivered", seat), ("delivered", (seat + 1) % t.num_players)
+            for c in list(t.pile(mine)):
+                t.move(c, mine, theirs)
+
+    patched_play(monkeypatch, rules, misdeliver)
+    assert "the delivered of seat" in first_failure(20)
+
+
+def test_a_market_refilled_twice_breaks_its_limit(rules, monkeypatch):
+    patched_play(monkeypatch, rules, lambda t, move, seat: t.draw("draw", "market") if move[0] == "take" else None)
+    assert "pile 'market' holds 5 cards; the rules allow at most 4" in first_failure()
+
+
+def test_a_turn_that_skips_a_seat_fails(rules, monkeypatch):
+    def skip(t, move, seat):
+        if t.seat != seat and not t.over:
+            t.seat = (t.seat + 1) % t.num_players
+
+    patched_play(monkeypatch, rules, skip)
+    message = first_failure()
+    assert "seat 3 plays; the rules say seat 2" in message or "plays; the rules say seat" in message
+
+
+def test_the_play_passed_without_ending_the_turn_fails(rules, monkeypatch):
+    def hand_over(t, move, seat):
+        if move[0] in ("take", "draw"):
+            t.seat = (seat + 1) % t.num_players
+
+    patched_play(monkeypatch, rules, hand_over)
+    assert "gave the play to seat 2 without ending the turn" in first_failure()
+
+
+def test_the_shipped_game_keeps_to_its_flows_limits_and_turns(rules):
+    report = played(30)
+    assert report["ok"], report["simulation"]["failures"][:1]
+
+
+class PassLeft(Kit):
+    """Each turn the seat passes one card of its hand to the next seat's hand; after an
+    even-numbered card the seat after that one plays next, else the next seat: a flow
+    'of other' and a next_seat of the rules' own."""
+
+    game_id = "pass-left"
+    piles = (hidden("draw"), own("hand", most=8))
+    flows = ("hand -> hand of other",)
+
+    def setup(self, t, game):
+        for seat in range(game.num_players):
+            t.draw("draw", ("hand", seat), 2)
+
+    def moves(self, t, game):
+        return [("pass", c) for c in t.pile(("hand", t.seat))] or [("stop",)]
+
+    def play(self, t, move, game):
+        if move[0] == "pass":
+            t.move(move[1], ("hand", t.seat), ("hand", (t.seat + 1) % t.num_players))
+        t.end_turn(self.next_seat(t, t.seat, move, game))
+        t.over = t.turn >= 12 or move[0] == "stop"
+
+    def next_seat(self, t, seat, move, game):
+        return (seat + (2 if move[0] == "pass" and move[1] % 2 == 0 else 1)) % t.num_players
+
+
+def play_kit(kit: Kit, players: int = 3, games: int = 5, cards: int = 12) -> list[str]:
+    """The messages of every failure of ``games`` random games of ``kit`` with its checker."""
+    from cardgen.rules.kit import KitGame
+    from cardgen.validation.simulate import run_config
+
+    game = KitGame(kit, tuple(range(cards)), tuple(f"card {i}" for i in range(cards)), players, "standard")
+    result = run_config(game, kit.agents["random"], "random", True, games, 1, 1)
+    return [f.message for f in result.failures]
+
+
+def test_a_flow_to_another_seat_and_a_leader_of_the_rules_own_pass():
+    assert play_kit(PassLeft()) == []
+
+
+def test_a_card_passed_back_to_oneself_is_not_a_flow_to_another_seat():
+    class PassSelf(PassLeft):
+        def play(self, t, move, game):
+            if move[0] == "pass":
+                t.move(move[1], ("hand", t.seat), ("hand", t.seat))
+            t.end_turn(self.next_seat(t, t.seat, move, game))
+            t.over = t.turn >= 12
+
+    messages = play_kit(PassSelf())
+    assert messages and "from its own hand to its own hand, which the rules never do" in messages[0]
+
+
+def test_a_leader_other_than_the_rules_fails():
+    class NextAlways(PassLeft):
+        def play(self, t, move, game):
+            if move[0] == "pass":
+                t.move(move[1], ("hand", t.seat), ("hand", (t.seat + 1) % t.num_players))
+            t.end_turn()  # round the table, although after an even card the rules skip a seat
+            t.over = t.turn >= 12
+
+    messages = play_kit(NextAlways())
+    assert messages and "; the rules say seat" in messages[0]
+
+
+@pytest.mark.parametrize(("flows", "words"), [
+    (("hand to hand",), "must read 'FROM -> TO'"),
+    (("hand -> discard",), "names no pile 'discard'"),
+    (("draw of other -> hand",), "'draw' is one pile for the table"),
+    (("hand -> hand of them",), "say whose pile as 'hand of own'"),
+])
+def test_a_mistake_in_the_flows_is_said_when_the_kit_is_made(flows, words):
+    class Bad(PassLeft):
+        pass
+
+    Bad.flows = flows
+    with pytest.raises(TypeError, match="Bad: flow") as caught:
+        Bad()
+    assert words in str(caught.value)
+
+
+def test_a_pile_limit_must_be_a_count():
+    with pytest.raises(ValueError, match="most must be a whole number"):
+        own("hand", most=-1)

@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..api import CHANCE, TERMINAL, RuleViolation
+from .flows import check_flows
 from .table import Table, View
 
 if TYPE_CHECKING:
@@ -122,22 +123,60 @@ class KitState:
 
 
 class KitChecker:
-    """Every card in exactly one pile, scores only for the seats, and each move judged by
-    the kit's own ``judge`` (the rules said a second time, apart from ``moves``)."""
+    """What the kit holds a game to, apart from the engine's own moves: every card in
+    exactly one pile and no pile over its ``most``; each move judged by the kit's own
+    ``judge`` (the rules said a second time, apart from ``moves``); the cards a decision
+    moves going only where the kit's ``flows`` let them; and whose turn it is: the seat
+    changes only when a turn ends, and then to the seat ``next_seat`` names."""
 
     def __init__(self, game: KitGame):
         self.game = game
+        self.limited = [p for p in game.kit.piles if p.most is not None]
+        self.watching: tuple[int, Move, int, int] | None = None  # the decision being made: seat, move, turn, seat to play
 
     def before(self, state: KitState, player: int, action: int) -> None:
-        if player >= 0:
-            self.game.kit.judge(state.table, player, self.game.move(action), self.game)
+        if player < 0:
+            return
+        move = self.game.move(action)
+        t = state.table
+        self.game.kit.judge(t, player, move, self.game)
+        self.watching = (player, move, t.turn, t.seat)
+        t.log = []
 
     def after(self, state: KitState, full: bool) -> None:
-        cards = state.table.cards_everywhere()
+        t = state.table
+        if self.watching is not None:
+            self._after_decision(t, *self.watching)
+            self.watching, t.log = None, None
+        for spec in self.limited:
+            for seat, pile in enumerate(t.piles[spec.name]):
+                if len(pile) > spec.most:  # type: ignore[operator]  # limited: most is set
+                    whose = f" of seat {seat + 1}" if spec.per_seat else ""
+                    raise RuleViolation(f"pile '{spec.name}'{whose} holds {len(pile)} cards; the rules allow at most"
+                                        f" {spec.most}")
+        cards = t.cards_everywhere()
         if len(cards) != len(self.game.cards):
             raise RuleViolation(f"{len(cards)} cards in the piles; the deck has {len(self.game.cards)}")
         if full and sorted(cards) != list(range(len(self.game.cards))):
             raise RuleViolation("a card is in two piles at once, or in none")
+
+    def _after_decision(self, t: Table, seat: int, move: Move, turn: int, playing: int) -> None:
+        game = self.game
+        words = game.kit.words(move, game)
+        if game.kit.read_flows and t.log:
+            check_flows(game.kit.read_flows, t.log, seat, words, lambda c: game.names[c])
+        if t.turn == turn:
+            if t.seat != playing and not t.over:
+                raise RuleViolation(f"seat {seat + 1}'s {words} gave the play to seat {t.seat + 1} without ending"
+                                    " the turn")
+            return
+        if t.turn != turn + 1:
+            raise RuleViolation(f"seat {seat + 1}'s {words} ended {t.turn - turn} turns at once")
+        if not t.over:
+            wanted = game.kit.next_seat(t, seat, move, game)
+            if t.seat != wanted:
+                raise RuleViolation(f"after seat {seat + 1}'s {words}, seat {t.seat + 1} plays; the rules say seat"
+                                    f" {wanted + 1}")
 
     def at_end(self, state: KitState) -> None:
         result = state.returns()

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ..api import Arrangement, RandomAgent, StaticSpec, most_points_win
 from .engine import KitGame, Move
+from .flows import read_flows
 from .table import Pile, Table, View
 
 SETUP = "standard"
@@ -30,12 +31,16 @@ class Kit:
     deck: ClassVar[str] = "cards"  # the deck the game is played with
     piles: ClassVar[tuple[Pile, ...]]  # the first, one for the table, holds every card at the start
     phases: ClassVar[tuple[str, ...]] = ("play",)  # the phases of a turn; end_turn() goes back to the first
+    # where the rules let a decision send cards ("market -> hand", "hand -> hand of other"):
+    # the checker holds every move and draw to them (none named: not checked; see flows.py)
+    flows: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[tuple[int, int] | None] = None  # the player counts the rulebook allows
     must_finish: ClassVar[Mapping[str, bool]] = {"random": True, "greedy": True}
 
     def __init__(self) -> None:
         if not self.piles or self.piles[0].per_seat:
             raise TypeError(f"{type(self).__name__}: the first pile holds the deck: it must be one for the table")
+        self.read_flows = read_flows(self.flows, {p.name: p for p in self.piles}, type(self).__name__)
         self.agents: dict[str, Callable[[KitGame, int], Any]] = {"random": RandomAgent}
         if type(self).value is not Kit.value:
             self.agents["greedy"] = GreedyPlayer
@@ -64,6 +69,13 @@ class Kit:
 
     def judge_end(self, t: Table, game: KitGame) -> None:
         """Raise RuleViolation when the game ended against the rules."""
+
+    def next_seat(self, t: Table, seat: int, move: Move, game: KitGame) -> int:
+        """Who plays after ``seat``'s turn ended with ``move`` (``t`` as the move left it),
+        as the rulebook says it: the checker holds ``end_turn`` to it. By default the next
+        seat round the table; a game whose rules name another (the winner of a trick
+        leads) says so here and passes the seat to ``t.end_turn(seat)``."""
+        return (seat + 1) % t.num_players
 
     def result(self, t: Table, game: KitGame) -> Sequence[float]:
         """Each seat's result: by default the most points win."""

@@ -22,33 +22,38 @@ PUBLIC, OWNER, HIDDEN = "public", "owner", "hidden"
 class Pile:
     """A pile of cards: ``seen`` by every seat (``public``), by its owner only
     (``owner``: one pile per seat, such as a hand) or by nobody (``hidden``); ``each``:
-    one pile per seat (always so for ``owner``)."""
+    one pile per seat (always so for ``owner``); ``most``: the most cards it may hold
+    (each, for a pile per seat), as the box or the rulebook limits it (None: no limit),
+    which the kit's checker holds after every step."""
 
     name: str
     seen: str = PUBLIC
     each: bool = False
+    most: int | None = None
 
     def __post_init__(self) -> None:
         if self.seen not in (PUBLIC, OWNER, HIDDEN):
             raise ValueError(f"pile '{self.name}': seen must be public, owner or hidden, not {self.seen!r}")
+        if self.most is not None and (type(self.most) is not int or self.most < 0):
+            raise ValueError(f"pile '{self.name}': most must be a whole number of cards, 0 or more, not {self.most!r}")
 
     @property
     def per_seat(self) -> bool:
         return self.each or self.seen == OWNER
 
 
-def public(name: str, each: bool = False) -> Pile:
-    return Pile(name, PUBLIC, each)
+def public(name: str, each: bool = False, most: int | None = None) -> Pile:
+    return Pile(name, PUBLIC, each, most)
 
 
-def own(name: str) -> Pile:
+def own(name: str, most: int | None = None) -> Pile:
     """A pile per seat that only its owner sees: a hand."""
-    return Pile(name, OWNER, True)
+    return Pile(name, OWNER, True, most)
 
 
-def hidden(name: str) -> Pile:
+def hidden(name: str, most: int | None = None) -> Pile:
     """A face-down pile: its cards are drawn at random (chance steps)."""
-    return Pile(name, HIDDEN)
+    return Pile(name, HIDDEN, False, most)
 
 
 Where = str | tuple[str, int]  # a pile: its name, or (name, seat) for a pile per seat
@@ -80,6 +85,9 @@ class Table:
         self.scores = [0.0] * num_players
         self.pending: list[tuple[Where, Where]] = []  # draws waiting for chance: (from, to)
         self.over = False
+        # while the checker watches a decision: every card moved and draw asked for, as
+        # (card or None for a draw, from, to), for the checker to hold against the kit's flows
+        self.log: list[tuple[int | None, Where, Where]] | None = None
 
     def pile(self, where: Where) -> list[int]:
         """The cards of a pile (a list the rules may read and change)."""
@@ -93,15 +101,22 @@ class Table:
     def move(self, card: int, source: Where, dest: Where) -> None:
         self.pile(source).remove(card)
         self.pile(dest).append(card)
+        if self.log is not None:
+            self.log.append((card, source, dest))
 
     def draw(self, source: Where, dest: Where, count: int = 1) -> None:
         """Draw ``count`` cards at random from ``source`` to ``dest``, as chance steps
         taken before the next decision (fewer when ``source`` runs out)."""
+        for where in (source, dest):  # both named as declared: said now, not at the draw
+            self.pile(where)
         self.pending += [(source, dest)] * count
+        if self.log is not None and count > 0:
+            self.log.append((None, source, dest))
 
-    def end_turn(self) -> None:
-        """The next seat's turn, at the first phase."""
-        self.seat = (self.seat + 1) % self.num_players
+    def end_turn(self, to: int | None = None) -> None:
+        """The next seat's turn, at the first phase: the seat after this one, or seat
+        ``to`` where the rules name another (the winner of a trick leads)."""
+        self.seat = (self.seat + 1) % self.num_players if to is None else to
         self.phase = self.first_phase
         self.turn += 1
 
@@ -114,6 +129,7 @@ class Table:
         other.piles = {name: [list(p) for p in seats] for name, seats in self.piles.items()}
         other.scores = list(self.scores)
         other.pending = list(self.pending)
+        other.log = None
         return other
 
     def view(self, player: int) -> View:

@@ -1,8 +1,7 @@
-"""Star Freight (docs/examples/star-freight) with cardgen's rules kit. Each turn, take a
-card of the market (refilled from the draw pile) or draw one; then deliver every card
-of one kind from your hand, at least 3 cargo cards of a suit (their values score) or 2
-action cards alike (4 points each), or pass. The game ends when the draw pile is empty.
-"""
+"""Star Freight (docs/examples/star-freight) with cardgen's rules kit. Each turn, take a market card
+(refilled from the draw pile) or draw one; then deliver every card of one kind from your hand, 3+ cargo
+cards of a suit (their values score) or 2 action cards alike (4 points each), or pass. The game ends
+when the draw pile is empty."""
 
 from __future__ import annotations
 
@@ -16,7 +15,8 @@ HAND, MARKET, ACTION_POINTS = 5, 4, 4
 class StarFreight(Kit):
     game_id = "star-freight"
     players = (2, 5)
-    piles = (hidden("draw"), public("market"), own("hand"), public("delivered", each=True))
+    piles = (hidden("draw"), public("market", most=MARKET), own("hand"), public("delivered", each=True))
+    flows = ("market -> hand", "draw -> market", "draw -> hand", "hand -> delivered")  # where cards may go
     phases = ("take", "deliver")
 
     def card(self, fields):  # (kind, points): a cargo card's suit and value, an action's id
