@@ -111,6 +111,8 @@ class HorusChecker:
         self.placed = [0] * game.num_players
         self.stone_due: tuple[int, int] | None = None  # (seat, the size its card asks)
         self.stone_steps = 0  # the stone decisions seen: every STONE_SAMPLE-th is compared in full
+        self.place_steps = 0  # and the placement decisions, every PLACE_SAMPLE-th
+        self.every_step_full = True  # every step so far checked in full: the deep pass
         self.card_steps = 0  # and the card decisions
         # the checker's record of the cards' places and of the turns (made with its table); the
         # step before was checked in full (every step in the deep pass): every list, the views
@@ -262,6 +264,8 @@ class HorusChecker:
         base = action & ~KIND_MASK
         arg = action & KIND_MASK
         self.expect = None
+        if ph in (P_PLACE, P_RIVERPLACE, P_RN, P_BOATCHOICE, P_BOATPLACE):
+            self._placements_offered(s, ph)
         if ph in (P_PLACE, P_RIVERPLACE, P_BOATPLACE) or (ph == P_RN and base in (RIVER_BASE, NECRO_BASE)):
             self._tile_placed(s, ph, base, arg)
         elif base == BOAT_BASE and ph in (P_BOATCHOICE, P_RN):
@@ -417,34 +421,116 @@ class HorusChecker:
         self.stones[q] = self.stones.pop(src)
 
     def _check_place(self, s: HorusState, q: int, kind: int) -> None:
+        problem = self._place_problem(s.phase, q, kind, placed=True)
+        if problem is not None:
+            raise RuleViolation(problem)
+
+    def _place_problem(self, ph: int, q: int, kind: int, placed: bool = False,
+                       risks: dict[int, set[int]] | None = None) -> str | None:
+        """What the Tile Placement Rules say against a ``kind`` tile at ``q`` in phase ``ph``
+        (None: nothing). ``placed``: the tile is being placed, so the Boats' ways found
+        with it are kept; else the table's record is left as it was. ``risks``: per Boat
+        place, the only places a tile could block its kept way from (see :meth:`_way_risks`)."""
         g = self.g
         if not self._is_free(q):
-            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} overlaps a tile")
+            return f"a {g.kind_name(kind)} tile at {key_xy(q)} overlaps a tile"
         near = self._touching(q)
         if not near:
-            raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} shares no edge (full or half) with"
-                                " a tile")
-        if kind == RIVER and s.phase != P_BOATPLACE and not any(k in WATER for k in near):
-            raise RuleViolation(f"a River tile at {key_xy(q)} is not next to the River")
+            return f"a {g.kind_name(kind)} tile at {key_xy(q)} shares no edge (full or half) with a tile"
+        if kind == RIVER and ph != P_BOATPLACE and not any(k in WATER for k in near):
+            return f"a River tile at {key_xy(q)} is not next to the River"
         if kind == TEMPLE:
             if not any(k in WATER for k in near):
-                raise RuleViolation(f"the Temple at {key_xy(q)} is not next to the River")
+                return f"the Temple at {key_xy(q)} is not next to the River"
             if any(k < g.nterr or k == NECRO for k in near):
-                raise RuleViolation(f"the Temple at {key_xy(q)} touches a region or Necropolis tile")
+                return f"the Temple at {key_xy(q)} touches a region or Necropolis tile"
         if kind == BOAT:
             b, old = self.lifted
             if old is not None and q - old not in K_NBRSET:
-                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} does not touch the River tile that replaced it")
+                return f"Boat {b + 1} at {key_xy(q)} does not touch the River tile that replaced it"
             if old is None and not any(k in WATER for k in near):
-                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} is not next to the River")
-            self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
-            if not self._boat_open(q, q, True, placed=True):
-                raise RuleViolation(f"Boat {b + 1} at {key_xy(q)} has no way out to open table: the River is"
-                                    " blocked")
+                return f"Boat {b + 1} at {key_xy(q)} is not next to the River"
+            kept = self.ways.pop(q, None)  # a way kept for an earlier Boat there may be stale
+            open_ = self._boat_open(q, q, True, placed=placed)
+            if not placed and kept is not None:
+                self.ways[q] = kept
+            if not open_:
+                return f"Boat {b + 1} at {key_xy(q)} has no way out to open table: the River is blocked"
         for b, bq in enumerate(self.boats):
-            if bq is not None and not self._boat_open(bq, q, kind in WATER, placed=True):
-                raise RuleViolation(f"a {g.kind_name(kind)} tile at {key_xy(q)} blocks the River: Boat {b + 1} at"
-                                    f" {key_xy(bq)} has no way out to open table")
+            if bq is None or (risks is not None and bq in risks and q not in risks[bq]):
+                continue
+            if not self._boat_open(bq, q, kind in WATER, placed=placed):
+                return (f"a {g.kind_name(kind)} tile at {key_xy(q)} blocks the River: Boat {b + 1} at {key_xy(bq)}"
+                        " has no way out to open table")
+        return None
+
+    def _way_risks(self) -> dict[int, set[int]]:
+        """Per Boat with a kept way, the places where a tile could touch that way (lie on
+        or next to its free places, or crowd its end): a tile anywhere else leaves the way
+        open, as :meth:`_boat_open` would find without a search."""
+        out: dict[int, set[int]] = {}
+        for bq in self.boats:
+            known = self.ways.get(bq) if bq is not None else None
+            if bq is not None and known is not None:
+                free, end = known
+                out[bq] = {end - c for c in K_CROWDSET}.union(*({f - o for o in K_OVERSET} for f in free))
+        return out
+
+    # -- the placement steps offered, from the checker's own table ---------------------
+    # every 32nd placement decision of the quick pass (about 360 of Horus's 11,500 a pass, so
+    # a place missing in one position in twenty is found but once in 10^8 passes), and every
+    # one of the deep pass: the list costs a search of every free place
+    PLACE_SAMPLE = 32
+
+    def _placements_offered(self, s: HorusState, ph: int) -> None:
+        """The places (and Boats) a placement step offers are exactly the rulebook's, on
+        sampled steps: Action 1 and 3's tile, a bag River tile's Boat or place, a stack
+        River / Necropolis tile's side, place or Boat, and a lifted Boat's new place."""
+        self.place_steps += 1
+        if self.place_steps % self.PLACE_SAMPLE and not self.every_step_full:
+            return
+        g = self.g
+        want: set[int] = set()
+        if ph == P_PLACE:
+            want = {code(*key_xy(q)) for q in self._tile_places(ph, g.tile_kind[s.tile])}
+        elif ph == P_RIVERPLACE:
+            want = {RIVER_BASE + code(*key_xy(q)) for q in self._tile_places(ph, RIVER)}
+        elif ph == P_RN:
+            want = {RIVER_BASE + code(*key_xy(q)) for q in self._tile_places(ph, RIVER)}
+            want |= {NECRO_BASE + code(*key_xy(q)) for q in self._tile_places(ph, NECRO)}
+            want |= {BOAT_BASE + b for b in (0, 1) if self._boat_can_move(b, near_own=False)}
+        elif ph == P_BOATCHOICE:
+            want = {BOAT_BASE + b for b in (0, 1) if self._boat_can_move(b, near_own=True)}
+        elif ph == P_BOATPLACE:
+            want = {code(*key_xy(q)) for q in self._tile_places(ph, BOAT)}
+        step = {P_PLACE: "tile", P_RIVERPLACE: "River tile", P_RN: "River / Necropolis tile",
+                P_BOATCHOICE: "Boat choice", P_BOATPLACE: "Boat"}[ph]
+        check_offered(set(s.legal_actions()), want, f"seat {s.player + 1}'s {step} step", s.action_to_string)
+
+    def _tile_places(self, ph: int, kind: int) -> list[int]:
+        """Every place the rulebook lets a ``kind`` tile go now (a Boat: the lifted one)."""
+        if kind == BOAT and self.lifted[1] is not None:
+            cands: Collection[int] = [q for q in map(self.lifted[1].__add__, K_NBR) if self._is_free(q)]
+        else:
+            cands = frontier_of(self.tiles)
+        risks = self._way_risks()
+        return [q for q in cands if self._place_problem(ph, q, kind, risks=risks) is None]
+
+    def _boat_can_move(self, b: int, near_own: bool) -> bool:
+        """May a River tile replace Boat ``b``: could it then be put down (touching its old
+        place for a bag River tile, next to any water for a stack one) with a way out, and
+        blocking the other Boat nowhere?"""
+        bq = self.boats[b]
+        if bq is None:
+            return False
+        other = self.boats[1 - b]
+        cands = map(bq.__add__, K_NBR) if near_own else frontier_of(self.tiles)
+        for r in cands:
+            if not self._is_free(r) or not (near_own or any(k in WATER for k in self._touching(r))):
+                continue
+            if self._boat_open(r, r, True) and (other is None or self._boat_open(other, r, True)):
+                return True
+        return False
 
     def after(self, s: HorusState, full: bool) -> None:
         g = self.g
@@ -481,6 +567,7 @@ class HorusChecker:
             public_outcome(g, self.outcome_from, s, self.turn_card)
             self.outcome_from = None
         self.prev_full = full
+        self.every_step_full = self.every_step_full and full
         for p, hand in enumerate(s.hands):
             if len(hand) > rulebook.HAND:
                 raise RuleViolation(f"seat {p + 1} holds {len(hand)} Horus cards; the hand is {rulebook.HAND}")
@@ -507,7 +594,8 @@ class HorusChecker:
         due = self.stone_due
         self.stone_due = None
         self.stone_steps += 1
-        if due is None or (self.stone_steps % self.STONE_SAMPLE and not self.prev_full):
+        # every '?' card's step (any size: the rare region sizes are met there), else a sample
+        if due is None or (self.stone_steps % self.STONE_SAMPLE and not self.prev_full and due[1] != ANY):
             return
         legal = s.legal_actions()
         have = {key_of_code(a & KIND_MASK) for a in legal if a != NO_STONE}
@@ -515,7 +603,7 @@ class HorusChecker:
         if NO_STONE not in legal:
             raise RuleViolation(f"seat {player + 1} is not offered to place no Kingdom Stone; Action 4 says may")
         check_offered(have, want, f"seat {player + 1}'s Kingdom Stone step", key_xy,
-                      detail=f" (card size {due[1]})")
+                      detail=" (a '?' card: any size)" if due[1] == ANY else f" (card size {due[1]})")
 
     def _cards_offered(self, s: HorusState, player: int) -> None:
         """Action 2 offers exactly each kind of Horus card in the hand, and the Nile card while
@@ -558,15 +646,7 @@ class HorusChecker:
 
     def _a_boat_can_move(self) -> bool:
         """Could a Boat be replaced and put down next to its old place without blocking?"""
-        for b, bq in enumerate(self.boats):
-            if bq is None:
-                continue
-            other = self.boats[1 - b]
-            for r in map(bq.__add__, K_NBR):
-                if self._is_free(r) and self._boat_open(r, r, True) and \
-                        (other is None or self._boat_open(other, r, True)):
-                    return True
-        return False
+        return any(self._boat_can_move(b, near_own=True) for b in (0, 1))
 
     def _check_start(self, s: HorusState) -> None:
         kinds = sorted(self.tiles.values())
