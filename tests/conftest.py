@@ -260,6 +260,7 @@ SLOW_MODULES = frozenset({
     "test_last_lines.py", "test_impose_kit.py", "test_shared_sheets.py", "test_greyscale.py", "test_prepress.py",
     "test_variants_boards.py", "test_locale_keys_used.py", "test_docs.py", "test_cli.py", "test_packaging.py",
     "test_lazy_imports.py", "test_gutterfold.py", "test_back_offset.py", "test_expect.py", "test_gameschema.py",
+    "test_html_report.py", "test_html_report_browser.py",
 })
 
 

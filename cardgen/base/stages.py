@@ -84,7 +84,8 @@ STAGES: tuple[Stage, ...] = (
            "the validator: deck checks against the rules (`static`) and against game.yaml's `expect` "
            "(`expect`, for games with and without rules), seeded plays on several cores (`simulate`, "
            "`parallel`), chance outcomes against their declared distribution (`chance`), the kit check "
-           "(`kitcheck`, with the print-shop files' `preflight`), the report"),
+           "(`kitcheck`, with the print-shop files' `preflight`), who held each card and how often they won"
+           " (`cardstats`, `cardbalance`), the report as text and as a page of charts (`htmlreport`, `svgcharts`)"),
     _stage("calibrate", ("base", "impose", "layout", "output", "toolwords"), "the duplex calibration sheet"),
     _stage("export", ("base", "impose", "model", "output", "pipeline"),
            "images (PNG per face, Tabletop Simulator sheets, the preview) from the same renderer"),

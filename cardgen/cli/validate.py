@@ -63,6 +63,9 @@ def _names(value: str | None) -> tuple[str, ...]:
               help="Languages the kit must contain (repeatable). Default: all of the game's.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="Write the full report as JSON to FILE ('-' for standard output).")
+@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.html",
+              help="Also write the report as one self-contained HTML page of charts (win rate per seat,"
+                   " first-player advantage, game length, per-card statistics) to FILE.html.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Check (and play) the deck with this optional variant's cards (repeatable), as built with"
                    " 'cardgen build GAME --variant NAME'.")
@@ -80,7 +83,7 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.pass_context
 def validate(ctx: click.Context, game: str, games: int, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
+             report_path: Path | None, variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -98,6 +101,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     Examples:
       cardgen validate hapy
       cardgen validate hapy --games 2000 --players 3 --json report.json
+      cardgen validate egypt --games 500 --report egypt.html
       cardgen validate egypt --balance
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
@@ -156,6 +160,8 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     if tty:
         err.write("\r" + " " * 110 + "\r")
         err.flush()
+    if report_path is not None:
+        _write_page(report, report_path)
     _say(report, json_path)
     sys.exit(0 if report["ok"] else 1)
 
@@ -192,6 +198,18 @@ def _say(report: dict, json_path: Path | None) -> None:
     from ..validation.report import render
 
     click.echo(render(report))
+
+
+def _write_page(report: dict, path: Path) -> None:
+    """The report as an HTML page (whole or not at all)."""
+    from ..base.errors import display_path
+    from ..base.files import write_atomic
+    from ..validation.htmlreport import render_html
+
+    try:
+        write_atomic(path, render_html(report).encode("utf-8"))
+    except OSError as exc:
+        fail(CardgenError(f"cannot write the HTML report: {exc.strerror or exc}", Where(display_path(path))))
 
 
 def _check_rule_options(model, rules, players: tuple[int, ...], setup_names: tuple[str, ...],

@@ -274,6 +274,16 @@ class Rules(Protocol):
 #       full-check steps compares the action with the list.
 
 
+# Optional reports a State may give once the game is over (the validate report shows them):
+#   figures() -> {name: number or list of numbers}: the game's own figures of the game (scores,
+#       passes…), pooled per configuration;
+#   card_holders() -> {card name: seats}: for each card (by the name the designer knows it by, such
+#       as its id), the seats (from 0) that held or played it in this game; a card no seat had is
+#       left out. The report counts how often each card's holder won, so that a card whose holder
+#       wins far more (or less) than the holders of the other cards stands out. What "held or
+#       played" means is the game's: the cards in a seat's hand and tableau, the cards it melded.
+
+
 class FrozenDict(dict):
     """A mapping that cannot be changed, for an observation's tables (a copy of the
     state's dict: reading it costs what reading a dict costs)."""

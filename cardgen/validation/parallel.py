@@ -26,7 +26,7 @@ from typing import Any
 from ..base.errors import CardgenError
 from ..base.workers import init_worker, signals_held, stop
 from ..rules.guard import RulesCrash
-from . import chance
+from . import cardstats, chance
 from .simulate import KEEP_FAILURES, ConfigResult, run_config
 
 CHUNK_GAMES = 50  # games a worker plays per task at most: small enough to balance the workers
@@ -135,6 +135,7 @@ def merge(parts: list[ConfigResult]) -> ConfigResult:
         for name, values in part.samples.items():
             out.samples.setdefault(name, []).extend(values)
         chance.merge(out.chance, part.chance)
+        cardstats.merge(out.cards, part.cards)
     out.failures = out.failures[:KEEP_FAILURES]
     return out
 

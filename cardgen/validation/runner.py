@@ -18,6 +18,7 @@ from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
 from . import chance
+from .cardbalance import summarise as card_balance
 from .expect import check_expectations
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
@@ -193,6 +194,9 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     elapsed = time.perf_counter() - t0
     _judge_chance(configs, results, opts, sim)
     sim["seat_balance"] = mark_seat_balance(sim["configs"])
+    cards = card_balance(sim["configs"])
+    if cards is not None:
+        sim["cards"] = cards
     games = sum(c["games"] for c in sim["configs"])
     sim["games"] = games
     sim["elapsed_s"] = round(elapsed, 3)

@@ -50,6 +50,7 @@ from ..rules.api import (
     uniform_index,
 )
 from ..rules.guard import call_rules
+from . import cardstats
 from . import chance as chance_test
 
 DEFAULT_CHECK_EVERY = 16
@@ -65,6 +66,7 @@ class GameOutcome:
     winners: tuple[int, ...] = ()
     message: str = ""
     figures: dict[str, Any] | None = None  # the engine's own per-game figures, if it has any
+    holders: dict[str, tuple[int, ...]] | None = None  # the seats that held or played each card (see .cardstats)
 
 
 @dataclass
@@ -84,6 +86,7 @@ class ConfigResult:
     elapsed: float = 0.0
     samples: dict[str, list[float]] = field(default_factory=dict)  # per-game figures, pooled
     chance: dict[str, list[int]] = field(default_factory=dict)  # chance draws per node kind (see .chance)
+    cards: cardstats.Tally = field(default_factory=dict)  # per card: holdings and the holders' wins
 
     def add_figures(self, figures: dict[str, Any]) -> None:
         for name, value in figures.items():
@@ -121,6 +124,7 @@ class ConfigResult:
                 "min": lengths[0] if lengths else None,
                 "max": lengths[-1] if lengths else None,
                 "mean": sum(lengths) / len(lengths) if lengths else None,
+                "histogram": distribution([float(x) for x in lengths])["histogram"] if lengths else [],
             },
             "seats": seats,
             "fair_share": fair,
@@ -134,6 +138,7 @@ class ConfigResult:
             "elapsed_s": round(self.elapsed, 4),
             "games_per_s": round(self.games / self.elapsed, 1) if self.elapsed > 0 else None,
             "ok": self.ok,
+            **({"cards": cardstats.figures(self.cards)} if self.cards else {}),
         }
 
 
@@ -232,6 +237,7 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     try:
         game.loop()
         figures = game.finish()
+        holders = cardstats.holders_of(state, gamedef.num_players)
     except _TooLong:
         return _unfinished(seed, game.step, state)
     except RuleViolation as exc:
@@ -239,7 +245,8 @@ def play_game(gamedef: Any, make_agent: Callable[[Any, int], Any], seed: int,
     except Exception as exc:  # a crash in a rules engine is a finding, reported with its seed
         return GameOutcome(seed, "failure", game.step, _length(state), message=f"the engine crashed: "
                            f"{type(exc).__name__}: {exc}")
-    return GameOutcome(seed, "ok", game.step, state.length(), _winners(state.returns()), figures=figures)
+    return GameOutcome(seed, "ok", game.step, state.length(), _winners(state.returns()), figures=figures,
+                       holders=holders)
 
 
 class _TooLong(Exception):
@@ -564,6 +571,8 @@ def run_config(gamedef: Any, make_agent: Callable, agents: str, must_finish: boo
             res.lengths.append(out.length)
             if out.figures:
                 res.add_figures(out.figures)
+            if out.holders is not None:
+                cardstats.tally(res.cards, out.holders, out.winners)
             if len(out.winners) == 1:
                 res.wins[out.winners[0]] += 1
             else:

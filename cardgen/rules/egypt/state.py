@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import CHANCE, TERMINAL, PhaseState, RuleViolation, most_points_win
 from .bits import ALL, CBIT, CBOTH, CSIG, SIG_SHIFT, cards_mask, counts_tuple, kth_card, mask_cards, swar
-from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, outcome_text
+from .codec import COMBO, DISCARD_BASE, PASS, VICTIM_BASE, action_text, action_types, outcome_text
 from .moves import DISCARDS, MOVES, action_move, discard_actions
 from .spec import (
     CONTROL,
@@ -37,6 +37,7 @@ from .spec import (
     OVER,
     PHASE_NAMES,
     STEAL,
+    TYPE_IDS,
     VICTIM,
 )
 
@@ -279,6 +280,17 @@ class EgyptState(PhaseState):
         return {"tribute": list(self.score), "winning_tribute": top[0], "winning_margin": top[0] - top[1],
                 "control_changes": self.changes, "turns_with_a_controller": self.control_turns,
                 "reshuffles": self.reshuffles}
+
+    def card_holders(self) -> dict[str, tuple[int, ...]]:
+        """The seats that played a card of each type in a meld or a special meld, by type id
+        (a type's copies are alike), read from the public log (for the report's per-card
+        figures)."""
+        played: dict[str, set[int]] = {}
+        for ev in self.events:
+            if ev[0] == EV_MELD or ev[0] == EV_COMBO:
+                for t in set(action_types(ev[2])):
+                    played.setdefault(TYPE_IDS[t], set()).add(ev[1])
+        return {name: tuple(sorted(seats)) for name, seats in played.items()}
 
     def length(self) -> int:
         """Turns played."""

@@ -302,6 +302,12 @@ class HapyState(PhaseState):
                 "passes": passes, "won_by_whole_family_%": 100.0 if whole else 0.0,
                 "sets_revealed": [r.bit_count() // 3 for r in self.rev], "left_in_layout": self.pyr}
 
+    def card_holders(self) -> dict[str, tuple[int, ...]]:
+        """Who holds each card at the end, in hand or revealed, by card id (for the report's
+        per-card figures); the cards still in the layout are nobody's."""
+        names = self.g.card_names
+        return {names[c]: (s,) for s in range(self.g.num_players) for c in mask_cards(self.hand[s] | self.rev[s])}
+
     def clone(self) -> HapyState:
         s = type(self).__new__(type(self))  # a subclass (e.g. a test's broken engine) stays itself
         for name in HapyState.__slots__:

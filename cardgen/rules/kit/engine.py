@@ -115,6 +115,11 @@ class KitState:
     def length(self) -> int:
         return self.table.turn
 
+    def card_holders(self) -> dict[str, tuple[int, ...]]:
+        """The seats holding each card at the end in a pile of their own (a hand, a tableau),
+        by card id, for the report's per-card figures; the table's piles are nobody's."""
+        return self.table.holders(self.game.names)
+
     def action_to_string(self, action: int) -> str:
         if self.table.pending:
             dest = self.table.pending[0][1]

@@ -123,6 +123,16 @@ class Table:
     def cards_everywhere(self) -> list[int]:
         return [c for seats in self.piles.values() for pile in seats for c in pile]
 
+    def holders(self, names: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+        """The seats whose own piles hold each card, by the card's name."""
+        seats: dict[str, set[int]] = {}
+        for name, spec in self.specs.items():
+            if spec.per_seat:
+                for s, pile in enumerate(self.piles[name]):
+                    for c in pile:
+                        seats.setdefault(names[c], set()).add(s)
+        return {name: tuple(sorted(held)) for name, held in seats.items()}
+
     def copy(self) -> Table:
         other = object.__new__(Table)
         other.__dict__.update(self.__dict__)
