@@ -360,3 +360,17 @@ image:
     rows = {r["card"]: r for r in read_quantities(folder / "quantities.csv")}
     assert rows["comet"]["quantity"] == "2" and rows["sun-1"]["quantity"] == "1"
     assert sum(int(r["quantity"]) for r in rows.values()) == FIRST_GAME_PIECES
+
+
+def test_the_docs_example_profile_is_a_valid_profile(tmp_path):
+    """The profile shown in docs/printing/shops-and-images.md reads as it says."""
+    import re
+
+    from cardgen.output.shops import read_profile
+
+    page = (Path(__file__).parents[2] / "docs" / "printing" / "shops-and-images.md").read_text(encoding="utf-8")
+    body = re.search(r'```text title="~/.config/cardgen/shops/myshop.yaml"\n(.*?)```', page, re.S).group(1)
+    (tmp_path / "myshop.yaml").write_text(body, encoding="utf-8")
+    shop = read_profile(tmp_path / "myshop.yaml")
+    assert (shop.bleed, shop.page_order, shop.crop_marks, shop.pdfx) == (2.0, "fronts-then-backs", True, "4")
+    assert shop.file_stem("g", "en", "63x88mm") == "g-en-myshop-63x88mm"
