@@ -11,7 +11,7 @@ import math
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from .impose.shapes import shape_for, shape_of
 from .model.components import Board, Deck
 from .model.game import Game
 from .output.commit import kit_lock
+from .output.shops import ShopProfile
 from .pipeline import BuildOptions, Face, KitBuilder, LangKit
 
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
@@ -263,6 +264,54 @@ def export_png(game: Game, langs: tuple[str, ...], out_dir: Path, dpi: int = 300
 
 QUANTITIES = "quantities.csv"
 QUANTITY_COLUMNS = ("front", "back", "quantity", "component", "card")
+
+
+def export_shop_images(game: Game, langs: tuple[str, ...], out_dir: Path, shop: ShopProfile,
+                       options: BuildOptions | None = None) -> list[Path]:
+    """An image shop's files (``output: images`` profile) in ``OUT/<game>/<shop>/<lang>/``:
+    each card face of the decks that go to a shop, at the profile's exact pixel size with
+    its bleed (the faces rendered with the shop's bleed, so the art reaches every edge),
+    one file per copy (``copies: each``, ``…-<NNN>-<card>-<copy>-a-front.png``) or per
+    card (``counted``), and ``quantities.csv``: how many of each to print."""
+    spec = shop.image
+    assert spec is not None, "an image shop profile has its image spec (checked when read)"
+    if shop.bleed is not None:  # templates draw into ``bleed``: render with the shop's own
+        game = replace(game, components=tuple(replace(c, bleed=shop.bleed) if isinstance(c, Deck) else c
+                                              for c in game.components))
+    ext = "jpg" if spec.format == "jpeg" else "png"
+
+    def write(lang: str, staging: _Staging) -> None:
+        tmp = staging.dir(out_dir / game.id / shop.name / lang)
+        rows: dict[tuple[str, str, int], list[str]] = {}
+        for f in face_images(game, lang, spec.dpi, options=options):
+            assert isinstance(f.component, Deck)
+            if not f.component.printshop:
+                continue
+            card = next(c for c in f.component.cards if c.id == f.card_id)
+            image = _exact(f.image, spec.pixels(f.component.size, f.component.bleed))
+            copies = range(1, card.quantity + 1) if spec.copies == "each" else [0]
+            for copy in copies:
+                tag = "a-front" if f.side == "front" else "b-back"
+                name = f"{game.id}-{lang}-{f.component.id}-{f.index:03d}-{f.card_id}"
+                name += (f"-{copy}" if copy else "") + f"-{tag}.{ext}"
+                row = rows.setdefault((f.component.id, f.card_id, copy),
+                                      ["", "", "1" if copy else str(card.quantity), f.component.id, f.card_id])
+                row[0 if f.side == "front" else 1] = name
+                if spec.format == "jpeg":
+                    _save(image, tmp / name, format="JPEG", quality=95, subsampling=0, dpi=(spec.dpi, spec.dpi))
+                else:
+                    _save(image, tmp / name, format="PNG", dpi=(spec.dpi, spec.dpi), optimize=False)
+        if not rows:
+            raise CardgenError(f"game '{game.id}' has no deck that goes to a print shop (every deck has "
+                               "printshop: false)")
+        _write_quantities(tmp / QUANTITIES, list(rows.values()))
+
+    return _staged(write, langs or game.languages, out_dir, game.id)
+
+
+def _exact(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``image`` at exactly ``size`` pixels (a rendering rounds its size to the pixel)."""
+    return image if image.size == size else image.resize(size, Image.Resampling.LANCZOS)
 
 
 def _write_quantities(path: Path, rows: list[list[str]]) -> None:

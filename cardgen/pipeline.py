@@ -34,6 +34,7 @@ from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
 from .output.commit import MANIFEST, Committed, KitFolder
 from .output.kitwriter import KitWriter, WrittenFile
 from .output.reuse import FileReuse, files_stamp
+from .output.shops import ShopProfile
 from .render.faces import Face, KitRenderer, LangKit
 from .render.facestore import FaceStore
 from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning
@@ -60,6 +61,8 @@ class BuildOptions:
     strict: bool = False  # a warning fails the build, and the kit is left as it was
     profile: Path | None = None  # the CMYK output profile of the print-shop files (None: the shipped FOGRA39 one)
     ink_limit: float | None = None  # total ink of the print-shop files, percent (None: 300)
+    pdfx: str = "4"  # the print-shop files' PDF/X version: "4" or "1a"
+    shop: ShopProfile | None = None  # a print-shop profile (--shop, --cut-lines); None: the default, pdfx4
 
 
 
@@ -268,9 +271,31 @@ class KitBuilder:
         manifest: list[FileEntry] = []
         for sheets in impose_kit(self.game, self.opt, kit, self.writer.label_width):
             written += self.writer.write_sheets(tmp, kit, sheets, manifest)
-        written += self.writer.write_printshop(tmp, kit, manifest)
+        shop_kit, shop_decks = self.shop_faces(lang, kit)
+        if isinstance(shop_kit, list):
+            return LangOutcome(shop_kit, [], [])
+        written += self.writer.write_printshop(tmp, shop_kit, manifest, shop_decks)
         written += self.writer.write_boards(tmp, kit, manifest)
         return LangOutcome([], written, manifest, warnings, ink_same=probe is not None and not probe.changed)
+
+    def shop_faces(self, lang: str, kit: LangKit) -> tuple[LangKit | list[str], tuple[Deck, ...] | None]:
+        """The faces and decks of the print-shop files: the kit's own, or, when the shop
+        profile's bleed is not a print-shop deck's, every face rendered again with the
+        shop's bleed (templates draw their art into ``bleed``, so a larger one still gets
+        ink to its edge); a list of problems if that rendering fails."""
+        shop = self.opt.shop
+        if shop is None or shop.bleed is None:
+            return kit, None
+        decks = tuple(replace(d, bleed=shop.bleed) if d.printshop else d for d in self.game.decks)
+        if all(d.bleed == shop.bleed for d in self.game.decks if d.printshop):
+            return kit, decks
+        game = replace(self.game, components=tuple(replace(c, bleed=shop.bleed) if isinstance(c, Deck) and c.printshop
+                                                   else c for c in self.game.components))
+        errors = Collector()
+        shop_kit = KitRenderer(game, self.opt, self.text).render_lang(lang, errors)
+        if errors.errors:
+            return [f"with the {shop.name} profile's bleed of {shop.bleed:g} mm: {e}" for e in errors.errors], None
+        return shop_kit, tuple(d for d in game.decks)
 
     def _file_reuse(self, lang: str, kit: LangKit) -> FileReuse | None:
         """With the face cache: what decides every file of ``lang`` (output/reuse.py), so

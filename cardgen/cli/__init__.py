@@ -17,6 +17,7 @@ COMMANDS = {
     "list": ("listing", "list_cmd"), "build": ("build", "build"), "export": ("export", "export"),
     "preview": ("export", "preview"), "serve": ("serve", "serve"), "validate": ("validate", "validate"),
     "calibrate": ("calibrate", "calibrate"), "config": ("config", "config_cmd"), "i18n": ("i18n", "i18n"),
+    "shops": ("shops", "shops_cmd"),
 }
 
 

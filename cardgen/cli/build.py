@@ -53,6 +53,13 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--ink-limit", type=click.FloatRange(100, 400), default=None, metavar="PERCENT",
               help="Most total ink (C+M+Y+K, percent) any colour of the print-shop files may have; darker colours "
                    "give up cyan, magenta and yellow. Default: 300.")
+@click.option("--shop", "shop", default=None, metavar="NAME",
+              help="Make the print-shop files as this shop profile says (bleed, page order, PDF/X-4 or X-1a, "
+                   "ink limit, crop marks, cut lines, file names), or write an image shop's images; "
+                   "'cardgen shops' lists them. Default: pdfx4.")
+@click.option("--cut-lines", "cut_lines", type=click.Choice(["on", "off", "shaped"]), default=None,
+              help="CutContour die lines in the print-shop files: on every piece (round ones a circle), off, or "
+                   "only on pieces that are not plain rectangles. Default: the shop profile's choice.")
 @click.option("--preflight", is_flag=True,
               help="Then read the print-shop files as a shop's preflight would (ink over the limit, images "
                    "under 300 ppi, colours left in RGB, boxes, fonts) and print what it finds; "
@@ -63,7 +70,7 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
           allow_fallback: bool, no_cache: bool, strict: bool, profile: Path | None, ink_limit: float | None,
-          preflight: bool, watch: bool) -> None:
+          shop: str | None, cut_lines: str | None, preflight: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -83,11 +90,17 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --lang de --allow-fallback --proof
       cardgen build path/to/my-game --strict
       cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280 --preflight
+      cardgen build hapy --shop drivethrucards --lang en
     """
     from .. import BuildOptions
     from ..output.cmyk import OutputProfile
     from ..settings import load_settings
 
+    shop_profile = _shop_profile(shop, cut_lines)
+    images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
+    if shop_profile is not None and images is None:  # the command line's --profile and --ink-limit win
+        profile = profile or shop_profile.icc
+        ink_limit = ink_limit if ink_limit is not None else shop_profile.ink_limit
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
         OutputProfile.load(profile, ink_limit)  # a file that is no CMYK output profile stops here, before any drawing
@@ -100,7 +113,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
                            cache=not no_cache, strict=strict, profile=profile.resolve() if profile else None,
-                           ink_limit=ink_limit)
+                           ink_limit=ink_limit, pdfx=shop_profile.pdfx if shop_profile and not images else "4",
+                           shop=None if images else shop_profile)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
@@ -113,9 +127,43 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     if model is not None:
         check_langs(model, langs)
     ok = model is not None and _build_once(game, options, model, preflight)
+    if ok and images is not None:
+        ok = _shop_images(model, langs, options, images)
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options)
+
+
+def _shop_profile(name: str | None, cut_lines: str | None):
+    """The shop profile --shop names (the default, pdfx4, when only --cut-lines is given),
+    with --cut-lines in place of its own; None for neither. An unknown name is a usage
+    error (exit 2, listing the profiles); a broken profile file, exit 1."""
+    if name is None and cut_lines is None:
+        return None
+    from ..output.shops import DEFAULT_SHOP, UnknownShop, find_profile
+    from ..settings import user_config_path
+
+    try:
+        return find_profile(name or DEFAULT_SHOP, user_config_path().parent).with_cut_lines(cut_lines)
+    except UnknownShop as exc:
+        raise click.BadParameter(exc.message, param_hint="'--shop'") from None
+    except CardgenError as exc:
+        fail(exc)
+        raise  # not reached: fail() exits
+
+
+def _shop_images(model, langs: tuple[str, ...], options, shop) -> bool:
+    """An image shop's images of the kit just built, and where they went."""
+    from ..export import export_shop_images
+
+    try:
+        written = export_shop_images(model, langs, options.out_dir, shop, options)
+    except (CardgenError, OSError) as exc:
+        report(exc)
+        return False
+    folders = sorted({str(p.parent) for p in written})
+    click.echo(f"Wrote {len(written)} files for {shop.name} into {', '.join(folders)}")
+    return True
 
 
 def _build_once(game: str, options, model=None, preflight: bool = False) -> bool:

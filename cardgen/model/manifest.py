@@ -129,16 +129,28 @@ class ShopDetails:
     trim: tuple[float, float]
     two_sided: bool
     page_count: int
+    order: str = "alternating"  # a shop profile's page order: or "back-first", "fronts-then-backs"
+    bleed: float | None = None  # a shop profile's bleed (mm), in place of each deck's own
 
     def to_dict(self) -> Json:
-        return {"components": list(self.components), "trim": list(self.trim), "two_sided": self.two_sided,
-                "page_count": self.page_count}
+        out: Json = {"components": list(self.components), "trim": list(self.trim), "two_sided": self.two_sided,
+                     "page_count": self.page_count}
+        if self.order != "alternating":
+            out["order"] = self.order
+        if self.bleed is not None:
+            out["bleed"] = self.bleed
+        return out
 
     @classmethod
     def from_dict(cls, value: Any, what: str) -> ShopDetails:
         d = _Keys(value, f"{what}.printshop")
+        order = d.optional_text("order") or "alternating"
+        if order not in ("alternating", "back-first", "fronts-then-backs"):
+            raise _BadKey(f"{what}.printshop: 'order' must be alternating, back-first or fronts-then-backs,"
+                          f" found {order!r}")
         return cls(components=d.texts("components"), trim=d.numbers("trim", 2, "[width, height] in mm"),
-                   two_sided=d.flag("two_sided"), page_count=d.whole("page_count"))
+                   two_sided=d.flag("two_sided"), page_count=d.whole("page_count"), order=order,
+                   bleed=d.optional_number("bleed"))
 
 
 @dataclass(frozen=True)

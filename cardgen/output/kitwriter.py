@@ -33,6 +33,7 @@ from .cmyk import OutputProfile
 from .painter import Painter
 from .pdfx import make_pdfx
 from .reuse import FileReuse
+from .shoppages import crop_marks, die_line, ordered, page_margin
 
 
 def _rounded(*values: float) -> tuple[float, float, float, float]:
@@ -246,14 +247,18 @@ class KitWriter:
             out.append(WrittenFile(name, 1))
         return out
 
-    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry]) -> list[WrittenFile]:
+    def write_printshop(self, tmp: Path, kit: LangKit, manifest: list[FileEntry],
+                        decks: tuple[Deck, ...] | None = None) -> list[WrittenFile]:
         """The print-shop files (:mod:`cardgen.impose.printshop`): one per trim size, shape
         and sidedness, one face per page with trim + bleed, TrimBox and BleedBox set;
-        two-sided files run front, back, front, back …  A file whose inputs are unchanged
-        is taken from the kit as it is (:mod:`cardgen.output.reuse`)."""
+        two-sided files run front, back, front, back … (or as the build's shop profile
+        orders them, :mod:`cardgen.output.shoppages`). ``decks``: the game's decks with
+        the shop's bleed, when ``kit`` was rendered with it. A file whose inputs are
+        unchanged is taken from the kit as it is (:mod:`cardgen.output.reuse`)."""
         words = sheet_words(self.game.strings[kit.lang])
+        profile_of_shop = getattr(self.opt, "shop", None)
         out = []
-        for shop in plan_printshop(self.game.decks):
+        for shop in plan_printshop(decks if decks is not None else self.game.decks):
             pages = [
                 (comp, card.id, k, side, faces[(comp.id, card.id)])
                 for comp in shop.decks
@@ -263,6 +268,9 @@ class KitWriter:
                 if (comp.id, card.id) in faces
             ]
             name = shop.name(self.game.id, kit.lang, self._suffix())
+            if profile_of_shop is not None:
+                pages = ordered(pages, [p[3] for p in pages], profile_of_shop.page_order)
+                name = f"{profile_of_shop.file_stem(self.game.id, kit.lang, shop.stem)}{self._suffix()}.pdf"
             title = self._shop_title(shop, kit.lang, words)
             profile = self.output_profile()
             taken, key = self._taken(tmp, name, [title, profile.digest] + [(c.id, card, k, side, face.key)
@@ -276,6 +284,8 @@ class KitWriter:
             make_pdfx(tmp / name, profile, title, kit.lang)
             details = ShopDetails(components=tuple(d.id for d in shop.decks), trim=shop.trim,
                                   two_sided=shop.two_sided, page_count=len(printed))
+            if profile_of_shop is not None:
+                details = replace(details, order=profile_of_shop.page_order, bleed=profile_of_shop.bleed)
             entry = FileEntry(file=name, lang=kit.lang, paper=None, kind="printshop", duplex=None,
                               pages=printed, printshop=details)
             manifest.append(entry)
@@ -298,9 +308,12 @@ class KitWriter:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
         BleedBox set (print shops, PNG exports); returns its pages for the manifest.
         ``die_lines``: die-cut shapes get their CutContour line (the print-shop file; an
-        image export shows the piece without it)."""
+        image export shows the piece without it), or the shapes the build's shop profile
+        names, which may also ask for crop marks around the bleed."""
+        shop = getattr(self.opt, "shop", None) if die_lines else None
+        m = page_margin(shop)
         comp0 = pages[0][0]
-        first = (comp0.size[0] + 2 * comp0.bleed, comp0.size[1] + 2 * comp0.bleed)
+        first = (comp0.size[0] + 2 * comp0.bleed + 2 * m, comp0.size[1] + 2 * comp0.bleed + 2 * m)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
         forms, painter = pdfout.FormCache(c), self._painter(c)
         printed: list[PageEntry] = []
@@ -309,26 +322,51 @@ class KitWriter:
             b = comp.bleed
             pw, ph = w + 2 * b, h + 2 * b
             shape = (shape_for(comp) if isinstance(comp, Deck) else shape_of("rect")).turned(side == "back", 0)  # a back's die line is mirrored
-            c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
-            # the TrimBox is the outline's bounding box (page y is up, the outline's y down)
-            left, top, right, bottom = shape.trim_bounds(w, h)
-            c.setTrimBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))
-            c.setArtBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))  # = TrimBox
-            c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
-            with pdfout.page(c, ph):
+            if m:  # a shop's crop marks: paper around the bleed, the boxes where they were
+                self._marked_page(c, shape, comp, m)
+            else:
+                c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
+                # the TrimBox is the outline's bounding box (page y is up, the outline's y down)
+                left, top, right, bottom = shape.trim_bounds(w, h)
+                c.setTrimBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))
+                c.setArtBox((mm_to_pt(b + left), mm_to_pt(ph - b - bottom), mm_to_pt(b + right), mm_to_pt(ph - b - top)))  # = TrimBox
+                c.setBleedBox((0, 0, mm_to_pt(pw), mm_to_pt(ph)))
+            with pdfout.page(c, ph + 2 * m if m else ph):
+                if m:
+                    c.translate(m, m)
                 form = self._draw_face_form(forms, painter, face, comp.size, comp.bleed)
+                die = die_lines and die_line(shop, shape.name, shape.cut_contour)
                 if shape.cut_contour:  # a die-cut piece: art to its bleed outline, and its die line
                     pdfout.place(c, form, b, b, w, h, 0, shape.outline(b, b, w, h, -b))
-                    if die_lines:
+                    if die:
                         pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
                     if self.opt.proof:
                         pdfout.draw_proof(c, shape.proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
                 else:
                     pdfout.place(c, form, b, b, w, h, 0, RectOutline.spanning(0, 0, pw, ph))
+                    if die:  # a shop's die line around a card or a round piece (a circle)
+                        pdfout.draw_cut_contour(c, shape.outline(b, b, w, h))
                     if self.opt.proof:  # a rectangle for cards and round pieces alike, as this page always drew
                         pdfout.draw_proof(c, shape_of("rect").proof_lines(b, b, w, h, b, getattr(comp, "safe", 0.0)))
+                if m:
+                    left, top, right, bottom = shape.trim_bounds(w, h)
+                    pdfout.draw_marks(c, crop_marks(b + left, b + top, b + right, b + bottom, b))
             printed.append(PageEntry(page=n, component=comp.id, side=side, items=(
                 PlacedItem(card=card_id, copy=copy, side=side, slot=0, x=b, y=b, w=w, h=h, rotation=0),)))
         c.save()
         return tuple(printed)
+
+    @staticmethod
+    def _marked_page(c, shape, comp: Deck, m: float) -> None:
+        """A page with ``m`` mm of paper around its bleed for crop marks: MediaBox the
+        whole, BleedBox and TrimBox (= ArtBox) as on a page without marks, moved by ``m``."""
+        (w, h), b = comp.size, comp.bleed
+        pw, ph = w + 2 * b + 2 * m, h + 2 * b + 2 * m
+        left, top, right, bottom = shape.trim_bounds(w, h)
+        trim = (mm_to_pt(m + b + left), mm_to_pt(ph - m - b - bottom), mm_to_pt(m + b + right),
+                mm_to_pt(ph - m - b - top))
+        c.setPageSize((mm_to_pt(pw), mm_to_pt(ph)))
+        c.setTrimBox(trim)
+        c.setArtBox(trim)
+        c.setBleedBox((mm_to_pt(m), mm_to_pt(m), mm_to_pt(pw - m), mm_to_pt(ph - m)))
 

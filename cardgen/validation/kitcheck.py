@@ -109,6 +109,16 @@ def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     return _per_page(path, size)
 
 
+def _pdf_bleed_sizes(path: Path) -> list[tuple[float, float]]:
+    """The width and height (points) of each page's BleedBox: a print-shop page's piece
+    with its bleed, whatever paper a shop's crop marks add around it."""
+    def bleed(pdf, i: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = pdf[i].get_bleedbox()
+        return (float(x1 - x0), float(y1 - y0))
+
+    return _per_page(path, bleed)
+
+
 def _pdf_trim_sizes(path: Path) -> list[tuple[float, float]]:
     """The width and height (points) of each page's TrimBox."""
     def trim(pdf, i: int) -> tuple[float, float]:
@@ -312,8 +322,11 @@ class _FileCheck:
             return len(entry.pages)
         self._check_pdf()
         expected, back_rule = self._expected_decks(), self._back_rule()
-        for i, page in enumerate(entry.pages):
-            self._check_page(i, page, back_rule)
+        walk = _front_then_back(entry)
+        if walk != list(range(len(entry.pages))) and self.sizes is not None and len(self.sizes) == len(walk):
+            self.sizes = [self.sizes[n] for n in walk]  # each page's size beside it in the walk
+        for i, n in enumerate(walk):
+            self._check_page(i, entry.pages[n], back_rule)
         self._check_unpaired_fronts()
         if entry.kind == "printshop":
             self._check_shop_file()
@@ -330,7 +343,7 @@ class _FileCheck:
             self.problem("listed in the manifest but missing from the kit")
         else:
             try:
-                self.sizes = _pdf_pages(path)
+                self.sizes = (_pdf_bleed_sizes if self.entry.kind == "printshop" else _pdf_pages)(path)
             except ValueError as exc:
                 self.problem(f"cannot be read as a PDF ({exc})")
         if self.sizes is not None and len(self.sizes) != len(pages):
@@ -493,7 +506,7 @@ class _FileCheck:
             self.problem(f"page {unlisted[0] + 1} prints '{pages[unlisted[0]].component}', which the file does not"
                          f" list ({len(unlisted)} such page(s))")
         for i, page in enumerate(pages):
-            want = ("front" if i % 2 == 0 else "back") if shop.two_sided else "front"
+            want = _shop_side(i, len(pages), shop.order) if shop.two_sided else "front"
             if page.side != want:
                 self.problem(f"page {i + 1} is a {page.side}; in a {'two' if shop.two_sided else 'one'}-sided"
                              f" print-shop file it must be a {want}")
@@ -541,7 +554,9 @@ class _FileCheck:
         bleed (print-shop and full-size board pages)."""
         if kind in ("printshop", "board"):
             w, h = comp.size
-            want = (mm_to_pt(w + 2 * comp.bleed), mm_to_pt(h + 2 * comp.bleed))
+            shop = self.entry.printshop if kind == "printshop" else None
+            bleed = shop.bleed if shop is not None and shop.bleed is not None else comp.bleed
+            want = (mm_to_pt(w + 2 * bleed), mm_to_pt(h + 2 * bleed))
         else:
             pw, ph = PAPERS_MM[self.entry.paper or ""]
             if kind == "gutterfold":
@@ -603,6 +618,29 @@ def _pair_mirrored(front: list[PlacedItem], back: list[PlacedItem], where: str, 
         of = f" of '{deck}'" if deck else ""
         res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}){of} with no front on page"
                             f" {front_page}")
+
+
+def _shop_side(i: int, count: int, order: str) -> str:
+    """The side page ``i`` (0-based) of a two-sided print-shop file of ``count`` pages
+    holds in a shop profile's page ``order``."""
+    if order == "fronts-then-backs":
+        return "front" if i < count // 2 else "back"
+    first, second = ("back", "front") if order == "back-first" else ("front", "back")
+    return first if i % 2 == 0 else second
+
+
+def _front_then_back(entry: FileEntry) -> list[int]:
+    """The pages of a file (0-based) in the order the pairing walk reads them, each
+    front before its back: as they are, except in a print-shop file a shop profile
+    ordered otherwise (back first, or every front and then every back)."""
+    count = len(entry.pages)
+    order = entry.printshop.order if entry.kind == "printshop" and entry.printshop is not None else "alternating"
+    if order == "back-first":
+        return [n ^ 1 if (n ^ 1) < count else n for n in range(count)]
+    if order == "fronts-then-backs" and count % 2 == 0:
+        half = count // 2
+        return [n for k in range(half) for n in (k, half + k)]
+    return list(range(count))
 
 
 def _pair_printshop(front: PageEntry, back: PageEntry, where: str, i: int, res: KitResult) -> None:
