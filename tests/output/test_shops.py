@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from conftest import assert_user_error, edit_file
 
 FIRST_GAME = Path(__file__).parents[2] / "docs" / "examples" / "first-game"
 SHAPES = Path(__file__).parents[2] / "docs" / "examples" / "shapes"
-SHIPPED = ("pdfx4", "pdfx1a", "drivethrucards", "mbprint", "printplaygames")
+SHIPPED = ("pdfx4", "pdfx1a", "drivethrucards", "mbprint", "gameprototyper")
 MM = 72 / 25.4
 FIRST_GAME_PIECES = 20  # 18 suit cards and 2 comets, each with a back
 FIRST_GAME_CARDS = 19
@@ -100,6 +101,8 @@ def test_every_shipped_profile_cites_the_requirements_it_follows():
         comment = [line for line in (SHIPPED_DIR / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
                    if line.startswith("#")]
         assert comment and any(w in " ".join(comment) for w in ("requirement", "ISO 15930", "asks")), name
+        if name not in ("pdfx4", "pdfx1a"):  # a shop's profile names the public page it follows
+            assert re.search(r"https://\S+", " ".join(comment)), name
 
 
 @pytest.mark.parametrize(("name", "pdfx", "bleed", "order", "ink"), [
@@ -306,7 +309,7 @@ def test_a_broken_profile_is_one_line_naming_file_line_and_key(text, line, says,
 def test_an_unknown_shop_is_a_usage_error_listing_the_profiles(cli, settings, tmp_path):
     r = cli("build", FIRST_GAME, "--out", tmp_path / "out", "--shop", "kinkos")
     assert r.exit_code == 2, r.output
-    assert "unknown shop 'kinkos' (known: drivethrucards, mbprint, pdfx1a, pdfx4, printplaygames)" in r.stderr
+    assert "unknown shop 'kinkos' (known: drivethrucards, gameprototyper, mbprint, pdfx1a, pdfx4)" in r.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -325,8 +328,8 @@ def read_quantities(path: Path) -> list[dict]:
 def test_the_image_shop_writes_a_png_per_face_and_copy_at_its_pixel_size(cli, settings, tmp_path):
     from PIL import Image
 
-    kit = build(cli, tmp_path, "--shop", "printplaygames")
-    folder = kit / "printplaygames" / "en"
+    kit = build(cli, tmp_path, "--shop", "gameprototyper")
+    folder = kit / "gameprototyper" / "en"
     images = sorted(folder.glob("*.png"))
     assert len(images) == 2 * FIRST_GAME_PIECES  # every face of every copy
     assert {Image.open(p).size for p in images} == {(pixels(63, 3), pixels(88, 3))}
