@@ -293,6 +293,11 @@ def _duplex_file(ctx: _Context, decks: tuple[Deck, ...], plans: Mapping[str, She
     return SheetFile("cards", "duplex", PAPERS_MM[ctx.paper], duplex, tuple(pages))
 
 
+def plan_fold(game: Game, comp: Deck, paper: str) -> FoldPlan:
+    """A two-sided deck's gutterfold sheet on ``paper``."""
+    return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}", paper_name=paper)
+
+
 def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex
     needed. Decks of one size share sheets, as in a duplex file."""
@@ -300,8 +305,7 @@ def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     pages: list[Page] = []
 
     def fold_plan(comp: Deck) -> FoldPlan:
-        return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, trim_margin=shape_for(comp).trim_margin(),
-                               name=f"{game.id} {comp.id}", paper_name=paper)
+        return plan_fold(game, comp, paper)
 
     for group in share_groups(decks, lambda d: fold_plan(d).plan.per_sheet):
         comp = group[0]
