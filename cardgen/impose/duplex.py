@@ -51,15 +51,16 @@ class FoldPlan:
 
 
 def plan_gutterfold(paper: tuple[float, float], item: tuple[float, float], bleed: float, *,
-                    min_margin: float = 4.0, trim_margin: float | None = EDGE_CLEARANCE, mark_length: float = 6.0,
+                    min_margin: float = 4.0, trim_margin: float | None = None, mark_length: float = 6.0,
                     mark_gap: float = 1.0, name: str = "item", paper_name: str = "paper") -> FoldPlan:
     """Fronts and mirrored backs on one side of a landscape sheet, folded down the middle.
 
     Each half holds a butted grid flush against the fold, with one bleed on each side of
     the fold line so the fronts' and backs' bleeds meet exactly at the fold. As on a
-    duplex sheet (``grid.count_along``), the outer bleed may run into the printer's blank
-    band where that fits another row or column, the trim kept ``trim_margin`` from the
-    edges; the fold's own bleed always stays."""
+    duplex sheet (``grid.count_along``), a ``trim_margin`` lets the outer bleed run into
+    the printer's blank band where that fits another row or column, the trim kept that
+    far from the edges (None, the default: the bleed stays inside ``min_margin``); the
+    fold's own bleed always stays."""
     pw, ph = max(paper), min(paper)
     w, h = float(item[0]), float(item[1])
     fold = pw / 2

@@ -16,11 +16,11 @@ Two layouts are considered:
 
 The gutter layout is chosen whenever it fits at least as many items as the butted one.
 
-In each direction the block normally keeps its bleed inside the sheet's margins. Where
-letting the outermost pieces' bleed run into the printer's blank band fits one more
-row or column, it may: that bleed is cut away anyway, so a printer clipping it does no
-harm, as long as the trim itself stays where the printer prints (``trim_margin`` from
-the edge, see :func:`count_along`).
+The block keeps its bleed inside the sheet's margins (4 mm): the trim, the art and the
+guides drawn in the bleed all lie where a home printer prints. A caller may let the
+outermost pieces' bleed run deeper into the printer's blank band for one more row or
+column (``trim_margin``, see :func:`count_along`); the kits never do, since a printer
+that starts at 5 mm would then print the trim on its very edge and drop the guides.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base.errors import CardgenError
-from .marks import EDGE_CLEARANCE, Mark, crop_marks
+from .marks import Mark, crop_marks
 
 _EPS = 1e-9
 """Tolerance for 'fits exactly' so that float noise never drops a row."""
@@ -97,8 +97,9 @@ def count_along(length: float, item: float, bleed: float, gutter: float, min_mar
     The second is what a home printer allows: it must print the pieces up to their trim
     (``trim_margin`` is where guides may go, ``EDGE_CLEARANCE``), while the bleed beyond
     only covers a cut that strays outward. 40 mm tiles with 3 mm bleed go 5 across A4
-    this way (200 mm of trim, 5 mm from each edge) instead of 4. ``trim_margin`` None:
-    the bleed always stays inside ``min_margin``."""
+    this way (200 mm of trim, 5 mm from each edge) instead of 4. ``trim_margin`` None
+    (the default, and what every kit uses): the bleed always stays inside
+    ``min_margin``."""
     inside = fitting(length - 2 * min_margin, item, bleed, gutter)
     return inside if trim_margin is None else max(inside, fitting(length - 2 * trim_margin, item, 0.0, gutter))
 
@@ -114,7 +115,7 @@ def plan_sheet(
     name: str = "item",
     paper_name: str = "paper",
     own_bleed: bool = False,
-    trim_margin: float | None = EDGE_CLEARANCE,
+    trim_margin: float | None = None,
 ) -> SheetPlan:
     """Lay out as many ``item``-sized trim boxes as fit on ``paper``, centred.
 
@@ -139,10 +140,11 @@ def plan_sheet(
     cut lines, so each keeps its own bleed ring and room for its cut guides.
 
     In a direction where keeping the bleed inside ``min_margin`` costs a row or column,
-    only the trim is kept ``trim_margin`` from the edges (:func:`count_along`): the
-    outer bleed then runs into the printer's blank band, and the crop marks and ticks
+    a caller may keep only the trim ``trim_margin`` from the edges (:func:`count_along`):
+    the outer bleed then runs into the printer's blank band, and the crop marks and ticks
     that would fall there are left out (the ticks along the other cut lines remain);
-    ``trim_margin`` None keeps the bleed inside ``min_margin`` whatever it costs.
+    ``trim_margin`` None (the default) keeps the bleed inside ``min_margin`` whatever it
+    costs.
     """
     pw, ph = (float(v) for v in paper)
     w, h = (float(v) for v in item)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from ..base.errors import CardgenError
 from .grid import SheetPlan, Slot, fmt_mm
-from .marks import EDGE_CLEARANCE, STROKE_REACH
 
 _EPS = 1e-9
 
@@ -65,17 +64,19 @@ def lattice(x: float, y: float, flat: float, pointy: bool) -> tuple[int, int]:
 
 
 def plan_honeycomb(paper: tuple[float, float], flat: float, pointy: bool, bleed: float, *,
-                   min_margin: float = 4.0, trim_margin: float = EDGE_CLEARANCE + STROKE_REACH,
+                   min_margin: float = 4.0, trim_margin: float | None = None,
                    name: str = "item", paper_name: str = "paper") -> HoneycombPlan:
     """As many hexes as fit on ``paper`` in a honeycomb, centred, the block plus its
-    bleed at least ``min_margin`` from every edge; or, in a direction where that costs a
-    row or column, its traced trim ``trim_margin`` from the edges, the outer bleed
-    running into the printer's blank band (as in ``grid.count_along``)."""
+    bleed at least ``min_margin`` from every edge; or, given a ``trim_margin`` and in a
+    direction where that costs a row or column, its traced trim ``trim_margin`` from the
+    edges, the outer bleed running into the printer's blank band (as in
+    ``grid.count_along``)."""
     pw, ph = (float(v) for v in paper)
     w, h = hex_box(flat, pointy)
 
     def room(length: float) -> float:
-        return max(length - 2 * min_margin - 2 * bleed, length - 2 * trim_margin)
+        inside = length - 2 * min_margin - 2 * bleed
+        return inside if trim_margin is None else max(inside, length - 2 * trim_margin)
 
     spots = _rows(room(pw), room(ph), flat) if pointy else [(y, x) for x, y in _rows(room(ph), room(pw), flat)]
     if not spots:

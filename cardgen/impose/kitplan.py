@@ -23,7 +23,8 @@ from .duplex import FoldPlan, back_slots, plan_gutterfold
 from .grid import SheetPlan, Slot, bleed_sides, block_of, paginate, paginate_rows
 from .keepout import KeepOut
 from .labels import LABEL_GUIDE_GAP, Measure, label_text, place_label, sheet_words, shifted
-from .marks import TICK_CLEAR, CutGuide, Mark, clear_of_edges
+from .marks import EDGE_CLEARANCE, TICK_CLEAR, CutGuide, Mark, clear_of_edges
+from .outlines import RectOutline
 from .papers import PAPER_NAMES, PAPERS_MM
 from .shapes import CutGuides, Shape, shape_for
 from .sheets import BoardPage, Fold, Page, PiecesPage, PlacedFace, SheetFile, SheetPage, Sheets
@@ -293,6 +294,19 @@ def _duplex_file(ctx: _Context, decks: tuple[Deck, ...], plans: Mapping[str, She
     return SheetFile("cards", "duplex", PAPERS_MM[ctx.paper], duplex, tuple(pages))
 
 
+def plan_fold(game: Game, comp: Deck, paper: str) -> FoldPlan:
+    """A two-sided deck's gutterfold sheet on ``paper``."""
+    return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, name=f"{game.id} {comp.id}", paper_name=paper)
+
+
+def printable_area(paper: tuple[float, float]) -> RectOutline:
+    """The part of a sheet a home printer prints: all but the blank band along each edge
+    (``EDGE_CLEARANCE``). A sheet's art and a deck header are shown only inside it, so a
+    flood ends in one straight edge on every printer instead of wherever each one stops."""
+    pw, ph = paper
+    return RectOutline.spanning(EDGE_CLEARANCE, EDGE_CLEARANCE, pw - EDGE_CLEARANCE, ph - EDGE_CLEARANCE)
+
+
 def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     """Fronts and mirrored backs on one side of landscape sheets, to fold and glue: no duplex
     needed. Decks of one size share sheets, as in a duplex file."""
@@ -300,8 +314,7 @@ def _gutterfold_file(ctx: _Context, decks: tuple[Deck, ...]) -> SheetFile:
     pages: list[Page] = []
 
     def fold_plan(comp: Deck) -> FoldPlan:
-        return plan_gutterfold(PAPERS_MM[paper], _size(comp), comp.bleed, trim_margin=shape_for(comp).trim_margin(),
-                               name=f"{game.id} {comp.id}", paper_name=paper)
+        return plan_fold(game, comp, paper)
 
     for group in share_groups(decks, lambda d: fold_plan(d).plan.per_sheet):
         comp = group[0]
@@ -342,4 +355,4 @@ def _sheets_file(ctx: _Context, plans: Mapping[str, SheetPlan]) -> SheetFile:
                 faces = ctx.place(page_plan, chunk, "front", tuple(page_plan.slots[j] for j in where))
                 label = ctx.label(chunk, [f"{n}/{len(chunks)}"])
                 pages.append(ctx.page(chunk[0][0], page_plan, "front", n, faces, label, header=n <= headers))
-    return SheetFile("sheets", "sheets", PAPERS_MM[paper], None, tuple(pages))
+    return SheetFile("sheets", "sheets", PAPERS_MM[paper], None, tuple(pages), printable_area(PAPERS_MM[paper]))

@@ -25,9 +25,7 @@ from . import pathgeom
 from .grid import SheetPlan, Slot, compact, marks_for, plan_sheet
 from .honeycomb import HoneycombPlan, compact_honeycomb, plan_honeycomb
 from .marks import (
-    EDGE_CLEARANCE,
     MIN_MARK,
-    STROKE_REACH,
     TICK_CLEAR,
     TICK_INSET,
     CutGuide,
@@ -103,14 +101,7 @@ class Shape(ABC):
     def plan(self, paper: tuple[float, float], item: tuple[float, float], bleed: float, *, name: str,
              paper_name: str) -> SheetPlan:
         """Where the pieces of a sheet go: a grid, gutter or butted."""
-        return plan_sheet(paper, item, bleed, name=name, paper_name=paper_name, own_bleed=self.own_bleed,
-                          trim_margin=self.trim_margin())
-
-    def trim_margin(self) -> float:
-        """How near the paper edge the pieces' trim may come when their outer bleed runs
-        into the printer's blank band: where guides may go, plus a stroke's reach when
-        the trim is itself traced."""
-        return EDGE_CLEARANCE + (STROKE_REACH if self.traces_trim else 0.0)
+        return plan_sheet(paper, item, bleed, name=name, paper_name=paper_name, own_bleed=self.own_bleed)
 
     def compact(self, plan: SheetPlan, last_slot: int) -> SheetPlan:
         """A one-sided sheet's plan cut down to the slots up to ``last_slot``, centred."""
@@ -246,7 +237,7 @@ class Hex(Shape):
 
     def plan(self, paper: tuple[float, float], item: tuple[float, float], bleed: float, *, name: str,
              paper_name: str) -> SheetPlan:
-        return plan_honeycomb(paper, self._flat(*item), self.pointy, bleed, trim_margin=self.trim_margin(), name=name,
+        return plan_honeycomb(paper, self._flat(*item), self.pointy, bleed, name=name,
                               paper_name=paper_name)
 
     def compact(self, plan: SheetPlan, last_slot: int) -> SheetPlan:

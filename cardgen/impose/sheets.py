@@ -88,6 +88,7 @@ class SheetFile:
     size: tuple[float, float]  # page size, mm (a gutterfold sheet is landscape)
     duplex: str | None  # the flip a duplex printer is asked for ("long" or "short")
     pages: tuple[Page, ...]
+    printable: Outline | None = None  # a sheet's and a deck header's own art shows only inside this
 
 
 @dataclass(frozen=True)

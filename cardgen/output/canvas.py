@@ -121,6 +121,20 @@ def place(c: Canvas, form: str, x: float, y: float, w: float, h: float, rotation
     c.restoreState()
 
 
+@contextmanager
+def clipped(c: Canvas, clip: Outline | None):
+    """What is drawn in the block shows only inside ``clip`` (page mm); None: everywhere."""
+    if clip is None:
+        yield
+        return
+    c.saveState()
+    p = c.beginPath()
+    clip.trace(p)
+    c.clipPath(p, stroke=0, fill=0)
+    yield
+    c.restoreState()
+
+
 def draw_ticks(c: Canvas, ticks: tuple[Mark, ...]) -> None:
     """Cut ticks inside the bleed: a hairline on a white underlay, so that it shows on
     dark art as on light."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..base.units import PT_PER_MM, mm_to_pt
 from ..impose.labels import BAND_EMS, BAND_PAD_MM, TURNED_BASELINE_MM, LabelLine, label_text, sheet_words
-from ..impose.outlines import RectOutline
+from ..impose.outlines import Outline, RectOutline
 from ..impose.papers import PAPER_NAMES
 from ..impose.printshop import ShopFile, plan_printshop
 from ..impose.shapes import shape_for, shape_of
@@ -143,7 +143,7 @@ class KitWriter:
         pages = []
         for n, page in enumerate(file.pages, start=1):
             with pdfout.page(c, file.size[1]):
-                pages.append(self._draw_page(c, forms, painter, kit, paper, page, n))
+                pages.append(self._draw_page(c, forms, painter, kit, paper, page, n, file.printable))
         c.save()
         entry = replace(entry, pages=tuple(pages))
         manifest.append(entry)
@@ -151,10 +151,11 @@ class KitWriter:
         return WrittenFile(name, len(file.pages))
 
     def _draw_page(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str, page: Page,
-                   number: int) -> PageEntry:
-        """Draw one page; returns its manifest record."""
+                   number: int, printable: Outline | None = None) -> PageEntry:
+        """Draw one page; returns its manifest record. A sheet's and a deck header's art
+        shows only inside ``printable``."""
         if isinstance(page, PiecesPage):
-            return self._draw_pieces(c, forms, painter, kit, paper, page, number)
+            return self._draw_pieces(c, forms, painter, kit, paper, page, number, printable)
         if isinstance(page, BoardPage):
             comp = self.game.component(page.component)
             assert isinstance(comp, Board)
@@ -169,18 +170,20 @@ class KitWriter:
                 visible=_rounded(tile.x0, tile.y0, tile.vx1, tile.vy1)))
         assert isinstance(page, SheetPage)
         painter.reset()
-        painter.draw(kit.sheets[(page.component, paper)][page.index].ops)
+        with pdfout.clipped(c, printable):
+            painter.draw(kit.sheets[(page.component, paper)][page.index].ops)
         return PageEntry(page=number, component=page.component, side="sheet")
 
     def _draw_pieces(self, c, forms: pdfout.FormCache, painter: Painter, kit: LangKit, paper: str,
-                     page: PiecesPage, number: int) -> PageEntry:
+                     page: PiecesPage, number: int, printable: Outline | None = None) -> PageEntry:
         """A page of pieces: the deck's header, each face in its slot, crop marks, cut
         guides, fold marks, label."""
         if page.offset is not None:
             c.translate(*page.offset)  # the printer's measured misregistration, undone
         if page.header:  # the deck's title and instructions, around the pieces
             painter.reset()
-            painter.draw(kit.headers[(page.component, paper)][page.sheet - 1].ops)
+            with pdfout.clipped(c, printable):
+                painter.draw(kit.headers[(page.component, paper)][page.sheet - 1].ops)
         dx, dy = page.offset or (0.0, 0.0)
         placed = []
         for face in page.faces:

@@ -19,6 +19,7 @@ from typing import Any
 from ..base.errors import CardgenError, Collector, ErrorList, Where, display_path
 from ..impose.grid import SheetPlan
 from ..impose.kitplan import deck_blocks, plan_decks
+from ..impose.marks import EDGE_CLEARANCE
 from ..impose.papers import PAPERS_MM
 from ..layout.chain import link_flows
 from ..layout.ops import Op, layout_choices, parse_layout
@@ -460,7 +461,7 @@ class KitRenderer:
             pages = kit.headers[(comp.id, paper)] = []
             for n, (x, y, w, h) in enumerate(blocks, start=1):
                 ctx = {**base, "component": {"id": comp.id}, "paper": paper,
-                       "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM},
+                       "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM, "edge": EDGE_CLEARANCE},
                        "sheet": {"n": n, "of": len(blocks)}, "block": {"x": x, "y": y, "w": w, "h": h}}
                 faces = self._face(header, ctx, f"{comp.id} header, sheet {n} on {paper} [{lang}]", errors)
                 if faces:
@@ -540,7 +541,7 @@ class KitRenderer:
                 for paper in self.opt.papers:
                     pw, ph = PAPERS_MM[paper]
                     ctx = {**base, "component": {"id": comp.id}, "paper": paper,
-                           "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM}}
+                           "page": {"w": pw, "h": ph, "margin": SHEET_MARGIN_MM, "edge": EDGE_CLEARANCE}}
                     label = f"{comp.id} on {paper} [{lang}]"
                     kit.sheets[(comp.id, paper)] = self._face(comp.template, ctx, label, errors, allow_pages=True)
         return kit

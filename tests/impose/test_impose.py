@@ -67,8 +67,7 @@ def same_set(a, b) -> bool:
     )
 
 
-def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN, trim_margin: float | None = EDGE_CLEARANCE
-                     ) -> None:
+def check_invariants(p: SheetPlan, min_margin: float = DEFAULT_MARGIN, trim_margin: float | None = None) -> None:
     """Everything that must hold for any plan, whatever the sizes."""
     pw, ph = p.paper
     w, h = p.item
@@ -175,9 +174,9 @@ def test_poker_cards_letter_butted_3x2_with_5mm_margin():
     check_invariants(p, min_margin=4.7, trim_margin=None)
     assert plan("letter", (63.0, 88.0), 2.7, min_margin=5.0, trim_margin=None).rows == 3
     # letting the bleed run into the printer's band, 3 rows fit: the trim is 7.7 mm from the edges
-    p = plan("letter", *POKER, min_margin=5.0)
+    p = plan("letter", *POKER, min_margin=5.0, trim_margin=EDGE_CLEARANCE)
     assert (p.cols, p.rows, p.gutter) == (3, 3, 0.0)
-    check_invariants(p, min_margin=5.0)
+    check_invariants(p, min_margin=5.0, trim_margin=EDGE_CLEARANCE)
 
 
 def test_small_stickers_go_butted_because_gutters_cost_items():
@@ -196,20 +195,22 @@ def test_tarot_uses_gutter_when_it_costs_nothing():
         assert (p.cols, p.rows, p.gutter) == (2, 2, 6.0)
 
 
-def test_forty_mm_tiles_on_a4_let_their_outer_bleed_run_into_the_printers_band():
-    # 5 × 40 mm of trim is 200 mm: on 210 mm A4 the trim is 5 mm from each side, where a
-    # home printer still prints, and the 3 mm of bleed beyond it runs into the blank band
+def test_forty_mm_tiles_on_a4_keep_their_bleed_out_of_the_printers_band():
+    # 5 × 40 mm of trim is 200 mm: on 210 mm A4 the trim would lie on the edge of the band
+    # a home printer leaves blank, the bleed and the guides in it 2 mm from the paper edge;
+    # by default the bleed stays inside the 4 mm margin, so 4 columns fit
     p = plan("a4", (40.0, 40.0), 3.0)
-    assert (p.cols, p.rows, p.gutter, p.per_sheet) == (5, 7, 0.0, 35)
-    assert min(s.x for s in p.slots) == pytest.approx(EDGE_CLEARANCE)
-    assert min(s.y for s in p.slots) == pytest.approx(8.5)  # the rows keep their bleed inside 4 mm
+    assert (p.cols, p.rows, p.gutter, p.per_sheet) == (4, 7, 0.0, 28)
+    assert min(s.y for s in p.slots) == pytest.approx(8.5)
     check_invariants(p)
-    # keeping the bleed inside the 4 mm margin, only 4 columns fit
-    assert plan("a4", (40.0, 40.0), 3.0, trim_margin=None).per_sheet == 28
-    # on Letter (215.9 mm) 5 columns fit with their bleed inside; 6 rows either way
+    # a caller may let the bleed run into the band (trim_margin): 5 columns, trim 5 mm in
+    wide = plan("a4", (40.0, 40.0), 3.0, trim_margin=EDGE_CLEARANCE)
+    assert (wide.cols, wide.per_sheet) == (5, 35)
+    assert min(s.x for s in wide.slots) == pytest.approx(EDGE_CLEARANCE)
+    check_invariants(wide, trim_margin=EDGE_CLEARANCE)
+    # on Letter (215.9 mm) 5 columns fit with their bleed inside; 6 rows
     letter = plan("letter", (40.0, 40.0), 3.0)
     assert (letter.cols, letter.rows, letter.per_sheet) == (5, 6, 30)
-    assert letter.per_sheet == plan("letter", (40.0, 40.0), 3.0, trim_margin=None).per_sheet
     check_invariants(letter)
 
 
@@ -350,11 +351,13 @@ def test_fits_exactly_at_the_margin():
     assert p.per_sheet == 1
     with pytest.raises(CardgenError):
         plan_sheet((200.0, 200.0), (184.001, 184.0), 3.0, min_margin=5.0, trim_margin=None)
-    # The bleed may run into the printer's band: the trim fits up to 5 mm from the edges.
-    p = plan_sheet((200.0, 200.0), (190.0, 190.0), 3.0)
+    # Allowed to run the bleed into the printer's band: the trim fits up to 5 mm from the edges.
+    p = plan_sheet((200.0, 200.0), (190.0, 190.0), 3.0, trim_margin=EDGE_CLEARANCE)
     assert p.per_sheet == 1 and p.slots[0].x == pytest.approx(5.0)
     with pytest.raises(CardgenError):
-        plan_sheet((200.0, 200.0), (190.001, 190.0), 3.0)
+        plan_sheet((200.0, 200.0), (190.001, 190.0), 3.0, trim_margin=EDGE_CLEARANCE)
+    with pytest.raises(CardgenError):  # by default the bleed stays inside
+        plan_sheet((200.0, 200.0), (190.0, 190.0), 3.0)
 
 
 def test_bad_inputs():
@@ -410,12 +413,8 @@ bleeds = st.floats(0, 5, allow_nan=False, allow_infinity=False)
 def test_property_margins_overlap_marks_duplex(paper, w, h, bleed):
     pw, ph = PAPERS_MM[paper]
     aw, ah = pw - 2 * DEFAULT_MARGIN, ph - 2 * DEFAULT_MARGIN
-    # the bleed inside the margin, or the trim 5 mm from the edge with its bleed beyond
-    counts = {
-        g: (max(best_count(aw, w, bleed, g), best_count(pw - 2 * EDGE_CLEARANCE, w, 0.0, g)),
-            max(best_count(ah, h, bleed, g), best_count(ph - 2 * EDGE_CLEARANCE, h, 0.0, g)))
-        for g in (0.0, 2 * bleed)
-    }
+    # the bleed inside the margin
+    counts = {g: (best_count(aw, w, bleed, g), best_count(ah, h, bleed, g)) for g in (0.0, 2 * bleed)}
     best = max(c[0] * c[1] for c in counts.values())
     if best == 0:
         with pytest.raises(CardgenError, match="does not fit on"):
@@ -544,26 +543,13 @@ def test_a_guide_on_a_cut_line_at_the_band_leans_its_ink_inside_and_a_slanted_on
     assert min(slant.x2, slant.y2) == pytest.approx(EDGE_CLEARANCE + STROKE_REACH)
 
 
-def test_a_traced_trim_keeps_its_stroke_out_of_the_band_too():
-    from cardgen.impose.marks import STROKE_REACH
-    from cardgen.impose.shapes import Circle, Rect
-
-    # 5 × 35.15 + 4 gutters of 6 mm = 199.75 mm: a rectangle's trim fits 5.125 mm from the
-    # sides, a traced circle's (5 mm + its stroke) does not
-    item = (35.15, 35.15)
-    rect = plan_sheet(PAPERS_MM["a4"], item, 3.0, own_bleed=True, trim_margin=Rect().trim_margin())
-    circle = Circle().plan(PAPERS_MM["a4"], item, 3.0, name="token", paper_name="a4")
-    assert (rect.cols, circle.cols) == (5, 4)
-    assert Circle().trim_margin() == EDGE_CLEARANCE + STROKE_REACH == Rect().trim_margin() + STROKE_REACH
-
-
 def test_the_label_of_a_sheet_whose_bleed_runs_into_the_band_lies_on_a_white_band_in_the_bleed():
     from cardgen.impose.labels import place_label
 
     def measure(text: str, size_pt: float) -> float:
         return len(text) * 1.1
 
-    tiles = plan("a4", (40.0, 40.0), 3.0)
+    tiles = plan("a4", (40.0, 40.0), 3.0, trim_margin=EDGE_CLEARANCE)
     lines = place_label(tiles, "Horus · Tiles · front 1/4 · A4 · 100% · duplex long-edge", measure)
     top = min(s.y for s in tiles.slots)
     assert lines and all(line.upright and line.backed for line in lines)

@@ -160,10 +160,10 @@ def test_flat_top_hexes_on_a4_keep_their_label_off_the_top_row():
 
 
 def test_a_block_with_no_room_round_it_prints_no_label_rather_than_one_over_its_pieces(shapes_game):
-    # 3 × 68 mm rows on Letter's 215.9 mm: the trim 5.95 mm from the long edges, and each
-    # half of the sheet holds 3 columns of 44 mm with the trim 5.7 mm from the short ones
+    # 3 × 67.9 mm rows on Letter's 215.9 mm: the bleed 4.1 mm from the long edges, and each
+    # half of the sheet holds 3 columns of 43.9 mm with the bleed 4 mm from the short ones
     game = game_of(shapes_game, "poker cards", True, 9)
-    game = dataclasses.replace(game, components=(dataclasses.replace(game.decks[0], size=(44.0, 68.0), bleed=2.0),))
+    game = dataclasses.replace(game, components=(dataclasses.replace(game.decks[0], size=(43.9, 67.9), bleed=2.0),))
     (sheets,) = impose_kit(game, Options(papers=("letter",), layout="gutterfold"), Rendered(), measure)
     (page,) = sheets.files[0].pages
     assert len(page.faces) == 18 and page.label == ()

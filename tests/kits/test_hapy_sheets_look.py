@@ -205,9 +205,11 @@ def test_setup_pages_open_with_the_header_band_of_the_rules_page(sheets, lang, p
     pages = sheets[(lang, paper)]
     for comp in ("rules", "setup"):
         for n, ops in enumerate(pages[comp], start=1):
-            band = ops[0]
-            assert band.kind == "rect" and band.args["x"] == 0 and band.args["y"] == 0, f"{comp} page {n}"
-            assert band.args["w"] == pytest.approx(width) and 20 <= band.args["h"] <= 40, f"{comp} page {n}"
+            # the band: a panel inside the printable area, 5 mm from the paper's edges
+            assert ops[0].kind == "group" and ops[0].args["clip_shape"] == "rounded", f"{comp} page {n}"
+            band = ops[0].children[0]
+            assert band.kind == "rect" and band.args["x"] == 5 and band.args["y"] == 5, f"{comp} page {n}"
+            assert band.args["w"] == pytest.approx(width - 10) and 15 <= band.args["h"] <= 35, f"{comp} page {n}"
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -84,10 +84,10 @@ def test_every_language_and_paper_has_its_files_with_the_right_page_counts(kit):
     for lang in LANGS:
         for paper, (pw, ph) in PAPERS.items():
             cards = PdfReader(kit / f"horus-{lang}-{paper}-cards.pdf")
-            # tiles 35 a sheet on A4 (4 sheets: their outer bleed runs into the printer's
+            # tiles 28 a sheet on A4 (5 sheets: their bleed kept out of the printer's
             # band), 30 on Letter (4); 50 Horus cards and the 4 Nile cards 9 a sheet,
             # sharing the last (6); 4 aids (1) — each sheet front and back
-            assert len(cards.pages) == 2 * (4 + 6 + 1)
+            assert len(cards.pages) == 2 * ({"a4": 5, "letter": 4}[paper] + 6 + 1)
             sheets = PdfReader(kit / f"horus-{lang}-{paper}-sheets.pdf")
             assert len(sheets.pages) == 4  # the 80 stones on one sheet, the rules (two pages at their one size), the setup
             for page in (cards.pages[0], *sheets.pages):
