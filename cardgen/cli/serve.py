@@ -21,12 +21,16 @@ from .option_values import check_langs, load_with_variants
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="Include this optional variant's cards.")
-def serve(game: str, lang: str | None, paper: str | None, port: int, open_browser: bool, variants: tuple[str, ...]) -> None:
+@click.option("--soft-proof", is_flag=True,
+              help="Start with the soft proof on: faces as the print-shop CMYK profile prints them, colours the"
+                   " press cannot print hatched in magenta (a switch of the page too).")
+def serve(game: str, lang: str | None, paper: str | None, port: int, open_browser: bool, variants: tuple[str, ...],
+          soft_proof: bool) -> None:
     """Show GAME's faces and sheet pages in the browser, redrawn as you save.
 
     \b
-    The page has switches for language, paper, duplex edge, ink-saver and the
-    proof overlay; a click on a face enlarges it, with its template and card
+    The page has switches for language, paper, duplex edge, ink-saver, the
+    proof overlay and the soft proof; a click on a face enlarges it, with its template and card
     data. Saving any file of the game folder updates the page by itself; a
     mistake shows in a banner, file and line, over the last good pictures.
     Only this machine can reach it (127.0.0.1). Ctrl-C stops it.
@@ -51,13 +55,15 @@ def serve(game: str, lang: str | None, paper: str | None, port: int, open_browse
         check_langs(model, [lang])
     signal.signal(signal.SIGTERM, _interrupt)  # a terminated server stops as cleanly as on Ctrl-C
     try:
-        _run(game, model, lang, paper or settings.paper or "a4", settings.duplex or "long", port, open_browser)
+        _run(game, model, lang, paper or settings.paper or "a4", settings.duplex or "long", port, open_browser,
+             soft_proof)
     except KeyboardInterrupt:  # Ctrl-C before the server was up: nothing to stop yet
         pass
     click.echo("stopped serving", err=True)
 
 
-def _run(game: str, model, lang: str | None, paper: str, duplex: str, port: int, open_browser: bool) -> None:
+def _run(game: str, model, lang: str | None, paper: str, duplex: str, port: int, open_browser: bool,
+         soft_proof: bool = False) -> None:
     """Start the preview, serve until Ctrl-C, stop it."""
     from ..serve import LivePreview
 
@@ -65,7 +71,8 @@ def _run(game: str, model, lang: str | None, paper: str, duplex: str, port: int,
         click.echo(line, err=True)
 
     try:
-        live = LivePreview(game, lang=lang, paper=paper, duplex=duplex, variants=model.variants, port=port, log=log)
+        live = LivePreview(game, lang=lang, paper=paper, duplex=duplex, variants=model.variants, soft_proof=soft_proof,
+                           port=port, log=log)
     except CardgenError as exc:
         fail(exc)
         return

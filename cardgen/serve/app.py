@@ -8,7 +8,8 @@ A client that goes away, resets or stops reading is no error: nothing is printed
 Routes (anything else is 404):
 
 - ``/``, ``/static/<file>``: the page and its script and style (package data files);
-- ``/api/view?lang=&paper=&duplex=&ink_saver=&proof=``: what the page shows, as JSON;
+- ``/api/view?lang=&paper=&duplex=&ink_saver=&proof=&soft_proof=``: what the page shows, as JSON;
+- ``/api/gamut/<id>``: of a soft-proofed picture drawn, how many pixels the press cannot print;
 - ``/events``: server-sent events, one each time the preview changed;
 - ``/picture/<id>.png``: a face or sheet page of a live view;
 - ``/game/<path>``: a text or image file of the game folder, never a file outside it.
@@ -107,11 +108,12 @@ def view_options(preview: Preview, query: dict[str, list[str]]) -> ViewOptions:
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS_MM)})")
     if duplex not in ("long", "short"):
         raise ValueError(f"duplex is long or short, not {duplex!r}")
-    flags = {name: one(name, "1" if getattr(base, name) else "0") for name in ("ink_saver", "proof")}
+    flags = {name: one(name, "1" if getattr(base, name) else "0") for name in ("ink_saver", "proof", "soft_proof")}
     for name, value in flags.items():
         if value not in ("0", "1"):
             raise ValueError(f"{name} is 0 or 1, not {value!r}")
-    return ViewOptions(lang, paper, duplex, flags["ink_saver"] == "1", flags["proof"] == "1")
+    return ViewOptions(lang, paper, duplex, flags["ink_saver"] == "1", flags["proof"] == "1",
+                       flags["soft_proof"] == "1")
 
 
 def game_file(root: Path, url_path: str) -> Path | None:
@@ -186,6 +188,12 @@ class Handler(BaseHTTPRequestHandler):
             self._view(parse_qs(url.query))
         elif path == "/events":
             self._events()
+        elif path.startswith("/api/gamut/"):
+            counts = self.server.preview.gamut(path.removeprefix("/api/gamut/"))
+            if counts is None:
+                self._not_found()
+            else:
+                self._json({"out_of_gamut": counts[0], "pixels": counts[1]})
         elif path.startswith("/picture/") and path.endswith(".png"):
             png = self.server.preview.picture(path.removeprefix("/picture/").removesuffix(".png"))
             if png is None:

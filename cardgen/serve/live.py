@@ -20,14 +20,14 @@ class LivePreview:
     closing a connection idle for ``idle_timeout`` seconds."""
 
     def __init__(self, game: str, *, lang: str | None = None, paper: str = "a4", duplex: str = "long",
-                 variants: tuple[str, ...] = (),
+                 variants: tuple[str, ...] = (), soft_proof: bool = False,
                  port: int = 0, log: Callable[[str], None] | None = None, force_polling: bool = False,
                  max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS,
                  idle_timeout: float = IDLE_S):
         self.log = log or (lambda line: None)
         self.hub = EventHub(max_streams)
         self.preview = Preview(game, variants, on_change=self._changed)
-        self.preview.default = self.preview.default_options(lang, paper, duplex)
+        self.preview.default = self.preview.default_options(lang, paper, duplex, soft_proof)
         self.server = PreviewServer(self.preview, self.hub, port, max_connections=max_connections,
                                     idle_timeout=idle_timeout)
         self.watcher = FolderWatcher(self.preview.folders, self.preview.refresh, force_polling)

@@ -72,3 +72,12 @@ def soft_proof(picture: Image.Image, profile: bytes) -> Proofed:
             draw.line([(k, 0), (k + h, h)], fill=1, width=HATCH_WIDTH)
         proofed.paste(HATCH, mask=ImageChops.logical_and(mask, hatch))
     return Proofed(proofed, count, proofed.size[0] * proofed.size[1])
+
+
+def soft_proof_png(png: bytes, profile: bytes) -> tuple[bytes, int, int]:
+    """A PNG soft-proofed: the new PNG, its pixels out of gamut, and all its pixels."""
+    with Image.open(io.BytesIO(png)) as picture:
+        proofed = soft_proof(picture, profile)
+    out = io.BytesIO()
+    proofed.image.save(out, "PNG")
+    return out.getvalue(), proofed.out_of_gamut, proofed.pixels

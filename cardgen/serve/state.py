@@ -50,6 +50,7 @@ class ViewOptions:
     duplex: str = "long"
     ink_saver: bool = False
     proof: bool = False
+    soft_proof: bool = False  # pictures as the print-shop CMYK profile prints them, out-of-gamut hatched
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,7 @@ class Preview:
         self._lock = threading.RLock()
         self._views: OrderedDict[ViewOptions, View] = OrderedDict()
         self._pictures: dict[str, bytes] = {}
+        self._gamut: dict[str, tuple[int, int]] = {}  # soft-proofed pictures: (pixels out of gamut, pixels)
 
     def folders(self) -> list[Path]:
         """The folders whose files the preview is drawn from (its game folder and its
@@ -226,9 +228,10 @@ class Preview:
         return [self.root, *game.template_dirs]
 
     # -- views ------------------------------------------------------------
-    def default_options(self, lang: str | None = None, paper: str = "a4", duplex: str = "long") -> ViewOptions:
+    def default_options(self, lang: str | None = None, paper: str = "a4", duplex: str = "long",
+                        soft_proof: bool = False) -> ViewOptions:
         langs = self.game.languages
-        return ViewOptions(lang or ("en" if "en" in langs else langs[0]), paper, duplex)
+        return ViewOptions(lang or ("en" if "en" in langs else langs[0]), paper, duplex, soft_proof=soft_proof)
 
     def view(self, options: ViewOptions) -> View:
         """The view for ``options``, rendered if it is new; the least recently used go."""
@@ -254,7 +257,8 @@ class Preview:
                 "langs": list(self.game.languages),
                 "papers": list(PAPERS_MM),
                 "options": {"lang": options.lang, "paper": options.paper, "duplex": options.duplex,
-                            "ink_saver": options.ink_saver, "proof": options.proof},
+                            "ink_saver": options.ink_saver, "proof": options.proof,
+                            "soft_proof": options.soft_proof},
                 "errors": [error_record(e) for e in self.load_errors + view.errors],
                 "faces": [f.describe() for f in c.faces] if c else [],
                 "sheets": [{"title": title, "pages": [p.describe() for p in c.pages if p.file == n]}
@@ -329,7 +333,7 @@ class Preview:
         where = builder.renderer.renderer.template_path
         for deck, side, cards, face, template in groups.values():
             pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, deck.hex_top,
-                          deck.corner_radius, deck.outline, o.proof, o.ink_saver, FACE_DPI, stamp)
+                          deck.corner_radius, deck.outline, o.proof, o.ink_saver, o.soft_proof, FACE_DPI, stamp)
             items.append(FaceItem(pid, f"{deck.id}/{side}/{cards[0].id}", deck, side, tuple(cards), face,
                                   where(template), self._game_url(template), FACE_DPI))
         for board in self.game.boards:
@@ -339,7 +343,7 @@ class Preview:
             piece = Deck(id=board.id, name_key=board.name_key, where=board.where, size=board.size, bleed=board.bleed,
                          safe=0.0, front=board.template)
             dpi = min(FACE_DPI, BOARD_PX / (max(board.size) + 2 * board.bleed) * 25.4)
-            pid = _digest("board", face.key, board.size, board.bleed, o.proof, o.ink_saver, dpi, stamp)
+            pid = _digest("board", face.key, board.size, board.bleed, o.proof, o.ink_saver, o.soft_proof, dpi, stamp)
             items.append(FaceItem(pid, f"{board.id}/board", piece, "board", (), face, where(board.template),
                                   self._game_url(board.template), dpi))
         return items
@@ -373,24 +377,43 @@ class Preview:
                     return self._pictures.get(pid)
                 page = next((p for p in c.pages if p.id == pid), None)
                 if page is not None:
-                    self._draw_pages(c, page.file)
+                    self._draw_pages(c, page.file, view.options)
                     return self._pictures.get(pid)
             return None
+
+    def gamut(self, pid: str) -> tuple[int, int] | None:
+        """Of a soft-proofed picture already drawn: its pixels outside the press's gamut,
+        and all its pixels (None: not drawn yet, or not soft-proofed)."""
+        with self._lock:
+            return self._gamut.get(pid)
+
+    def _keep(self, c: Content, o: ViewOptions, drawn: list[tuple[str, bytes]]) -> None:
+        """Keep drawn pictures, soft-proofed through the print-shop profile when ``o`` says so."""
+        if o.soft_proof:
+            from .softproof import soft_proof_png
+
+            profile = c.builder.writer.output_profile().data
+            for pid, png in drawn:
+                png, out, pixels = soft_proof_png(png, profile)
+                self._pictures[pid] = png
+                self._gamut[pid] = (out, pixels)
+            return
+        self._pictures.update(drawn)
 
     def _draw_faces(self, c: Content, o: ViewOptions) -> None:
         missing = [f for f in c.faces if f.id not in self._pictures]
         pngs = pictures.face_pngs(c.builder, [(f.piece, f.cards[0].id if f.cards else f.piece.id, f.side, f.face, f.dpi)
                                               for f in missing], with_bleed=o.proof)
-        self._pictures.update((f.id, png) for f, png in zip(missing, pngs))
+        self._keep(c, o, [(f.id, png) for f, png in zip(missing, pngs)])
         self.face_draws += len(missing)
 
-    def _draw_pages(self, c: Content, file_no: int) -> None:
+    def _draw_pages(self, c: Content, file_no: int, o: ViewOptions) -> None:
         file = c.sheets.files[file_no]
         numbered = [p for p in c.pages if p.file == file_no]
         missing = [(p, page) for p, page in zip(numbered, file.pages) if p.id not in self._pictures]
         part: SheetFile = replace(file, pages=tuple(page for _, page in missing))
         (pngs,) = pictures.sheet_pngs(c.builder, c.kit, replace(c.sheets, files=(part,)), SHEET_DPI)
-        self._pictures.update((p.id, png) for (p, _), png in zip(missing, pngs))
+        self._keep(c, o, [(p.id, png) for (p, _), png in zip(missing, pngs)])
         self.page_draws += len(missing)
 
     def _prune(self) -> None:
@@ -402,6 +425,7 @@ class Preview:
                 live.update(p.id for p in v.content.pages)
         for pid in [k for k in self._pictures if k not in live]:
             del self._pictures[pid]
+            self._gamut.pop(pid, None)
 
 
 def _file_titles(sheets: Sheets) -> list[str]:

@@ -271,7 +271,8 @@ def test_command_starts_on_the_saved_paper_and_duplex(game, tmp_path):
     proc = _serve(str(game), "--port", "0", "--lang", "fr", cwd=tmp_path, env={"CARDGEN_CONFIG": str(settings)})
     options = _fetch(_address(proc) + "api/view")["options"]
     _stop(proc)
-    assert options == {"lang": "fr", "paper": "letter", "duplex": "short", "ink_saver": False, "proof": False}
+    assert options == {"lang": "fr", "paper": "letter", "duplex": "short", "ink_saver": False, "proof": False,
+                       "soft_proof": False}
 
 
 def test_command_on_a_port_in_use_is_one_error(cli, game):
@@ -478,3 +479,43 @@ def test_clients_that_go_away_are_no_error(game, capfd):
                 end(open_request(port, picture))
         assert get(live, picture)[0] == 200
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_soft_proof_switch_shows_faces_as_the_press_prints_them(game):
+    """With soft_proof=1 every face is a picture of its own, drawn through the print-shop
+    CMYK profile and back: its pixels differ from the screen picture's, and /api/gamut says
+    how many of them the press cannot print (hatched); a plain picture has no such count."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    with running(game) as live:
+        plain, soft = view(live), view(live, "soft_proof=1")
+        assert soft["options"]["soft_proof"] is True and plain["options"]["soft_proof"] is False
+        assert {f["id"] for f in soft["faces"]}.isdisjoint(f["id"] for f in plain["faces"])
+        face = next(f for f in soft["faces"] if f["slot"] == "cards/front/comet")
+        twin = next(f for f in plain["faces"] if f["slot"] == "cards/front/comet")
+        assert get(live, f"/api/gamut/{face['id']}")[0] == 404  # not drawn yet
+        pictures = []
+        for item in (face, twin):
+            status, _, body = get(live, item["url"])
+            assert status == 200
+            pictures.append(Image.open(io.BytesIO(body)).convert("RGB"))
+        assert pictures[0].size == pictures[1].size
+        assert ImageChops.difference(*pictures).getbbox() is not None  # the proof changed colours
+        status, _, body = get(live, f"/api/gamut/{face['id']}")
+        counts = json.loads(body)
+        assert status == 200 and 0 <= counts["out_of_gamut"] < counts["pixels"]
+        assert counts["pixels"] == pictures[0].size[0] * pictures[0].size[1]
+        assert get(live, f"/api/gamut/{twin['id']}")[0] == 404  # the screen picture is not proofed
+        for query in ("soft_proof=2", "soft_proof=yes"):
+            assert get(live, f"/api/view?{query}")[0] == 400
+
+
+def test_the_command_can_start_with_the_soft_proof_on(game, tmp_path):
+    proc = _serve(str(game), "--port", "0", "--soft-proof", cwd=tmp_path)
+    try:
+        address = _address(proc)
+        assert _fetch(address + "api/view")["options"]["soft_proof"] is True
+    finally:
+        _stop(proc)

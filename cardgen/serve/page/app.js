@@ -5,7 +5,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SWITCHES = ["lang", "paper", "duplex", "ink_saver", "proof"];
+const SWITCHES = ["lang", "paper", "duplex", "ink_saver", "proof", "soft_proof"];
 let asked = 0;          // the latest /api/view request; older answers are dropped
 let current = null;     // the latest view shown
 let zoomed = null;      // the slot of the face shown large, if any
@@ -22,6 +22,7 @@ function fromForm() {
   return {
     lang: $("lang").value, paper: $("paper").value, duplex: $("duplex").value,
     ink_saver: $("ink_saver").checked ? "1" : "0", proof: $("proof").checked ? "1" : "0",
+    soft_proof: $("soft_proof").checked ? "1" : "0",
   };
 }
 
@@ -51,6 +52,7 @@ function show(view) {
   $("duplex").value = o.duplex;
   $("ink_saver").checked = o.ink_saver;
   $("proof").checked = o.proof;
+  $("soft_proof").checked = o.soft_proof;
   showErrors(view.errors);
   showFaces(view.faces);
   showSheets(view.sheets);
@@ -128,7 +130,9 @@ function showFaces(faces) {
       img.style.width = `calc(var(--mm) * ${f.size[0]})`;
       setPicture(img, f.url, f.text || `${name(f)} ${f.side}`);
       const more = f.cards.length > 1 ? ` +${f.cards.length - 1} more` : "";
-      fig.querySelector("figcaption").textContent = `${name(f)}${more} · ×${f.copies} · ${f.side}`;
+      const caption = fig.querySelector("figcaption");
+      caption.textContent = `${name(f)}${more} · ×${f.copies} · ${f.side}`;
+      if (current && current.options.soft_proof) gamutNote(img, f.id, caption);
       fig.querySelector("button").onclick = () => zoom(f);
       if ($("zoom").open && zoomed === f.slot) zoom(f);  // the enlarged face follows the saves too
       return fig;
@@ -216,3 +220,18 @@ function listen() {
 }
 
 start();
+
+// With the soft proof on: once a face's picture is drawn, say how much of it the press
+// cannot print (the hatched part).
+function gamutNote(img, id, caption) {
+  const base = caption.textContent;
+  const note = async () => {
+    const response = await fetch("/api/gamut/" + encodeURIComponent(id));
+    if (!response.ok) return;
+    const g = await response.json();
+    const pct = g.pixels ? (100 * g.out_of_gamut) / g.pixels : 0;
+    caption.textContent = `${base} · ${pct < 0.05 ? "all printable" : pct.toFixed(1) + " % out of gamut"}`;
+    caption.dataset.outOfGamut = String(g.out_of_gamut);
+  };
+  if (img.complete && img.naturalWidth) note(); else img.addEventListener("load", note, { once: true });
+}
