@@ -53,6 +53,10 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--ink-limit", type=click.FloatRange(100, 400), default=None, metavar="PERCENT",
               help="Most total ink (C+M+Y+K, percent) any colour of the print-shop files may have; darker colours "
                    "give up cyan, magenta and yellow. Default: 300.")
+@click.option("--pdfx", type=click.Choice(["4", "1a"]), default="4", show_default=True,
+              help="The standard of the print-shop files: 4 (PDF/X-4, transparency kept live) or 1a "
+                   "(PDF/X-1a:2003, for shops that ask for it: translucent art flattened into opaque CMYK; an op "
+                   "that cannot be flattened exactly stops the build, naming it).")
 @click.option("--preflight", is_flag=True,
               help="Then read the print-shop files as a shop's preflight would (ink over the limit, images "
                    "under 300 ppi, colours left in RGB, boxes, fonts) and print what it finds; "
@@ -63,7 +67,7 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
           allow_fallback: bool, no_cache: bool, strict: bool, profile: Path | None, ink_limit: float | None,
-          preflight: bool, watch: bool) -> None:
+          pdfx: str, preflight: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -83,6 +87,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --lang de --allow-fallback --proof
       cardgen build path/to/my-game --strict
       cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280 --preflight
+      cardgen build hapy --pdfx 1a --ink-limit 240
     """
     from .. import BuildOptions
     from ..output.cmyk import OutputProfile
@@ -100,7 +105,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
                            cache=not no_cache, strict=strict, profile=profile.resolve() if profile else None,
-                           ink_limit=ink_limit)
+                           ink_limit=ink_limit, pdfx=pdfx)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
