@@ -246,6 +246,7 @@ class StreamFlattener:
         self.records: list[Record] = []
         self.path: list[Item] = []
         self.clip_op: str | None = None
+        self.knockout: set[int] = set()  # the fill of a B op, which its stroke composites beside, not over
         self.changed = False
         self.in_text = False
         self.tm = self.tlm = IDENTITY
@@ -375,8 +376,9 @@ class StreamFlattener:
     def backdrop(self, area) -> Inks | None:
         """The one flat colour under ``area`` (stream space), or None when there are several."""
         shapely.prepare(area)
-        for rec in reversed(self.records):
-            if not _meet(rec.touches, area):
+        for i in range(len(self.records) - 1, -1, -1):
+            rec = self.records[i]
+            if i in self.knockout or not _meet(rec.touches, area):
                 continue
             if rec.colour is not None and rec.covers is not None and rec.covers.contains(area):
                 return rec.colour
@@ -389,11 +391,14 @@ class StreamFlattener:
         clip_op, self.clip_op = self.clip_op, None
         g = self.g
         paths, closed = _subpaths(path)
-        if op in BOTH_OPS:  # a fill, then its stroke over it: two paints
+        if op in BOTH_OPS:  # a fill, then its stroke: two paints, the stroke knocking the fill out
             fill_op = "f*" if BOTH_OPS[op] else "f"
             close = [Item([], "h")] if op in ("b", "b*") else []
+            before = len(self.records)
             self._paint_fill(path + close, fill_op, paths, closed, clip_op=None)
+            self.knockout = set(range(before, len(self.records)))
             self._paint_stroke(path + close, "S", paths, [True] * len(closed) if close else closed, clip_op)
+            self.knockout = set()
         elif op in FILL_OPS:
             self._paint_fill(path, op, paths, closed, clip_op)
         elif op in STROKE_OPS:
@@ -490,7 +495,7 @@ class StreamFlattener:
         for it in prefix:
             if it.record is not None:
                 if it.record not in keep:
-                    keep[it.record] = _meet(self.records[it.record].touches, area)
+                    keep[it.record] = it.record not in self.knockout and _meet(self.records[it.record].touches, area)
                 if not keep[it.record]:
                     continue
             op, args = it.op, it.operands
