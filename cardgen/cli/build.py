@@ -140,14 +140,14 @@ def _build_once(game: str, options, model=None, preflight: bool = False) -> bool
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
     if preflight:
-        _preflight(Path(folder))
+        _preflight(Path(folder), "PDF/X-1a" if options.pdfx == "1a" else "PDF/X-4")
     return True
 
 
 SHOWN_FINDINGS = 5  # preflight lines printed after a build; validate --kit lists them all
 
 
-def _preflight(folder: Path) -> None:
+def _preflight(folder: Path, standard: str = "PDF/X-4") -> None:
     """A shop's preflight of the kit's print-shop files: one line on stdout, what it found
     on stderr (problems first, a few of each)."""
     from ..validation.kitcheck import read_manifest
@@ -158,7 +158,7 @@ def _preflight(folder: Path) -> None:
         return
     found = [f"{len(shop.problems)} problem(s)"] if shop.problems else []
     found += [f"{len(shop.warnings)} warning(s)"] if shop.warnings else []
-    click.echo(f"Preflight of {shop.files} print-shop file(s) (PDF/X-4): {', '.join(found) or 'no problems'}")
+    click.echo(f"Preflight of {shop.files} print-shop file(s) ({standard}): {', '.join(found) or 'no problems'}")
     for kind, lines in (("problem", shop.problems), ("warning", shop.warnings)):
         for line in lines[:SHOWN_FINDINGS]:
             click.echo(f"{kind}: {line}", err=True)

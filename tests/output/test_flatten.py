@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pikepdf
 import pytest
+from conftest import assert_user_error
 from pikepdf import Dictionary, Name
 
 from cardgen.output.flatten import Flattener, NotFlattenable, blend
@@ -90,3 +91,34 @@ def test_the_stroke_of_a_filled_and_stroked_path_composites_beside_its_fill_not_
                if str(i.operator) == "K"]
     assert (0.0, 0.5, 0.0, 0.0) in _fills(pdf)
     assert (0.5, 0.0, 0.0, 0.0) in strokes  # over paper: half cyan, no magenta of the fill
+
+
+def test_a_build_with_an_op_it_cannot_flatten_names_it_and_writes_nothing(game_copy, cli):
+    game = game_copy("mini_game")
+    with (game / "templates" / "front.yaml.j2").open("a", encoding="utf-8") as template:
+        template.write('- {rect: {x: 0, y: 20, w: 30, h: 20, fill: "#1f4e8c"}}\n'
+                       '- {text: {x: 5, y: 25, w: 40, h: 10, text: "Half", size: 12, color: ink, opacity: 0.5}}\n')
+    out = game.parent / "out"
+    r = cli("build", game, "--out", out, "--paper", "a4", "--lang", "en", "--pdfx", "1a")
+    errors = assert_user_error(r)
+    assert len(errors) == 1, errors
+    assert "-printshop-" in errors[0] and ": page 1 (" in errors[0] and " front) (in mm on the face): " in errors[0]
+    assert "translucent text (opacity 0.5) at x 5." in errors[0]
+    assert errors[0].endswith("cannot be flattened exactly for PDF/X-1a (it lies over several colours); draw it "
+                              "opaque, or build with --pdfx 4")
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+    assert cli("build", game, "--out", out, "--paper", "a4").exit_code == 0  # PDF/X-4 keeps it live
+
+
+def test_an_unknown_pdfx_standard_is_a_usage_error(cli, scenario):
+    r = cli("build", scenario("mini_game"), "--pdfx", "3")
+    assert r.exit_code == 2 and "'3' is not one of '4', '1a'" in r.output
+
+
+def test_a_pdfx1a_build_with_preflight_says_so_and_finds_nothing(game_copy, cli):
+    game = game_copy("mini_game")
+    with (game / "templates" / "front.yaml.j2").open("a", encoding="utf-8") as template:
+        template.write('- {rect: {x: 0, y: 20, w: 30, h: 20, fill: "#1f4e8c", opacity: 0.5}}\n')
+    r = cli("build", game, "--out", game.parent / "out", "--paper", "a4", "--lang", "en", "--pdfx", "1a", "--preflight")
+    assert r.exit_code == 0, r.output
+    assert "Preflight of 1 print-shop file(s) (PDF/X-1a): no problems" in r.stdout
