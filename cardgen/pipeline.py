@@ -40,6 +40,7 @@ from .render.facestore import FaceStore
 from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning
 
 Progress = Callable[[str], None]
+PDFX_STANDARDS = ("4", "1a")  # --pdfx: PDF/X-4 (the default), PDF/X-1a:2003
 
 __all__ = ["BuildOptions", "Face", "KitBuilder", "LangKit", "WrittenFile", "build_game"]
 
@@ -61,7 +62,7 @@ class BuildOptions:
     strict: bool = False  # a warning fails the build, and the kit is left as it was
     profile: Path | None = None  # the CMYK output profile of the print-shop files (None: the shipped FOGRA39 one)
     ink_limit: float | None = None  # total ink of the print-shop files, percent (None: 300)
-    pdfx: str = "4"  # the print-shop files' PDF/X version: "4" or "1a"
+    pdfx: str = "4"  # the print-shop files' standard: "4" (PDF/X-4) or "1a" (PDF/X-1a:2003, flattened)
     shop: ShopProfile | None = None  # a print-shop profile (--shop, --cut-lines); None: the default, pdfx4
 
 
@@ -93,6 +94,8 @@ class KitBuilder:
             raise CardgenError(
                 f"game '{game.id}' has no language {', '.join(unknown)} (it has: {', '.join(game.languages)})"
             )
+        if options.pdfx not in PDFX_STANDARDS:
+            raise CardgenError(f"unknown PDF/X standard '{options.pdfx}' (known: {', '.join(PDFX_STANDARDS)})")
         for paper in options.papers:
             if paper not in PAPERS_MM:
                 raise CardgenError(f"unknown paper '{paper}' (known: {', '.join(PAPERS_MM)})")

@@ -254,7 +254,7 @@ SLOW_MODULES = frozenset({
     "test_legal_at.py", "test_egypt_tables.py", "test_rules_kit.py", "test_rules_plugins.py",
     "test_hostile_templates.py", "test_bad_input_fuzzed.py", "test_fuzz_inputs.py", "test_jsonshape.py",
     "test_edge_clearance.py", "test_label_clearance.py", "test_printshop_files.py", "test_pdf_output.py",
-    "test_atomic_kit.py", "test_pdfx.py", "test_preflight.py", "test_export.py", "test_export_service.py",
+    "test_atomic_kit.py", "test_pdfx.py", "test_pdfx1a.py", "test_preflight.py", "test_export.py", "test_export_service.py",
     "test_face_cache.py", "test_unchanged_rebuild.py", "test_render_costs.py", "test_serve.py",
     "test_serve_browser.py", "test_watch.py", "test_i18n_kit.py", "test_i18n_tools.py", "test_i18n_fit.py",
     "test_last_lines.py", "test_impose_kit.py", "test_shared_sheets.py", "test_greyscale.py", "test_prepress.py",

@@ -60,6 +60,11 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 @click.option("--cut-lines", "cut_lines", type=click.Choice(["on", "off", "shaped"]), default=None,
               help="CutContour die lines in the print-shop files: on every piece (round ones a circle), off, or "
                    "only on pieces that are not plain rectangles. Default: the shop profile's choice.")
+@click.option("--pdfx", type=click.Choice(["4", "1a"]), default=None,
+              help="The standard of the print-shop files: 4 (PDF/X-4, transparency kept live) or 1a "
+                   "(PDF/X-1a:2003, for shops that ask for it: translucent art flattened into opaque CMYK; an op "
+                   "that cannot be flattened exactly stops the build, naming it). Default: the shop profile's, "
+                   "else 4.")
 @click.option("--preflight", is_flag=True,
               help="Then read the print-shop files as a shop's preflight would (ink over the limit, images "
                    "under 300 ppi, colours left in RGB, boxes, fonts) and print what it finds; "
@@ -70,7 +75,7 @@ from .option_values import back_offset_option, check_langs, load_with_variants
 def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: str, out_dir: Path,
           ink_saver: bool, layout: str, back_offset: tuple[float, float] | None, proof: bool, jobs: int, variants: tuple[str, ...],
           allow_fallback: bool, no_cache: bool, strict: bool, profile: Path | None, ink_limit: float | None,
-          shop: str | None, cut_lines: str | None, preflight: bool, watch: bool) -> None:
+          shop: str | None, cut_lines: str | None, pdfx: str | None, preflight: bool, watch: bool) -> None:
     """Build the print-and-play kit of GAME (a shipped game id or a game folder).
 
     \b
@@ -91,6 +96,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build path/to/my-game --strict
       cardgen build hapy --profile PSOcoated_v3.icc --ink-limit 280 --preflight
       cardgen build hapy --shop drivethrucards --lang en
+      cardgen build hapy --pdfx 1a --ink-limit 240
     """
     from .. import BuildOptions
     from ..output.cmyk import OutputProfile
@@ -113,7 +119,8 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
                            jobs=jobs, layout=layout, back_offset=offset, proof=proof,
                            variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
                            cache=not no_cache, strict=strict, profile=profile.resolve() if profile else None,
-                           ink_limit=ink_limit, pdfx=shop_profile.pdfx if shop_profile and not images else "4",
+                           ink_limit=ink_limit,
+                           pdfx=pdfx or (shop_profile.pdfx if shop_profile and not images else "4"),
                            shop=None if images else shop_profile)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
@@ -183,14 +190,14 @@ def _build_once(game: str, options, model=None, preflight: bool = False) -> bool
     for f in written:
         click.echo(f"  {f.name:<{width}}  {f.pages:>3} page{'s' if f.pages != 1 else ''}")
     if preflight:
-        _preflight(Path(folder))
+        _preflight(Path(folder), "PDF/X-1a" if options.pdfx == "1a" else "PDF/X-4")
     return True
 
 
 SHOWN_FINDINGS = 5  # preflight lines printed after a build; validate --kit lists them all
 
 
-def _preflight(folder: Path) -> None:
+def _preflight(folder: Path, standard: str = "PDF/X-4") -> None:
     """A shop's preflight of the kit's print-shop files: one line on stdout, what it found
     on stderr (problems first, a few of each)."""
     from ..validation.kitcheck import read_manifest
@@ -201,7 +208,7 @@ def _preflight(folder: Path) -> None:
         return
     found = [f"{len(shop.problems)} problem(s)"] if shop.problems else []
     found += [f"{len(shop.warnings)} warning(s)"] if shop.warnings else []
-    click.echo(f"Preflight of {shop.files} print-shop file(s) (PDF/X-4): {', '.join(found) or 'no problems'}")
+    click.echo(f"Preflight of {shop.files} print-shop file(s) ({standard}): {', '.join(found) or 'no problems'}")
     for kind, lines in (("problem", shop.problems), ("warning", shop.warnings)):
         for line in lines[:SHOWN_FINDINGS]:
             click.echo(f"{kind}: {line}", err=True)

@@ -32,6 +32,7 @@ from .boards import draw_board_page, write_board_fullsize
 from .cmyk import OutputProfile
 from .painter import Painter
 from .pdfx import make_pdfx
+from .pdfx1a import face_label, make_pdfx1a
 from .reuse import FileReuse
 from .shoppages import crop_marks, die_line, ordered, page_margin
 
@@ -276,7 +277,8 @@ class KitWriter:
                 name = f"{profile_of_shop.file_stem(self.game.id, kit.lang, shop.stem)}{self._suffix()}.pdf"
             title = self._shop_title(shop, kit.lang, words)
             profile = self.output_profile()
-            taken, key = self._taken(tmp, name, [title, profile.digest] + [(c.id, card, k, side, face.key)
+            x1a = ["pdfx1a"] if getattr(self.opt, "pdfx", "4") == "1a" else []  # an X-4 file's key as it was
+            taken, key = self._taken(tmp, name, [title, profile.digest] + x1a + [(c.id, card, k, side, face.key)
                                                                            for c, card, k, side, face in pages],
                                      manifest)
             if taken is not None:
@@ -284,7 +286,10 @@ class KitWriter:
                 continue
             self.progress(f"writing {name}")
             printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
-            make_pdfx(tmp / name, profile, title, kit.lang)
+            if x1a:
+                make_pdfx1a(tmp / name, profile, title, kit.lang, [face_label(p) for p in printed])
+            else:
+                make_pdfx(tmp / name, profile, title, kit.lang)
             details = ShopDetails(components=tuple(d.id for d in shop.decks), trim=shop.trim,
                                   two_sided=shop.two_sided, page_count=len(printed))
             if profile_of_shop is not None:

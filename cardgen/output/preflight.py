@@ -9,7 +9,10 @@ What a shop's software rejects or flags, page by page:
 * images under 300 ppi at the size they are printed;
 * RGB left in a CMYK file (colour operators, colour spaces, images, shadings);
 * pages without a TrimBox or BleedBox;
-* fonts not embedded.
+* fonts not embedded;
+* in a file that claims PDF/X-1a, what that standard forbids besides: transparency left
+  (opacities, soft masks, transparency groups), a PDF version above 1.4, missing X-1a
+  keys (:func:`~cardgen.output.pdfx1a.x1a_findings`).
 
 Spot colours (the CutContour die line, the registration colour) are not process ink
 and do not count toward the total. The figure is the ink a colour asks for wherever it
@@ -29,6 +32,7 @@ from typing import Any
 import pikepdf
 
 from .pdfx import is_rgb_space, picture_of
+from .pdfx1a import is_x1a, x1a_findings
 
 DEFAULT_MIN_PPI = 300.0
 PT_PER_MM = 72 / 25.4
@@ -428,6 +432,8 @@ def preflight(path: Path, ink_limit: float | None = None, min_ppi: float = DEFAU
             findings += walker.findings
             inks.append(walker.ink)
             findings += _unembedded(page, n, fonts_seen)
+        if is_x1a(pdf):  # what PDF/X-1a forbids besides: transparency, a later PDF, missing keys
+            findings += [Finding(max(n, 1), text if n else "the file: " + text) for n, text in x1a_findings(pdf)]
     return Preflight(findings, inks)
 
 
