@@ -109,7 +109,7 @@ def test_every_shipped_profile_cites_the_requirements_it_follows():
     ("pdfx4", "4", None, "alternating", None),
     ("pdfx1a", "1a", None, "alternating", None),
     ("drivethrucards", "1a", 3.175, "back-first", 240.0),
-    ("mbprint", "4", 3.0, "alternating", 300.0),
+    ("mbprint", "1a", 3.0, "alternating", 300.0),
 ])
 def test_a_shipped_profile_sets_the_build_options(name, pdfx, bleed, order, ink, cli, settings, tmp_path,
                                                   monkeypatch):
@@ -126,20 +126,24 @@ def test_a_shipped_profile_sets_the_build_options(name, pdfx, bleed, order, ink,
     assert (options.pdfx, options.shop.bleed, options.shop.page_order, options.ink_limit) == (pdfx, bleed, order, ink)
 
 
-@pytest.mark.parametrize(("name", "bleed", "first_sides"), [
-    ("pdfx4", 3.0, ["front", "back", "front", "back"]),
-    ("pdfx1a", 3.0, ["front", "back", "front", "back"]),
-    ("drivethrucards", 3.175, ["back", "front", "back", "front"]),
-    ("mbprint", 3.0, ["front", "back", "front", "back"]),
+@pytest.mark.parametrize(("name", "bleed", "first_sides", "standard"), [
+    ("pdfx4", 3.0, ["front", "back", "front", "back"], "PDF/X-4"),
+    ("pdfx1a", 3.0, ["front", "back", "front", "back"], "PDF/X-1a:2003"),
+    ("drivethrucards", 3.175, ["back", "front", "back", "front"], "PDF/X-1a:2003"),
+    ("mbprint", 3.0, ["front", "back", "front", "back"], "PDF/X-1a:2003"),
 ])
-def test_a_pdf_profile_s_print_shop_file_read_back(name, bleed, first_sides, cli, settings, tmp_path):
+def test_a_pdf_profile_s_print_shop_file_read_back(name, bleed, first_sides, standard, cli, settings, tmp_path):
     """Page order, page size = trim + 2 × bleed, TrimBox and BleedBox, no CutContour on
-    a rectangular card, no crop marks; and the kit check passes the file."""
+    a rectangular card, no crop marks, the PDF/X standard the shop asks for; and the kit
+    check passes the file."""
     kit = build(cli, tmp_path, "--shop", name)
     (entry,) = shop_files(kit)
     sides = [p["side"] for p in entry["pages"]]
     assert sides[:4] == first_sides and len(sides) == 2 * FIRST_GAME_PIECES
     pdf = pikepdf.open(kit / entry["file"])
+    info = pdf.docinfo
+    claimed = str(info.get("/GTS_PDFXConformance") or info.get("/GTS_PDFXVersion"))
+    assert claimed == standard, claimed
     assert len(pdf.pages) == 2 * FIRST_GAME_PIECES
     cards = [p["items"][0]["card"] for p in entry["pages"]]
     assert cards[0] == cards[1] == "sun-1"
