@@ -40,6 +40,7 @@ class ValidateOptions:
     game_arg: str = ""  # how the user named the game, for replay commands
     trace: Callable[[str], None] | None = None
     jobs: int = 1  # worker processes for the games; 0 = one per usable core
+    cluster: Any = None  # a cluster.Session to play the games on instead (cardgen validate --cluster)
 
 
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
