@@ -54,6 +54,9 @@ def cluster_session(address: str | None) -> Iterator[Any]:
 
     if not cluster.available():
         raise click.UsageError(f"--cluster needs dask.distributed: pip install '{cluster.EXTRA}'")
+    if not cluster.well_formed(address):
+        raise click.BadParameter(f"'{address}' is not a Dask scheduler address such as tcp://192.168.1.5:8786",
+                                 param_hint="'--cluster'")
     try:
         session = cluster.connect(address)
     except CardgenError as exc:

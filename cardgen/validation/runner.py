@@ -171,7 +171,9 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     if jobs > 1 and not workers_can_play(configs):
         jobs = 1
     t0 = time.perf_counter()
-    if jobs > 1:
+    if opts.cluster is not None and trace is None:  # the same chunks, played by the cluster's workers
+        results, jobs = opts.cluster.play(configs, opts.games, opts.seed, opts.check_every, played)
+    elif jobs > 1:
         results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
     else:
         results = play_here(configs, opts.games, opts.seed, opts.check_every, played, trace)
