@@ -14,9 +14,11 @@ from .. import validate as run_validation
 from ..base.errors import CardgenError, Where
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
+from ..validation.sweep import run_sweep
 from .exits import fail
 from .option_values import check_langs, load_with_variants
 from .progress_bar import bar_line
+from .validate_sweep import cluster_session, sweep_axes
 
 MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play already; a typo of 10⁹ is refused
 # The balance pass: games per configuration for a 95 % interval of ±2 percentage points on
@@ -80,10 +82,19 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--draw", "draw_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE.png",
               help="Play the one game of --seed (first player count and kind unless --players/--agents say)"
                    " and draw its final table into FILE.png, for games whose rules can draw.")
+@click.option("--sweep", "sweeps", multiple=True, metavar="NAME=A,B,…",
+              help="Play every combination of these values and compare the runs (repeatable): a house rule of the"
+                   " game's data (e.g. request_ban=previous_player,last_other_request), players=2,3,4,"
+                   " agents=random,greedy or setup=….")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Play the games on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786)"
+                   " instead of worker processes here; the report is the same. Needs pip install"
+                   " 'cardgen[cluster]'.")
 @click.pass_context
 def validate(ctx: click.Context, game: str, games: int, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             report_path: Path | None, variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
+             report_path: Path | None, variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None,
+             draw_path: Path | None, sweeps: tuple[str, ...], cluster: str | None) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -107,6 +118,8 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
       cardgen validate my-game --rules my_rules.py
+      cardgen validate hapy --sweep request_ban=previous_player,last_other_request --sweep players=2,3,4
+      cardgen validate egypt --balance --cluster tcp://10.0.0.5:8786
     """
     from ..rules import rules_for
     from ..rules.plugins import load_rules_file
@@ -125,7 +138,11 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
     agent_names = _names(agents)
     if rules is not None:
         _check_rule_options(model, rules, players, setup_names, agent_names)
+    axes = sweep_axes(model, rules, sweeps, {"--players": bool(players), "--agents": bool(agent_names),
+                                             "--setup": bool(setup_names)})
     if draw_path is not None:
+        if axes:
+            raise click.UsageError("--draw draws one game: not with --sweep")
         if ctx.get_parameter_source("seed") is not click.core.ParameterSource.COMMANDLINE:
             raise click.UsageError("--draw draws one game: say which with --seed S")
         _draw_one(model, rules, seed, players, setup_names, agent_names, check_every, draw_path)
@@ -151,7 +168,8 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
     try:
-        report = run_validation(model, opts, progress)
+        with cluster_session(cluster) as opts.cluster:
+            report = run_sweep(model, opts, axes, progress) if axes else run_validation(model, opts, progress)
     except CardgenError as exc:
         if tty:
             err.write("\n")

@@ -18,7 +18,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -140,6 +140,59 @@ def merge(parts: list[ConfigResult]) -> ConfigResult:
     return out
 
 
+Task = tuple[int, int, int]  # (configuration, first game, games): one chunk's games
+Submit = Callable[[int, int, int], Future]  # (configuration, games, first seed) → the chunk's ConfigResult, to come
+
+
+class ChunkLost(CardgenError):
+    """A chunk's future was cancelled by the executor (not after a rules crash): its games
+    were never played (e.g. a cluster that lost its workers or its scheduler)."""
+
+
+def chunk_tasks(games: int, configs: int, jobs: int) -> tuple[list[int], list[Task]]:
+    """How a validation's games are cut for ``jobs`` workers: the first game of each chunk,
+    and every chunk of every configuration (configuration, first game, games)."""
+    size = chunk_size(games, configs, jobs)
+    starts = list(range(0, games, size))
+    return starts, [(i, start, min(size, games - start)) for i in range(configs) for start in starts]
+
+
+def play_chunks(submit: Submit, configs: list[Config], games: int, seed: int, jobs: int,
+                progress: Callable[[str, int], None] | None = None) -> list[ConfigResult]:
+    """Every configuration's result from its chunks, played by whatever executor ``submit``
+    hands them to (worker processes here, a cluster's workers), merged in seed order, so
+    that the report is the one-process report whoever played them. A rules crash stops
+    the run with the earliest chunk's crash, however the workers ran."""
+    starts, tasks = chunk_tasks(games, len(configs), jobs)
+    with signals_held():  # Ctrl-C waits until every local worker has its own handlers
+        futures = {submit(i, n, seed + start): (i, start, n) for i, start, n in tasks}
+    parts: dict[tuple[int, int], ConfigResult] = {}
+    crashes: dict[tuple[int, int], RulesCrash] = {}
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            i, start, n = futures[future]
+            if future.cancelled():
+                if not crashes:
+                    raise ChunkLost(f"the games of {configs[i].label} from seed {seed + start} were cancelled"
+                                    " before they were played")
+                continue
+            try:
+                parts[(i, start)] = future.result()
+            except RulesCrash as exc:  # the earliest chunk's crash is said, however the workers ran
+                crashes[(i, start)] = exc
+                for later, (j, later_start, _) in futures.items():
+                    if (j, later_start) > (i, start):
+                        later.cancel()
+                continue
+            if progress is not None:
+                progress(configs[i].label, n)
+    if crashes:
+        raise crashes[min(crashes)]
+    return [merge([parts[(i, start)] for start in starts]) for i in range(len(configs))]
+
+
 def play_all(configs: list[Config], games: int, seed: int, check_every: int, jobs: int,
              progress: Callable[[str, int], None] | None = None, method: str | None = None) -> list[ConfigResult]:
     """Every configuration's result, in the order given, played by ``jobs`` processes
@@ -155,37 +208,12 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
         if payload is None:
             return play_here(configs, games, seed, check_every, progress)
         how = {"initializer": _start_spawned, "initargs": (payload, os.getpid())}
-    size = chunk_size(games, len(configs), jobs)
-    starts = list(range(0, games, size))
-    tasks = [(i, start, min(size, games - start)) for i in range(len(configs)) for start in starts]
     _CONFIGS = configs
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how) as pool:
-            parts: dict[tuple[int, int], ConfigResult] = {}
             try:
-                with signals_held():  # Ctrl-C waits until every worker has its own handlers
-                    futures = {pool.submit(_play_chunk, i, n, seed + start, check_every): (i, start, n)
-                               for i, start, n in tasks}
-                pending = set(futures)
-                crashes: dict[tuple[int, int], RulesCrash] = {}
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        if future.cancelled():
-                            continue
-                        i, start, n = futures[future]
-                        try:
-                            parts[(i, start)] = future.result()
-                        except RulesCrash as exc:  # the earliest chunk's crash is said, however the workers ran
-                            crashes[(i, start)] = exc
-                            for later, (j, later_start, _) in futures.items():
-                                if (j, later_start) > (i, start):
-                                    later.cancel()
-                            continue
-                        if progress is not None:
-                            progress(configs[i].label, n)
-                if crashes:
-                    raise crashes[min(crashes)]
+                return play_chunks(lambda i, n, first: pool.submit(_play_chunk, i, n, first, check_every),
+                                   configs, games, seed, jobs, progress)
             except BrokenProcessPool:  # a worker killed (out of memory, a crash in C code)
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
@@ -195,7 +223,6 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
                 raise
     finally:
         _CONFIGS = []
-    return [merge([parts[(i, start)] for start in starts]) for i in range(len(configs))]
 
 
 def play_here(configs: list[Config], games: int, seed: int, check_every: int,

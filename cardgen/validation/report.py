@@ -104,7 +104,12 @@ def render(report: dict[str, Any]) -> str:
     out.append(f"Deck and setups: {'OK' if st['ok'] else 'FAILED'}")
     out.extend(_checked(st))
     out.append("")
-    out.extend(_play_lines(report["simulation"]))
+    if report.get("sweep"):  # the runs side by side (the simulation holds them all)
+        from .sweep_report import sweep_lines
+
+        out.extend(sweep_lines(report))
+    else:
+        out.extend(_play_lines(report["simulation"]))
     out.append("")
     out.extend(_kit_lines(report["kit"], report["game"]))
     out.append("")

@@ -41,6 +41,7 @@ class ValidateOptions:
     game_arg: str = ""  # how the user named the game, for replay commands
     trace: Callable[[str], None] | None = None
     jobs: int = 1  # worker processes for the games; 0 = one per usable core
+    cluster: Any = None  # a cluster.Session to play the games on instead (cardgen validate --cluster)
 
 
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
@@ -171,7 +172,9 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     if jobs > 1 and not workers_can_play(configs):
         jobs = 1
     t0 = time.perf_counter()
-    if jobs > 1:
+    if opts.cluster is not None and trace is None:  # the same chunks, played by the cluster's workers
+        results, jobs = opts.cluster.play(configs, opts.games, opts.seed, opts.check_every, played)
+    elif jobs > 1:
         results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
     else:
         results = play_here(configs, opts.games, opts.seed, opts.check_every, played, trace)

@@ -81,6 +81,7 @@ class EgyptRules:
     game_id = GAME_ID
     agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
     must_finish: Mapping[str, bool] = {"random": True, "greedy": True}  # ten turns, always
+    house_rules = EgyptOptions  # the options of data.house_rules (what --sweep may vary)
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

@@ -130,6 +130,7 @@ class FaraoRules:
     game_id = GAME_ID
     agents: Mapping[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
     must_finish: Mapping[str, bool] = {"random": True, "greedy": True}
+    house_rules = FaraoOptions  # the options of data.house_rules (what --sweep may vary)
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players

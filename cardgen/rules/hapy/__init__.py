@@ -61,6 +61,7 @@ class HapyRules:
     # the turn limit is counted and listed with its seed, not failed. Greedy players
     # always ask for something useful, so a greedy game that never ends is a failure.
     must_finish: Mapping[str, bool] = {"random": False, "greedy": True}
+    house_rules = HapyOptions  # the options of data.house_rules (what --sweep may vary)
 
     def player_counts(self, game) -> tuple[int, ...]:
         lo, hi = game.players
