@@ -21,7 +21,11 @@ figure is the median. Sections:
 cardgen runs as an installed copy does: its modules compiled once (bytecode is written
 even where PYTHONDONTWRITEBYTECODE is set), not on every run.
 
-Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy]
+``--baseline DIR`` (a checkout of another commit) times that copy's builds of the plain
+decks and the kits too, interleaved with this one's (this, that, script, …), and prints
+this copy's CPU as a ratio to that one's, pair by pair: a change measured paired.
+
+Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -44,6 +48,14 @@ GAMES = ("hapy", "egypt", "horus", "farao")
 ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},  # compiled once, as installed
        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 CARDGEN = [sys.executable, "-m", "cardgen"]
+BASELINE: dict[str, str] | None = None  # --baseline: the environment that runs the other copy
+
+
+def baseline_env(root: Path) -> dict[str, str]:
+    """The environment that runs the cardgen of the checkout ``root`` (its modules compiled once)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "cardgen")], check=True)
+    return {**ENV, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
 
 def _descendants(pid: int) -> list[int]:
     """``pid`` and every process below it (from /proc; empty where there is none)."""
@@ -135,6 +147,9 @@ def plain_decks(runs: int, tmp: Path) -> None:
     for cards, folder in ((120, PLAIN), (1200, big)):
         cmds[f"cardgen {cards}"] = (lambda folder=folder: run(
             [*CARDGEN, "build", str(folder), "--no-cache", "--paper", "a4", "--out", str(out)]))
+        if BASELINE is not None:
+            cmds[f"baseline {cards}"] = (lambda folder=folder: run(
+                [*CARDGEN, "build", str(folder), "--no-cache", "--paper", "a4", "--out", str(out)], env=BASELINE))
         cmds[f"script {cards}"] = (lambda cards=cards: run(
             [sys.executable, str(ROOT / "bench" / "plain_reportlab.py"), "--cards", str(cards), "--out",
              str(tmp / "rl")]))
@@ -147,10 +162,21 @@ def plain_decks(runs: int, tmp: Path) -> None:
         a, b = res[f"cardgen {cards}"], res[f"script {cards}"]
         print(f"  {cards:>5}  {median(a, 'cpu'):>10.2f}s {median(b, 'cpu'):>9.2f}s {ratio(a, b, 'cpu'):>20}   "
               f"{median(a, 'wall'):>11.2f}s {median(b, 'wall'):>10.2f}s {ratio(a, b, 'wall'):>20}")
+    if BASELINE is not None:
+        print("  against the baseline copy (this CPU / its CPU, per pair), and the baseline's own ratio to the script")
+        for cards in (120, 1200):
+            a, base, b = res[f"cardgen {cards}"], res[f"baseline {cards}"], res[f"script {cards}"]
+            print(f"  {cards:>5}  baseline CPU {median(base, 'cpu'):.2f}s, this/baseline {ratio(a, base, 'cpu')}, "
+                  f"baseline/script {ratio(base, b, 'cpu')}")
 
 
 def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
-    cmds = {g: (lambda g=g: run([*CARDGEN, "build", g, "--no-cache", "--out", str(tmp / "kits")])) for g in games}
+    cmds = {}
+    for g in games:
+        cmds[g] = lambda g=g: run([*CARDGEN, "build", g, "--no-cache", "--out", str(tmp / "kits")])
+        if BASELINE is not None:
+            cmds[f"baseline {g}"] = lambda g=g: run([*CARDGEN, "build", g, "--no-cache", "--out", str(tmp / "kits")],
+                                                    env=BASELINE)
     res = paired(runs, cmds)
     print(f"shipped kits, clean builds (every language, a4 and letter, print-shop files), median of {runs} "
           f"alternating runs, {load()}")
@@ -159,6 +185,12 @@ def kits(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
     for g in games:
         r = res[g]
         print(f"  {g:<6} {median(r, 'wall'):>6.2f}s {median(r, 'cpu'):>6.2f}s {median(r, 'peak'):>9.0f} MB")
+    if BASELINE is not None:
+        print("  against the baseline copy: its wall, CPU and peak, and this CPU / its CPU per pair [range]")
+        for g in games:
+            r, base = res[g], res[f"baseline {g}"]
+            print(f"  {g:<6} {median(base, 'wall'):>6.2f}s {median(base, 'cpu'):>6.2f}s {median(base, 'peak'):>9.0f} MB"
+                  f"   {ratio(r, base, 'cpu')}")
 
 
 # One card's edit per game: the file, the text and the text it becomes (``{n}``: the run).
@@ -211,7 +243,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default="plain,kits,rebuild", help="sections, comma-separated")
     parser.add_argument("--game", action="append", help="a shipped game for kits (repeatable)")
+    parser.add_argument("--baseline", type=Path, help="another checkout of cardgen, timed interleaved with this one")
     args = parser.parse_args()
+    global BASELINE
+    if args.baseline is not None:
+        BASELINE = baseline_env(args.baseline.resolve())
     games = tuple(args.game or GAMES)
     sections = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as name:

@@ -68,7 +68,8 @@ STAGES: tuple[Stage, ...] = (
            "the Jinja sandbox and its filters (`sandbox`, `cover`), and every face of a language rendered and "
            "parsed into layout ops, of a template's `choices` the first whose texts fit (`faces`); the key of "
            "a face's inputs, so that a face equal to an earlier one is not rendered again (`memo`), and the "
-           "face cache between builds (`facestore`); unfilled placeholders (`placeholders`) and an "
+           "face cache between builds (`facestore`), with the compiled templates, signed (`bytecode`); "
+           "unfilled placeholders (`placeholders`) and an "
            "`--ink-saver` that changes nothing (`inkcheck`: no colours and no template reading it, or every "
            "face drawn the same with it) are caught here"),
     _stage("output", ("base", "impose", "layout", "model", "render"),

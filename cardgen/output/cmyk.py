@@ -121,7 +121,7 @@ class OutputProfile:
             if key == (0, 0, 0):
                 inks = (0.0, 0.0, 0.0, 1.0)
             else:
-                c, m, y, k = self._to_cmyk.apply(Image.new("RGB", (1, 1), key)).tobytes()
+                c, m, y, k = _converted(self._to_cmyk, Image.new("RGB", (1, 1), key)).tobytes()
                 inks = limit_inks((c / 255, m / 255, y / 255, k / 255), self.ink_limit / 100)
             self._colours[key] = inks
         return inks
@@ -132,10 +132,22 @@ class OutputProfile:
         key = hashlib.sha256(picture.mode.encode() + repr(picture.size).encode() + picture.tobytes()).hexdigest()
         done = self._images.get(key)
         if done is None:
-            done = self._to_cmyk.apply(picture.convert("RGB"))
+            done = _converted(self._to_cmyk, picture.convert("RGB"))
             done = limit_image(done, self.ink_limit / 100)
             self._images[key] = done
         return done
+
+
+def _converted(transform: ImageCms.ImageCmsTransform, picture: Image.Image) -> Image.Image:
+    """``transform.apply(picture)`` without what Pillow adds to it: the output profile
+    serialised into the result's ``info`` (a megabyte, 18 ms for every colour), which
+    nothing here reads. Pillow's own ``apply`` where its insides differ."""
+    out = Image.new(transform.output_mode, picture.size)
+    try:
+        transform.transform.apply(picture.getim(), out.getim())
+    except (AttributeError, TypeError):  # another Pillow: its public call
+        return transform.apply(picture)
+    return out
 
 
 def limit_inks(inks: Inks, limit: float) -> Inks:

@@ -25,6 +25,7 @@ checks them here before the file claims PDF/X.
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from pathlib import Path
 
@@ -38,6 +39,26 @@ PDFX_VERSION = "PDF/X-4"
 FIXED_DATE = "D:20000101000000+00'00'"  # ReportLab's invariant-mode date: the same bytes build after build
 FIXED_XMP_DATE = "2000-01-01T00:00:00+00:00"
 RGB_NAMES = ("/DeviceRGB", "/CalRGB")
+# every operator the rewriter changes holds one of these pairs of letters (rg, RG, cs, CS, sc,
+# scn, SC, SCN): a stream whose bytes hold none has nothing to convert and is not parsed
+_COLOUR_LETTERS = re.compile(rb"rg|RG|cs|CS|sc|SC")
+
+
+def has_colour_operators(data: bytes) -> bool:
+    """Whether a content stream's (decoded) bytes may hold an operator that sets an RGB
+    colour or colour space; never False for one that does (a string or a name that
+    looks like one makes it True, and the stream is parsed to be sure)."""
+    return _COLOUR_LETTERS.search(data) is not None
+
+
+def _content_bytes(holder, is_page: bool) -> bytes:
+    """The decoded bytes of a page's content streams (in order) or of a form's stream."""
+    contents = holder.get("/Contents") if is_page else holder
+    if contents is None:
+        return b""
+    if isinstance(contents, Array):
+        return b"\n".join(part.read_bytes() for part in contents)
+    return contents.read_bytes()
 
 
 def make_pdfx(path: Path, profile: OutputProfile, title: str, lang: str) -> None:
@@ -138,6 +159,8 @@ class Rewriter:
 
     def _stream(self, holder, resources, is_page: bool) -> None:
         self._resources(resources)
+        if is_page and not has_colour_operators(_content_bytes(holder, is_page)):
+            return  # a page that only places its face's form (the print-shop files): left as drawn
         named = (resources.get("/ColorSpace") if resources is not None else None) or {}
         rgb_names = {str(k) for k, v in named.items() if is_rgb_space(v)}
         fill_rgb = stroke_rgb = False

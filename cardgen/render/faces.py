@@ -28,6 +28,7 @@ from ..load.locales import string_place
 from ..model.components import Board, Card, Component, Deck
 from ..model.game import Game
 from ..model.pseudo import PSEUDO
+from .bytecode import SignedBytecodeCache
 from .cellhint import image_at_cell, with_cells, with_columns
 from .facestore import open_store
 from .fallback import mark_fallbacks
@@ -162,6 +163,9 @@ class KitRenderer:
         # what decides a rendering beyond one build.
         # A folder that is not the user's own and private is not used (store_problem says so).
         self.store, self.store_problem = open_store() if getattr(options, "cache", False) else (None, None)
+        # compiled templates kept between builds, beside the faces (render/bytecode.py)
+        env = self.renderer.env
+        env.bytecode_cache = SignedBytecodeCache(self.store, env.facts) if self.store is not None else None
         if self.store is not None:
             self._digests: dict[str, str | None] = {}
             self._keys = FaceKeys(self.renderer.env.facts, self._source_digest, self._stored_facts)

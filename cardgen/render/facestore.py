@@ -270,13 +270,27 @@ class FaceStore:
         """The entry key of a template's facts, from its source's digest."""
         return self._sign(f"facts\0{self.versions}\0{source_digest}".encode()).decode("ascii")
 
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
+    def _path(self, key: str, suffix: str = ".json") -> Path:
+        return self.root / key[:2] / f"{key}{suffix}"
 
     # -- reading ---------------------------------------------------------------
     def read(self, key: str) -> dict[str, Any] | None:
         """The entry ``key``'s payload, None when it is absent or not a sound entry."""
-        path = self._path(key)
+        body = self.read_signed(key)
+        if body is None:
+            return None
+        try:
+            payload = json.loads(body.decode("utf-8", "surrogatepass"))
+        except (ValueError, RecursionError, MemoryError):
+            return None
+        if not isinstance(payload, dict) or payload.get("key") != key:
+            return None
+        return payload
+
+    def read_signed(self, key: str, suffix: str = ".json", limit: int = MAX_ENTRY) -> bytes | None:
+        """The bytes stored under ``key`` when their signature is the user's (marked used
+        now), None when they are absent, larger than ``limit`` or not signed with the key."""
+        path = self._path(key, suffix)
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
         try:
             fd = os.open(path, flags)
@@ -284,28 +298,22 @@ class FaceStore:
             return None
         try:
             info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
                 return None
             with os.fdopen(fd, "rb", closefd=False) as f:
-                data = f.read(MAX_ENTRY + 1)
+                data = f.read(limit + 1)
         except OSError:
             return None
         finally:
             os.close(fd)
         head, _, body = data.partition(b"\n")
-        if len(data) > MAX_ENTRY or not hmac.compare_digest(self._sign(body), head):
+        if len(data) > limit or not hmac.compare_digest(self._sign(body), head):
             return None  # damaged, or written by someone without the user's key
-        try:
-            payload = json.loads(body.decode("utf-8", "surrogatepass"))
-        except (ValueError, RecursionError, MemoryError):
-            return None
-        if not isinstance(payload, dict) or payload.get("key") != key:
-            return None
         try:  # used now: the last to be evicted (the time is only a hint: a failure changes nothing)
             os.utime(path, None)
         except OSError:
             pass
-        return payload
+        return body
 
     def face(self, key: str) -> tuple[str, tuple[tuple[str, str | None], ...], Any] | None:
         """A face's (text, the locale strings it read with their values then, document
@@ -351,8 +359,12 @@ class FaceStore:
         key = self.facts_key(source_digest)
         self._write(key, self._encode({"key": key, **facts, "digest": source_digest}))
 
-    def _write(self, key: str, data: bytes) -> None:
-        path = self._path(key)
+    def put_signed(self, key: str, body: bytes, suffix: str = ".json") -> None:
+        """Store ``body`` under ``key``, signed with the user's key (read_signed reads it)."""
+        self._write(key, self._sign(body) + b"\n" + body, suffix)
+
+    def _write(self, key: str, data: bytes, suffix: str = ".json") -> None:
+        path = self._path(key, suffix)
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # whole or not at all, for a concurrent reader; not synced to disk: an entry

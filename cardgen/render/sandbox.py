@@ -129,6 +129,17 @@ def _surely_a_number(node: nodes.Expr) -> bool:
     return False
 
 
+# The fast path of ``*``, ``%`` and ``**`` (see _BudgetCodeGenerator._plain_numbers): both
+# operands ints or floats of at most 63 bits (bools and subclasses are not), so
+# that a product has at most 126 bits and a power (exponent at most 64 either way) at most
+# 63 × 64 = 4,032, under MAX_POWER_BITS; a float out of range, inf or nan fails the test and
+# takes the checked path, as does everything else.
+_BOUND = "9223372036854775808"  # 2**63, written out: Python folds no power that large
+_BOUNDED = f"-{_BOUND} < {{a}} < {_BOUND} and -{_BOUND} < {{b}} < {_BOUND}"
+_BOUNDED_POWER = f"-{_BOUND} < {{a}} < {_BOUND} and -64 <= {{b}} <= 64"
+assert MAX_POWER_BITS >= 63 * 64
+
+
 class _BudgetCodeGenerator(CodeGenerator):
     """Jinja's code generator, with ``~`` joined by ``LimitedSandbox.join_checked``,
     and ``+`` left to Python where one side is surely a number (templates add
@@ -144,6 +155,33 @@ class _BudgetCodeGenerator(CodeGenerator):
         self.visit(node.right, frame)
         self.write(")")
         return None
+
+    def _plain_numbers(self, node: nodes.BinExpr, frame: Frame, op: str, bounds: str) -> None:
+        """``left op right`` as Python runs it when both are plain numbers (int or float,
+        not bool) within ``bounds`` (a condition on ``{a}`` and ``{b}``), else through
+        ``environment.call_binop`` and its budget. Each operand is evaluated once, into
+        a temporary: ``(a op b if (a := …, b := …) and <plain and bounded> else call)``.
+        Within the bounds the result cannot pass MAX_POWER_BITS, so it needs no check."""
+        a, b = self.temporary_identifier(), self.temporary_identifier()
+        self.write(f"({a} {op} {b} if (({a} := ")
+        self.visit(node.left, frame)
+        self.write(f"), ({b} := ")
+        self.visit(node.right, frame)
+        self.write(f")) and type({a}) in (int, float) and type({b}) in (int, float) and "
+                   f"{bounds.format(a=a, b=b)} "
+                   f"else environment.call_binop(context, {op!r}, {a}, {b}))")
+
+    @optimizeconst
+    def visit_Mul(self, node: nodes.BinExpr, frame: Frame) -> None:
+        self._plain_numbers(node, frame, "*", _BOUNDED)
+
+    @optimizeconst
+    def visit_Mod(self, node: nodes.BinExpr, frame: Frame) -> None:
+        self._plain_numbers(node, frame, "%", _BOUNDED)
+
+    @optimizeconst
+    def visit_Pow(self, node: nodes.BinExpr, frame: Frame) -> None:
+        self._plain_numbers(node, frame, "**", _BOUNDED_POWER)
 
     @optimizeconst
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
