@@ -74,8 +74,12 @@ def make_pdfx(path: Path, profile: OutputProfile, title: str, lang: str) -> None
 
 
 def require_boxes(pdf: pikepdf.Pdf, label: str) -> None:
-    """Every page has a TrimBox inside its BleedBox inside its MediaBox (PDF/X)."""
+    """Every page has a TrimBox inside its BleedBox inside its MediaBox, and no ArtBox:
+    PDF/X gives a page a TrimBox or an ArtBox, never both (the ArtBox ReportLab's pages
+    carry for other tools equals the TrimBox, and goes)."""
     for n, page in enumerate(pdf.pages, start=1):
+        if "/ArtBox" in page.obj:
+            del page.obj["/ArtBox"]
         trim, bleed, media = (page.obj.get(k) for k in ("/TrimBox", "/BleedBox", "/MediaBox"))
         if trim is None or bleed is None:
             raise CardgenError(f"{label}: page {n} has no TrimBox or BleedBox (a PDF/X file needs both)")

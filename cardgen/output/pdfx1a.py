@@ -33,9 +33,6 @@ def make_pdfx1a(path: Path, profile: OutputProfile, title: str, lang: str, faces
         Rewriter(pdf, profile).run()
         Flattener(pdf, path.name, list(faces or [])).run()
         require_boxes(pdf, path.name)
-        for page in pdf.pages:
-            if "/ArtBox" in page.obj:
-                del page.obj["/ArtBox"]
         _output_intent(pdf, profile)
         _info_and_xmp(pdf, title, lang, path.name + "\n" + X1A_CONFORMANCE)
         info = pdf.trailer.Info

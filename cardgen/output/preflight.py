@@ -8,7 +8,7 @@ What a shop's software rejects or flags, page by page:
   darkest pixel counts too;
 * images under 300 ppi at the size they are printed;
 * RGB left in a CMYK file (colour operators, colour spaces, images, shadings);
-* pages without a TrimBox or BleedBox;
+* pages without a TrimBox or BleedBox, or with an ArtBox beside the TrimBox;
 * fonts not embedded;
 * in a file that claims PDF/X-1a, what that standard forbids besides: transparency left
   (opacities, soft masks, transparency groups), a PDF version above 1.4, missing X-1a
@@ -426,6 +426,8 @@ def preflight(path: Path, ink_limit: float | None = None, min_ppi: float = DEFAU
         for n, page in enumerate(pdf.pages, start=1):
             if page.obj.get("/TrimBox") is None or page.obj.get("/BleedBox") is None:
                 findings.append(Finding(n, "no TrimBox or BleedBox"))
+            if cmyk_file and page.obj.get("/TrimBox") is not None and page.obj.get("/ArtBox") is not None:
+                findings.append(Finding(n, "both a TrimBox and an ArtBox (PDF/X allows one of the two)"))
             walker = _Page(pdf, page, n, limit, min_ppi, cmyk_file, parsed)
             walker.image_ink = image_ink
             walker.run()

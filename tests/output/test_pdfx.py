@@ -113,6 +113,7 @@ def test_every_page_has_a_trim_box_inside_its_bleed_box_inside_its_media_box(kit
         with pikepdf.open(path) as pdf:
             for n, page in enumerate(pdf.pages, start=1):
                 trim, bleed, media = ([float(v) for v in page.obj[k]] for k in ("/TrimBox", "/BleedBox", "/MediaBox"))
+                assert "/ArtBox" not in page.obj, n  # PDF/X: a TrimBox or an ArtBox, never both
                 assert bleed[0] <= trim[0] < trim[2] <= bleed[2] and bleed[1] <= trim[1] < trim[3] <= bleed[3], n
                 assert media[0] <= bleed[0] and bleed[2] <= media[2] and media[1] <= bleed[1] and bleed[3] <= media[3]
                 assert trim[0] - bleed[0] > 5  # the 3 mm (8.5 pt) bleed of every shipped deck is kept

@@ -134,9 +134,11 @@ def test_rgb_missing_boxes_and_unembedded_fonts_are_named(kits, tmp_path):
         font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
                                                     BaseFont=pikepdf.Name.Helvetica))
         pdf.pages[2].obj.Resources.Font = pikepdf.Dictionary(FH=font)
+        pdf.pages[3].obj.ArtBox = pdf.pages[3].obj.TrimBox
         pdf.save(path)
     found = {(f.page, f.text) for f in preflight(path).findings}
     assert (1, "RGB left in a CMYK file: 'rg' colour operators") in found
     assert (2, "no TrimBox or BleedBox") in found
     assert (3, "font Helvetica is not embedded") in found
-    assert len(found) == 3
+    assert (4, "both a TrimBox and an ArtBox (PDF/X allows one of the two)") in found
+    assert len(found) == 4
