@@ -56,17 +56,16 @@ def record(state: Any, action: int, tally: Tally, rng: random.Random, checker: A
         own = getattr(checker, "chance", None)
         if own is not None:
             own(state, outcomes)
-    below = 0.0
-    p = -1.0
-    total = 0.0
-    for a, q in outcomes:
-        if a == action:
-            p = q
-        elif p < 0:
-            below += q
-        total += q
-    if p < 0:
-        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes")
+    # the loop over the outcomes in C (lists, index, sum: the same additions in the same order)
+    actions = [a for a, _ in outcomes]
+    probs = [q for _, q in outcomes]
+    try:
+        first = actions.index(action)
+    except ValueError:
+        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes") from None
+    p = probs[first] if actions.count(action) == 1 else probs[len(actions) - 1 - actions[::-1].index(action)]
+    below = sum(probs[:first], 0.0)
+    total = sum(probs, 0.0)
     if abs(total - 1.0) > 1e-6 or p <= 0:
         raise RuleViolation(f"the chance step declares probabilities that add up to {total:.6g}, not 1"
                             if abs(total - 1.0) > 1e-6 else
@@ -87,7 +86,8 @@ def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Rand
     last = len(drawn) - 1
     for i, action in enumerate(drawn):
         record(shadow, action, tally, rng, checker if every_step or not i or i == last else None)
-        shadow.apply_action(action)
+        if i < last:  # after the last draw the copy is not read again (the game itself took the run)
+            shadow.apply_action(action)
 
 
 def merge(into: Tally, other: Tally) -> None:

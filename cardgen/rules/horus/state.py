@@ -243,13 +243,20 @@ class HorusState(HorusTable, PhaseState):
         """For ``--trace``: what the step from ``before`` did (see :mod:`.outcomes`)."""
         return outcome_text(self, before)
 
+    # the dicts whose values are lists changed in place: a clone copies each list; every other
+    # dict holds values never changed in place (numbers, tuples, and ``touch``'s lists, which
+    # the table replaces instead of changing) and is copied whole, at C speed
+    _LIST_VALUED = frozenset({"reg_members", "reg_stones", "land_members", "_spoil_free", "_spoil_end"})
+
     def clone(self) -> HorusState:
         s = HorusState.__new__(HorusState)
+        list_valued = self._LIST_VALUED
         for k, v in self.__dict__.items():
             if isinstance(v, list):
                 v = [x[:] if isinstance(x, list) else x for x in v]
             elif isinstance(v, dict):
-                v = type(v)({a: (b[:] if isinstance(b, list) else b) for a, b in v.items()})
+                v = type(v)({a: b[:] for a, b in v.items()}) if k in list_valued else \
+                    v.copy() if v.__class__ is dict else type(v)(v)
             elif isinstance(v, set):
                 v = set(v)
             setattr(s, k, v)
