@@ -26,7 +26,14 @@ from typing import Any
 
 from .simulate import ConfigResult, wilson
 
-FIRST_ROUND = 20  # games every configuration plays: the bugs the catalogue holds fail by seed 16 at the latest
+# Games every configuration plays: the bugs of bench/mutations/ fail by seed 16 at the latest.
+# It also keeps the legal-list comparisons of issue 29 (a choice missing in one position in
+# twenty is found by the quick pass): the checkers compare the engine's list in full on every
+# full-check step (every 16 steps), at least 3.4 decisions a game (Hâpy; Egypt 4.4, Horus 7,
+# O, Farao! 17, measured), so 20 games make at least 68 comparisons per configuration
+# (0.95^68 = 3 % to miss such a choice there) and the smallest quick pass (O, Farao!'s 4
+# configurations) 1,376 (0.95^1376 < 1e-30), before the checkers' own extra samples.
+FIRST_ROUND = 20
 ROUND = 10  # games a configuration in doubt plays next
 DEFAULT_WITHIN = 0.15  # ± 15 percentage points: a seat's win rate in a quick look, not a balance verdict
 

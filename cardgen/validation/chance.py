@@ -56,16 +56,17 @@ def record(state: Any, action: int, tally: Tally, rng: random.Random, checker: A
         own = getattr(checker, "chance", None)
         if own is not None:
             own(state, outcomes)
-    # the loop over the outcomes in C (lists, index, sum: the same additions in the same order)
-    actions = [a for a, _ in outcomes]
-    probs = [q for _, q in outcomes]
-    try:
-        first = actions.index(action)
-    except ValueError:
-        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes") from None
-    p = probs[first] if actions.count(action) == 1 else probs[len(actions) - 1 - actions[::-1].index(action)]
-    below = sum(probs[:first], 0.0)
-    total = sum(probs, 0.0)
+    below = 0.0
+    p = -1.0
+    total = 0.0
+    for a, q in outcomes:
+        if a == action:
+            p = q
+        elif p < 0:
+            below += q
+        total += q
+    if p < 0:
+        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes")
     if abs(total - 1.0) > 1e-6 or p <= 0:
         raise RuleViolation(f"the chance step declares probabilities that add up to {total:.6g}, not 1"
                             if abs(total - 1.0) > 1e-6 else
