@@ -34,7 +34,7 @@ from .simulate import ConfigResult, wilson
 # (0.95^68 = 3 % to miss such a choice there) and the smallest quick pass (O, Farao!'s 4
 # configurations) 1,376 (0.95^1376 < 1e-30), before the checkers' own extra samples.
 FIRST_ROUND = 20
-ROUND = 10  # games a configuration in doubt plays next
+ROUND = 5  # games a configuration in doubt plays next (a round costs next to nothing: measured)
 DEFAULT_WITHIN = 0.15  # ± 15 percentage points: a seat's win rate in a quick look, not a balance verdict
 
 
