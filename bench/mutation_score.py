@@ -6,8 +6,8 @@
 For each catalogue and game: every mutation of ``bench/mutations/catalogue.py`` (the first
 catalogue) or ``bench/mutations/second.py`` (the second, written from the rulebooks apart
 from the first) applied at run time,
-its seeds played with the checks of ``cardgen validate`` (the default ``--check-every``)
-until one fails, that seed replayed as the printed replay command plays it (one game,
+its configuration played as the adaptive quick pass of ``cardgen validate`` plays it (its
+rounds, the default ``--check-every``) until a seed fails, that seed replayed as the printed replay command plays it (one game,
 traced) and required to fail again; then caught/total, the score in %, each mutation
 with its failing seed and message, and the ones not caught with why.
 """
@@ -51,7 +51,7 @@ def score_game(game: str, catalogue: str, mutations: list, check_every: int) -> 
     print(f"\n{catalogue} catalogue, {game}: {len(caught)}/{len(verdicts)} caught ({score:.0f} %)")
     for v in verdicts:
         mark = "✓" if v.caught else "✗"
-        where = f"seed {v.seed}" + ("" if v.replayed or v.seed is None else " (replay passed!)")
+        where = f"seed {v.seed} of {v.games}" + ("" if v.replayed or v.seed is None else " (replay passed!)")
         print(f"  {mark} {v.mutation.name}: {v.mutation.bug}" + (f" — {where}: {v.message}" if v.seed else ""))
     missed = [v for v in verdicts if not v.caught]
     if missed:

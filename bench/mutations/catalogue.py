@@ -27,7 +27,7 @@ class Mutation:
     apply: Apply  # (patcher, the bound game definition) -> None
     players: int = 3
     agents: str = "random"
-    games: int = 20  # seeds tried, 1.., until one fails
+    games: int = 20  # seeds the bug was written against (the tests judge the games the quick pass plays)
     setup: str = "standard"
     catalogue: str = "first"  # "second": written from the rulebooks apart from the first (bench/mutations/second.py)
     pooled: bool = False  # a bug of chance: judged over the pooled games of a pass (a statistical test), not one game

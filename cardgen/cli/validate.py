@@ -12,6 +12,7 @@ import click
 from .. import ValidateOptions
 from .. import validate as run_validation
 from ..base.errors import CardgenError, Where
+from ..validation.adaptive import DEFAULT_WITHIN, Plan
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from ..validation.sweep import run_sweep
@@ -45,8 +46,16 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.command("validate")
 @click.argument("game")
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
-              help=f"Games per setup × player count × player kind, at most {MAX_GAMES:,}. Default: the game's"
-                   f" quick pass ({DEFAULT_GAMES}, fewer for games whose simulation is slow, e.g. Horus).")
+              help=f"Exactly N games per setup × player count × player kind, at most {MAX_GAMES:,}. Default: the"
+                   " adaptive quick pass (see --within).")
+@click.option("--within", type=click.FloatRange(min=0.5, max=50), default=None, metavar="POINTS",
+              help="The adaptive pass (the default when --games and --balance are not given) plays each setup ×"
+                   " player count × player kind until every seat's win rate is known within ±POINTS percentage"
+                   " points (95 % interval), or its --budget is spent."
+                   f" Default: {100 * DEFAULT_WITHIN:g}.")
+@click.option("--budget", type=click.IntRange(min=1, max=MAX_GAMES), default=None, metavar="N",
+              help="The adaptive pass's games per setup × player count × player kind at most. Default: the"
+                   f" game's quick pass ({DEFAULT_GAMES}, fewer for games whose simulation is slow, e.g. Horus).")
 @click.option("--balance", is_flag=True,
               help=f"The balance pass: {BALANCE_GAMES:,} games per setup × player count × player kind, enough for"
                    " every seat's win rate within ±2 percentage points (95 % interval); shows a progress bar"
@@ -88,10 +97,11 @@ def _names(value: str | None) -> tuple[str, ...]:
                    " agents=random,greedy or setup=….")
 @click.option("--cluster", metavar="ADDRESS",
               help="Play the games on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786)"
-                   " instead of worker processes here; the report is the same. Needs pip install"
-                   " 'cardgen[cluster]'.")
+                   " instead of worker processes here; the report is the same. A fixed number of games per"
+                   " configuration (--games, --balance, else the quick pass's budget): the adaptive pass plays"
+                   " here. Needs pip install 'cardgen[cluster]'.")
 @click.pass_context
-def validate(ctx: click.Context, game: str, games: int, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
+def validate(ctx: click.Context, game: str, games: int, within: float | None, budget: int | None, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
              report_path: Path | None, variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None,
              draw_path: Path | None, sweeps: tuple[str, ...], cluster: str | None) -> None:
@@ -126,6 +136,9 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
 
     if balance and games is not None:
         raise click.UsageError("--balance plays its own number of games: give --games or --balance, not both")
+    if (within is not None or budget is not None) and (balance or games is not None or cluster):
+        raise click.UsageError("--within and --budget shape the adaptive pass: not with --games, --balance or"
+                               " --cluster, which play a fixed number of games")
     try:
         model = load_with_variants(game, variants)
         if rules_path is not None:
@@ -164,7 +177,12 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
             err.write(f"  playing {label.split(',')[0]}…\n")
             err.flush()
 
-    opts = ValidateOptions(games=_games_to_play(rules, games, balance), seed=seed, players=players, setups=setup_names, agents=agent_names,
+    count = _games_to_play(rules, games, balance)
+    plan = None
+    if games is None and not balance and not cluster:  # the quick pass: adaptive, its budget the rules' quick pass
+        count = budget or count
+        plan = Plan(within=(within if within is not None else 100 * DEFAULT_WITHIN) / 100, budget=count)
+    opts = ValidateOptions(games=count, adaptive=plan, seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
                    trace=(lambda line: click.echo(line, err=True)) if trace else None)
     try:

@@ -87,7 +87,8 @@ def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Rand
     last = len(drawn) - 1
     for i, action in enumerate(drawn):
         record(shadow, action, tally, rng, checker if every_step or not i or i == last else None)
-        shadow.apply_action(action)
+        if i < last:  # after the last draw the copy is not read again (the game itself took the run)
+            shadow.apply_action(action)
 
 
 def merge(into: Tally, other: Tally) -> None:

@@ -133,8 +133,13 @@ def _play_lines(sim: dict[str, Any]) -> list[str]:
            f" ({_num(sim['games_per_s'])} games/s{_on_processes(sim.get('jobs', 1))}); {failures} rule or invariant"
            f" failure(s),"
            f" {unfinished} unfinished game(s)",
-           f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind;"
+           f"  seeds {sim['seeds'][0]}–{sim['seeds'][1]} for each setup × players × player kind"
+           f"{' (the first ones, as many as it played)' if sim.get('adaptive') else ''};"
            f" checks at every step, in full every {sim['full_check_every_steps']} steps and at the end"]
+    if sim.get("adaptive"):
+        from .adaptive import describe
+
+        out.append(describe(sim["adaptive"]))
     out.extend(_config_table(configs))
     out.extend(_chance_lines(sim.get("chance")))
     out.extend(_seat_balance(configs, sim.get("seat_balance", {})))

@@ -17,7 +17,7 @@ from ..model.game import Game
 from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
-from . import chance
+from . import adaptive, chance
 from .cardbalance import summarise as card_balance
 from .expect import check_expectations
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
@@ -42,6 +42,7 @@ class ValidateOptions:
     trace: Callable[[str], None] | None = None
     jobs: int = 1  # worker processes for the games; 0 = one per usable core
     cluster: Any = None  # a cluster.Session to play the games on instead (cardgen validate --cluster)
+    adaptive: adaptive.Plan | None = None  # the adaptive quick pass (then ``games`` is its budget)
 
 
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
@@ -174,6 +175,9 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     t0 = time.perf_counter()
     if opts.cluster is not None and trace is None:  # the same chunks, played by the cluster's workers
         results, jobs = opts.cluster.play(configs, opts.games, opts.seed, opts.check_every, played)
+    elif opts.adaptive is not None:
+        results = adaptive.play_pass(configs, opts.adaptive, opts.seed, opts.check_every, jobs, played, trace)
+        sim["adaptive"] = adaptive.summary(opts.adaptive, results, [c.label for c in configs])
     elif jobs > 1:
         results = play_all(configs, opts.games, opts.seed, opts.check_every, jobs, played)
     else:
@@ -204,7 +208,7 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     sim["games"] = games
     sim["elapsed_s"] = round(elapsed, 3)
     sim["games_per_s"] = round(games / elapsed, 1) if elapsed > 0 else None
-    sim["seeds"] = [opts.seed, opts.seed + opts.games - 1]
+    sim["seeds"] = [opts.seed, opts.seed + max(r.games for r in results) - 1]
     sim["full_check_every_steps"] = opts.check_every
     sim["jobs"] = jobs
 
@@ -217,19 +221,20 @@ def _judge_chance(configs: list[Config], results: list, opts: ValidateOptions, s
     if not tallies:
         return
     verdict = sim["chance"] = chance.judge(tallies)
-    for test, c in ((t, next(c for c in configs if c.label == t["config"])) for t in verdict["failed"]):
+    for test in verdict["failed"]:
+        c, res = next((c, r) for c, r in zip(configs, results) if c.label == test["config"])
         sim["ok"] = False
         setup, n = c.gamedef.setup, c.gamedef.num_players
         sim["failures"].append({"setup": setup, "players": n, "agents": c.kind, "seed": opts.seed, "step": None,
                                 "turn": None, "chance": test["kind"],
                                 "message": chance.failure_message(test, verdict["false_alarm"]),
-                                "replay": pass_command(opts, setup, n, c.kind)})
+                                "replay": pass_command(opts, setup, n, c.kind, res.games)})
 
 
-def pass_command(opts: ValidateOptions, setup: str, players: int, kind: str) -> str:
+def pass_command(opts: ValidateOptions, setup: str, players: int, kind: str, games: int) -> str:
     """The command that plays one configuration's games of this pass again (a chance test
-    judges them together)."""
-    parts = [f"cardgen validate {opts.game_arg} --seed {opts.seed} --games {opts.games} --players {players}"
+    judges them together; an adaptive pass's are the first ``games`` seeds)."""
+    parts = [f"cardgen validate {opts.game_arg} --seed {opts.seed} --games {games} --players {players}"
              f" --setup {setup} --agents {kind}"]
     if opts.check_every != DEFAULT_CHECK_EVERY:
         parts.append(f"--check-every {opts.check_every}")

@@ -115,6 +115,7 @@ class HorusState(HorusTable, PhaseState):
         HorusTable.__init__(self, game)
         self._public: PublicBoard | None = None  # the public board of step _public_at, copied once for all seats
         self._public_at = -1
+        self._tiles_public: tuple | None = None  # (tiles placed, the public copies of the tile tables)
         g = game
         n = g.num_players
         self.bag = list(g.bag0)
@@ -226,13 +227,22 @@ class HorusState(HorusTable, PhaseState):
         return twin
 
     def _public_board(self) -> PublicBoard:
+        # the tables that change only when a tile is placed (a tile placed appends to ``kind``):
+        # copied once a tile, not once a step
+        placed = len(self.kind)
+        tiles = getattr(self, "_tiles_public", None)
+        if tiles is None or tiles[0] != placed:
+            tiles = self._tiles_public = (
+                placed, FrozenDict(self.at), FrozenDict(self.cells), FrozenDict(self.adj_water),
+                FrozenDict(self.adj_land), FrozenDict({k: tuple(v) for k, v in self.touch.items()}))
+        _, at, cells, adj_water, adj_land, touch = tiles
         return _new(PublicBoard, (
-            FrozenDict(self.at), FrozenDict(self.cells), tuple(self.kind), tuple(self.pos), FrozenDict(self.stone_at),
+            at, cells, tuple(self.kind), tuple(self.pos), FrozenDict(self.stone_at),
             tuple(self.reg), FrozenDict({k: tuple(v) for k, v in self.reg_members.items()}),
             FrozenDict({k: tuple(v) for k, v in self.reg_stones.items()}), tuple(self.land),
             FrozenDict({k: tuple(v) for k, v in self.land_members.items()}), FrozenDict(self.land_open),
-            tuple(self.boats), frozenset(self.frontier), FrozenDict(self.adj_water), FrozenDict(self.adj_land),
-            tuple(self.stones_left), FrozenDict({k: tuple(v) for k, v in self.touch.items()}),
+            tuple(self.boats), frozenset(self.frontier), adj_water, adj_land,
+            tuple(self.stones_left), touch,
             tuple(len(st) for st in self.stacks), len(self.bag), self.turn, self.player, self.phase, self.tile,
             self.face, self.card, self.round_one, self.move_from, self.near))
 
@@ -243,13 +253,21 @@ class HorusState(HorusTable, PhaseState):
         """For ``--trace``: what the step from ``before`` did (see :mod:`.outcomes`)."""
         return outcome_text(self, before)
 
+    # the dicts whose values are lists changed in place: a clone copies each list; every other
+    # dict holds values never changed in place (numbers, tuples, and ``touch``'s lists, which
+    # the table replaces instead of changing) and is copied whole, at C speed
+    _LIST_VALUED = frozenset({"reg_members", "reg_stones", "land_members", "_spoil_free", "_spoil_end"})
+    _NESTED = frozenset({"stacks", "hands"})  # the lists of lists; the other lists hold numbers and tuples
+
     def clone(self) -> HorusState:
         s = HorusState.__new__(HorusState)
+        list_valued, nested = self._LIST_VALUED, self._NESTED
         for k, v in self.__dict__.items():
             if isinstance(v, list):
-                v = [x[:] if isinstance(x, list) else x for x in v]
+                v = [x[:] for x in v] if k in nested else v[:]
             elif isinstance(v, dict):
-                v = type(v)({a: (b[:] if isinstance(b, list) else b) for a, b in v.items()})
+                v = type(v)({a: b[:] for a, b in v.items()}) if k in list_valued else \
+                    v.copy() if v.__class__ is dict else type(v)(v)
             elif isinstance(v, set):
                 v = set(v)
             setattr(s, k, v)

@@ -114,9 +114,8 @@ class HorusTable:
         around = touch.get(c) or NO_TILES  # the slots touching this place, in the order of NBR
         mine = 8  # this tile's outside half-cells not yet covered
         for q, o, back, n in zip(map(c.__add__, NBR), around, NBR_BACK, COVER_COUNT):
-            sides = touch.get(q)
-            if sides is None:
-                touch[q] = sides = [None] * 12
+            sides = touch.get(q)  # replaced, never changed in place: a clone shares the lists
+            touch[q] = sides = [None] * 12 if sides is None else sides[:]
             sides[back] = slot
             if o is not None:
                 # the tile there and this one cover ``n`` of each other's outside half-cells
