@@ -102,35 +102,40 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     from ..output.cmyk import OutputProfile
     from ..settings import load_settings
 
-    shop_profile = _shop_profile(shop, cut_lines)
-    images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
-    if shop_profile is not None and images is None:  # the command line's --profile and --ink-limit win
-        profile = profile or shop_profile.icc
-        ink_limit = ink_limit if ink_limit is not None else shop_profile.ink_limit
+    cli_shop = _shop_profile(shop)
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
-        OutputProfile.load(profile, ink_limit)  # a file that is no CMYK output profile stops here, before any drawing
+        if profile is not None:  # a file that is no CMYK output profile stops here, before any drawing
+            OutputProfile.load(profile, ink_limit)
         offset = back_offset if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
         return
-    options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
-                           duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
-                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
-                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
-                           cache=not no_cache, strict=strict, profile=profile.resolve() if profile else None,
-                           ink_limit=ink_limit,
-                           pdfx=pdfx or (shop_profile.pdfx if shop_profile and not images else "4"),
-                           shop=None if images else shop_profile)
     if layout == "gutterfold" and back_offset is not None:
         click.echo("note: --back-offset has no effect with --layout gutterfold (no duplex printing)", err=True)
     model = None
     try:  # loaded here so a --lang or --variant the game lacks is a usage error, as a bad --paper is
-        model = load_with_variants(game, options.variants, allow_fallback)
+        model = load_with_variants(game, tuple(dict.fromkeys(variants)), allow_fallback)
     except CardgenError as exc:
         if not watch:
             fail(exc)
         report(exc)  # watching: the fix may be on its way
+    try:  # the command line's choices over the game's print: section over the defaults
+        choice = _print_choice(model, profile, ink_limit, cli_shop, cut_lines)
+        OutputProfile.load(choice.profile, choice.ink_limit)
+    except CardgenError as exc:
+        fail(exc)
+        return
+    shop_profile = choice.shop
+    images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
+    options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
+                           duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
+                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
+                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
+                           cache=not no_cache, strict=strict,
+                           profile=choice.profile.resolve() if choice.profile else None, ink_limit=choice.ink_limit,
+                           pdfx=pdfx or (shop_profile.pdfx if shop_profile and not images else "4"),
+                           shop=None if images else shop_profile)
     if model is not None:
         check_langs(model, langs)
     ok = model is not None and _build_once(game, options, model, preflight)
@@ -141,22 +146,32 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     _watch(game, options)
 
 
-def _shop_profile(name: str | None, cut_lines: str | None):
-    """The shop profile --shop names (the default, pdfx4, when only --cut-lines is given),
-    with --cut-lines in place of its own; None for neither. An unknown name is a usage
+def _shop_profile(name: str | None):
+    """The shop profile --shop names; None without one. An unknown name is a usage
     error (exit 2, listing the profiles); a broken profile file, exit 1."""
-    if name is None and cut_lines is None:
+    if name is None:
         return None
-    from ..output.shops import DEFAULT_SHOP, UnknownShop, find_profile
+    from ..output.shops import UnknownShop, find_profile
     from ..settings import user_config_path
 
     try:
-        return find_profile(name or DEFAULT_SHOP, user_config_path().parent).with_cut_lines(cut_lines)
+        return find_profile(name, user_config_path().parent)
     except UnknownShop as exc:
         raise click.BadParameter(exc.message, param_hint="'--shop'") from None
     except CardgenError as exc:
         fail(exc)
         raise  # not reached: fail() exits
+
+
+def _print_choice(model, profile: Path | None, ink_limit: float | None, shop, cut_lines: str | None):
+    """The profile, ink limit and shop of the print-shop files: the command line's over
+    the game's ``print:`` section (when the game loaded) over the defaults."""
+    from ..model.printing import PrintSettings
+    from ..output.printchoice import choose
+    from ..settings import user_config_path
+
+    return choose(model.printing if model is not None else PrintSettings(), profile=profile, ink_limit=ink_limit,
+                  shop=shop, cut_lines=cut_lines, settings_folder=user_config_path().parent)
 
 
 def _shop_images(model, langs: tuple[str, ...], options, shop) -> bool:

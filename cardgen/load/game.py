@@ -28,6 +28,7 @@ from .expect import read_expect
 from .gameschema import GAME
 from .icons import read_icons
 from .locales import read_locales
+from .printsettings import read_print
 from .readroots import game_roots, inside
 from .schema import ID_RE, check_mapping, read_section
 from .yamlsrc import YDict, YList, load_yaml
@@ -92,6 +93,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
                        doc["palette"].at(key))
     ink_palette = _ink_palette(doc, _strings(keys["ink_saver"]), palette, errors)
     icons = read_icons(keys["icons"], errors)
+    printing = read_print(root, keys["print"], errors)
     data, marks = read_data(root, keys["data"], keys["data_files"], doc.where, Where(label), errors)
 
     template_dirs = tuple(
@@ -139,6 +141,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         unfinished=freeze(unfinished),
         icons=icons,
         expect=MappingProxyType(expect),
+        printing=printing,
     )
 
 

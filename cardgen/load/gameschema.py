@@ -151,6 +151,20 @@ EXPECT = Section("expect", "expectation", (
         expect="a variant name"),
 ))
 
+MAX_ICC_BYTES = 16 << 20  # a game's output profile (output/cmyk.py holds every profile to the same)
+INK_LIMIT = Range(100, 400, "%")
+
+PRINT = Section("print", "print settings", (
+    Key("profile", (str,), "The CMYK output profile (an `.icc` file inside the game folder, at most "
+        f"{MAX_ICC_BYTES >> 20} MiB) the print-shop files are converted through and carry as their "
+        "OutputIntent, such as the profile of the press the game is printed on. Left out: the shop's, else "
+        "the shipped ISO Coated v2 300 % (FOGRA39).", expect="a file name"),
+    Key("ink_limit", (float,), "Most total ink (C+M+Y+K) any converted colour of the print-shop files may "
+        "have. Left out: the shop's, else 300 %.", range=INK_LIMIT),
+    Key("shop", (str,), "The [shop profile](../printing/shops-and-images.md) the game's print-shop files are "
+        "made for when the command line names none (`cardgen shops` lists them).", expect="a shop name"),
+))
+
 GAME = Section("game", "the game", (
     Key("id", (str,), "The game's id: lower-case letters, digits, `-` and `_`, starting with a letter or "
         "digit. The kit is written to `output/<id>/` and its files are named `<id>-…`.", required=True),
@@ -189,7 +203,10 @@ GAME = Section("game", "the game", (
     Key("ink_saver", (dict,), "Colours that a build with `--ink-saver` draws instead of others: a palette "
         "name or `#rrggbb` mapped to a palette name, `#rrggbb` or `none`. They apply wherever a colour is "
         "drawn, so templates need not read `ink_saver`.", values=(str,)),
+    Key("print", (dict,), "The game's own [print settings](#print-settings) for its print-shop files: an "
+        "output profile, an ink limit and a shop. The command line's `--profile`, `--ink-limit` and `--shop` "
+        "win over them.", expect="a mapping with profile, ink_limit, shop", entries=(PRINT,)),
 ))
 
-SECTIONS = (GAME, DECK, CARD, SHEET, BOARD, ICON, DATA_FILE, EXPECT, EXPECT_VALUES)
+SECTIONS = (GAME, DECK, CARD, SHEET, BOARD, ICON, DATA_FILE, EXPECT, EXPECT_VALUES, PRINT)
 COMPONENTS = {s.tag[1]: s for s in (DECK, SHEET, BOARD) if s.tag}

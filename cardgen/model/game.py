@@ -16,6 +16,7 @@ from .components import Board, Component, Deck, Sheet
 from .expect import Expectation
 from .icons import Icon
 from .marks import DataMarks
+from .printing import PrintSettings
 from .pseudo import PSEUDO
 
 
@@ -48,6 +49,7 @@ class Game:
     icons: Mapping[str, Icon] = field(default_factory=dict)  # game.yaml's icons: name -> glyph or image
     # game.yaml's expect: deck id -> what the deck must hold (checked by the validator)
     expect: Mapping[str, tuple[Expectation, ...]] = field(default_factory=dict)
+    printing: PrintSettings = field(default_factory=PrintSettings)  # game.yaml's print: (profile, ink limit, shop)
 
     def has_language(self, lang: str) -> bool:
         """One of the game's languages, or the pseudo-language derived from the first."""

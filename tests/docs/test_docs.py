@@ -324,6 +324,8 @@ NOT_IN_EVERY_KEY = {
     ("data_file", "file"): "an entry of its own is for a spreadsheet; docs/examples/spreadsheet/ has one",
     ("data_file", "sheet"): "a workbook's sheet: docs/examples/spreadsheet/ reads one",
     ("data_file", "name"): "a spreadsheet under another key; every-key has no spreadsheet",
+    ("print", "profile"): "an ICC file of a megabyte; tests/output/test_game_print.py builds a game with one",
+    ("print", "shop"): "a shop changes the print-shop files; tests/output/test_game_print.py builds one",
 }
 
 
@@ -373,7 +375,11 @@ def used_keys(section: Section, mapping: dict, used: dict[str, set[str]]) -> Non
         value = mapping.get(key.name)
         if not key.entries or value is None:
             continue
-        items = value.values() if isinstance(value, dict) else value
+        names = {k.name for s in key.entries for k in s.keys}
+        if isinstance(value, dict) and len(key.entries) == 1 and value and set(value) <= names:
+            items = [value]  # a mapping that is itself the section (print:), not a mapping of entries
+        else:
+            items = value.values() if isinstance(value, dict) else value
         items = [x for item in items for x in (item if isinstance(item, list) else [item])]  # expect: lists
         for item in items:
             if not isinstance(item, dict):

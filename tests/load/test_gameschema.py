@@ -18,7 +18,7 @@ import yaml
 
 from cardgen.base.errors import CardgenError, display_path
 from cardgen.load.game import load_game
-from cardgen.load.gameschema import CARD, COMPONENTS, DATA_FILE, EXPECT, EXPECT_VALUES, GAME, ICON, SECTIONS
+from cardgen.load.gameschema import CARD, COMPONENTS, DATA_FILE, EXPECT, EXPECT_VALUES, GAME, ICON, PRINT, SECTIONS
 from cardgen.load.schema import Key, Section
 
 EVERY_KEY = Path(__file__).resolve().parents[2] / "docs" / "examples" / "every-key"
@@ -28,6 +28,9 @@ MARK = "wrong-value-here"
 def base_doc() -> dict:
     doc = yaml.safe_load((EVERY_KEY / "game.yaml").read_text(encoding="utf-8"))
     doc["data_files"] = [{"file": "plants.yaml"}]  # an entry of its own, so that its keys can be broken too
+    # every print key (the loader checks that the profile is a small file inside the folder; whether it is
+    # a CMYK output profile, and whether the shop exists, the build checks: tests/output/test_game_print.py)
+    doc["print"] = {"profile": "plants.yaml", "ink_limit": 300, "shop": "pdfx4"}
     return doc
 
 
@@ -43,6 +46,8 @@ def mappings(doc: dict) -> Iterator[tuple[Section, dict, str]]:
         yield ICON, icon, f"icon '{name}'"
     for entry in doc["data_files"]:
         yield DATA_FILE, entry, "data file entry"
+    if isinstance(doc.get("print"), dict):
+        yield PRINT, doc["print"], "print"
     for deck, rules in doc["expect"].items():
         for n, rule in enumerate(rules, 1):
             yield EXPECT, rule, f"expectation {n} of deck '{deck}'"
