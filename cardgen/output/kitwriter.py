@@ -94,8 +94,14 @@ class KitWriter:
 
     def output_profile(self) -> OutputProfile:
         """The CMYK profile the print-shop files are converted through (one per process,
-        so each distinct colour and image is converted once for every language)."""
-        return _profile(getattr(self.opt, "profile", None), getattr(self.opt, "ink_limit", None))
+        so each distinct colour and image is converted once for every language): the
+        options', else the game's own (game.yaml's ``print:``), else the shipped one."""
+        printing = getattr(self.game, "printing", None)
+        profile = getattr(self.opt, "profile", None) or (printing.profile if printing else None)
+        ink_limit = getattr(self.opt, "ink_limit", None)
+        if ink_limit is None and printing is not None:
+            ink_limit = printing.ink_limit
+        return _profile(profile, ink_limit)
 
     def _suffix(self) -> str:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")

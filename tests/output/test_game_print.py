@@ -165,3 +165,19 @@ def test_a_game_without_print_settings_builds_as_before(game, tmp_path):
     build_en(game, tmp_path / "own")
     for home in sorted((tmp_path / "plain" / "night-sky").glob("*-a4-*.pdf")):
         assert home.read_bytes() == (tmp_path / "own" / "night-sky" / home.name).read_bytes(), home.name
+
+
+def test_the_python_api_follows_the_games_profile_and_ink_limit(game, tmp_path):
+    """``cardgen.build`` with options that name neither takes the game's, as the command
+    line does; options that name them win."""
+    import cardgen
+
+    with_print(game, "  profile: press.icc\n  ink_limit: 250\n")
+    model = cardgen.load_game(str(game))
+    cardgen.build(model, cardgen.BuildOptions(langs=("en",), papers=("a4",), out_dir=tmp_path / "api", jobs=1))
+    icc, limit, _, _ = read_back(shop_file(tmp_path / "api"))
+    assert icc == (game / "press.icc").read_bytes() and limit == 250
+    cardgen.build(model, cardgen.BuildOptions(langs=("en",), papers=("a4",), out_dir=tmp_path / "own", jobs=1,
+                                              profile=SHIPPED_ICC, ink_limit=280))
+    icc, limit, _, _ = read_back(shop_file(tmp_path / "own"))
+    assert icc == SHIPPED_ICC.read_bytes() and limit == 280
