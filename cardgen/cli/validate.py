@@ -12,6 +12,7 @@ import click
 from .. import ValidateOptions
 from .. import validate as run_validation
 from ..base.errors import CardgenError, Where
+from ..validation.ismcts import DEFAULT_ITERATIONS, KIND
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from .exits import fail
@@ -22,6 +23,7 @@ MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play alread
 # The balance pass: games per configuration for a 95 % interval of ±2 percentage points on
 # every seat's win rate, whatever it is (the widest, at 50 %: 1.96² × 0.5 × 0.5 / 0.02²).
 BALANCE_GAMES = 2_401
+ISMCTS_GAMES = 10  # the quick pass's games per configuration when the player that plans plays
 
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -54,7 +56,14 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
               help="Seed of the first game; game i uses seed+i. With --games 1, replays one game.")
 @click.option("--setup", "setups", metavar="NAME[,NAME…]", help="Setup layouts to play. Default: all.")
-@click.option("--agents", metavar="KIND[,KIND…]", help="Player kinds to play (random, greedy). Default: all.")
+@click.option("--agents", metavar="KIND[,KIND…]",
+              help="Player kinds to play (random, greedy, and ismcts: the player that plans, for games whose"
+                   " states can re-deal what a seat cannot see). Default: all but ismcts. With ismcts, its"
+                   f" strength against greedy is measured too, and the quick pass plays {ISMCTS_GAMES} games"
+                   " per configuration.")
+@click.option("--ismcts-iterations", type=click.IntRange(1, 100_000), default=DEFAULT_ITERATIONS,
+              show_default=True, metavar="N",
+              help="Determinisations the ismcts player searches per decision: more plays stronger and slower.")
 @click.option("--check-every", type=click.IntRange(min=1), default=DEFAULT_CHECK_EVERY, show_default=True,
               help="Run the full invariant checks every K steps (the cheap ones run every step).")
 @click.option("--kit", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
@@ -80,7 +89,8 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.pass_context
 def validate(ctx: click.Context, game: str, games: int, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
-             variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None) -> None:
+             variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None, draw_path: Path | None,
+             ismcts_iterations: int = DEFAULT_ITERATIONS) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -99,6 +109,7 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
       cardgen validate hapy
       cardgen validate hapy --games 2000 --players 3 --json report.json
       cardgen validate egypt --balance
+      cardgen validate hapy --players 3 --setup pyramid --agents ismcts
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
@@ -143,9 +154,12 @@ def validate(ctx: click.Context, game: str, games: int, balance: bool, players: 
             err.write(f"  playing {label.split(',')[0]}…\n")
             err.flush()
 
+    if rules is not None and KIND in agent_names and games is None and not balance:
+        games = ISMCTS_GAMES  # the player that plans is slow: its quick pass plays fewer games
     opts = ValidateOptions(games=_games_to_play(rules, games, balance), seed=seed, players=players, setups=setup_names, agents=agent_names,
                    check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
-                   trace=(lambda line: click.echo(line, err=True)) if trace else None)
+                   trace=(lambda line: click.echo(line, err=True)) if trace else None,
+                   ismcts_iterations=ismcts_iterations)
     try:
         report = run_validation(model, opts, progress)
     except CardgenError as exc:
@@ -215,10 +229,26 @@ def _check_rule_options(model, rules, players: tuple[int, ...], setup_names: tup
     if bad_setups:
         raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
                                  param_hint="'--setup'")
-    bad_agents = [a for a in agent_names if a not in rules.agents]
+    known_agents = [*rules.agents, *([] if KIND in rules.agents else [KIND])]
+    bad_agents = [a for a in agent_names if a not in known_agents]
     if bad_agents:
-        raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
+        raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(known_agents)})",
                                  param_hint="'--agents'")
+    if KIND in agent_names and KIND not in rules.agents:
+        _check_ismcts(model, rules, players or allowed, setup_names or known)
+
+
+def _check_ismcts(model, rules, players: tuple[int, ...], setups: tuple[str, ...]) -> None:
+    """--agents ismcts for a game whose states cannot re-deal what a seat cannot see: a usage error."""
+    from ..validation.strength import redeal_problem
+
+    try:
+        problem = redeal_problem(rules, model, setups[0], players[0]) if setups and players else None
+    except CardgenError as exc:
+        fail(exc)
+        return
+    if problem:
+        raise click.BadParameter(problem, param_hint="'--agents'")
 
 def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[str, ...], agents: tuple[str, ...],
               check_every: int, path: Path) -> None:
@@ -241,7 +271,10 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
         if not callable(getattr(first, "draw", None)):  # say so before playing
             raise CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)")
         final: list = []
-        out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
+        from ..validation.strength import ismcts_factory
+
+        players_of = ismcts_factory(rules) if kind == KIND and KIND not in rules.agents else rules.agents[kind]
+        out = play_game(gamedef, players_of, seed, check_every, final=final)
         try:
             final[0].draw(path)
         except OSError as exc:

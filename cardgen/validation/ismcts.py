@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules.api import CHANCE, TERMINAL, draw_outcome
 
 KIND = "ismcts"
-DEFAULT_ITERATIONS = 100  # per decision: a quick run stays quick; the strength test measures what it buys
+DEFAULT_ITERATIONS = 50  # per decision: a quick run stays quick; the strength lines measure what it buys
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
 
 
@@ -71,9 +71,12 @@ class IsmctsAgent:
 
     takes_redeals = True  # the runner hands it a Redeal of its seat (see simulate)
 
-    def __init__(self, game: Any, seat: int, iterations: int = DEFAULT_ITERATIONS):
+    def __init__(self, game: Any, seat: int, iterations: int = DEFAULT_ITERATIONS,
+                 playout: Callable[[Any, int], Any] | None = None):
+        self.game = game
         self.seat = seat
         self.iterations = iterations
+        self.playout = playout  # the players of the play-outs (a factory of the rules' agents), None: random
         self.players = game.num_players
         self.limit = game.max_game_length()  # a playout still going after this many steps is a draw
         self.redeal: Redeal | None = None
@@ -87,53 +90,63 @@ class IsmctsAgent:
         if self.redeal is None:
             raise RuntimeError("the ISMCTS player was given no re-deals of the game (see cardgen.validation.ismcts)")
         root = _Node(self.seat)
-        redeal, limit, n, c = self.redeal, self.limit, self.players, EXPLORATION
-        log, sqrt, rand = math.log, math.sqrt, rng.random
+        redeal, limit, n, policy, game = self.redeal, self.limit, self.players, self.playout, self.game
         for _ in range(self.iterations):
             state = redeal(rng)
-            node = root
-            path = []
-            steps = 0
-            # down the tree while every legal move has a node, then one node more; a child is
-            # keyed by its move and the seat that makes it (after a chance step, open loop, the
-            # seat to move may differ between deals)
-            p = state.current_player()
-            while p != TERMINAL:
-                if p == CHANCE:
-                    steps += _chance(state, rng)
-                    p = state.current_player()
-                    continue
-                moves = state.legal_actions()
-                children = node.children
-                fresh = [a for a in moves if a * n + p not in children]
-                if fresh:
-                    action = fresh[int(rand() * len(fresh))]
-                    node = children[action * n + p] = _Node(p)
-                    for a in moves:
-                        if a * n + p in children:
-                            children[a * n + p].avail += 1
-                    path.append(node)
-                    p = _apply(state, action)
-                    steps += 1
-                    break
-                best, best_score = moves[0], -1.0
-                for a in moves:
-                    child = children[a * n + p]
-                    child.avail += 1
-                    score = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if score > best_score:
-                        best, best_score = a, score
-                node = children[best * n + p]
-                path.append(node)
-                p = _apply(state, best)
-                steps += 1
-            result = _playout(state, p, rng, limit - steps, n)
+            path: list[_Node] = []
+            p, steps = _descend(state, root, path, n, rng)
+            if policy is None:
+                result = _playout(state, p, rng, limit - steps, n)
+            else:
+                result = _policy_playout(state, p, rng, limit - steps, [policy(game, q) for q in range(n)])
             for node in path:
                 node.visits += 1
                 node.wins += result[node.player]
         visits = {key: child.visits for key, child in root.children.items()}
         seat = self.seat
         return max(legal, key=lambda a: visits.get(a * n + seat, -1))  # the first of the most visited
+
+
+def _descend(state: Any, node: _Node, path: list[_Node], n: int, rng: random.Random) -> tuple[int, int]:
+    """Walk the tree on a re-dealt ``state`` by UCB among the moves legal in it, while every
+    one has a node, then add one node; the nodes passed go into ``path``. Returns the player
+    to move where the walk stopped and the steps taken. A child is keyed by its move and the
+    seat that makes it (after a chance step, open loop, the seat to move may differ between
+    deals); a forced move makes no node."""
+    log, sqrt, rand, c = math.log, math.sqrt, rng.random, EXPLORATION
+    steps = 0
+    p = state.current_player()
+    while p != TERMINAL:
+        if p == CHANCE:
+            steps += _chance(state, rng)
+            p = state.current_player()
+            continue
+        moves = state.legal_actions()
+        steps += 1
+        if len(moves) == 1:
+            p = _apply(state, moves[0])
+            continue
+        children = node.children
+        fresh = [a for a in moves if a * n + p not in children]
+        if fresh:
+            action = fresh[int(rand() * len(fresh))]
+            node = children[action * n + p] = _Node(p)
+            for a in moves:
+                if a * n + p in children:
+                    children[a * n + p].avail += 1
+            path.append(node)
+            return _apply(state, action), steps
+        best, best_score = moves[0], -1.0
+        for a in moves:
+            child = children[a * n + p]
+            child.avail += 1
+            score = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = a, score
+        node = children[best * n + p]
+        path.append(node)
+        p = _apply(state, best)
+    return p, steps
 
 
 def _apply(state: Any, action: int) -> int:
@@ -170,6 +183,29 @@ def _playout(state: Any, p: int, rng: random.Random, budget: int, players: int) 
         else:
             moves = legal_actions()
             action = moves[int(rand() * len(moves))]
+        p = apply_action(action)
+        if p.__class__ is not int:
+            p = current_player()
+        budget -= 1
+    return shares(state.returns())
+
+
+def _policy_playout(state: Any, p: int, rng: random.Random, budget: int, players: list) -> list[float]:
+    """:func:`_playout` with ``players`` choosing (each from its seat's observation of the
+    re-dealt game, as in a real game)."""
+    n = len(players)
+    legal_actions, current_player, apply_action = state.legal_actions, state.current_player, state.apply_action
+    observation = state.observation
+    acts = [q.act for q in players]
+    while p != TERMINAL:
+        if budget <= 0:
+            return [1.0 / n] * n
+        if p == CHANCE:
+            budget -= _chance(state, rng)
+            p = current_player()
+            continue
+        moves = legal_actions()
+        action = moves[0] if len(moves) == 1 else acts[p](observation(p), moves, rng)
         p = apply_action(action)
         if p.__class__ is not int:
             p = current_player()
