@@ -13,6 +13,7 @@ from .. import ValidateOptions
 from .. import validate as run_validation
 from ..base.errors import CardgenError, Where
 from ..validation.adaptive import DEFAULT_WITHIN, Plan
+from ..validation.ismcts import DEFAULT_ITERATIONS, KIND
 from ..validation.runner import DEFAULT_GAMES, DEFAULT_SEED
 from ..validation.simulate import DEFAULT_CHECK_EVERY
 from ..validation.sweep import run_sweep
@@ -25,6 +26,7 @@ MAX_GAMES = 1_000_000  # per setup × player count × kind: hours of play alread
 # The balance pass: games per configuration for a 95 % interval of ±2 percentage points on
 # every seat's win rate, whatever it is (the widest, at 50 %: 1.96² × 0.5 × 0.5 / 0.02²).
 BALANCE_GAMES = 2_401
+ISMCTS_GAMES = 10  # the quick pass's games per configuration when the player that plans plays
 
 
 def _int_list(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -65,7 +67,14 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
               help="Seed of the first game; game i uses seed+i. With --games 1, replays one game.")
 @click.option("--setup", "setups", metavar="NAME[,NAME…]", help="Setup layouts to play. Default: all.")
-@click.option("--agents", metavar="KIND[,KIND…]", help="Player kinds to play (random, greedy). Default: all.")
+@click.option("--agents", metavar="KIND[,KIND…]",
+              help="Player kinds to play (random, greedy, and ismcts: the player that plans, for games whose"
+                   " states can re-deal what a seat cannot see). Default: all but ismcts. With ismcts, its"
+                   f" strength against greedy is measured too, and the quick pass plays {ISMCTS_GAMES} games"
+                   " per configuration.")
+@click.option("--ismcts-iterations", type=click.IntRange(1, 100_000), default=DEFAULT_ITERATIONS,
+              show_default=True, metavar="N",
+              help="Determinisations the ismcts player searches per decision: more plays stronger and slower.")
 @click.option("--check-every", type=click.IntRange(min=1), default=DEFAULT_CHECK_EVERY, show_default=True,
               help="Run the full invariant checks every K steps (the cheap ones run every step).")
 @click.option("--kit", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
@@ -104,7 +113,8 @@ def _names(value: str | None) -> tuple[str, ...]:
 def validate(ctx: click.Context, game: str, games: int, within: float | None, budget: int | None, balance: bool, players: tuple[int, ...], seed: int, setups: str | None,
              agents: str | None, check_every: int, kit: Path | None, langs: tuple[str, ...], json_path: Path | None,
              report_path: Path | None, variants: tuple[str, ...], jobs: int, trace: bool, rules_path: Path | None,
-             draw_path: Path | None, sweeps: tuple[str, ...], cluster: str | None) -> None:
+             draw_path: Path | None, sweeps: tuple[str, ...], cluster: str | None,
+             ismcts_iterations: int = DEFAULT_ITERATIONS) -> None:
     """Check GAME: its deck against its rules, thousands of seeded plays, and a built kit.
 
     \b
@@ -124,6 +134,7 @@ def validate(ctx: click.Context, game: str, games: int, within: float | None, bu
       cardgen validate hapy --games 2000 --players 3 --json report.json
       cardgen validate egypt --games 500 --report egypt.html
       cardgen validate egypt --balance
+      cardgen validate hapy --players 3 --setup pyramid --agents ismcts
       cardgen validate hapy --kit output/hapy --lang en
       cardgen validate hapy --seed 1042 --games 1 --players 3 --setup giza --agents greedy --trace
       cardgen validate horus --seed 7 --players 3 --agents greedy --draw table.png
@@ -131,22 +142,8 @@ def validate(ctx: click.Context, game: str, games: int, within: float | None, bu
       cardgen validate hapy --sweep request_ban=previous_player,last_other_request --sweep players=2,3,4
       cardgen validate egypt --balance --cluster tcp://10.0.0.5:8786
     """
-    from ..rules import rules_for
-    from ..rules.plugins import load_rules_file
-
-    if balance and games is not None:
-        raise click.UsageError("--balance plays its own number of games: give --games or --balance, not both")
-    if (within is not None or budget is not None) and (balance or games is not None or cluster):
-        raise click.UsageError("--within and --budget shape the adaptive pass: not with --games, --balance or"
-                               " --cluster, which play a fixed number of games")
-    try:
-        model = load_with_variants(game, variants)
-        if rules_path is not None:
-            load_rules_file(rules_path, model.id)
-        rules = rules_for(model.id)
-    except CardgenError as exc:
-        fail(exc)
-        return
+    _check_pass_options(balance, games, within, budget, cluster)
+    model, rules = _load(game, variants, rules_path)
     setup_names = _names(setups)
     agent_names = _names(agents)
     if rules is not None:
@@ -161,30 +158,16 @@ def validate(ctx: click.Context, game: str, games: int, within: float | None, bu
         _draw_one(model, rules, seed, players, setup_names, agent_names, check_every, draw_path)
         return
     check_langs(model, langs)
-
     err = sys.stderr  # looked up at call time, so CliRunner captures it
     tty = err.isatty()
-    said: set[str] = set()  # setups already announced (worker processes finish chunks out of order)
-    started = time.monotonic()
-
-    def progress(label: str, done: int, total: int) -> None:
-        if tty:
-            line = bar_line(label, done, total, time.monotonic() - started)
-            err.write(f"\r  {line}" + " " * 8)
-            err.flush()
-        elif label.split(",")[0] not in said:
-            said.add(label.split(",")[0])
-            err.write(f"  playing {label.split(',')[0]}…\n")
-            err.flush()
-
-    count = _games_to_play(rules, games, balance)
-    plan = None
-    if games is None and not balance and not cluster:  # the quick pass: adaptive, its budget the rules' quick pass
-        count = budget or count
-        plan = Plan(within=(within if within is not None else 100 * DEFAULT_WITHIN) / 100, budget=count)
-    opts = ValidateOptions(games=count, adaptive=plan, seed=seed, players=players, setups=setup_names, agents=agent_names,
-                   check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game, jobs=jobs,
-                   trace=(lambda line: click.echo(line, err=True)) if trace else None)
+    progress = _progress(err, tty)
+    if rules is not None and KIND in agent_names and games is None and not balance:
+        games = ISMCTS_GAMES  # the player that plans is slow: its quick pass plays this many games, no more
+    count, plan = _pass_size(rules, games, balance, within, budget, cluster)
+    opts = ValidateOptions(games=count, adaptive=plan, seed=seed, players=players, setups=setup_names,
+                           agents=agent_names, check_every=check_every, kit=kit, langs=tuple(langs), game_arg=game,
+                           jobs=jobs, trace=(lambda line: click.echo(line, err=True)) if trace else None,
+                           ismcts_iterations=ismcts_iterations)
     try:
         with cluster_session(cluster) as opts.cluster:
             report = run_sweep(model, opts, axes, progress) if axes else run_validation(model, opts, progress)
@@ -200,6 +183,62 @@ def validate(ctx: click.Context, game: str, games: int, within: float | None, bu
         _write_page(report, report_path)
     _say(report, json_path)
     sys.exit(0 if report["ok"] else 1)
+
+
+def _check_pass_options(balance: bool, games: int | None, within: float | None, budget: int | None,
+                        cluster: str | None) -> None:
+    """The options that say how many games to play, together (usage errors otherwise)."""
+    if balance and games is not None:
+        raise click.UsageError("--balance plays its own number of games: give --games or --balance, not both")
+    if (within is not None or budget is not None) and (balance or games is not None or cluster):
+        raise click.UsageError("--within and --budget shape the adaptive pass: not with --games, --balance or"
+                               " --cluster, which play a fixed number of games")
+
+
+def _load(game: str, variants: tuple[str, ...], rules_path: Path | None):
+    """The game and its rules (a --rules file registered first); a mistake stops the command."""
+    from ..rules import rules_for
+    from ..rules.plugins import load_rules_file
+
+    try:
+        model = load_with_variants(game, variants)
+        if rules_path is not None:
+            load_rules_file(rules_path, model.id)
+        return model, rules_for(model.id)
+    except CardgenError as exc:
+        fail(exc)
+        raise  # fail exits; never reached
+
+
+def _progress(err, tty: bool):
+    """What the command shows while games are played: a bar on a terminal, else one line
+    per setup (worker processes finish chunks out of order: each setup is named once)."""
+    said: set[str] = set()
+    started = time.monotonic()
+
+    def progress(label: str, done: int, total: int) -> None:
+        if tty:
+            line = bar_line(label, done, total, time.monotonic() - started)
+            err.write(f"\r  {line}" + " " * 8)
+            err.flush()
+        elif label.split(",")[0] not in said:
+            said.add(label.split(",")[0])
+            err.write(f"  playing {label.split(',')[0]}…\n")
+            err.flush()
+
+    return progress
+
+
+def _pass_size(rules, games: int | None, balance: bool, within: float | None, budget: int | None,
+               cluster: str | None) -> tuple[int, Plan | None]:
+    """Games per configuration, and the adaptive plan of the quick pass (None: exactly that
+    many): adaptive when neither --games nor --balance is given, its budget the rules' quick
+    pass; on a cluster the budget is played whole."""
+    count = _games_to_play(rules, games, balance)
+    if games is not None or balance or cluster:
+        return count, None
+    count = budget or count
+    return count, Plan(within=(within if within is not None else 100 * DEFAULT_WITHIN) / 100, budget=count)
 
 
 def _games_to_play(rules, games: int | None, balance: bool) -> int:
@@ -269,10 +308,26 @@ def _check_rule_options(model, rules, players: tuple[int, ...], setup_names: tup
     if bad_setups:
         raise click.BadParameter(f"unknown setup {', '.join(bad_setups)} (known: {', '.join(known)})",
                                  param_hint="'--setup'")
-    bad_agents = [a for a in agent_names if a not in rules.agents]
+    known_agents = [*rules.agents, *([] if KIND in rules.agents else [KIND])]
+    bad_agents = [a for a in agent_names if a not in known_agents]
     if bad_agents:
-        raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(rules.agents)})",
+        raise click.BadParameter(f"unknown player kind {', '.join(bad_agents)} (known: {', '.join(known_agents)})",
                                  param_hint="'--agents'")
+    if KIND in agent_names and KIND not in rules.agents:
+        _check_ismcts(model, rules, players or allowed, setup_names or known)
+
+
+def _check_ismcts(model, rules, players: tuple[int, ...], setups: tuple[str, ...]) -> None:
+    """--agents ismcts for a game whose states cannot re-deal what a seat cannot see: a usage error."""
+    from ..validation.strength import redeal_problem
+
+    try:
+        problem = redeal_problem(rules, model, setups[0], players[0]) if setups and players else None
+    except CardgenError as exc:
+        fail(exc)
+        return
+    if problem:
+        raise click.BadParameter(problem, param_hint="'--agents'")
 
 def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[str, ...], agents: tuple[str, ...],
               check_every: int, path: Path) -> None:
@@ -295,7 +350,10 @@ def _draw_one(model, rules, seed: int, players: tuple[int, ...], setups: tuple[s
         if not callable(getattr(first, "draw", None)):  # say so before playing
             raise CardgenError(f"the rules of '{model.id}' cannot draw a game (their state has no draw method)")
         final: list = []
-        out = play_game(gamedef, rules.agents[kind], seed, check_every, final=final)
+        from ..validation.strength import ismcts_factory
+
+        players_of = ismcts_factory(rules) if kind == KIND and KIND not in rules.agents else rules.agents[kind]
+        out = play_game(gamedef, players_of, seed, check_every, final=final)
         try:
             final[0].draw(path)
         except OSError as exc:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 import pikepdf
 import shapely
@@ -88,8 +89,8 @@ class State:
     """What ``q`` saves: the parts of the graphics state the flattener follows."""
 
     ctm: Matrix = IDENTITY
-    clip_outer: object = EVERYWHERE  # the clip, a little larger than it is
-    clip_inner: object = EVERYWHERE  # and a little smaller
+    clip_outer: Any = EVERYWHERE  # the clip, a little larger than it is (a shapely geometry)
+    clip_inner: Any = EVERYWHERE  # and a little smaller
     fill: Inks | None = (0.0, 0.0, 0.0, 1.0)  # None: a colour that is no process colour (spot, pattern)
     stroke: Inks | None = (0.0, 0.0, 0.0, 1.0)
     fill_space: str = "/DeviceGray"
@@ -122,8 +123,8 @@ class Record:
     """Something painted: where (a little larger), what it covers for sure (or None),
     its colour when it is one flat process colour (else None)."""
 
-    touches: object
-    covers: object | None
+    touches: Any  # shapely geometries
+    covers: Any | None
     colour: Inks | None
 
 
@@ -342,11 +343,11 @@ class StreamFlattener:
             name = str(args[0])
             space = (self.resources.get("/ColorSpace") or {}).get(name, Name(name)) if name.startswith("/") else None
             space_name = str(space) if isinstance(space, Name) else "other"
-            inks = (0.0, 0.0, 0.0, 1.0) if space_name in ("/DeviceCMYK", "/DeviceGray") else None
+            black: Inks | None = (0.0, 0.0, 0.0, 1.0) if space_name in ("/DeviceCMYK", "/DeviceGray") else None
             if fill:
-                g.fill_space, g.fill = space_name, inks
+                g.fill_space, g.fill = space_name, black
             else:
-                g.stroke_space, g.stroke = space_name, inks
+                g.stroke_space, g.stroke = space_name, black
             return
         v = [_num(x) for x in args if not isinstance(x, Name)]
         if op in ("k", "K"):
@@ -626,7 +627,7 @@ class StreamFlattener:
             self.out.append(Item(args, "Do"))
             return
         if obj.get("/Subtype") == Name.Form:
-            matrix = tuple(_num(v) for v in obj.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+            matrix = cast(Matrix, tuple(_num(v) for v in obj.get("/Matrix", [1, 0, 0, 1, 0, 0])))
             bbox = [_num(v) for v in obj.get("/BBox", [0, 0, 0, 0])]
             area = self._to_stream(affinity.affine_transform(box(*bbox), _shapely(matrix))).buffer(EPS)
             on_paper = self.on_paper and not any(r.touches.intersects(area) for r in self.records)
@@ -778,7 +779,7 @@ class Flattener:
             self._page = number
             if not translucent(page.obj):
                 continue  # nothing to flatten on this page, nor in the forms it places
-            media = [_num(v) for v in page.obj.get("/MediaBox")]
+            media = [_num(v) for v in page.obj.MediaBox]
             StreamFlattener(self, page.obj, page.obj.get("/Resources"), tuple(media), self._where(number),  # type: ignore[arg-type]
                             on_paper=True).run()
         done: set = set()
@@ -910,8 +911,10 @@ class Flattener:
         kind = int(function.get("/FunctionType", -1))
         copy = Dictionary(function.items())
         if kind == 2:
-            copy.C0 = Array(list(blend(colour, alpha, tuple(_num(v) for v in function.get("/C0", [0, 0, 0, 0])))))
-            copy.C1 = Array(list(blend(colour, alpha, tuple(_num(v) for v in function.get("/C1", [0, 0, 0, 1])))))
+            c0 = cast(Inks, tuple(_num(v) for v in function.get("/C0", [0, 0, 0, 0])))
+            c1 = cast(Inks, tuple(_num(v) for v in function.get("/C1", [0, 0, 0, 1])))
+            copy.C0 = Array(list(blend(colour, alpha, c0)))
+            copy.C1 = Array(list(blend(colour, alpha, c1)))
             return self.pdf.make_indirect(copy)
         if kind == 3:
             copy.Functions = Array([self._mixed_function(f, colour, alpha, where) for f in function.Functions])

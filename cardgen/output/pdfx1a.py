@@ -12,6 +12,7 @@ ArtBox beside the TrimBox: X-1a asks for one of the two), PDF 1.4.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 from pikepdf import Name, String
@@ -71,7 +72,7 @@ def x1a_findings(pdf: pikepdf.Pdf) -> list[tuple[int, str]]:
     left (page by page, forms included), missing X-1a keys, a PDF version above 1.4.
     Page 0: the file as a whole."""
     found: list[tuple[int, str]] = []
-    info = pdf.trailer.get("/Info") or {}
+    info: Any = pdf.trailer.get("/Info") or {}
     if pdf.pdf_version > X1A_PDF_VERSION:
         found.append((0, f"PDF {pdf.pdf_version}: PDF/X-1a needs 1.3 or 1.4"))
     for key, want in (("/GTS_PDFXVersion", X1A_VERSION), ("/GTS_PDFXConformance", X1A_CONFORMANCE)):
@@ -81,7 +82,7 @@ def x1a_findings(pdf: pikepdf.Pdf) -> list[tuple[int, str]]:
         found.append((0, "the Info dictionary has no Trapped (True or False)"))
     if "/ID" not in pdf.trailer:
         found.append((0, "no document ID"))
-    intents = pdf.Root.get("/OutputIntents") or []
+    intents: Any = pdf.Root.get("/OutputIntents") or []
     if not any(i.get("/S") == Name.GTS_PDFX and ("/DestOutputProfile" in i or "/RegistryName" in i)
                for i in intents):
         found.append((0, "no PDF/X output intent with an output profile"))
@@ -129,6 +130,6 @@ def _transparency(page) -> set[str]:
 
 def is_x1a(pdf: pikepdf.Pdf) -> bool:
     """Whether a file claims PDF/X-1a."""
-    info = pdf.trailer.get("/Info") or {}
+    info: Any = pdf.trailer.get("/Info") or {}
     return str(info.get("/GTS_PDFXConformance", "")).startswith("PDF/X-1a") or \
         str(info.get("/GTS_PDFXVersion", "")).startswith("PDF/X-1")

@@ -204,7 +204,7 @@ def pickled(configs: list[Config]) -> tuple[bytes, list[Path]]:
     modules = [m for name, m in list(sys.modules.items()) if name.startswith(_PLUGIN_PREFIX)]
     for module in modules:
         cloudpickle.register_pickle_by_value(module)
-    files = [Path(m.__file__) for m in modules if getattr(m, "__file__", None)]
+    files = [Path(f) for m in modules if (f := getattr(m, "__file__", None))]
     try:
         return cloudpickle.dumps(configs), files
     except Exception as exc:

@@ -141,10 +141,22 @@ def _play_lines(sim: dict[str, Any]) -> list[str]:
 
         out.append(describe(sim["adaptive"]))
     out.extend(_config_table(configs))
+    out.extend(_strength_lines(sim.get("strength") or []))
     out.extend(_chance_lines(sim.get("chance")))
     out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
     out.extend(_figures_table(configs))
     out.extend(_failure_lines(sim["failures"]))
+    return out
+
+
+def _strength_lines(lines: list[dict[str, Any]]) -> list[str]:
+    """The player that plans against greedy players: its win rate, per setup and player count."""
+    out = []
+    for x in lines:
+        failed = f"; ✗ {x['failures']} failure(s)" if x["failures"] else ""
+        out.append(f"  strength: {x['agent']} against {x['against']}, {x['setup']}, {x['players']} players:"
+                   f" wins {_pct(x['rate'])} % [{_pct(x['ci95'][0])}–{_pct(x['ci95'][1])}] of {x['games']} games"
+                   f" (fair share {_pct(x['fair_share'])} %): {x['verdict']}{failed}")
     return out
 
 

@@ -17,9 +17,10 @@ from ..model.game import Game
 from ..rules import rules_for
 from ..rules.guard import RulesCrash, call_rules
 from ..version import __version__
-from . import adaptive, chance
+from . import adaptive, chance, strength
 from .cardbalance import summarise as card_balance
 from .expect import check_expectations
+from .ismcts import DEFAULT_ITERATIONS, KIND
 from .parallel import Config, play_all, play_here, worker_count, workers_can_play
 from .simulate import DEFAULT_CHECK_EVERY, mark_seat_balance
 from .static import check_generic, check_static
@@ -43,6 +44,7 @@ class ValidateOptions:
     jobs: int = 1  # worker processes for the games; 0 = one per usable core
     cluster: Any = None  # a cluster.Session to play the games on instead (cardgen validate --cluster)
     adaptive: adaptive.Plan | None = None  # the adaptive quick pass (then ``games`` is its budget)
+    ismcts_iterations: int = DEFAULT_ITERATIONS  # the ismcts player's determinisations per decision
 
 
 Progress = Callable[[str, int, int], None]  # (what, games done, games in all)
@@ -53,8 +55,7 @@ def plan(game: Game, rules, static_setups: list[str], opts: ValidateOptions) -> 
     setups = [s for s in static_setups if not opts.setups or s in opts.setups]
     players = list(opts.players or call_rules("player_counts()", lambda: tuple(rules.player_counts(game)),
                                               owner=rules.player_counts))
-    kinds = [k for k in rules.agents if not opts.agents or k in opts.agents]
-    return setups, players, kinds
+    return setups, players, strength.kinds_with_ismcts(rules, opts.agents)
 
 
 def replay_command(opts: ValidateOptions, seed: int, setup: str, players: int, kind: str) -> str:
@@ -123,6 +124,8 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
         if skipped:
             report["notes"].append(f"setup(s) {', '.join(skipped)} not played: their layout has problems")
         configs: list[Config] = []
+        duels: list[tuple[int, Config]] = []  # ismcts against greedy: (ISMCTS seat, configuration)
+        ismcts = strength.ismcts_for(rules, game, setups, players, kinds, opts.ismcts_iterations)
         for setup in setups:
             for n in players:
                 try:
@@ -134,10 +137,14 @@ def validate(game: Game, opts: ValidateOptions, progress: Progress | None = None
                         report["notes"].append(f"setup '{setup}' with {n} players cannot be played: {exc}")
                     sim["ok"] = False
                     continue
-                configs += [Config(f"{setup}, {n} players, {kind}", gamedef, rules.agents[kind], kind,
+                configs += [Config(f"{setup}, {n} players, {kind}", gamedef,
+                                   ismcts if kind == KIND and ismcts is not None else rules.agents[kind], kind,
                                    rules.must_finish.get(kind, True)) for kind in kinds]
+                duels += [(k, Config(label, gamedef, players_of, KIND, True))
+                          for k, (label, players_of) in enumerate(strength.duels(rules, gamedef, ismcts))]
         if configs:
-            _play(configs, opts, sim, progress)
+            _play(configs + [c for _, c in duels], opts, sim, progress)
+            _set_apart(sim, len(configs), duels)
         else:
             sim["ok"] = False
             sim["skipped"] = ("the game's data does not match the rules: fix the problems above first" if spec.problems
@@ -211,6 +218,18 @@ def _play(configs: list[Config], opts: ValidateOptions, sim: dict[str, Any], pro
     sim["seeds"] = [opts.seed, opts.seed + max(r.games for r in results) - 1]
     sim["full_check_every_steps"] = opts.check_every
     sim["jobs"] = jobs
+
+
+def _set_apart(sim: dict[str, Any], configs: int, duels: list[tuple[int, Config]]) -> None:
+    """The strength games (played after the ``configs`` configurations): out of the table of
+    configurations and its seat balance, into their own lines (``sim["strength"]``)."""
+    if not duels:
+        return
+    figures = sim["configs"][configs:]
+    del sim["configs"][configs:]
+    sim["seat_balance"] = mark_seat_balance(sim["configs"])
+    sim["strength"] = strength.strength([(c.gamedef.setup, c.gamedef.num_players, k, fig)
+                                         for (k, c), fig in zip(duels, figures)])
 
 
 def _judge_chance(configs: list[Config], results: list, opts: ValidateOptions, sim: dict[str, Any]) -> None:

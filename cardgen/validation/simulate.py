@@ -52,6 +52,7 @@ from ..rules.api import (
 from ..rules.guard import call_rules
 from . import cardstats
 from . import chance as chance_test
+from .ismcts import Redeal
 
 DEFAULT_CHECK_EVERY = 16
 KEEP_FAILURES = 5
@@ -297,6 +298,10 @@ class _Play:
         # on sampled steps, each player is asked again on a copy whose hidden information is
         # re-dealt (a state's optional scrambled(seat, rng)) and must decide alike
         self.scrambled: Callable[[int, random.Random], Any] | None = getattr(state, "scrambled", None)
+        if self.scrambled is not None:  # a player that plans is handed re-deals of what its seat cannot see
+            for s, agent in enumerate(agents):
+                if getattr(agent, "takes_redeals", False):
+                    agent.take_redeals(Redeal(state, s))
         self.kinds = [type(a).__name__ for a in agents]
         self.probes = _Probes(seed)
         self.tally = (chance, chance_test.pit_rng(seed)) if chance is not None else None

@@ -240,10 +240,11 @@ class EgyptState(PhaseState):
     def scrambled(self, seat: int, rng: random.Random) -> EgyptState:
         """A copy in which everything ``seat`` cannot see is dealt again: the other hands
         and the deck, shuffled together and dealt back (each hand keeps its size; the
-        deck stays in card order, as the engine keeps it). The validator asks a player
-        on it and on the real game, and requires the same decision. The copy is for
-        reading: it shares the lists it leaves alone with this state, so it must not be
-        played."""
+        deck in card order), and in the Control phase the reveals the earlier seats chose,
+        hidden until every seat has chosen, chosen again at random among those their new
+        hands allow. The validator asks a player on it and on the real game, and requires
+        the same decision. The copy is for reading: it shares the lists it leaves alone
+        with this state, so it must not be played (its ``clone()`` may be)."""
         twin = type(self).__new__(type(self))
         for name in EgyptState.__slots__:
             setattr(twin, name, getattr(self, name))
@@ -251,6 +252,7 @@ class EgyptState(PhaseState):
         pool = list(self.deck)
         for q in others:
             pool.extend(mask_cards(self.hand[q]))
+        pool.sort()  # the unseen cards in an order that does not tell where they lay
         rng.shuffle(pool)
         twin.hand, twin.sig = self.hand[:], self.sig[:]
         k = 0
@@ -261,6 +263,12 @@ class EgyptState(PhaseState):
             twin.sig[q] = swar(mask)
             k += n
         twin.deck = sorted(pool[k:])
+        if self.phase == CONTROL:
+            twin.pending = self.pending[:]
+            for q in others:
+                if q < self.player:
+                    choices = self.g.reveal_actions(twin.sig[q])
+                    twin.pending[q] = choices[int(rng.random() * len(choices))]
         return twin
 
     def returns(self) -> list[float]:

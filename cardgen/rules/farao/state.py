@@ -268,28 +268,44 @@ class FaraoState(PhaseState):
     def scrambled(self, seat: int, rng: random.Random) -> FaraoState:
         """A copy in which everything ``seat`` cannot see is dealt again: the cards of the
         other hands and of the pile (the End card aside), shuffled together and dealt back,
-        each hand keeping its size. The validator asks a player on it and on the real
-        game, and requires the same decision. The copy is for reading: it shares the lists
-        it leaves alone with this state, so it must not be played."""
+        each hand keeping its size; a trade offered and not yet answered shows that the
+        seat offering holds the card it offers, which stays in its hand. The validator asks
+        a player on it and on the real game, and requires the same decision. The copy is
+        for reading: it shares the lists it leaves alone with this state, so it must not be
+        played (its ``clone()`` may be)."""
         twin = type(self).__new__(type(self))
         for name in FaraoState.__slots__:
             setattr(twin, name, getattr(self, name))
         others = [q for q in range(self.g.num_players) if q != seat]
+        offered = self.offer[1] if self.offer is not None and self.active != seat else -1
         pool = [k for k, c in enumerate(self.pile) if k != END for _ in range(c)]
         for q in others:
             pool.extend(k for k, c in enumerate(self.hands[q]) for _ in range(c))
+        if offered >= 0:
+            pool.remove(offered)
+        pool.sort()  # the unseen cards in an order that does not tell where they lay
         rng.shuffle(pool)
         twin.hands = [h[:] for h in self.hands]
         at = 0
         for q in others:
+            dealt = self.hand_n[q] - (offered >= 0 and q == self.active)
             hand = twin.hands[q] = [0] * len(self.hands[q])
-            for k in pool[at:at + self.hand_n[q]]:
+            for k in pool[at:at + dealt]:
                 hand[k] += 1
-            at += self.hand_n[q]
+            if offered >= 0 and q == self.active:
+                hand[offered] += 1
+            at += dealt
         pile = twin.pile = [0] * len(self.pile)
         pile[END] = self.pile[END]
         for k in pool[at:]:
             pile[k] += 1
+        a = self.active
+        if a != seat:  # the builds the engine keeps for the active seat's next question: of its new hand
+            can_new = len(self.pyr[a]) < self.g.pyramid_caps[self.plateau]
+            if self.phase in (TRADE, TRADE_PICK, TRADE_REPLY):
+                twin.trade_or_build = self.g.build_actions(twin.hands[a], self.pyr[a], can_new, _PASS_YES)
+            elif self.phase == BUILD:
+                twin.builds = self.g.build_actions(twin.hands[a], self.pyr[a], can_new)
         return twin
 
     def returns(self) -> list[float]:

@@ -333,6 +333,7 @@ class HapyState(PhaseState):
             pool.extend(mask_cards(self.hand[q] & ~self.rev[q]))
         hidden = [place for place, face in enumerate(self.faces) if face == HIDDEN and self.slot_card[place] >= 0]
         pool.extend(self.slot_card[place] for place in hidden)
+        pool.sort()  # the unseen cards in an order that does not tell where they lay
         rng.shuffle(pool)
         k = 0
         for q in places:

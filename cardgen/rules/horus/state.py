@@ -214,6 +214,7 @@ class HorusState(HorusTable, PhaseState):
         pool = list(self.deck)
         for q in others:
             pool.extend(self.hands[q])
+        pool.sort()  # the unseen cards in an order that does not tell where they lay
         rng.shuffle(pool)
         twin.hands = [h[:] for h in self.hands]
         k = 0
@@ -222,7 +223,7 @@ class HorusState(HorusTable, PhaseState):
             twin.hands[q] = pool[k:k + n]
             k += n
         twin.deck = sorted(pool[k:])
-        twin.bag = self.bag[:]
+        twin.bag = sorted(self.bag)
         rng.shuffle(twin.bag)
         return twin
 

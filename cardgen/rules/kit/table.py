@@ -160,7 +160,7 @@ class Table:
         back, each pile keeping its size."""
         other = self.copy()
         piles = other.unseen_by(player)
-        pool = [c for p in piles for c in p]
+        pool = sorted(c for p in piles for c in p)  # in an order that does not tell where they lay
         rng.shuffle(pool)
         for p in piles:
             p[:], pool = pool[:len(p)], pool[len(p):]

@@ -161,7 +161,7 @@ class NightSkyState:
         asks a player on both and requires the same decision."""
         other = self.clone()
         others = [s for s in range(self.game.num_players) if s != seat]
-        pool = list(self.draw) + [c for s in others for c in self.hands[s]]
+        pool = sorted(self.draw + [c for s in others for c in self.hands[s]])  # an order that tells nothing
         rng.shuffle(pool)
         for s in others:
             other.hands[s], pool = pool[:len(self.hands[s])], pool[len(self.hands[s]):]
