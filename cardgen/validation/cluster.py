@@ -204,7 +204,13 @@ def pickled(configs: list[Config]) -> tuple[bytes, list[Path]]:
     modules = [m for name, m in list(sys.modules.items()) if name.startswith(_PLUGIN_PREFIX)]
     for module in modules:
         cloudpickle.register_pickle_by_value(module)
-    files = [Path(f) for m in modules if (f := getattr(m, "__file__", None))]
+    # the file of the rules these games play (other rules files may have been loaded in this
+    # process before): the module of their game, of its kit, or of their players
+    used = {type(c.gamedef).__module__ for c in configs} | {type(getattr(c.gamedef, "kit", None)).__module__
+                                                              for c in configs}
+    used |= {getattr(c.make_agent, "__module__", "") for c in configs}
+    playing = [m for m in modules if m.__name__ in used] or modules
+    files = [Path(f) for m in playing if (f := getattr(m, "__file__", None))]
     try:
         return cloudpickle.dumps(configs), files
     except Exception as exc:

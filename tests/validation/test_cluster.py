@@ -114,7 +114,14 @@ def test_a_sweep_on_the_cluster_is_the_local_sweep(cli, address):
     assert without_timings(remote) == without_timings(local)
 
 
-def test_rules_that_crash_on_a_worker_stop_with_one_line(cli, address, tmp_path):
+def test_rules_that_crash_on_a_worker_stop_with_one_line(cli, address, tmp_path, monkeypatch):
+    """Named at the rules file's line, also when other rules files were loaded before in
+    the same process (as a script validating several games does)."""
+    from cardgen.rules.plugins import load_rules_file
+
+    monkeypatch.setattr(cardgen.rules, "_REGISTRY", dict(cardgen.rules._REGISTRY))
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    load_rules_file(ROOT / "docs" / "examples" / "rules" / "star_freight.py", "star-freight")
     text = NIGHT_SKY.read_text(encoding="utf-8")
     code = "    def new_initial_state(self) -> NightSkyState:\n"
     assert text.count(code) == 1
