@@ -7,8 +7,11 @@ listens to the event stream, and after each save asks for the view and for the
 pictures whose id changed. Each round changes the string (so the faces showing it
 change) and times, from just before the file is written:
 
-  event    the save seen, the game loaded and the language rendered again, the page told
+  event    the save seen, the game loaded and the changed faces rendered (and drawn), the page told
   served   the view fetched and every changed picture drawn and received
+  settled  the page told that the sheets are rendered and imposed again too
+
+Each round starts once the last one settled (and the watcher is quiet).
 
 The rebuild is ``cardgen build GAME --lang L --paper P --jobs 1`` in a fresh process
 (imports included, as a designer waits for it). Medians of the rounds are printed.
@@ -91,33 +94,39 @@ def bench_serve(game_id: str, folder: Path, lang: str, paper: str, rounds: int) 
         threading.Thread(target=_listen, args=(port, messages), daemon=True).start()
         while live.hub.listeners < 1:
             time.sleep(0.01)
-        events, served, changed_counts = [], [], []
+        events, served, settled, changed_counts = [], [], [], []
         current = text
         for n in range(rounds):
             new = f"{text} {n + 1}"
             draws = live.preview.face_draws
             time.sleep(0.3)  # the watcher settled after the last round
+            while not messages.empty():  # events of the last round
+                messages.get()
             t0 = time.perf_counter()
             _set_string(locale, key, current, new)
             current = new
-            while True:
-                t_event, message = messages.get(timeout=120)
-                if message["errors"]:
-                    raise SystemExit(f"the change broke the game: {message['errors']}")
-                break
+            t_event, message = messages.get(timeout=120)
+            if message["errors"]:
+                raise SystemExit(f"the change broke the game: {message['errors']}")
+            last = message
             view = json.loads(_get(port, query))
             now = {f["slot"]: f["id"] for f in view["faces"]}
             changed = [pid for slot, pid in now.items() if faces.get(slot) != pid]
             for pid in changed:
                 _get(port, f"/picture/{pid}.png")
             t_done = time.perf_counter()
+            t_settled = t_event
+            while "faces" in last:  # the first of two messages: the sheets follow
+                t_settled, last = messages.get(timeout=120)
             faces = now
+            settled.append(t_settled - t0)
             events.append(t_event - t0)
             served.append(t_done - t0)
             changed_counts.append((len(changed), live.preview.face_draws - draws))
     finally:
         live.stop()
     return {"key": key, "event": statistics.median(events), "served": statistics.median(served),
+            "settled": statistics.median(settled),
             "best": min(served), "worst": max(served), "changed": changed_counts[-1], "faces": len(faces)}
 
 
@@ -155,6 +164,7 @@ def main() -> None:
         print(f"{game_id}: {r['key']} changed → {changed} of {r['faces']} faces changed, {drawn} drawn")
         print(f"  save → event            {r['event']:.3f} s")
         print(f"  save → picture served   {r['served']:.3f} s   (best {r['best']:.3f}, worst {r['worst']:.3f}){target}")
+        print(f"  save → sheets settled   {r['settled']:.3f} s")
         print(f"  cardgen build           {build:.3f} s   ({build / r['served']:.1f}× the preview)")
 
 

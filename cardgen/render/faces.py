@@ -433,8 +433,8 @@ class KitRenderer:
         for key in previous._clean:
             self._parsed[key] = previous._parsed[key]
             self._clean.add(key)
-        if same_sources:
-            self._reusable = dict(previous._renders)
+        if same_sources:  # adopting from several: the later one's renderings win
+            self._reusable.update(previous._renders)
 
     def _report_once(self, template: str, label: str, found: list[CardgenError], errors: Collector) -> None:
         """One template bug breaks every card: each message is reported for its first
@@ -497,7 +497,9 @@ class KitRenderer:
             self._places[(written_in, key)] = string_place(self.game.root, written_in, key)
         return self._places[(written_in, key)]
 
-    def render_lang(self, lang: str, errors: Collector) -> LangKit:
+    def render_lang(self, lang: str, errors: Collector, pieces_only: bool = False) -> LangKit:
+        """Every face of ``lang``; with ``pieces_only`` only the cards' faces and the
+        boards, no sheet and no header (the live preview's first look after a save)."""
         kit = LangKit(lang)
         self._exhausted.clear()
         self._lang = lang
@@ -531,7 +533,7 @@ class KitRenderer:
                             self._card = None
                         if faces:
                             store[(comp.id, card.id)] = faces[0]
-                if comp.header:
+                if comp.header and not pieces_only:
                     self._render_headers(comp, comp.header, base, lang, kit, errors)
             elif isinstance(comp, Board):
                 w, h = comp.size
@@ -541,7 +543,7 @@ class KitRenderer:
                 faces = self._face(comp.template, ctx, label, errors)
                 if faces:
                     kit.boards[comp.id] = faces[0]
-            else:
+            elif not pieces_only:
                 for paper in self.opt.papers:
                     pw, ph = PAPERS_MM[paper]
                     ctx = {**base, "component": {"id": comp.id}, "paper": paper,

@@ -39,6 +39,8 @@ class LivePreview:
 
     def _changed(self, message: dict[str, Any]) -> None:
         self.hub.publish(message)
+        if "faces" in message:  # the cards first: the whole save is said when the sheets follow
+            return
         changed = ", ".join(message["changed"][:3]) or "the game"
         errors = self.preview.describe(self.preview.default)["errors"]
         self.log(f"changed: {changed} ({len(errors)} problem(s), shown in the page)" if errors

@@ -112,6 +112,7 @@ class Content:
 class View:
     options: ViewOptions
     content: Content | None = None  # the last good rendering
+    settled: Content | None = None  # while only its cards are rendered again after a save: the content before
     errors: list[CardgenError] = field(default_factory=list)  # why the latest rendering failed
 
 
@@ -216,6 +217,7 @@ class Preview:
         self._lock = threading.RLock()
         self._views: OrderedDict[ViewOptions, View] = OrderedDict()
         self._pictures: dict[str, bytes] = {}
+        self._described: dict[ViewOptions, dict[str, Any]] = {}  # read without the lock: see refresh
         self._gamut: dict[str, tuple[int, int]] = {}  # soft-proofed pictures: (pixels out of gamut, pixels)
 
     def folders(self) -> list[Path]:
@@ -247,7 +249,14 @@ class Preview:
             return view
 
     def describe(self, options: ViewOptions) -> dict[str, Any]:
-        """What the page shows for ``options``, as JSON-ready values."""
+        """What the page shows for ``options``, as JSON-ready values (while the sheets are
+        rendered after a save, the view shown last as the page was told of it)."""
+        described = self._described.get(options)
+        if described is not None:
+            return described
+        return self._describe(options)
+
+    def _describe(self, options: ViewOptions) -> dict[str, Any]:
         with self._lock:
             view = self.view(options)
             c = view.content
@@ -267,30 +276,105 @@ class Preview:
 
     # -- after a change ---------------------------------------------------
     def refresh(self, changed: list[Path] | None = None) -> dict[str, Any]:
-        """Load the game again and re-render every live view; then tell the pages."""
+        """Load the game again and re-render every live view; then tell the pages.
+
+        After a change of locale strings only, the pages are told twice: first once the
+        faces of the cards and boards are rendered again and the changed ones of the
+        view shown last are drawn (the message names them), then once the sheets are
+        rendered and imposed too. Until then its faces and sheet list are served from
+        what was described when first told, without waiting for the sheets."""
         with self._lock:
+            self._described.clear()
+            faces: list[str] | None = None
             try:
                 self._sources = sources_stamp(self.game, self.folders())  # before reading: see __init__
                 self.game = load_game(self.source, self.variants)
                 self.load_errors = []
+                faces = self._refresh_pieces()
+            except CardgenError as exc:  # the last good pictures stay
+                self.load_errors = _flat(exc)
+            if faces is not None:
+                self.version += 1
+                first = self._message(changed, faces)
+                shown = next(reversed(self._views))
+                self._described[shown] = self._describe(shown)
+        if faces is not None:
+            self.on_change(first)
+        with self._lock:
+            if not self.load_errors:
                 for view in list(self._views.values()):
                     self._render(view)
                 self._prune()
-            except CardgenError as exc:  # the last good pictures stay
-                self.load_errors = _flat(exc)
+            self._described.clear()
             self.version += 1
-            message = {"version": self.version,
-                       "changed": [display_path(p) for p in (changed or [])][:20],
-                       "errors": [error_record(e) for e in self.load_errors]}
+            message = self._message(changed, None)
         self.on_change(message)
         return message
+
+    def _message(self, changed: list[Path] | None, faces: list[str] | None) -> dict[str, Any]:
+        """An event: the version, the files saved, the problems, and, when the sheets are
+        still to come, the ids of the faces that changed in the view shown last."""
+        message: dict[str, Any] = {"version": self.version,
+                                   "changed": [display_path(p) for p in (changed or [])][:20],
+                                   "errors": [error_record(e) for e in self.load_errors]}
+        if faces is not None:
+            message["faces"] = faces
+        return message
+
+    def _refresh_pieces(self) -> list[str] | None:
+        """After a change of locale strings only (the same sources, fonts, palette and
+        assets for every live view with content): render each view's cards and boards
+        again, keeping its sheets, and draw the changed faces of the view shown last.
+        Their ids; None when the change is not of strings only or a face has a problem
+        (the whole rendering then says what)."""
+        views = list(self._views.values())
+        if not views or any(v.content is None or v.content.sources != self._sources
+                            or v.content.stamp != resource_stamp(self.game) for v in views):
+            return None
+        fresh = [self._render_pieces(v) for v in views]
+        if any(c is None for c in fresh):
+            return None
+        for view, content in zip(views, fresh):
+            view.settled, view.content = view.content, content
+        shown = views[-1]
+        assert shown.settled is not None and shown.content is not None
+        old = {f.id for f in shown.settled.faces}
+        self._draw_faces(shown.content, shown.options)
+        return [f.id for f in shown.content.faces if f.id not in old]
+
+    def _render_pieces(self, view: View) -> Content | None:
+        """``view`` with its cards and boards rendered again from the game as loaded now,
+        its sheets and imposition as they were (strings change no card's size or count)."""
+        o, old, game = view.options, view.content, self.game
+        assert old is not None
+        if o.lang not in game.languages:
+            return None
+        try:
+            options = BuildOptions(langs=(o.lang,), papers=(o.paper,), duplex=o.duplex, ink_saver=o.ink_saver,
+                                   proof=o.proof, variants=game.variants, jobs=1)
+            builder = KitBuilder(game, options)
+            builder.renderer.keep_renders = True
+            builder.renderer.adopt(old.builder.renderer, same_sources=True)
+            errors = Collector()
+            builder.register_fonts(errors)
+            pieces = builder.renderer.render_lang(o.lang, errors, pieces_only=True)
+            if errors.errors or rules_data_problems(game):
+                return None
+        except CardgenError:
+            return None
+        kit = replace(old.kit, fronts=pieces.fronts, backs=pieces.backs, boards=pieces.boards)
+        # the sheet pages keep their pictures until the sheets are rendered too
+        return Content(old.stamp, old.sources, builder, kit, old.sheets, self._faces(builder, kit, o, old.stamp),
+                       old.pages)
 
     def _render(self, view: View) -> None:
         """Render ``view`` anew; on a problem keep its last good content."""
         o = view.options
         game = self.game
+        settled, view.settled = view.settled, None
         if o.lang not in game.languages:
             view.errors = [CardgenError(f"game '{game.id}' has no language {o.lang} any more")]
+            view.content = settled or view.content
             return
         try:
             stamp = resource_stamp(game)
@@ -299,9 +383,9 @@ class Preview:
                                    proof=o.proof, variants=game.variants, jobs=1)
             builder = KitBuilder(game, options)
             builder.renderer.keep_renders = True
-            old = view.content
-            if old is not None and old.stamp == stamp:
-                builder.renderer.adopt(old.builder.renderer, same_sources=old.sources == sources)
+            for old in (settled, view.content):  # the sheets' renderings, then the cards' newer ones
+                if old is not None and old.stamp == stamp:
+                    builder.renderer.adopt(old.builder.renderer, same_sources=old.sources == sources)
             errors = Collector()
             builder.register_fonts(errors)
             for problem in rules_data_problems(game):
@@ -311,6 +395,7 @@ class Preview:
             sheets = impose_kit(game, options, kit, builder.writer.label_width)[0]
         except CardgenError as exc:
             view.errors = _flat(exc)
+            view.content = settled or view.content  # the last content that was good whole
             return
         view.content = Content(stamp, sources, builder, kit, sheets, self._faces(builder, kit, o, stamp),
                                _pages(kit, sheets, o, stamp))
@@ -364,6 +449,9 @@ class Preview:
     def picture(self, pid: str) -> bytes | None:
         """The PNG of a face or sheet page of a live view, drawn if it is not yet (with
         every other picture of its view or file still missing); None for an unknown id."""
+        png = self._pictures.get(pid)  # a drawn picture needs no lock (the sheets may be rendering)
+        if png is not None:
+            return png
         with self._lock:
             png = self._pictures.get(pid)
             if png is not None:
@@ -384,8 +472,7 @@ class Preview:
     def gamut(self, pid: str) -> tuple[int, int] | None:
         """Of a soft-proofed picture already drawn: its pixels outside the press's gamut,
         and all its pixels (None: not drawn yet, or not soft-proofed)."""
-        with self._lock:
-            return self._gamut.get(pid)
+        return self._gamut.get(pid)  # set with the picture, read without the lock
 
     def _keep(self, c: Content, o: ViewOptions, drawn: list[tuple[str, bytes]]) -> None:
         """Keep drawn pictures, soft-proofed through the print-shop profile when ``o`` says so."""

@@ -362,6 +362,55 @@ def test_reused_renderings_match_a_fresh_render(hapy_copy, render_calls):
     assert len(render_calls) > 40  # the game's name is read by every face
 
 
+def _heard(preview, render_calls):
+    """What each message of ``preview`` said, with the faces drawn and the renderings done by then."""
+    heard: list[tuple[dict, int, list[str]]] = []
+    preview.on_change = lambda message: heard.append((message, preview.face_draws, list(render_calls)))
+    return heard
+
+
+def test_a_locale_edit_pushes_the_changed_face_drawn_before_the_sheets_are_rendered(hapy_copy, render_calls):
+    from cardgen.serve.state import Preview
+
+    preview = Preview(str(hapy_copy))
+    shown = preview.describe(preview.default)
+    for face in shown["faces"]:
+        preview.picture(face["id"])
+    drawn = preview.face_draws
+    heard = _heard(preview, render_calls)
+    render_calls.clear()
+    edit_file(hapy_copy / "locales" / "en.yaml", "name: Hâpy Families", "name: Hâpy")  # every face and sheet
+    preview.refresh()
+    first, draws_then, rendered_then = heard[0]
+    after = preview.describe(preview.default)
+    new_ids = [f["id"] for f in after["faces"] if f["id"] not in {g["id"] for g in shown["faces"]}]
+    assert new_ids and sorted(first["faces"]) == sorted(new_ids)  # the ids pushed: the faces that changed
+    assert draws_then == drawn + len(new_ids)  # drawn before the page is told
+    assert rendered_then and not [label for label in rendered_then if " on a4 " in label]  # no sheet yet
+    last = heard[-1][0]
+    assert last["version"] == first["version"] + 1 and not last["errors"]
+    assert [label for label in render_calls if " on a4 " in label]  # then the sheets, which print the name
+    assert _keys(preview.view(preview.default).content.kit) == _fresh_keys(hapy_copy)
+
+
+def test_a_one_face_edit_draws_one_face_and_pushes_its_id(game, render_calls):
+    from cardgen.serve.state import Preview
+
+    preview = Preview(str(game))
+    shown = {f["slot"]: f["id"] for f in preview.describe(preview.default)["faces"]}
+    for pid in shown.values():
+        preview.picture(pid)
+    drawn, pages = preview.face_draws, preview.page_draws
+    heard = _heard(preview, render_calls)
+    render_calls.clear()
+    edit_file(game / "locales" / "en.yaml", "comet: Comet", "comet: Kometa")
+    preview.refresh()
+    now = {f["slot"]: f["id"] for f in preview.describe(preview.default)["faces"]}
+    assert heard[0][0]["faces"] == [now["cards/front/comet"]] != [shown["cards/front/comet"]]
+    assert preview.face_draws == drawn + 1 and preview.page_draws == pages
+    assert render_calls == ["cards/comet front [en]"]
+
+
 # -- caps: connections and event streams served at once, idle connections closed, quiet --
 MAX_CONNECTIONS, MAX_STREAMS = 64, 16  # the defaults docs/design/serve.md gives
 
