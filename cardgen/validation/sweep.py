@@ -23,6 +23,7 @@ import yaml
 
 from ..model.game import Game
 from ..rules.options import read_house_rules
+from .cardbalance import summarise as card_balance
 from .chance import chi2_sf
 from .runner import Progress, ValidateOptions, validate
 from .simulate import mark_seat_balance
@@ -206,7 +207,9 @@ def _combined(reports: list[dict[str, Any]], runs: list[dict[str, Any]], axes: S
 
 def _all_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """One simulation holding every run's rows and failures, each named by its run
-    (``sweep``), with the seats judged against their fair share over all of them."""
+    (``sweep``), with the seats judged against their fair share over all of them and the
+    cards' holders against the holders of the other cards (each run's rows pooled per
+    player kind, as a validation pools its setups and player counts)."""
     sims = [r["simulation"] for r in runs]
     played = [s for s in sims if not s["skipped"]]
     out: dict[str, Any] = {"ok": all(s["ok"] for s in sims), "skipped": None if played else sims[0]["skipped"],
@@ -217,6 +220,9 @@ def _all_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     if played:
         elapsed = sum(s["elapsed_s"] for s in played)
         out["seat_balance"] = mark_seat_balance(out["configs"])
+        cards = card_balance(out["configs"])
+        if cards is not None:
+            out["cards"] = cards
         out["games"] = sum(s["games"] for s in played)
         out["elapsed_s"] = round(elapsed, 3)
         out["games_per_s"] = round(out["games"] / elapsed, 1) if elapsed > 0 else None

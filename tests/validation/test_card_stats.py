@@ -23,6 +23,7 @@ from cardgen.rules.plugins import load_rules_file
 from cardgen.validation.cardbalance import summarise
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import play_game, run_config
+from cardgen.validation.sweep import with_house_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,3 +170,80 @@ def test_chance_alone_marks_no_card_among_many():
 
 def test_no_card_data_no_summary():
     assert summarise([{"setup": "s", "players": 2, "agents": "random"}]) is None
+
+
+# ----------------------------------------------------------------------- games whose end forgets what was played
+def played_out(game_id: str, players: int, seed: int, house_rules: dict | None = None):
+    """A game of random choices played to its end, and its log: per step the phase, the
+    seat that chose (None for chance) and the action."""
+    rules = rules_for(game_id)
+    model = with_house_rules(load_game(game_id), house_rules or {})
+    gamedef = rules.load(model, players, rules.setups(model)[0])
+    state = gamedef.new_initial_state()
+    rng = random.Random(seed)
+    log = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = outcomes[int(rng.random() * len(outcomes))][0]
+        else:
+            action = rng.choice(state.legal_actions())
+        log.append((state.phase, None if seat == CHANCE else seat, action))
+        state.apply_action(action)
+    return gamedef, state, log
+
+
+@pytest.mark.parametrize("seed, jokers", [(1, False), (2, False), (3, True)])
+def test_farao_names_the_seats_that_built_or_played_each_kind_of_card(seed, jokers):
+    from cardgen.rules.farao import codec
+    from cardgen.rules.farao import spec as fs
+
+    gamedef, state, log = played_out("farao", 3, seed, {"jokers": jokers})
+    want: dict[str, set[int]] = {}
+
+    def played(kind: int, seat: int) -> None:
+        want.setdefault(fs.KIND_NAMES[kind], set()).add(seat)
+
+    for phase, seat, action in log:
+        if seat is None:
+            continue
+        if phase in (fs.TRADE, fs.BUILD) and action >= codec.BUILD_ACT:  # cards of one value onto a pyramid
+            _, value, naturals, wild = codec.decode_build(action)
+            if naturals:
+                played(value, seat)
+            if wild:
+                played(fs.JOKER, seat)
+        elif phase == fs.ATTACK and action == codec.TAX_ACT:
+            played(fs.TAX, seat)
+        elif phase == fs.ATTACK and action != codec.PASS:
+            played(fs.THIEF, seat)
+        elif phase in (fs.BLOCK, fs.TAX_BLOCK) and action == codec.BLOCK_ACT:
+            played(fs.PHARAOH, seat)
+    assert {fs.KIND_NAMES[v] for v in range(1, 10)} & set(want), "no building in this game: pick another seed"
+    assert {"thief", "pharaoh"} <= set(want), "no theft or block in this game: pick another seed"
+    assert ("joker" in want) == jokers, "no Joker built in this game of the variant: pick another seed"
+    assert {k: set(v) for k, v in state.card_holders().items()} == want
+
+
+def test_farao_names_the_played_cards_by_the_ids_of_the_deck():
+    data = load_game("farao").data
+    ids = {f"build-{b['value']}" for b in data["building"]} | {c["id"] for c in data["specials"]} \
+        | {c["id"] for c in data["variant_cards"]}
+    _, state, _ = played_out("farao", 3, 3)
+    names = set(state.card_holders())
+    assert names and names <= ids - {"end"}  # the End card is drawn, never held or played
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_horus_names_the_seats_that_played_each_horus_card_and_the_nile_card(seed):
+    from cardgen.rules.horus import codec
+
+    gamedef, state, log = played_out("horus", 2, seed)
+    want: dict[str, set[int]] = {}
+    for phase, seat, action in log:
+        if phase == codec.P_CARD:
+            name = "nile" if action == codec.NILE_ACTION else gamedef.card_name(action - codec.CARD_BASE)
+            want.setdefault(name, set()).add(seat)
+    assert want, "no card played in this game: pick another seed"
+    assert {k: set(v) for k, v in state.card_holders().items()} == want

@@ -231,3 +231,19 @@ def test_a_page_that_cannot_be_written_is_one_line_and_exit_1(cli, tmp_path):
     assert result.exit_code == 1
     assert "cannot write the HTML report" in result.output and "hapy.html" in result.output
     assert "Traceback" not in result.output and not out.parent.exists()
+
+
+@pytest.mark.parametrize("game_id, players, played", [("farao", 3, {"build-1", "thief"}),
+                                                      ("horus", 2, {"desert-1", "nile"})])
+def test_the_games_that_discard_what_was_played_have_per_card_rows_too(game_id, players, played):
+    report = validate(load_game(game_id), ValidateOptions(games=6, jobs=1, players=(players,)))
+    groups = report["simulation"]["cards"]["groups"]
+    section = parse(render_html(report)).find_all("section", id="cards")[0]
+    rows = section.find_all("tr", "r")
+    assert len(rows) == sum(len(g["cards"]) for g in groups) > 0
+    names = {c["card"] for g in groups for c in g["cards"]}
+    assert names & played  # cards the rules know by the deck's ids
+    for g, table in zip(groups, section.find_all("table")):
+        for card in g["cards"]:
+            (row,) = table.find_all("tr", data_card=card["card"])
+            assert percentages(row.find_all("td", "num")[0].text())[4] == card["held"]

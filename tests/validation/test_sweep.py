@@ -160,3 +160,22 @@ def test_a_failure_in_a_run_replays_with_its_house_rule(monkeypatch, cli):
     again = cli(*replay)
     assert again.exit_code == 1
     assert json.loads(again.stdout)["simulation"]["failures"][0]["message"] == failure["message"]
+
+
+def test_a_sweep_report_pools_every_runs_cards_and_draws_them(cli, tmp_path):
+    from htmlpage import parse
+
+    page_file = tmp_path / "sweep.html"
+    report = sweep_json(cli, "--sweep", "players=2,3", "--report", str(page_file))
+    cards = report["simulation"]["cards"]
+    configs = report["simulation"]["configs"]
+    assert {c["sweep"] for c in configs} == {"players=2", "players=3"}
+    assert [g["agents"] for g in cards["groups"]] == ["random", "greedy"]
+    for group in cards["groups"]:
+        mine = [c for c in configs if c["agents"] == group["agents"]]
+        assert group["configs"] == len(mine) == 2  # one row of each run
+        for card in group["cards"]:  # each card's holdings: both runs' together
+            assert card["held"] == sum(c["cards"].get(card["card"], {}).get("held", 0) for c in mine)
+            assert card["wins"] == sum(c["cards"].get(card["card"], {}).get("wins", 0) for c in mine)
+    section = parse(page_file.read_text(encoding="utf-8")).find_all("section", id="cards")[0]
+    assert len(section.find_all("tr", "r")) == sum(len(g["cards"]) for g in cards["groups"]) > 0

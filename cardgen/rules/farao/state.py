@@ -77,7 +77,7 @@ class FaraoState(PhaseState):
                  "disc_n", "pyr", "score", "plateau", "final", "end_out", "turn", "steps", "trades", "attacks",
                  "offer", "target", "roll", "tax_queue", "draw_to", "draw_left", "after", "cashed", "final_cashed",
                  "thefts", "collapses", "blocks", "reshuffles", "attacks_made", "decided", "builds",
-                 "trade_or_build", "display_owed")
+                 "trade_or_build", "display_owed", "played")
 
     def __init__(self, game: FaraoGame):
         n = game.num_players
@@ -110,6 +110,7 @@ class FaraoState(PhaseState):
         self.final_cashed: list[tuple] = []  # (seat, pyramid) cashed at the end
         self.thefts = self.collapses = self.blocks = self.reshuffles = self.attacks_made = 0
         self.decided = True
+        self.played = 0  # bit seat * NK + kind: the seat built or played a card of that kind (card_holders)
         self.builds: list[int] = _PASS_ONLY
         self.trade_or_build: list[int] = _PASS_YES
         # the deal: the display, then seven cards each
@@ -332,6 +333,20 @@ class FaraoState(PhaseState):
             "reshuffles": float(self.reshuffles),
         }
 
+    def card_holders(self) -> dict[str, tuple[int, ...]]:
+        """The seats that built cards of each kind into a pyramid or played them (a Thief,
+        a Tax Collector, a Pharaoh that blocked), by card id (the cards of a kind are
+        alike), for the report's per-card figures. Cashed pyramids and played cards go
+        to the discard, so the end alone would not tell: the engine notes each as it
+        happens (one bit per seat and kind)."""
+        played = self.played
+        out: dict[str, tuple[int, ...]] = {}
+        for k in range(1, NK):
+            seats = tuple(q for q in range(self.g.num_players) if played >> (q * NK + k) & 1)
+            if seats:
+                out[KIND_NAMES[k]] = seats
+        return out
+
     def clone(self) -> FaraoState:
         s = FaraoState.__new__(FaraoState)
         for name in self.__slots__:
@@ -458,6 +473,7 @@ class FaraoState(PhaseState):
         self.player = self.active
         if action == BLOCK_ACT:
             self._lose(seat, PHARAOH)
+            self.played |= 1 << (seat * NK + PHARAOH)
             self.blocks += 1
             self.target = None
             self._to_attack()
@@ -480,6 +496,7 @@ class FaraoState(PhaseState):
         self.player = self.active
         if action == BLOCK_ACT:
             self._lose(q, PHARAOH)
+            self.played |= 1 << (q * NK + PHARAOH)
             self.blocks += 1
             if self.g.options.pharaoh_blocks_each:
                 del self.tax_queue[0]
@@ -658,6 +675,10 @@ class FaraoState(PhaseState):
         h[v] -= nat
         h[JOKER] -= j
         self.hand_n[p] -= nat + j
+        if nat:
+            self.played |= 1 << (p * NK + v)
+        if j:
+            self.played |= 1 << (p * NK + JOKER)
         pyrs = self.pyr[p]
         add = ((nat + j) << 3) + j
         if slot == NEW:
@@ -694,11 +715,13 @@ class FaraoState(PhaseState):
         self.attacks_made += 1
         if action == TAX_ACT:
             self._lose(p, TAX)
+            self.played |= 1 << (p * NK + TAX)
             n = self.g.num_players
             self.tax_queue = [(p + i) % n for i in range(1, n)]
             self._next_tax()
             return
         self._lose(p, THIEF)
+        self.played |= 1 << (p * NK + THIEF)
         q, slot = divmod(action - THIEF_ACT, 2)
         self.target = (q, slot)
         self.player = q  # always asked, Pharaoh or not, so that nobody learns who holds one
@@ -860,6 +883,7 @@ class FaraoState(PhaseState):
         s.final_cashed = []
         s.thefts = s.collapses = s.blocks = s.reshuffles = s.attacks_made = 0
         s.decided = True
+        s.played = 0
         s.builds = _PASS_ONLY
         s.trade_or_build = _PASS_YES
         s._start_turn(active)

@@ -145,6 +145,7 @@ class HorusState(HorusTable, PhaseState):
         self.acted = False
         self.temple_removed = False
         self.last_stone = -1
+        self.played = 0  # bit seat * (card kinds + 1) + kind (the last: the Nile card): played (card_holders)
         self._legal: tuple | None = None  # (steps, phase, legal actions) worked out by _advance (see _ready)
         if deal:
             self._setup()
@@ -475,6 +476,8 @@ class HorusState(HorusTable, PhaseState):
         self.acted = True
         if action == NILE_ACTION:
             self.nile[p] = False
+            nile = len(self.g.card_kinds)
+            self.played |= 1 << (p * (nile + 1) + nile)
             self.card = -2
             self.queue[:0] = [("nilestack",), ("nilestack",), ("from",)]
             return
@@ -488,6 +491,7 @@ class HorusState(HorusTable, PhaseState):
         else:
             raise RuleViolation(f"card {self.g.card_name(k)} is not in the hand")
         self.card = k
+        self.played |= 1 << (p * (len(self.g.card_kinds) + 1) + k)
         stack = self.g.card_kinds[k][1]
         self.queue[:0] = [("stack", stack), ("stone",), ("refill", (p,))]
 
@@ -673,6 +677,22 @@ class HorusState(HorusTable, PhaseState):
             "tiles_on_table": float(len(self.kind)),
             "turns": float(self.turn),
         }
+
+    def card_holders(self) -> dict[str, tuple[int, ...]]:
+        """The seats that played each Horus card (by card id: the copies of a card are
+        alike) and the Nile card (``nile``), for the report's per-card figures. Played
+        cards go to the discard, so the end alone would not tell: the engine notes each
+        as it is played (one bit per seat and card)."""
+        g = self.g
+        names = [c[0] for c in g.card_kinds] + ["nile"]
+        width = len(names)
+        played = self.played
+        out: dict[str, tuple[int, ...]] = {}
+        for k, name in enumerate(names):
+            seats = tuple(q for q in range(g.num_players) if played >> (q * width + k) & 1)
+            if seats:
+                out[name] = seats
+        return out
 
     # -- text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
