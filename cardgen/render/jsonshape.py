@@ -46,13 +46,14 @@ _INNERMOST = re.compile(r"\{[^{}\[\]]*\}|\[[^{}\[\]]*\]")
 def json_shaped(text: str) -> Any:
     """The document of a rendered layout read as JSON, or NOT_JSON_SHAPED when the
     text is not one that means the same in JSON as in YAML."""
-    if _OTHER_CHARACTER.search(text) or _OTHER_ESCAPE.search(text):  # comments too: YAML reads them
-        return NOT_JSON_SHAPED
+    original = text
     if "#" in text:
         text = _COMMENT_LINE.sub("", text)
     text = "\n" + text
     items = text.count("\n- ")
     if not items or _NOT_AN_ITEM.search(text):
+        return NOT_JSON_SHAPED
+    if _OTHER_CHARACTER.search(original) or _OTHER_ESCAPE.search(original):  # comments too: YAML reads them
         return NOT_JSON_SHAPED
     parts = split_strings(text)  # text, string, text, string… (a string holds no line break here)
     if parts is None or long_key(parts):
