@@ -109,6 +109,7 @@ def test_a_block_layout_yaml_reads_otherwise_or_refuses_is_left_to_yaml(text):
     assert block_shaped(text) is NOT_JSON_SHAPED
 
 
+@pytest.mark.slow
 def test_nesting_deeper_than_the_json_limit_is_left_to_yaml_which_keeps_its_own_limit():
     """Block levels and flow levels count together; past MAX_DEPTH the YAML reader
     reads the text, and past MAX_NESTING it refuses it at the line that goes too deep."""
@@ -128,6 +129,7 @@ def test_nesting_deeper_than_the_json_limit_is_left_to_yaml_which_keeps_its_own_
     assert (caught.value.message, caught.value.where) == (direct.value.message, direct.value.where)
 
 
+@pytest.mark.slow
 def test_a_huge_block_layout_is_read_alike():
     text = "pages:\n" + "".join(f"  - p{n}:\n      ops:\n        - {{rect: {{x: {n}, y: {n}.5}}}}\n"
                                  for n in range(2_000))
@@ -213,6 +215,7 @@ def _block_texts(draw) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "  \n"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None, derandomize=True)
 @given(_block_texts())
 def test_json_and_yaml_agree_on_every_block_text_block_shaped_reads(text):
@@ -220,6 +223,7 @@ def test_json_and_yaml_agree_on_every_block_text_block_shaped_reads(text):
     _agrees(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
                     | st.text(max_size=12),
@@ -266,6 +270,7 @@ def test_every_rendered_face_of_every_shipped_game_reads_as_the_yaml_reader_read
             assert _same(got, _yaml(text)), name
 
 
+@pytest.mark.slow
 def test_the_block_style_sheets_of_hapy_are_read_without_the_yaml_reader(monkeypatch, tmp_path):
     """Hâpy's rules sheet and setup sheet, in block style, are read by json: the
     YAML reader reads none of Hâpy's faces."""
