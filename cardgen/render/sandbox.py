@@ -30,6 +30,7 @@ from ..base.errors import CardgenError, Where, display_path, is_file, read_utf8
 from ..layout.colours import cmyk_text, naive_rgb, parse_cmyk
 from ..load.readroots import inside, roots_around
 from ..load.yamlsrc import fast_load
+from .blockshape import block_shaped
 from .budget import CHECK_EVERY, CONTAINERS, MAX_OUTPUT, MAX_POWER_BITS, MAX_VALUE, Budget, TemplateLimit, text_size
 from .cover import covered
 from .guards import FORMAT_WIDTH, check_method, check_percent, check_result, guard_filter, guarded_lipsum
@@ -515,8 +516,11 @@ class TemplateRenderer:
     def parse(self, text: str, name: str, label: str, path: str | None = None) -> Any:
         """Parse rendered YAML text of template ``name`` (whose file errors name as
         ``path``, looked up when not given): by json when the text means the same
-        in JSON (jsonshape.py), else by the YAML reader, which reports every error."""
+        in JSON (jsonshape.py, or blockshape.py for block style), else by the YAML
+        reader, which reports every error."""
         doc = json_shaped(text)
+        if doc is NOT_JSON_SHAPED:
+            doc = block_shaped(text)
         if doc is not NOT_JSON_SHAPED:
             return doc
         return fast_load(text, f"{path or self.template_path(name)} (rendered for {label})")

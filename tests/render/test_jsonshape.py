@@ -69,6 +69,7 @@ def test_a_json_shaped_layout_is_read_by_json_as_yaml_reads_it(text):
     "- {a: &x 1, b: *x}", "- {<<: {a: 1}}", "- {=: 1}", "- !!str 1", "- {a: 'single'}", "- {a: |\n  x}",
     '- "\\u00e9"', '- "\\x41"', '- "\\/"', '- "\\e"', '- "\\ud83d\\ude00"', "- \"\x85\"", "- \"\u2028\"", "- \"\x7f\"",
     "- \"\ufeff\"", "\ufeff- 1", "- {a:\t1}", "- \"\t\"", "- 1\r\n- 2",
+    "- {a: 1}\n# \x01", "- {a: 1}\n# x\x85- {b: 2}",  # YAML reads comments too: a character it refuses, a NEL
     "- {\"" + "k" * 1100 + "\": 1}", "- {" + "k" * 1100 + ": 1}", "- " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
     "- " + "9" * 5000, "- {a: [1, 2}", "- {a: 1}}",
 ])
