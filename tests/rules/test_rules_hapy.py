@@ -599,3 +599,84 @@ def test_the_checker_works_out_the_cover_graph_itself(game, rules):
     assert res.failure_count == 3
     # at the end of the deal only the pyramid's base row (places 28-35) is free
     assert res.failures[0].message.endswith("should be [28, 29, 30, 31, 32, 33, 34, 35]")
+
+
+# --------------------------------------------------------------------------- re-deals
+def greedy_positions(gd, seed: int):
+    """(state, seat to move) at every decision of a seeded game of greedy players (who ask
+    for cards they know about, so cards change hands publicly)."""
+    rng = random.Random(seed)
+    s = gd.new_initial_state()
+    agents = [GreedyAgent(gd, q) for q in range(gd.num_players)]
+    while True:
+        p = s.current_player()
+        if p == TERMINAL:
+            return
+        if p == CHANCE:
+            s.apply_action(s.sample_chance(rng))
+            continue
+        yield s, p
+        s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), rng))
+
+
+def public_record(events, n: int) -> tuple[dict[int, int], list[set[int]]]:
+    """What the log tells every seat: the holder of each card taken God side up or given on
+    request (until it moves publicly again or is revealed), and the cards each seat was asked
+    for in vain since its last secret (Mummy side up) take."""
+    holder: dict[int, int] = {}
+    lacks: list[set[int]] = [set() for _ in range(n)]
+    for ev in events:
+        if ev[0] == EV_TAKE and ev[3] != HIDDEN:
+            holder[ev[3]] = ev[1]
+        elif ev[0] == EV_TAKE:
+            lacks[ev[1]].clear()
+        elif ev[0] == EV_REQUEST and ev[4]:
+            holder[ev[3]] = ev[1]
+            lacks[ev[2]].discard(ev[3])
+        elif ev[0] == EV_REQUEST:
+            lacks[ev[2]].add(ev[3])
+        elif ev[0] == EV_REVEAL:
+            for c in ev[2]:
+                holder.pop(c, None)
+    return holder, lacks
+
+
+def test_a_re_deal_leaves_every_publicly_known_card_with_its_holder(gd3):
+    """A card every seat saw go into a hand (taken God side up, given on request) is known to
+    be there until it moves publicly again: a re-deal of what a seat cannot see must leave it
+    there, or a player that plans on re-deals forgets what every opponent remembers."""
+    checked = 0
+    for seed in (1, 2):
+        for k, (s, p) in enumerate(greedy_positions(gd3, seed)):
+            if k % 3:
+                continue
+            holder, _ = public_record(s.events, gd3.num_players)
+            pinned = [(c, q) for c, q in holder.items() if q != p]
+            for r in range(4):
+                twin = s.scrambled(p, random.Random(r))
+                for c, q in pinned:
+                    assert twin.hand[q] >> c & 1, (seed, k, gd3.card_names[c], q)
+                assert twin.hand_n == s.hand_n and [h.bit_count() for h in twin.hand] == \
+                    [h.bit_count() for h in s.hand]
+                checked += len(pinned)
+    assert checked > 100
+
+
+def test_a_re_deal_gives_no_seat_a_card_it_was_asked_for_in_vain(gd3):
+    """A seat asked in vain for a card does not hold it, and can only come by it unseen by a
+    Mummy side up take (a card given to it on request is known to be in its hand): a re-deal
+    must not put the card there before."""
+    checked = 0
+    for seed in (1, 2):
+        for k, (s, p) in enumerate(greedy_positions(gd3, seed)):
+            if k % 3:
+                continue
+            holder, lacks = public_record(s.events, gd3.num_players)
+            for r in range(4):
+                twin = s.scrambled(p, random.Random(r))
+                for q in range(gd3.num_players):
+                    if q != p:
+                        for c in lacks[q] - {c for c, h in holder.items() if h == q}:
+                            assert not twin.hand[q] >> c & 1, (seed, k, gd3.card_names[c], q)
+                            checked += 1
+    assert checked > 20

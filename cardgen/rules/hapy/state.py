@@ -47,6 +47,7 @@ from .masks import (
     mask_cards,
     sets_and_whole,
 )
+from .public import public_record
 from .spec import DEAL, EMPTY, HIDDEN, KEEP, N_CARDS, OVER, PHASE_NAMES, REQUEST, TAKE
 
 if TYPE_CHECKING:  # for annotations only: the game definition imports this module
@@ -317,28 +318,40 @@ class HapyState(PhaseState):
 
     def scrambled(self, seat: int, rng: random.Random) -> HapyState:
         """A copy in which everything ``seat`` cannot see is dealt again: the cards of the
-        other hands that are not revealed, and the cards lying Mummy side up in the layout,
-        shuffled among those same places (each hand keeps its size). The validator asks
-        a player on it and on the real game, and requires the same decision. The copy is
-        for reading (its observations and legal actions): it shares the lists it leaves
-        alone with this state, so it must not be played."""
+        other hands and the cards lying Mummy side up in the layout, shuffled among those
+        same places (each hand keeps its size), except what the public log tells every
+        seat (:func:`.public.public_record`): a card seen going into a hand stays there, and
+        no hand gets a card it was asked for in vain since its last secret take. The
+        validator asks a player on it and on the real game, and requires the same decision.
+        The copy is for reading (its observations and legal actions): it shares the lists it
+        leaves alone with this state, so it must not be played."""
         twin = type(self).__new__(type(self))  # read, never played: only what changes is copied
         for name in HapyState.__slots__:
             setattr(twin, name, getattr(self, name))
         twin.hand = self.hand[:]
         twin.slot_card = self.slot_card[:]
+        holder, lacks = public_record(self.events, self.g.num_players)
+        seen = [0] * self.g.num_players  # per seat: its cards every seat knows it holds
+        for c, q in enumerate(holder):
+            if q >= 0:
+                seen[q] |= 1 << c
         places = [q for q in range(self.g.num_players) if q != seat]
         pool = []
+        owners = []  # per slot to fill: the seat it goes to, or -1 for a place in the layout
         for q in places:
-            pool.extend(mask_cards(self.hand[q] & ~self.rev[q]))
+            free = self.hand[q] & ~seen[q]
+            pool.extend(mask_cards(free))
+            owners.extend([q] * free.bit_count())
         hidden = [place for place, face in enumerate(self.faces) if face == HIDDEN and self.slot_card[place] >= 0]
         pool.extend(self.slot_card[place] for place in hidden)
+        owners.extend([-1] * len(hidden))
         pool.sort()  # the unseen cards in an order that does not tell where they lay
         rng.shuffle(pool)
+        _keep_out(pool, owners, lacks)
         k = 0
         for q in places:
-            held = (self.hand[q] & ~self.rev[q]).bit_count()
-            mask = self.hand[q] & self.rev[q]
+            held = (self.hand[q] & ~seen[q]).bit_count()
+            mask = self.hand[q] & seen[q]
             for c in pool[k:k + held]:
                 mask |= 1 << c
             twin.hand[q] = mask
@@ -568,3 +581,22 @@ class HapyState(PhaseState):
         s.last_request = last_request
         s._start_turn()
         return s
+
+
+def _keep_out(pool: list[int], owners: list[int], lacks: list[int]) -> None:
+    """Swap the dealt cards (``pool[i]`` goes to seat ``owners[i]``, -1 the layout) so that
+    no seat gets a card it is known to lack: each misplaced card with the first card it can
+    change places with. Only the order of ``pool`` and the public ``lacks`` decide, so the
+    re-deal stays a function of what the seat may know and the random source."""
+    n = len(pool)
+    for i in range(n):
+        q = owners[i]
+        if q < 0 or not lacks[q] >> pool[i] & 1:
+            continue
+        c = pool[i]
+        for j in range(n):
+            r = owners[j]
+            d = pool[j]
+            if r != q and not lacks[q] >> d & 1 and (r < 0 or not lacks[r] >> c & 1):
+                pool[i], pool[j] = d, c
+                break
