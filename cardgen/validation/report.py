@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:.0f}"
-
-
-def _num(x: float | None) -> str:
-    if x is None:
-        return "—"
-    return f"{x:g}" if x != int(x) else f"{int(x)}"
+from .report_lines import failure_lines as _failure_lines
+from .report_lines import num as _num
+from .report_lines import pct as _pct
 
 
 def _short(x: float) -> str:
@@ -179,30 +173,6 @@ def _config_table(configs: list[dict[str, Any]]) -> list[str]:
                    f" {_pct(c['completion_rate']):>4}%  {_num(c['length']['median']):>13}"
                    f" {_num(c['length']['p95']):>4}"
                    f"   {seats}{flag}")
-    return out
-
-
-def _failure_lines(failures: list[dict[str, Any]]) -> list[str]:
-    """The failures and unfinished games kept, each with the command that replays it."""
-    if not failures:
-        return []
-    out = ["", "  Failures and unfinished games (each command replays that game step by step):"]
-    for f in failures:
-        if f.get("chance"):
-            out.append(f"  ✗ chance, the whole pass: {f['message']}")
-            out.append(f"      {f['replay']}")
-            continue
-        if f.get("nonterminating"):
-            mark = "✗" if f["counts_as_failure"] else "!"
-            where = "unfinished"
-        else:
-            mark, where = "✗", f"step {f['step']} (turn {f['turn'] + 1})"
-        out.append(f"  {mark} {f['setup']}, {f['players']} players, {f['agents']}: seed {f['seed']}, {where}:"
-                   f" {f['message']}")
-        out.append(f"      {f['replay']}")
-    if any(f.get("nonterminating") and not f["counts_as_failure"] for f in failures):
-        out.append("  (! the rules say these players may never finish a game, e.g. by passing forever:"
-                   " such a game is counted and listed, not failed)")
     return out
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .report import _failure_lines, _num, _pct
+from .report_lines import failure_lines as _failure_lines
+from .report_lines import num as _num
+from .report_lines import pct as _pct
 
 
 def _points(x: float | None) -> str:
