@@ -7,6 +7,7 @@ again on replay."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -159,7 +160,10 @@ def test_the_command_line_reports_a_cheating_player_with_its_replay(monkeypatch,
                                        "pyramid", "--games", "5", "--jobs", "1"])
     assert result.exit_code == 1
     assert "it decides on what its seat may not know" in result.output
-    assert "cardgen validate hapy --seed 1 --games 1 --players 3 --setup pyramid --agents peeker" in result.output
+    # which seeds catch it depends on how much the re-deal may change (cards the public
+    # record places stay put): any seed, with the command that replays it
+    assert re.search(r"cardgen validate hapy --seed \d+ --games 1 --players 3 --setup pyramid --agents peeker",
+                     result.output), result.output
 
 
 DICE: list = []  # chance's random sources, as a cheating player might have got hold of them
