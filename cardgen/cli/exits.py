@@ -10,6 +10,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import click
 
@@ -25,7 +26,7 @@ def report(exc: CardgenError | OSError) -> None:
         click.echo(f"error: {line}", err=True)
 
 
-def fail(exc: CardgenError | OSError) -> None:
+def fail(exc: CardgenError | OSError) -> NoReturn:
     """Print a user error, one problem per line, and exit 1."""
     report(exc)
     sys.exit(USER_ERROR)

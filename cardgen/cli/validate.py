@@ -207,7 +207,6 @@ def _load(game: str, variants: tuple[str, ...], rules_path: Path | None):
         return model, rules_for(model.id)
     except CardgenError as exc:
         fail(exc)
-        raise  # fail exits; never reached
 
 
 def _progress(err, tty: bool):

@@ -7,6 +7,7 @@ from typing import Any
 from .report_lines import failure_lines as _failure_lines
 from .report_lines import num as _num
 from .report_lines import pct as _pct
+from .report_lines import unbalanced_seats
 
 
 def _short(x: float) -> str:
@@ -31,14 +32,7 @@ def _chance_lines(verdict: dict[str, Any] | None) -> list[str]:
 def _seat_balance(configs: list[dict[str, Any]], judged: dict[str, Any]) -> list[str]:
     """The seats that win more, or less, than their fair share beyond doubt: a fact
     about the game, or about the players, for the designer to weigh; not a failure."""
-    lines = []
-    for c in configs:
-        for s in c["seats"]:
-            if s.get("vs_fair_share") in ("above", "below"):
-                lo, hi = s["balance_interval"]
-                lines.append(f"  ! {c['setup']}, {c['players']} players, {c['agents']}: seat {s['seat']} wins"
-                             f" {_pct(s['rate'])} % [{_pct(lo)}–{_pct(hi)}], {s['vs_fair_share']} the fair"
-                             f" {_pct(c['fair_share'])} %")
+    lines = unbalanced_seats(configs, lambda c: f"{c['setup']}, {c['players']} players, {c['agents']}")
     if not lines:
         return []
     each, n = judged.get("confidence_each", 0.95), judged.get("seats_judged", 0)

@@ -3,6 +3,7 @@ percentages as the report writes them, and the failures with their replay comman
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -38,3 +39,16 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
         out.append("  (! the rules say these players may never finish a game, e.g. by passing forever:"
                    " such a game is counted and listed, not failed)")
     return out
+
+
+def unbalanced_seats(configs: list[dict[str, Any]], where: Callable[[dict[str, Any]], str]) -> list[str]:
+    """A line for each seat that wins more, or less, than its fair share beyond doubt, its
+    configuration named by ``where``."""
+    lines = []
+    for c in configs:
+        for s in c["seats"]:
+            if s.get("vs_fair_share") in ("above", "below"):
+                lo, hi = s["balance_interval"]
+                lines.append(f"  ! {where(c)}: seat {s['seat']} wins {pct(s['rate'])} % [{pct(lo)}–{pct(hi)}],"
+                             f" {s['vs_fair_share']} the fair {pct(c['fair_share'])} %")
+    return lines

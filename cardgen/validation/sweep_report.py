@@ -8,6 +8,7 @@ from typing import Any
 from .report_lines import failure_lines as _failure_lines
 from .report_lines import num as _num
 from .report_lines import pct as _pct
+from .report_lines import unbalanced_seats
 
 
 def _points(x: float | None) -> str:
@@ -70,14 +71,8 @@ def _unfinished_failures(c: dict[str, Any]) -> int:
 
 def _fair_share_lines(sim: dict[str, Any]) -> list[str]:
     """Seats whose wins differ from a fair share beyond doubt, judged over every row of the sweep."""
-    lines = []
-    for c in sim["configs"]:
-        for s in c["seats"]:
-            if s.get("vs_fair_share") in ("above", "below"):
-                lo, hi = s["balance_interval"]
-                lines.append(f"  ! {c['sweep']} ({c['setup']}, {c['players']} players, {c['agents']}): seat"
-                             f" {s['seat']} wins {_pct(s['rate'])} % [{_pct(lo)}–{_pct(hi)}], {s['vs_fair_share']}"
-                             f" the fair {_pct(c['fair_share'])} %")
+    lines = unbalanced_seats(sim["configs"],
+                             lambda c: f"{c['sweep']} ({c['setup']}, {c['players']} players, {c['agents']})")
     if not lines:
         return []
     judged = sim.get("seat_balance", {})

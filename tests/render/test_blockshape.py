@@ -4,13 +4,13 @@ reads otherwise, or refuses, is left to it, with its error at its line."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from yamlsame import same, yaml_value
 
 from cardgen.base.errors import CardgenError, Collector
 from cardgen.load.game import load_game
@@ -24,34 +24,17 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.parent for p in [*ROOT.glob("card_data/*/game.yaml"), *ROOT.glob("docs/examples/*/game.yaml")])
 
 
-def _yaml(text: str):
-    return yaml.load(text, Loader=yaml.CSafeLoader)
-
-
-def _same(a, b) -> bool:
-    """Equal values of equal types all the way down (1 and 1.0 and True differ), keys in order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
-
-
 def _agrees(text: str) -> object:
     """block_shaped's document for ``text``, after checking that YAML reads it alike."""
     got = block_shaped(text)
     if got is NOT_JSON_SHAPED:
         return got
     try:
-        expected = _yaml(text)
+        expected = yaml_value(text)
     except (yaml.YAMLError, ValueError) as exc:
         raise AssertionError(f"block_shaped read a text YAML refuses ({exc}): {text!r}") from None
-    assert _same(got, expected), text
-    assert _same(got, fast_load(text, "t.yaml")), text
+    assert same(got, expected), text
+    assert same(got, fast_load(text, "t.yaml")), text
     return got
 
 
@@ -266,8 +249,8 @@ def test_every_rendered_face_of_every_shipped_game_reads_as_the_yaml_reader_read
         if got is NOT_JSON_SHAPED:
             got = block_shaped(text)
         if got is not NOT_JSON_SHAPED:
-            assert _same(got, fast_load(text, name)), name
-            assert _same(got, _yaml(text)), name
+            assert same(got, fast_load(text, name)), name
+            assert same(got, yaml_value(text)), name
 
 
 @pytest.mark.slow

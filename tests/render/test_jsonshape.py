@@ -4,7 +4,6 @@ YAML reads otherwise, or refuses, is left to it."""
 
 from __future__ import annotations
 
-import math
 import shutil
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from yamlsame import same, yaml_value
 
 from cardgen.base.errors import CardgenError, Collector
 from cardgen.load.game import load_game
@@ -22,29 +22,12 @@ from cardgen.render.jsonshape import MAX_DEPTH, NOT_JSON_SHAPED, json_shaped
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _yaml(text: str):
-    return yaml.load(text, Loader=yaml.CSafeLoader)
-
-
-def _same(a, b) -> bool:
-    """Equal values of equal types all the way down (1 and 1.0 and True differ)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
-
-
 def _agrees(text: str) -> object:
     """json_shaped's document for ``text``, after checking that YAML reads it alike."""
     got = json_shaped(text)
     if got is NOT_JSON_SHAPED:
         return got
-    assert _same(got, _yaml(text)), text
+    assert same(got, yaml_value(text)), text
     return got
 
 
@@ -95,10 +78,10 @@ def test_json_and_yaml_agree_on_every_text_json_shaped_reads(lines):
     if got is NOT_JSON_SHAPED:
         return
     try:
-        expected = _yaml(text)
+        expected = yaml_value(text)
     except (yaml.YAMLError, ValueError) as exc:
         raise AssertionError(f"json_shaped read a text YAML refuses ({exc}): {text!r}") from None
-    assert _same(got, expected), text
+    assert same(got, expected), text
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)

@@ -8,38 +8,20 @@ Skipped only where chromium is not installed (``.ci/run`` installs it). Set
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browser import headless_chromium, needs_chromium
 from conftest import edit_file
 from serving import night_sky, running, wait_for
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1000", "--hide-scrollbars", "--no-first-run"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(120)
-    driver.set_script_timeout(120)
-    try:
+    with headless_chromium("1400,1000") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

@@ -11,12 +11,13 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from playing import decisions
 
 import cardgen.rules
 from cardgen.cli import main
 from cardgen.load.game import load_game
-from cardgen.rules import CHANCE, TERMINAL, rules_for
-from cardgen.rules.api import RandomAgent, observation_leak, sample_chance
+from cardgen.rules import rules_for
+from cardgen.rules.api import RandomAgent, observation_leak
 from cardgen.rules.farao import state as farao_state
 from cardgen.rules.hapy import game as hapy_game
 from cardgen.rules.hapy.agents import GreedyAgent as HapyGreedy
@@ -30,22 +31,6 @@ CONFIGS = {"hapy": (4, "pyramid"), "egypt": (3, "standard"), "horus": (3, "stand
 @pytest.fixture(scope="module")
 def gamedefs():
     return {gid: rules_for(gid).load(load_game(gid), n, setup) for gid, (n, setup) in CONFIGS.items()}
-
-
-def decisions(gd, seed: int, limit: int = 400):
-    """(state, seat) at the decision points of a seeded random game."""
-    rng = random.Random(seed)
-    s = gd.new_initial_state()
-    for _ in range(limit):
-        p = s.current_player()
-        if p == TERMINAL:
-            return
-        if p == CHANCE:
-            s.apply_action(sample_chance(s, rng))
-            continue
-        yield s, p
-        legal = s.legal_actions()
-        s.apply_action(legal[int(rng.random() * len(legal))])
 
 
 @pytest.mark.parametrize("gid", CONFIGS)

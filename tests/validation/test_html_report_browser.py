@@ -10,41 +10,24 @@ from __future__ import annotations
 
 import copy
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browser import headless_chromium, needs_chromium
 
 from cardgen.load.game import load_game
 from cardgen.validation.htmlreport import render_html
 from cardgen.validation.runner import ValidateOptions, validate
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 HOSTILE = "<script>alert(1)</script>"
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,2000", "--hide-scrollbars", "--no-first-run", "--force-device-scale-factor=1"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(120)
-    try:
+    with headless_chromium("1280,2000", "--force-device-scale-factor=1", console=True) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playing import decisions
 
 import cardgen.rules
 from cardgen.load.game import load_game
@@ -42,22 +43,6 @@ def gamedef(monkeypatch):
     return make
 
 
-def decisions(gd, seed: int, limit: int = 300):
-    """(state, seat) at the decision points of a seeded random game."""
-    rng = random.Random(seed)
-    s = gd.new_initial_state()
-    for _ in range(limit):
-        p = s.current_player()
-        if p == TERMINAL:
-            return
-        if p == CHANCE:
-            s.apply_action(sample_chance(s, rng))
-            continue
-        yield s, p
-        legal = s.legal_actions()
-        s.apply_action(legal[int(rng.random() * len(legal))])
-
-
 def picture(state) -> dict:
     """Everything a state holds (a kit state: its table), for comparing two states whole;
     caches (names with a leading underscore) left out, a bound continuation by its name."""
@@ -86,7 +71,7 @@ def test_a_re_deal_depends_only_on_what_the_seat_sees_and_the_random_source(gid,
     players, setup = SHIPPED.get(gid, (3, "standard"))
     gd = gamedef(gid, players, setup)
     compared = 0
-    for k, (s, p) in enumerate(decisions(gd, 4)):
+    for k, (s, p) in enumerate(decisions(gd, 4, limit=300)):
         if k % 9:
             continue
         direct = s.scrambled(p, random.Random(7))
@@ -116,7 +101,7 @@ def test_ismcts_chooses_among_the_legal_actions_it_is_given(gamedef):
     gd = gamedef("egypt", 3, "standard")
     rng = random.Random(2)
     asked = 0
-    for k, (s, p) in enumerate(decisions(gd, 8)):
+    for k, (s, p) in enumerate(decisions(gd, 8, limit=300)):
         legal = s.legal_actions()
         if k % 4 or len(legal) < 2:
             continue
