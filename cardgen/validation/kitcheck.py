@@ -147,7 +147,7 @@ def check_kit(game: Game, folder: Path, langs: tuple[str, ...] = ()) -> KitResul
     res.problems += [f"{display_path(folder)}/{line}" for line in shop.problems]
     res.warnings += [f"{display_path(folder)}/{line}" for line in shop.warnings]
     if res.ok:
-        _summarise(game, want_langs, papers, res)
+        _summarise(game, manifest, want_langs, papers, res)
         res.passed += same_inputs
         if shop.files:
             res.passed.append(f"preflight of {shop.files} print-shop file(s): CMYK only, total ink within the limit, "
@@ -276,7 +276,8 @@ def _missing_files(game: Game, present: Counter, lang: str, papers: list[str], n
     return out
 
 
-def _summarise(game: Game, want_langs: tuple[str, ...], papers: list[str], res: KitResult) -> None:
+def _summarise(game: Game, manifest: Manifest, want_langs: tuple[str, ...], papers: list[str],
+               res: KitResult) -> None:
     pages = sum(f["pages"] or 0 for f in res.files)
     res.passed.append(f"{len(res.files)} file(s), {pages} page(s): every file present, page counts and sizes"
                       " as the manifest says")
@@ -286,8 +287,11 @@ def _summarise(game: Game, want_langs: tuple[str, ...], papers: list[str], res: 
         res.passed.append("every front has its back at the mirrored place (on the next page, or across the fold)")
     shops = [f for f in res.files if f["kind"] == "printshop"]
     if shops:
-        res.passed.append(f"{len(shops)} print-shop file(s), one trim size each; two-sided ones front, back, front,"
-                          " back …, one-sided ones fronts only")
+        orders = sorted({e.printshop.order for e in manifest.files if e.kind == "printshop" and e.printshop}
+                        or {"alternating"})
+        said = ", ".join(_ORDER_WORDS.get(o, o) for o in orders)
+        res.passed.append(f"{len(shops)} print-shop file(s), one trim size each; two-sided ones {said},"
+                          " one-sided ones fronts only")
     res.passed.append(f"languages {', '.join(want_langs)}; papers {', '.join(papers) or '—'}")
 
 
@@ -618,6 +622,13 @@ def _pair_mirrored(front: list[PlacedItem], back: list[PlacedItem], where: str, 
         of = f" of '{deck}'" if deck else ""
         res.problems.append(f"{where}: {on} prints the back of '{card}' (copy {copy + 1}){of} with no front on page"
                             f" {front_page}")
+
+
+_ORDER_WORDS = {
+    "alternating": "front, back, front, back …",
+    "back-first": "back, front, back, front …",
+    "fronts-then-backs": "every front, then every back",
+}
 
 
 def _shop_side(i: int, count: int, order: str) -> str:

@@ -155,6 +155,8 @@ def test_a_pdf_profile_s_print_shop_file_read_back(name, bleed, first_sides, sta
         assert "/All" not in spot_colours(page), "crop marks in the registration colour"
     r = cli("validate", FIRST_GAME, "--kit", kit, "--lang", "en")
     assert r.exit_code == 0, r.output
+    said = ", ".join(first_sides[:2]) + ", " + ", ".join(first_sides[2:])
+    assert f"two-sided ones {said} …" in r.output, "the kit check's summary names the order it checked"
 
 
 def test_the_pdfx4_profile_writes_what_a_build_without_shop_writes(cli, settings, tmp_path):
