@@ -192,6 +192,7 @@ def _resolve(node: yaml.Node) -> Any:
 TOP_KEYS = {"description": True, "output": False, "colour": False, "icc": False, "ink_limit": False,
             "bleed": False, "page_order": False, "crop_marks": False, "cut_lines": False, "file_name": False,
             "image": False}
+PDF_ONLY_KEYS = ("colour", "icc", "ink_limit", "page_order", "crop_marks", "cut_lines", "file_name")
 IMAGE_KEYS = {"format": True, "dpi": False, "sizes": False, "copies": False}
 
 
@@ -226,6 +227,8 @@ def _profile(r: _Reader, keys: dict, name: str, path: Path) -> ShopProfile:
     out: dict[str, Any] = {"name": name, "source": r.shown, "description": r.text(keys["description"])}
     if "output" in keys:
         out["output"] = {"pdf": "pdf", "images": "images"}[r.choice(keys["output"], ("pdf", "images"))]
+    if out.get("output") == "images":
+        _refuse_pdf_keys(r, keys)
     if "colour" in keys:
         out["pdfx"] = COLOURS[r.choice(keys["colour"], tuple(COLOURS))]
     if "icc" in keys and r.scalar(keys["icc"]) is not None:  # else the shipped one
@@ -249,6 +252,15 @@ def _profile(r: _Reader, keys: dict, name: str, path: Path) -> ShopProfile:
     if out.get("output", "pdf") == "pdf" and "image" in out:
         raise r.fail(keys["image"][0], "image: only for a profile with 'output: images'")
     return ShopProfile(**out)
+
+
+def _refuse_pdf_keys(r: _Reader, keys: dict) -> None:
+    """An image shop's files are named per card and kept in screen RGB: a PDF key in its
+    profile would be silently ignored, so it is refused at its line."""
+    for key in PDF_ONLY_KEYS:
+        if key in keys:
+            raise r.fail(keys[key][0], f"{key}: only for a profile with 'output: pdf' (an image shop's files"
+                                       " are named per card and kept in RGB)")
 
 
 def _icc_path(r: _Reader, pair, path: Path) -> Path | None:

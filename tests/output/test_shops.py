@@ -297,6 +297,10 @@ file_name: "{game}-{size}-{lang}-myshop"
     ("description: x\nicc: nowhere.icc\n", 2, "icc: no file 'nowhere.icc'"),
     ("description: x\noutput: images\n", 2, "output: images needs an 'image' mapping"),
     ("description: x\noutput: images\nimage: {format: gif}\n", 3, "format: must be png or jpeg"),
+    ("description: x\noutput: images\nimage: {format: png}\nfile_name: \"{game}-{size}\"\n", 4,
+     "file_name: only for a profile with 'output: pdf'"),
+    ("description: x\noutput: images\nink_limit: 240\nimage: {format: png}\n", 3,
+     "ink_limit: only for a profile with 'output: pdf'"),
     ("bleed: 3\n", 1, "lacks the key 'description'"),
     ("description: [x\n", 2, "not valid YAML"),
 ])
