@@ -42,6 +42,26 @@ def _seat_balance(configs: list[dict[str, Any]], judged: dict[str, Any]) -> list
                 f" {wrong:g} % of the time:", *lines]
 
 
+def _card_balance(cards: dict[str, Any] | None) -> list[str]:
+    """The cards whose holders win more, or less, than the holders of the other cards in
+    the same configurations, beyond doubt; or that none stands out, with how many were judged."""
+    if not cards or not cards["cards_judged"]:
+        return []
+    marked = [(g["agents"], c) for g in cards["groups"] for c in g["cards"] if c.get("vs_expected") in ("above", "below")]
+    each = 100 * cards["confidence_each"]
+    head = (f"  Card balance, for the designer to weigh (not a failure): {cards['cards_judged']} card(s) judged, each"
+            f" interval at {each:.2f} % so that all together are wrong at most"
+            f" {100 * (1 - cards['confidence_all']):g} % of the time:")
+    if not marked:
+        return ["", head, "    no card's holders win more or less than expected beyond doubt"]
+    lines = ["", head]
+    for kind, c in sorted(marked, key=lambda kc: (kc[0], kc[1]["vs_expected"], -(kc[1]["rate"] or 0))):
+        lo, hi = c["balance_interval"]
+        lines.append(f"    {kind}: {c['card']} {c['vs_expected']} expected: holders win {_pct(c['rate'])} %"
+                     f" [{_pct(lo)}–{_pct(hi)}] of {c['held']:,} holdings, expected {_pct(c['expected'])} %")
+    return lines
+
+
 def _figures_table(configs: list[dict[str, Any]]) -> list[str]:
     """The engine's per-game figures (scores, control changes…), one row per
     configuration, each cell ``mean [5th–95th percentile]``."""
@@ -132,6 +152,7 @@ def _play_lines(sim: dict[str, Any]) -> list[str]:
     out.extend(_strength_lines(sim.get("strength") or []))
     out.extend(_chance_lines(sim.get("chance")))
     out.extend(_seat_balance(configs, sim.get("seat_balance", {})))
+    out.extend(_card_balance(sim.get("cards")))
     out.extend(_figures_table(configs))
     out.extend(_failure_lines(sim["failures"]))
     return out

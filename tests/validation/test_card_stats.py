@@ -150,6 +150,21 @@ def test_a_card_whose_holder_nearly_always_wins_stands_out_and_so_does_a_useless
     assert set(verdict.values()) == {"fair"}
 
 
+def test_the_text_report_names_the_cards_that_stand_out_and_says_when_none_does():
+    from cardgen.validation.report import _card_balance
+
+    plain = {f"c{k}": (300, 100) for k in range(10)}
+    lines = _card_balance(summarise([_config(3, {**plain, "ace": (300, 240), "dud": (300, 10)})]))
+    said = [line.strip() for line in lines if line.startswith("    ")]
+    assert len(said) == 2, lines
+    assert said[0].startswith("greedy: ace above expected: holders win 80 %")
+    assert said[1].startswith("greedy: dud below expected: holders win 3 %")
+    assert "12 card(s) judged" in lines[1]
+    fair = _card_balance(summarise([_config(3, plain)]))
+    assert fair[-1].strip() == "no card's holders win more or less than expected beyond doubt"
+    assert _card_balance(None) == []
+
+
 def test_a_card_is_held_against_the_games_it_was_held_in():
     # a card held only in two-player games, winning half of them, is no better than the others
     two = _config(2, {"duo": (400, 200), "a": (400, 200), "b": (400, 200)})
