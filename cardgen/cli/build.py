@@ -120,22 +120,27 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         if not watch:
             fail(exc)
         report(exc)  # watching: the fix may be on its way
-    try:  # the command line's choices over the game's print: section over the defaults
+    def options_for(model):
+        """The build's options for ``model``: the command line's print choices over the
+        game's ``print:`` section, taken again on every rebuild of a watch."""
         choice = _print_choice(model, profile, ink_limit, cli_shop, cut_lines)
         OutputProfile.load(choice.profile, choice.ink_limit)
+        shop_profile = choice.shop
+        images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
+        return BuildOptions(
+            langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
+            duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver, jobs=jobs,
+            layout=layout, back_offset=offset, proof=proof, variants=tuple(dict.fromkeys(variants)),
+            allow_fallback=allow_fallback, cache=not no_cache, strict=strict,
+            profile=choice.profile.resolve() if choice.profile else None, ink_limit=choice.ink_limit,
+            pdfx=pdfx or (shop_profile.pdfx if shop_profile and not images else "4"),
+            shop=None if images else shop_profile), images
+
+    try:
+        options, images = options_for(model)
     except CardgenError as exc:
         fail(exc)
         return
-    shop_profile = choice.shop
-    images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
-    options = BuildOptions(langs=langs, papers=papers or ((settings.paper,) if settings.paper else ("a4", "letter")),
-                           duplex=duplex or settings.duplex or "long", out_dir=out_dir, ink_saver=ink_saver,
-                           jobs=jobs, layout=layout, back_offset=offset, proof=proof,
-                           variants=tuple(dict.fromkeys(variants)), allow_fallback=allow_fallback,
-                           cache=not no_cache, strict=strict,
-                           profile=choice.profile.resolve() if choice.profile else None, ink_limit=choice.ink_limit,
-                           pdfx=pdfx or (shop_profile.pdfx if shop_profile and not images else "4"),
-                           shop=None if images else shop_profile)
     if model is not None:
         check_langs(model, langs)
     ok = model is not None and _build_once(game, options, model, preflight)
@@ -143,7 +148,7 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         ok = _shop_images(model, langs, options, images)
     if not watch:
         sys.exit(0 if ok else 1)
-    _watch(game, options)
+    _watch(game, options, options_for, preflight)
 
 
 def _shop_profile(name: str | None):
@@ -236,7 +241,9 @@ def _progress(message: str) -> None:
     click.echo(message if message.startswith(("note:", "warning:")) else f"  {message}…", err=True)
 
 
-def _watch(game: str, options) -> None:
+def _watch(game: str, options, options_for, preflight: bool) -> None:
+    """Rebuild on every change; the game is loaded again and its print choices taken
+    again (an edit of game.yaml's ``print:`` section counts), errors reported, not raised."""
     from ..load.game import find_game, load_game
     from .watch import watch as watch_loop
 
@@ -250,7 +257,14 @@ def _watch(game: str, options) -> None:
 
     def rebuild(changed: list[Path]) -> None:
         click.echo(f"changed: {', '.join(p.name for p in changed[:5])}{' …' if len(changed) > 5 else ''}", err=True)
-        _build_once(game, options)
+        try:
+            model = load_game(game, options.variants, fallback=options.allow_fallback)
+            now, images = options_for(model)
+        except CardgenError as exc:
+            report(exc)
+            return
+        if _build_once(game, now, model, preflight) and images is not None:
+            _shop_images(model, now.langs, now, images)
 
     click.echo("watching for changes (Ctrl-C to stop)…", err=True)
     try:

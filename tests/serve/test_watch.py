@@ -180,3 +180,27 @@ def test_snapshot_sees_game_files_only(mini):
     assert seen == {"game.yaml", "locales/en.yaml", "locales/fr.yaml", "templates/back.yaml.j2",
                     "templates/front.yaml.j2", "assets/logo.PNG"}
     assert {".yaml", ".j2", ".ttf", ".png"} <= WATCHED_SUFFIXES
+
+
+def test_a_watch_takes_the_game_s_print_section_again_on_every_rebuild(game_copy, tmp_path, cli, monkeypatch):
+    """An edit of game.yaml's ``print:`` section reaches the next rebuild's print-shop
+    files (the ink limit here), as a fresh ``cardgen build`` would take it."""
+    import cardgen
+    import cardgen.cli.watch
+
+    folder = game_copy("mini_game", "mini")
+    seen: list = []
+    real = cardgen.build
+    monkeypatch.setattr(cardgen, "build", lambda game, options, progress=None: (seen.append(options),
+                                                                                real(game, options, progress))[1])
+
+    def one_edit(folders, rebuild, **_):
+        game_yaml = folder / "game.yaml"
+        write(game_yaml, game_yaml.read_text(encoding="utf-8") + "print:\n  ink_limit: 240\n")
+        rebuild([game_yaml])
+        raise KeyboardInterrupt  # what Ctrl-C does to the loop
+
+    monkeypatch.setattr(cardgen.cli.watch, "watch", one_edit)
+    r = cli("build", folder, "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "--watch")
+    assert "stopped watching" in r.stderr, r.output
+    assert [options.ink_limit for options in seen] == [None, 240.0]
