@@ -81,8 +81,8 @@ class OutputProfile:
     def load(cls, path: Path | None = None, ink_limit: float | None = None) -> OutputProfile:
         """The shipped profile (FOGRA39, 300 %), or the ICC file ``path`` (its own
         description as the condition, ink limit 300 % unless given)."""
-        if path is None:
-            shipped = shipped_profiles_dir() / DEFAULT_PROFILE
+        shipped = shipped_profiles_dir() / DEFAULT_PROFILE
+        if path is None or path.resolve() == shipped.resolve():  # named or not: its FOGRA39 condition
             return cls(read_profile(shipped), DEFAULT_PROFILE,
                        ink_limit=DEFAULT_INK_LIMIT if ink_limit is None else ink_limit)
         data = read_profile(path)

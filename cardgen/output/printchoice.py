@@ -9,7 +9,8 @@ Three layers, the later winning, each setting taken from the first that sets it:
 3. the defaults: the shipped FOGRA39 profile, 300 %, no shop (the plain PDF/X-4 file).
 
 A shop that leaves its profile or ink limit unset (``null``) leaves it to the next
-layer. The game's settings are data of an untrusted folder: its profile must be a CMYK
+layer; a ``--shop`` whose profile names its ICC file (the shipped FOGRA39 one included:
+MB Print asks for FOGRA39) keeps it over the game's own profile. The game's settings are data of an untrusted folder: its profile must be a CMYK
 output profile and its shop one that exists, else one line naming game.yaml's line.
 """
 
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import CardgenError, Where
+from ..base.paths import shipped_profiles_dir
 from ..model.printing import PrintSettings
 from .cmyk import read_profile
-from .shops import DEFAULT_SHOP, ShopProfile, UnknownShop, find_profile
+from .shops import DEFAULT_ICC, DEFAULT_SHOP, ShopProfile, UnknownShop, find_profile
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,11 @@ def choose(game: PrintSettings, *, profile: Path | None, ink_limit: float | None
         game_shop = None  # the command line's shop replaces the game's, with everything it sets
     if game.profile is not None:
         _check_profile(game.profile, game.where.get("profile"))
-    chosen_profile = _first(profile, shop.icc if shop else None, game.profile, game_shop.icc if game_shop else None)
+    if profile is None and shop is not None and shop.names_icc:  # the shop's press condition, even the shipped one
+        chosen_profile = shop.icc or shipped_profiles_dir() / DEFAULT_ICC
+    else:
+        chosen_profile = _first(profile, shop.icc if shop else None, game.profile,
+                                game_shop.icc if game_shop else None)
     chosen_limit = _first(ink_limit, shop.ink_limit if shop else None, game.ink_limit,
                           game_shop.ink_limit if game_shop else None)
     chosen_shop = shop or game_shop

@@ -78,6 +78,7 @@ class ShopProfile:
     output: str = "pdf"  # or "images"
     pdfx: str = "4"  # BuildOptions.pdfx: "4" or "1a"
     icc: Path | None = None  # None: the shipped FOGRA39 profile
+    names_icc: bool = False  # the profile names its ICC file (the shipped one too): a game's own does not replace it
     ink_limit: float | None = None  # None: 300 %
     bleed: float | None = None  # mm; None: each deck's own
     page_order: str = "alternating"
@@ -233,6 +234,7 @@ def _profile(r: _Reader, keys: dict, name: str, path: Path) -> ShopProfile:
         out["pdfx"] = COLOURS[r.choice(keys["colour"], tuple(COLOURS))]
     if "icc" in keys and r.scalar(keys["icc"]) is not None:  # else the shipped one
         out["icc"] = _icc_path(r, keys["icc"], path)
+        out["names_icc"] = True
     if "ink_limit" in keys:
         out["ink_limit"] = r.number(keys["ink_limit"], 100, 400)
     if "bleed" in keys:

@@ -97,6 +97,20 @@ def test_the_games_shop_applies_and_the_command_lines_shop_wins(game, tmp_path):
     assert (limit, version) == (300, "PDF/X-4")
 
 
+def test_a_command_line_shop_that_names_its_icc_keeps_it_over_the_games_profile(game, tmp_path):
+    """MB Print asks for FOGRA39: ``--shop mbprint`` embeds the shipped FOGRA39 profile
+    its profile names, not the game's own; a shop that leaves ``icc`` unset does not."""
+    with_print(game, "  profile: press.icc\n")
+    build_en(game, tmp_path / "mb", "--shop", "mbprint")
+    mb = sorted((tmp_path / "mb" / "night-sky").glob("*-mbprint-*.pdf"))
+    assert len(mb) == 1
+    icc, *_ = read_back(mb[0])
+    assert icc == SHIPPED_ICC.read_bytes()
+    build_en(game, tmp_path / "x4", "--shop", "pdfx4")
+    icc, *_ = read_back(shop_file(tmp_path / "x4"))
+    assert icc == (game / "press.icc").read_bytes()
+
+
 def test_the_games_ink_limit_wins_over_its_own_shops(game, tmp_path):
     with_print(game, "  shop: drivethrucards\n  ink_limit: 200\n")
     build_en(game, tmp_path / "out")
