@@ -102,11 +102,7 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
     components = read_components(keys["components"], doc.at("components") if "components" in keys.given else None,
                                  data, template_dirs, errors)
     expect = read_expect(keys["expect"], components, data, errors) if "expect" in keys.given else {}
-    unfinished: dict[str, tuple[str, ...]] = {}
-    strings = read_locales(root, languages, errors, unfinished)
-    fallbacks = {lang: frozenset(missing) for lang, missing in unfinished.items()} if fallback else {}
-    if languages and languages[0] in strings and PSEUDO not in strings:
-        strings[PSEUDO] = pseudo_table(strings[languages[0]])
+    strings, unfinished, fallbacks = _read_strings(root, languages, fallback, errors)
     _check_font_names(root, doc, fonts, errors)
     _check_names_translated(doc, name_key, components, languages, strings, errors)
     errors.raise_if_any()
@@ -143,6 +139,31 @@ def load_game(game: str | Path, variants: Iterable[str] = (), *, every_variant: 
         expect=MappingProxyType(expect),
         printing=printing,
     )
+
+
+def reload_strings(game: Game, *, fallback: bool = False) -> Game | None:
+    """``game`` with its locale files read again and the rest as it was loaded: what a
+    save of ``locales/`` alone changes, without reading game.yaml and the data again
+    (the live preview). ``fallback`` as ``game`` was loaded with. None when the strings
+    have a problem: ``load_game`` then says which, at its file and line."""
+    errors = Collector()
+    strings, unfinished, fallbacks = _read_strings(game.root, list(game.languages), fallback, errors)
+    names = [game.name_key, *(c.name_key for c in game.components if c.name_key)]
+    if errors.errors or any(key not in strings[lang] for key in names for lang in game.languages):
+        return None
+    return replace(game, strings=freeze(strings), fallbacks=freeze(fallbacks), unfinished=freeze(unfinished))
+
+
+def _read_strings(root: Path, languages: list[str], fallback: bool, errors: Collector
+                  ) -> tuple[dict[str, dict[str, str]], dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+    """Every language's strings (the pseudo-language's too), the strings each unfinished
+    language lacks, and with ``fallback`` those it takes from the first language."""
+    unfinished: dict[str, tuple[str, ...]] = {}
+    strings = read_locales(root, languages, errors, unfinished)
+    fallbacks = {lang: frozenset(missing) for lang, missing in unfinished.items()} if fallback else {}
+    if languages and languages[0] in strings and PSEUDO not in strings:
+        strings[PSEUDO] = pseudo_table(strings[languages[0]])
+    return strings, unfinished, fallbacks
 
 
 def _check_decks_not_empty(doc: YDict, components: list[Component], every_card: dict[str, tuple],

@@ -13,6 +13,11 @@ from .limits import IDLE_S, MAX_CONNECTIONS, MAX_STREAMS
 from .state import Preview
 from .watcher import FolderWatcher
 
+# After a save of strings, how long the sheets wait for an open page to fetch the changed
+# faces' pictures (it takes a few tens of milliseconds; a page showing other switches
+# fetches none of them, and its sheets follow this much later)
+PAGE_FETCH_S = 0.5
+
 
 class LivePreview:
     """``cardgen serve`` for one game: bound to 127.0.0.1 (``port`` 0: any free port), serving
@@ -40,6 +45,8 @@ class LivePreview:
     def _changed(self, message: dict[str, Any]) -> None:
         self.hub.publish(message)
         if "faces" in message:  # the cards first: the whole save is said when the sheets follow
+            if message["faces"] and self.hub.listeners:
+                self.preview.fetches.wait(PAGE_FETCH_S)
             return
         changed = ", ".join(message["changed"][:3]) or "the game"
         errors = self.preview.describe(self.preview.default)["errors"]

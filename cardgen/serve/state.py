@@ -28,7 +28,7 @@ from ..base.errors import CardgenError, Collector, ErrorList, display_path
 from ..impose.kitplan import impose_kit
 from ..impose.papers import PAPER_NAMES, PAPERS_MM
 from ..impose.sheets import BoardPage, PiecesPage, SheetFile, SheetPage, Sheets
-from ..load.game import find_game, load_game
+from ..load.game import find_game, load_game, reload_strings
 from ..model.components import Card, Deck
 from ..model.game import Game
 from ..pipeline import BuildOptions, Face, KitBuilder, LangKit, rules_data_problems
@@ -67,6 +67,7 @@ class FaceItem:
     template: str  # the template file, as the user sees its path
     template_url: str | None  # where the page can show it: only a file of the game folder
     dpi: float
+    words: str  # what it says, for the picture's alternative text
 
     def describe(self) -> dict[str, Any]:
         first = self.cards[0] if self.cards else None
@@ -77,7 +78,7 @@ class FaceItem:
             "template": self.template, "template_url": self.template_url,
             "defined": (first or self.piece).where.prefix(), "size": list(self.piece.size),
             "data": _plain({"id": first.id, "quantity": first.quantity, **dict(first.fields)}) if first else None,
-            "text": " · ".join(_texts(self.face.ops)),
+            "text": self.words,
         }
 
 
@@ -187,6 +188,37 @@ def sources_stamp(game: Game, folders: list[Path]) -> str:
     return _digest(files, game.variants)
 
 
+class Fetches:
+    """The pictures of changed faces the page was told of and has not fetched yet: the
+    live preview renders the sheets once they are fetched (or a while has passed), so
+    the page's requests do not wait behind the sheets' rendering for the interpreter."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._left: set[str] = set()
+        self._done = threading.Event()
+        self._done.set()
+
+    def expect(self, pids: list[str]) -> None:
+        with self._lock:
+            self._left = set(pids)
+            if self._left:
+                self._done.clear()
+            else:
+                self._done.set()
+
+    def served(self, pid: str) -> None:
+        if pid in self._left:
+            with self._lock:
+                self._left.discard(pid)
+                if not self._left:
+                    self._done.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Whether every picture expected was fetched within ``timeout`` seconds."""
+        return self._done.wait(timeout)
+
+
 def error_record(exc: CardgenError) -> dict[str, Any]:
     """A problem for the banner: its line as the command line prints it, and its file and line."""
     return {"text": str(exc), "file": exc.where.path, "line": exc.where.line}
@@ -209,6 +241,8 @@ class Preview:
         # taken before the game is read, so that a file saved meanwhile changes the next one
         self._sources = sources_stamp(self.game, self.folders_of(self.game))
         self.game = load_game(game, variants)
+        self._loaded_sources = self._sources  # what ``game`` was loaded from (a failed load keeps the last)
+        self.game_loads = 1  # whole loads of the game so far (a save of strings alone reads only them)
         self.default = self.default_options()  # the switches of a page that names none
         self.load_errors: list[CardgenError] = []
         self.version = 1
@@ -219,6 +253,12 @@ class Preview:
         self._pictures: dict[str, bytes] = {}
         self._described: dict[ViewOptions, dict[str, Any]] = {}  # read without the lock: see refresh
         self._gamut: dict[str, tuple[int, int]] = {}  # soft-proofed pictures: (pixels out of gamut, pixels)
+        self.fetches = Fetches()  # after a save, the changed faces' pictures not fetched yet
+        # Worked out once, not per face and save: a face's picture id from what it is drawn
+        # from, its words for the page, and a template's file and page address (per load).
+        self._ids: dict[tuple, str] = {}
+        self._words: dict[str, str] = {}
+        self._places: dict[str, tuple[str, str | None]] = {}
 
     def folders(self) -> list[Path]:
         """The folders whose files the preview is drawn from (its game folder and its
@@ -277,6 +317,8 @@ class Preview:
     # -- after a change ---------------------------------------------------
     def refresh(self, changed: list[Path] | None = None) -> dict[str, Any]:
         """Load the game again and re-render every live view; then tell the pages.
+        After a save of locale files alone (``changed`` says which files were saved) only
+        they are read again, the rest of the game kept as it was loaded.
 
         After a change of locale strings only, the pages are told twice: first once the
         faces of the cards and boards are rendered again and the changed ones of the
@@ -288,7 +330,7 @@ class Preview:
             faces: list[str] | None = None
             try:
                 self._sources = sources_stamp(self.game, self.folders())  # before reading: see __init__
-                self.game = load_game(self.source, self.variants)
+                self.game = self._strings_reloaded(changed) or self._load()
                 self.load_errors = []
                 faces = self._refresh_pieces()
             except CardgenError as exc:  # the last good pictures stay
@@ -296,6 +338,7 @@ class Preview:
             if faces is not None:
                 self.version += 1
                 first = self._message(changed, faces)
+                self.fetches.expect(faces)
                 shown = next(reversed(self._views))
                 self._described[shown] = self._describe(shown)
         if faces is not None:
@@ -310,6 +353,26 @@ class Preview:
             message = self._message(changed, None)
         self.on_change(message)
         return message
+
+    def _load(self) -> Game:
+        """The whole game read again; the templates' files and addresses looked up anew."""
+        game = load_game(self.source, self.variants)
+        self._loaded_sources = self._sources
+        self.game_loads += 1
+        self._places.clear()
+        return game
+
+    def _strings_reloaded(self, changed: list[Path] | None) -> Game | None:
+        """The game with its locale files read again, when they are all that changed
+        since it was loaded: every file saved is in ``locales/`` and every other file
+        of the game and its templates is as it was (None: not so, or the strings have a
+        problem, which a whole load then reports)."""
+        if not changed or self._sources != self._loaded_sources:
+            return None
+        locales = self.root / "locales"
+        if not all(p.resolve().is_relative_to(locales) for p in changed):
+            return None
+        return reload_strings(self.game)
 
     def _message(self, changed: list[Path] | None, faces: list[str] | None) -> dict[str, Any]:
         """An event: the version, the files saved, the problems, and, when the sheets are
@@ -417,10 +480,10 @@ class Preview:
         items = []
         where = builder.renderer.renderer.template_path
         for deck, side, cards, face, template in groups.values():
-            pid = _digest("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, deck.hex_top,
-                          deck.corner_radius, deck.outline, o.proof, o.ink_saver, o.soft_proof, FACE_DPI, stamp)
+            pid = self._id("face", face.key, deck.size, deck.bleed, deck.safe, deck.shape, deck.hex_top,
+                           deck.corner_radius, deck.outline, o.proof, o.ink_saver, o.soft_proof, FACE_DPI, stamp)
             items.append(FaceItem(pid, f"{deck.id}/{side}/{cards[0].id}", deck, side, tuple(cards), face,
-                                  where(template), self._game_url(template), FACE_DPI))
+                                  *self._place(template, where), FACE_DPI, self._words_of(face)))
         for board in self.game.boards:
             face = kit.boards.get(board.id)
             if face is None:
@@ -428,10 +491,30 @@ class Preview:
             piece = Deck(id=board.id, name_key=board.name_key, where=board.where, size=board.size, bleed=board.bleed,
                          safe=0.0, front=board.template)
             dpi = min(FACE_DPI, BOARD_PX / (max(board.size) + 2 * board.bleed) * 25.4)
-            pid = _digest("board", face.key, board.size, board.bleed, o.proof, o.ink_saver, o.soft_proof, dpi, stamp)
-            items.append(FaceItem(pid, f"{board.id}/board", piece, "board", (), face, where(board.template),
-                                  self._game_url(board.template), dpi))
+            pid = self._id("board", face.key, board.size, board.bleed, o.proof, o.ink_saver, o.soft_proof, dpi, stamp)
+            items.append(FaceItem(pid, f"{board.id}/board", piece, "board", (), face,
+                                  *self._place(board.template, where), dpi, self._words_of(face)))
         return items
+
+    def _id(self, *parts: Any) -> str:
+        """A picture's id: the digest of what it is drawn from, worked out once."""
+        pid = self._ids.get(parts)
+        if pid is None:
+            pid = self._ids[parts] = _digest(*parts)
+        return pid
+
+    def _words_of(self, face: Face) -> str:
+        words = self._words.get(face.key)
+        if words is None:
+            words = self._words[face.key] = " · ".join(_texts(face.ops))
+        return words
+
+    def _place(self, template: str, where: Callable[[str], str]) -> tuple[str, str | None]:
+        """A template's file as the user sees its path, and its page address."""
+        place = self._places.get(template)
+        if place is None:
+            place = self._places[template] = (where(template), self._game_url(template))
+        return place
 
     def _game_url(self, template: str) -> str | None:
         """The page's address of a template that lies in the game folder."""
@@ -451,10 +534,12 @@ class Preview:
         every other picture of its view or file still missing); None for an unknown id."""
         png = self._pictures.get(pid)  # a drawn picture needs no lock (the sheets may be rendering)
         if png is not None:
+            self.fetches.served(pid)
             return png
         with self._lock:
             png = self._pictures.get(pid)
             if png is not None:
+                self.fetches.served(pid)
                 return png
             for view in reversed(self._views.values()):
                 c = view.content
@@ -513,6 +598,9 @@ class Preview:
         for pid in [k for k in self._pictures if k not in live]:
             del self._pictures[pid]
             self._gamut.pop(pid, None)
+        self._ids = {parts: pid for parts, pid in self._ids.items() if pid in live}
+        keys = {f.face.key for v in self._views.values() if v.content is not None for f in v.content.faces}
+        self._words = {key: words for key, words in self._words.items() if key in keys}
 
 
 def _file_titles(sheets: Sheets) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-QUIET_MS = 50  # a save is taken once the files have been quiet this long
+QUIET_MS = 25  # a save is taken once the files have been quiet this long (editors write one in well under that)
 MAX_WAIT_MS = 400  # however busy the folder, changes are passed on at least this often
 SETUP_MS = 100  # how soon an idle watch reports that it is set up (and sees a stop)
 
