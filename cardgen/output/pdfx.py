@@ -163,8 +163,8 @@ class Rewriter:
 
     def _stream(self, holder, resources, is_page: bool) -> None:
         self._resources(resources)
-        if is_page and not has_colour_operators(_content_bytes(holder, is_page)):
-            return  # a page that only places its face's form (the print-shop files): left as drawn
+        if not has_colour_operators(_content_bytes(holder, is_page)):
+            return  # drawn in inks (the print-shop files' faces) or only placing forms: left as drawn
         named = (resources.get("/ColorSpace") if resources is not None else None) or {}
         rgb_names = {str(k) for k, v in named.items() if is_rgb_space(v)}
         fill_rgb = stroke_rgb = False
