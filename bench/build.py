@@ -94,7 +94,11 @@ def run(cmd: list[str], sample: bool = True, env: dict[str, str] | None = None) 
     peak resident memory (MB, all its processes at once) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env or ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = env or ENV
+    # run in the checkout the environment names first: ``python -m cardgen`` puts its working
+    # folder before PYTHONPATH, so from ROOT a --baseline build would run this copy's cardgen
+    cwd = env["PYTHONPATH"].split(os.pathsep)[0]
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0.0
     while proc.poll() is None:
         if sample:

@@ -32,7 +32,6 @@ from .boards import draw_board_page, write_board_fullsize
 from .cmyk import OutputProfile
 from .painter import Painter
 from .pdfx import make_pdfx
-from .pdfx1a import face_label, make_pdfx1a
 from .reuse import FileReuse
 from .shoppages import crop_marks, die_line, ordered, page_margin
 
@@ -106,9 +105,9 @@ class KitWriter:
     def _suffix(self) -> str:
         return ("-ink-saver" if self.opt.ink_saver else "") + ("-proof" if self.opt.proof else "")
 
-    def _painter(self, c) -> Painter:
+    def _painter(self, c, profile: OutputProfile | None = None) -> Painter:
         return Painter(c, self.text, self.game.palette, self.game.root / "assets",
-                       self.game.ink_palette if self.opt.ink_saver else None)
+                       self.game.ink_palette if self.opt.ink_saver else None, profile)
 
     def _draw_face_form(self, forms: pdfout.FormCache, painter: Painter, face: Face, size: tuple[float, float],
                         bleed: float) -> str:
@@ -291,8 +290,10 @@ class KitWriter:
                 out.append(taken)
                 continue
             self.progress(f"writing {name}")
-            printed = self.write_face_pages(tmp / name, pages, title, die_lines=True)
+            printed = self.write_face_pages(tmp / name, pages, title, die_lines=True, profile=profile)
             if x1a:
+                from .pdfx1a import face_label, make_pdfx1a  # local: its flattening imports shapely and numpy
+
                 make_pdfx1a(tmp / name, profile, title, kit.lang, [face_label(p) for p in printed])
             else:
                 make_pdfx(tmp / name, profile, title, kit.lang)
@@ -318,18 +319,20 @@ class KitWriter:
         return f"{self.game.name(lang)} — {label_text(words['file_printshop'], size, sides, decks)}"
 
     def write_face_pages(self, path: Path, pages: list[tuple[Deck, str, int, str, Face]],
-                         title: str, die_lines: bool = False) -> tuple[PageEntry, ...]:
+                         title: str, die_lines: bool = False,
+                         profile: OutputProfile | None = None) -> tuple[PageEntry, ...]:
         """A PDF with one face per page, each page the card plus its bleed, TrimBox and
         BleedBox set (print shops, PNG exports); returns its pages for the manifest.
         ``die_lines``: die-cut shapes get their CutContour line (the print-shop file; an
         image export shows the piece without it), or the shapes the build's shop profile
-        names, which may also ask for crop marks around the bleed."""
+        names, which may also ask for crop marks around the bleed. ``profile``: the
+        faces drawn in its inks (a print-shop file)."""
         shop = getattr(self.opt, "shop", None) if die_lines else None
         m = page_margin(shop)
         comp0 = pages[0][0]
         first = (comp0.size[0] + 2 * comp0.bleed + 2 * m, comp0.size[1] + 2 * comp0.bleed + 2 * m)
         c = pdfout.new_canvas(path, first, self.book.register(self.text.font(None)), title, None)
-        forms, painter = pdfout.FormCache(c), self._painter(c)
+        forms, painter = pdfout.FormCache(c), self._painter(c, profile)
         printed: list[PageEntry] = []
         for n, (comp, card_id, copy, side, face) in enumerate(pages, start=1):
             w, h = comp.size

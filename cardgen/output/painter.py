@@ -24,22 +24,27 @@ from ..layout.svgpath import parse_path
 from ..layout.text import TextEngine
 from ..layout.textfit import Run, line_width
 from .canvas import draw_aligned
+from .cmyk import OutputProfile
+from .inkcolours import ink_colour, ink_drawing
 from .reportlab_compat import draw_vector_art
 
 _UNSET = object()
 
 
 class Painter:
-    """Draws checked ops onto a canvas already in millimetre, y-down space."""
+    """Draws checked ops onto a canvas already in millimetre, y-down space; with an
+    output ``profile`` (a print-shop file), every colour and SVG in its inks."""
 
     def __init__(self, canvas: Canvas, text: TextEngine, palette: Mapping[str, str], assets: Path | None = None,
-                 ink: Mapping[str, str] | None = None):
+                 ink: Mapping[str, str] | None = None, profile: OutputProfile | None = None):
         self.c = canvas
         self.text = text
         self.palette = palette
         self.ink = ink or {}  # --ink-saver: a palette name or #rrggbb → the colour drawn instead
         self.assets = assets
+        self.profile = profile
         self._colours: dict[str, Color | None] = {}
+        self._drawings: dict[int, tuple[Any, Any]] = {}  # id of an SVG's drawing → (it, its copy in inks)
         self._stack: list[dict[str, Any]] = []
         self._alpha = 1.0  # the product of the opacities of the groups being drawn
         self.reset()
@@ -61,6 +66,8 @@ class Painter:
         else:
             inks = parse_cmyk(raw)  # ink colours are drawn as DeviceCMYK, and a print-shop file keeps them
             col = HexColor(raw) if inks is None else CMYKColor(*inks)  # checked before drawing (text.is_colour)
+            if self.profile is not None:
+                col = ink_colour(col, self.profile)
         self._colours[value] = col
         return col
 
@@ -348,13 +355,24 @@ class Painter:
         self.c.translate(x, y + h)
         if picture.drawing is not None:
             self.c.scale(w / picture.width, -h / picture.height)
-            draw_vector_art(picture.drawing, self.c, opacity=opacity)
+            profile = self.profile
+            ink = None if profile is None else lambda colour: ink_colour(colour, profile)
+            draw_vector_art(self._drawing(picture.drawing), self.c, opacity=opacity, ink=ink)
         else:
             from reportlab.lib.utils import ImageReader
 
             self.c.scale(1, -1)
             self.c.drawImage(ImageReader(str(self.text.asset(src))), 0, 0, w, h, mask="auto")
         self.c.restoreState()
+
+    def _drawing(self, drawing: Any) -> Any:
+        """An SVG's drawing as this painter draws it: in inks with a profile (copied once)."""
+        if self.profile is None:
+            return drawing
+        found = self._drawings.get(id(drawing))
+        if found is None:
+            found = self._drawings[id(drawing)] = (drawing, ink_drawing(drawing, self.profile))
+        return found[1]
 
     def _flow(self, op: Op) -> None:
         placed = self.text.flow_op(op)

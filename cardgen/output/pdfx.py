@@ -1,17 +1,22 @@
 """A drawn print-shop PDF made a PDF/X-4 file: its colours in CMYK through the output
 profile, the profile embedded as the output intent, and the keys a preflight reads.
 
-ReportLab draws the file as every cardgen file is drawn (screen colours, DeviceRGB);
-this module then rewrites it with pikepdf, so every colour that reaches the page is
-converted, whoever drew it (the painter, svglib's SVG art, gradients, images):
+The painter draws a print-shop file's faces in the profile's inks already
+(:mod:`cardgen.output.inkcolours`: screen colours, SVG art, gradient stops), so what
+is left to convert is what no content stream says: this module opens the file with
+pikepdf and walks every page's resources, so every colour that reaches the page is
+CMYK, whoever drew it:
 
-* ``rg``/``RG`` and ``sc``/``scn`` in an RGB colour space become ``k``/``K`` (or ``sc``
-  in DeviceCMYK) with the inks of :class:`~cardgen.output.cmyk.OutputProfile`, each
-  distinct colour converted once; ink colours (``cmyk(…)``, drawn as ``k``), greys
-  (``g``) and spot colours (the CutContour, the registration colour) stay as drawn;
 * RGB images (and the palette of indexed ones) become CMYK images, Flate-compressed,
-  their soft mask kept; RGB shadings (SVG gradients) get CMYK end colours;
-* transparency groups blend in DeviceCMYK.
+  their soft mask kept; RGB shadings get CMYK end colours;
+* transparency groups blend in DeviceCMYK;
+* a content stream whose bytes hold a colour operator (``rg``/``RG``, ``cs``/``sc``…:
+  a page's proof lines or spot colours, anything not drawn by the painter) is parsed,
+  and ``rg``/``RG`` and ``sc``/``scn`` in an RGB colour space become ``k``/``K`` (or
+  ``sc`` in DeviceCMYK) with the inks of :class:`~cardgen.output.cmyk.OutputProfile`;
+  ink colours (``cmyk(…)``, drawn as ``k``), greys (``g``) and spot colours (the
+  CutContour, the registration colour) stay as drawn. A stream without one (every face
+  the painter drew in inks) is not parsed.
 
 Then the PDF/X-4 parts (ISO 15930-7): an ``/OutputIntents`` entry (``/S /GTS_PDFX``,
 the output condition, the ICC profile embedded as ``/DestOutputProfile``), the
@@ -163,8 +168,8 @@ class Rewriter:
 
     def _stream(self, holder, resources, is_page: bool) -> None:
         self._resources(resources)
-        if is_page and not has_colour_operators(_content_bytes(holder, is_page)):
-            return  # a page that only places its face's form (the print-shop files): left as drawn
+        if not has_colour_operators(_content_bytes(holder, is_page)):
+            return  # drawn in inks (the print-shop files' faces) or only placing forms: left as drawn
         named = (resources.get("/ColorSpace") if resources is not None else None) or {}
         rgb_names = {str(k) for k, v in named.items() if is_rgb_space(v)}
         fill_rgb = stroke_rgb = False

@@ -192,9 +192,12 @@ def _faded(drawing, opacity: float):
     return drawing
 
 
-def draw_vector_art(drawing, c, x: float = 0, y: float = 0, opacity: float | None = None) -> None:
+def draw_vector_art(drawing, c, x: float = 0, y: float = 0, opacity: float | None = None,
+                    ink=None) -> None:
     """A ReportLab Drawing (an SVG, as svglib turns it) onto the canvas, as vectors,
-    without the Helvetica that ``renderPDF.draw`` would set first, faded by ``opacity``."""
+    without the Helvetica that ``renderPDF.draw`` would set first, faded by ``opacity``;
+    ``ink`` (a Color → Color function) turns the renderer's starting fill and stroke
+    (black) into what the drawing's own colours were turned into (a print-shop file's inks)."""
     from reportlab.graphics import renderPDF
 
     if opacity is not None and opacity < 1:
@@ -204,6 +207,10 @@ def draw_vector_art(drawing, c, x: float = 0, y: float = 0, opacity: float | Non
         def initState(self, x, y):  # as renderbase.Renderer.initState, minus the font
             deltas = self._tracker._combined[-1]
             deltas["transform"] = tuple(list(deltas["transform"])[:4]) + (x, y)
+            if ink is not None:
+                for key in ("fillColor", "strokeColor"):
+                    if deltas.get(key) is not None:
+                        deltas[key] = ink(deltas[key])
             self._tracker.push(deltas)
             self.applyStateChanges({k: v for k, v in deltas.items() if k not in ("fontName", "fontSize")}, {})
 
