@@ -118,15 +118,15 @@ try:
     main(["build", sys.argv[1], "--lang", "en", "--paper", "a4", "--out", sys.argv[2]], prog_name="cardgen")
 except SystemExit as exc:
     assert exc.code == 0, exc.code
-heavy = ("reportlab", "pikepdf", "PIL", "shapely", "fontTools", "cardgen.pipeline", "cardgen.render.faces",
-         "cardgen.output.kitwriter", "cardgen.layout.text", "multiprocessing")
+heavy = ("reportlab", "pikepdf", "PIL", "shapely", "fontTools", "jinja2", "babel", "cardgen.pipeline",
+         "cardgen.render.faces", "cardgen.output.kitwriter", "cardgen.layout.text", "multiprocessing")
 print("LOADED", sorted(m for m in heavy if m in sys.modules))
 """
 
 
 def test_a_no_change_rebuild_from_the_command_line_imports_no_drawing_machinery(mini, tmp_path):
     """The second ``cardgen build`` of unchanged inputs decides from the fingerprint alone:
-    neither ReportLab, pikepdf, Pillow nor the renderer and the kit writer are imported."""
+    neither ReportLab, pikepdf, Pillow, Jinja nor the renderer and the kit writer are imported."""
     import os
     import subprocess
     import sys
