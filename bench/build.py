@@ -22,8 +22,9 @@ cardgen runs as an installed copy does: its modules compiled once (bytecode is w
 even where PYTHONDONTWRITEBYTECODE is set), not on every run.
 
 ``--baseline DIR`` (a checkout of another commit) times that copy's builds of the plain
-decks and the kits too, interleaved with this one's (this, that, script, …), and prints
-this copy's CPU as a ratio to that one's, pair by pair: a change measured paired.
+decks and the kits and its no-change rebuild too, interleaved with this one's (this, that,
+script, …), run in that copy's folder, and prints this copy's CPU as a ratio to that
+one's, pair by pair: a change measured paired.
 
 Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy] [--baseline DIR]
 """
