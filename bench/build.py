@@ -22,8 +22,9 @@ cardgen runs as an installed copy does: its modules compiled once (bytecode is w
 even where PYTHONDONTWRITEBYTECODE is set), not on every run.
 
 ``--baseline DIR`` (a checkout of another commit) times that copy's builds of the plain
-decks and the kits too, interleaved with this one's (this, that, script, …), and prints
-this copy's CPU as a ratio to that one's, pair by pair: a change measured paired.
+decks and the kits and its no-change rebuild too, interleaved with this one's (this, that,
+script, …), run in that copy's folder, and prints this copy's CPU as a ratio to that
+one's, pair by pair: a change measured paired.
 
 Usage: python bench/build.py [--runs 5] [--only plain,kits,rebuild] [--game hapy] [--baseline DIR]
 """
@@ -49,12 +50,18 @@ ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 CARDGEN = [sys.executable, "-m", "cardgen"]
 BASELINE: dict[str, str] | None = None  # --baseline: the environment that runs the other copy
+BASELINE_ROOT: Path | None = None  # --baseline: its folder, the working folder of its runs (``python -m``
+# puts the working folder first on the path: run from this checkout, the other copy's runs would run this one)
 
 
 def baseline_env(root: Path) -> dict[str, str]:
     """The environment that runs the cardgen of the checkout ``root`` (its modules compiled once)."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "cardgen")], check=True)
-    return {**ENV, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**ENV, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    where = subprocess.run([sys.executable, "-c", "import cardgen; print(cardgen.__file__)"], cwd=root, env=env,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where).resolve().is_relative_to(root), f"the baseline runs {where}, not the copy in {root}"
+    return env
 
 
 def _descendants(pid: int) -> list[int]:
@@ -91,14 +98,13 @@ def _rss_mb(pids: list[int]) -> float:
 
 def run(cmd: list[str], sample: bool = True, env: dict[str, str] | None = None) -> dict[str, float]:
     """CPU seconds (the process and every child it waited for), wall seconds and
-    peak resident memory (MB, all its processes at once) of one command."""
+    peak resident memory (MB, all its processes at once) of one command; with the
+    baseline's environment, run in the baseline's folder."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    env = env or ENV
-    # run in the checkout the environment names first: ``python -m cardgen`` puts its working
-    # folder before PYTHONPATH, so from ROOT a --baseline build would run this copy's cardgen
-    cwd = env["PYTHONPATH"].split(os.pathsep)[0]
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cwd = BASELINE_ROOT if BASELINE_ROOT is not None and env is not None and \
+        env.get("PYTHONPATH", "").startswith(str(BASELINE_ROOT) + os.pathsep) else ROOT
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env or ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0.0
     while proc.poll() is None:
         if sample:
@@ -204,7 +210,7 @@ EDITS = {
 }
 
 
-def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]], ...]:
+def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]] | None, ...]:
     """One game's rebuild after an edit (from the face cache), its clean build of the same
     folder, and a rebuild with nothing changed."""
     folder = tmp / "rebuild" / game
@@ -222,9 +228,14 @@ def rebuild_one(runs: int, tmp: Path, game: str) -> tuple[list[dict[str, float]]
         path.write_text(original.replace(old, new.format(n=next(edit)), 1), encoding="utf-8")
         return run(cmd, env=cache_env)
 
-    res = paired(runs, {"rebuild": lambda: edited(build), "clean": lambda: edited([*build, "--no-cache"]),
-                        "warm": lambda: run(build, env=cache_env), "same": lambda: run(build, env=cache_env)})
-    return res["rebuild"], res["clean"], res["same"]
+    named = {"rebuild": lambda: edited(build), "clean": lambda: edited([*build, "--no-cache"]),
+             "warm": lambda: run(build, env=cache_env), "same": lambda: run(build, env=cache_env)}
+    if BASELINE is not None:  # the baseline's own record of the same kit (its files come out byte for byte the same)
+        base_env = {**BASELINE, "CARDGEN_CACHE_DIR": str(tmp / "face-cache")}
+        named["baseline warm"] = lambda: run(build, env=base_env)
+        named["baseline same"] = lambda: run(build, env=base_env)
+    res = paired(runs, named)
+    return res["rebuild"], res["clean"], res["same"], res.get("baseline same")
 
 
 def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
@@ -233,13 +244,14 @@ def rebuilds(runs: int, tmp: Path, games: tuple[str, ...]) -> None:
     print(f"rebuild after one edit (every language, a4 and letter), medians of {runs} alternating runs; "
           f"ratio: median of the per-pair ratios [range], {load()}")
     print(f"  {'game':<6} {'rebuild wall':>12} {'CPU':>7}   {'clean wall':>10} {'CPU':>7}   {'CPU ratio':>20}")
-    for game, a, b, _ in rows:
+    for game, a, b, *_ in rows:
         print(f"  {game:<6} {median(a, 'wall'):>11.2f}s {median(a, 'cpu'):>6.2f}s   {median(b, 'wall'):>9.2f}s "
               f"{median(b, 'cpu'):>6.2f}s   {ratio(a, b, 'cpu'):>20}")
     print("no-change rebuild (the same folder built again, nothing edited) against the clean build above")
     print(f"  {'game':<6} {'no-change wall':>14} {'CPU':>7}   {'CPU ratio':>20}")
-    for game, _, b, same in rows:
-        print(f"  {game:<6} {median(same, 'wall'):>13.2f}s {median(same, 'cpu'):>6.2f}s   {ratio(same, b, 'cpu'):>20}")
+    for game, _, b, same, base in rows:
+        print(f"  {game:<6} {median(same, 'wall'):>13.2f}s {median(same, 'cpu'):>6.2f}s   {ratio(same, b, 'cpu'):>20}"
+              + (f"   baseline {median(base, 'cpu'):.2f}s, this/baseline {ratio(same, base, 'cpu')}" if base else ""))
 
 
 def main() -> None:
@@ -249,9 +261,10 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a shipped game for kits (repeatable)")
     parser.add_argument("--baseline", type=Path, help="another checkout of cardgen, timed interleaved with this one")
     args = parser.parse_args()
-    global BASELINE
+    global BASELINE, BASELINE_ROOT
     if args.baseline is not None:
-        BASELINE = baseline_env(args.baseline.resolve())
+        BASELINE_ROOT = args.baseline.resolve()
+        BASELINE = baseline_env(BASELINE_ROOT)
     games = tuple(args.game or GAMES)
     sections = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-") as name:

@@ -27,16 +27,16 @@ from .base.errors import CardgenError, CardgenWarning, ErrorList, Where
 from .version import __version__
 
 if TYPE_CHECKING:
+    from .model.build import BuildOptions, Built
     from .model.game import Game
-    from .pipeline import BuildOptions, Built
     from .validation.runner import ValidateOptions
 
 __all__ = ["BuildOptions", "Built", "CardgenError", "CardgenWarning", "ErrorList", "Game", "ValidateOptions", "Where",
            "__version__", "build", "load_game", "validate"]
 
 _LAZY = {  # public name -> the module that defines it
-    "BuildOptions": "pipeline",
-    "Built": "pipeline",
+    "BuildOptions": "model.build",
+    "Built": "model.build",
     "ValidateOptions": "validation.runner",
     "Game": "model.game",
 }
@@ -63,10 +63,19 @@ def build(game: Game, options: BuildOptions | None = None,
     """Build a loaded game's kit into ``options.out_dir/<game id>/``: every face rendered
     and checked first, the files made current only if every language succeeded (and,
     with ``options.strict``, only if there was no warning). Returns the kit folder, the
-    files written and the warnings given."""
-    from .pipeline import BuildOptions, build_game
+    files written and the warnings given. A build whose every input equals the one
+    that left the kit stops before loading a font or the renderer."""
+    from .load.inputs import inputs_digest
+    from .model.build import BuildOptions
+    from .output.unchanged import kit_left_unchanged
 
-    return build_game(game, options or BuildOptions(), progress)
+    opts = options or BuildOptions()
+    kept = kit_left_unchanged(game, opts, lambda: inputs_digest(game, exclude=[opts.out_dir]), progress)
+    if kept is not None:
+        return kept
+    from .pipeline import build_game
+
+    return build_game(game, opts, progress)
 
 
 def validate(game: Game, options: ValidateOptions | None = None,

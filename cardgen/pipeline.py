@@ -10,12 +10,11 @@ previous kit untouched.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .base import workers
 from .base.errors import CardgenError, CardgenWarning, Collector, ErrorList, Where, display_path
@@ -28,43 +27,20 @@ from .layout.text import TextEngine
 from .load.inputs import inputs_digest
 from .load.locales import missing_message
 from .load.readroots import game_roots
+from .model.build import PDFX_STANDARDS, BuildOptions, Built, WrittenFile
 from .model.components import Deck
 from .model.game import Game
 from .model.manifest import DeckRecord, FileEntry, Manifest, PageEntry
-from .output.commit import MANIFEST, Committed, KitFolder
-from .output.kitwriter import KitWriter, WrittenFile
+from .output.commit import Committed, KitFolder
+from .output.kitwriter import KitWriter
 from .output.reuse import FileReuse, files_stamp
-from .output.shops import ShopProfile
+from .output.unchanged import UnchangedKit, nothing_changed_note
 from .render.faces import Face, KitRenderer, LangKit
-from .render.facestore import FaceStore
 from .render.inkcheck import InkProbe, ink_saver_same_warning, ink_saver_warning
 
 Progress = Callable[[str], None]
-PDFX_STANDARDS = ("4", "1a")  # --pdfx: PDF/X-4 (the default), PDF/X-1a:2003
 
-__all__ = ["BuildOptions", "Face", "KitBuilder", "LangKit", "WrittenFile", "build_game"]
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    langs: tuple[str, ...] = ()  # empty: every language of the game
-    papers: tuple[str, ...] = ("a4", "letter")
-    duplex: str = "long"
-    out_dir: Path = Path("output")
-    ink_saver: bool = False
-    jobs: int = 0  # worker processes for languages; 0 = one per core
-    layout: str = "duplex"  # or "gutterfold": fronts and backs on one side, folded
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back page (x right, y down)
-    proof: bool = False  # trim, bleed and safe-zone lines over every card
-    variants: tuple[str, ...] = ()  # optional card variants to include (the game must be loaded with them)
-    allow_fallback: bool = False  # missing strings take the first language's text (the game loaded so)
-    cache: bool = False  # faces rendered by earlier builds come from the user's cache folder (render/facestore.py)
-    strict: bool = False  # a warning fails the build, and the kit is left as it was
-    profile: Path | None = None  # the CMYK output profile of the print-shop files (None: the shipped FOGRA39 one)
-    ink_limit: float | None = None  # total ink of the print-shop files, percent (None: 300)
-    pdfx: str = "4"  # the print-shop files' standard: "4" (PDF/X-4) or "1a" (PDF/X-1a:2003, flattened)
-    shop: ShopProfile | None = None  # a print-shop profile (--shop, --cut-lines); None: the default, pdfx4
-
+__all__ = ["BuildOptions", "Built", "Face", "KitBuilder", "LangKit", "WrittenFile", "build_game"]
 
 
 def rules_data_problems(game: Game) -> list:
@@ -156,12 +132,11 @@ class KitBuilder:
         succeeded."""
         warned = self._before_rendering()
         inputs = inputs_digest(self.game, exclude=[self.opt.out_dir])
-        unchanged = UnchangedKit.of(self, inputs)
+        unchanged = UnchangedKit.of(self.renderer.store, self.game, self.opt, tuple(self.langs), inputs)
         if unchanged is not None:
             kept = unchanged.kit_as_left()
             if kept is not None:  # the kit is what this very build made: nothing to render or draw
-                self.progress(f"note: nothing changed since the last build of this kit: its {len(kept)} file(s) are "
-                              "as that build left them")
+                self.progress(nothing_changed_note(len(kept)))
                 return kept
         with KitFolder(self.opt.out_dir, self.game.id, self.progress) as kit_folder:
             outcomes = self._build_languages(kit_folder.new_kit)
@@ -333,81 +308,6 @@ class KitBuilder:
         return out
 
 
-class UnchangedKit:
-    """A build whose every input equals the one that left the kit as it is stops there.
-
-    With the face cache, a build that said nothing (no warning) records, under a key
-    made of everything that decides the kit (the inputs fingerprint: the game and
-    template folders, cardgen's version and the variants; the build's options and
-    output folder; the source of cardgen and the versions of the libraries that
-    render and draw; the shipped fonts), the SHA-256 of the kit's manifest and of
-    each of its files. A later build with the same key whose kit still holds those
-    very bytes has nothing to do."""
-
-    def __init__(self, store: FaceStore, key: str, kit_dir: Path):
-        self.store = store
-        self.key = key
-        self.kit_dir = kit_dir
-
-    @classmethod
-    def of(cls, builder: KitBuilder, inputs: str) -> UnchangedKit | None:
-        store = builder.renderer.store
-        if store is None:
-            return None
-        opt = builder.opt
-        options = replace(opt, out_dir=opt.out_dir.resolve(), jobs=0, langs=tuple(builder.langs))
-        text = json.dumps(["kit", store.versions, _cardgen_digest(), inputs, repr(options),
-                           files_stamp([shipped_fonts_dir()])], ensure_ascii=False, default=repr)
-        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        return cls(store, key, opt.out_dir / builder.game.id)
-
-    def _digests(self, names: list[str]) -> dict[str, str] | None:
-        out = {}
-        for name in names:
-            path = self.kit_dir / name
-            try:
-                if path.is_symlink() or not path.is_file():
-                    return None
-                out[name] = hashlib.sha256(path.read_bytes()).hexdigest()
-            except OSError:
-                return None
-        return out
-
-    def kit_as_left(self) -> list[WrittenFile] | None:
-        """The files the recorded build wrote, when the kit holds exactly what it left."""
-        record = self.store.read(self.key)
-        if record is None:
-            return None
-        files, written = record.get("files"), record.get("written")
-        if not isinstance(files, dict) or not isinstance(written, list):
-            return None
-        if self._digests(sorted(files)) != files:
-            return None
-        try:
-            return [WrittenFile(str(name), int(pages)) for name, pages in written]
-        except (TypeError, ValueError):
-            return None
-
-    def remember(self, written: list[WrittenFile]) -> None:
-        """Record the kit as this build left it."""
-        try:
-            names = sorted(p.name for p in self.kit_dir.iterdir())
-        except OSError:
-            return
-        files = self._digests(names)
-        if files is not None and MANIFEST in files:
-            self.store.put(self.key, {"files": files, "written": [[f.name, f.pages] for f in written]})
-
-
-def _cardgen_digest() -> str:
-    """The source of the whole cardgen package (a checkout between two releases)."""
-    code = hashlib.sha256()
-    root = Path(__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
-        code.update(f"{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes())
-    return code.hexdigest()
-
-
 @dataclass(frozen=True)
 class LangOutcome:
     """What building one language gave: its problems, or its files and manifest entries."""
@@ -428,14 +328,6 @@ def _build_language_job(root: str, options: BuildOptions, lang: str, tmp: str) -
         return KitBuilder(game, options).build_language(lang, Path(tmp))
     except CardgenError as exc:
         return LangOutcome(exc.lines(), [], [])
-
-
-class Built(NamedTuple):
-    """What a build made: the kit's folder, the files written, and the warnings it gave."""
-
-    folder: Path
-    files: list[WrittenFile]
-    warnings: list[CardgenWarning]
 
 
 def build_game(game: Game, options: BuildOptions, progress: Progress | None = None) -> Built:

@@ -34,7 +34,7 @@ STAGES: tuple[Stage, ...] = (
     _stage("version", (), "cardgen's version, in one place: read by the build backend and the reports"),
     _stage("model", ("base",),
            "the loaded game as frozen values with no I/O, the places of its data values kept beside them, "
-           "and the typed manifest of a built kit"),
+           "the typed manifest of a built kit, and a build's options and result (`build`)"),
     _stage("layout", ("base",),
            "the layout language: the op table and its checks (`ops`), the reference generated from it "
            "(`reference`), SVG paths, fonts, inline markup (`inline`), wrapping, fitting and flowed text, "
@@ -76,7 +76,8 @@ STAGES: tuple[Stage, ...] = (
            "drawing: PDF canvases, the painter that draws layout ops, the kit's files (`kitwriter`), boards, "
            "the ReportLab workarounds, the print-shop files made PDF/X-4 in CMYK through an output profile "
            "(`pdfx`, `cmyk`) and read back for ink, resolution and boxes (`preflight`), and the files of the "
-           "kit taken as they are when nothing that decides them changed (`reuse`)"),
+           "kit taken as they are when nothing that decides them changed (`reuse`), and the whole kit when the "
+           "build that left it is asked again, decided before anything is rendered (`unchanged`)"),
     _stage("pipeline", ("base", "impose", "layout", "load", "model", "output", "render", "rules"),
            "the build: load → render every face → check all text → impose → write, made current only when "
            "every language succeeded (and, with `--strict`, gave no warning); a build whose inputs equal the "

@@ -99,14 +99,13 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
       cardgen build hapy --pdfx 1a --ink-limit 240
     """
     from .. import BuildOptions
-    from ..output.cmyk import OutputProfile
     from ..settings import load_settings
 
     cli_shop = _shop_profile(shop)
     try:  # the user's saved settings fill in what the command line leaves out
         settings = load_settings()
         if profile is not None:  # a file that is no CMYK output profile stops here, before any drawing
-            OutputProfile.load(profile, ink_limit)
+            _check_profile(profile, ink_limit)
         offset = back_offset if back_offset is not None else settings.back_offset
     except CardgenError as exc:
         fail(exc)
@@ -120,11 +119,13 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
         if not watch:
             fail(exc)
         report(exc)  # watching: the fix may be on its way
+
     def options_for(model):
         """The build's options for ``model``: the command line's print choices over the
         game's ``print:`` section, taken again on every rebuild of a watch."""
         choice = _print_choice(model, profile, ink_limit, cli_shop, cut_lines)
-        OutputProfile.load(choice.profile, choice.ink_limit)
+        if choice.profile is not None:  # the shipped one needs no check (nor Pillow's colour engine loaded)
+            _check_profile(choice.profile, choice.ink_limit)
         shop_profile = choice.shop
         images = shop_profile if shop_profile is not None and shop_profile.output == "images" else None
         return BuildOptions(
@@ -149,6 +150,13 @@ def build(game: str, langs: tuple[str, ...], papers: tuple[str, ...], duplex: st
     if not watch:
         sys.exit(0 if ok else 1)
     _watch(game, options, options_for, preflight)
+
+
+def _check_profile(path: Path, ink_limit: float | None) -> None:
+    """A CardgenError unless ``path`` is a CMYK output profile."""
+    from ..output.cmyk import OutputProfile
+
+    OutputProfile.load(path, ink_limit)
 
 
 def _shop_profile(name: str | None):

@@ -16,9 +16,9 @@ from pathlib import Path
 from fontTools.ttLib import TTFont as _FTFont
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from ..base.errors import CardgenError, Where, display_path, is_file
-from ..base.jail import inside, parents_of
+from ..base.errors import CardgenError, Where, display_path
 from ..base.units import pt_to_mm
+from .fontfiles import FontFiles
 
 # Characters that are layout, not ink: never reported as missing.
 _IGNORED = frozenset("\n\t\r")
@@ -49,48 +49,16 @@ _vmetrics: dict[Path, tuple[float, float]] = {}
 _WIDTH_CACHE_MAX = 200_000
 
 
-class FontBook:
+class FontBook(FontFiles):
     """Resolves font names to files in an ordered list of folders, registers them
     with ReportLab once, answers coverage and glyph-geometry questions."""
 
     def __init__(self, search_dirs: list[Path], roots: Iterable[Path] | None = None):
-        """``roots``: where a font file may lie once its links are followed; by default
-        the folder holding each search folder (the game folder for its ``fonts/``)."""
-        self.search_dirs = [Path(d) for d in search_dirs]
-        self.roots = tuple(roots) if roots is not None else parents_of(self.search_dirs)
-        self._paths: dict[str, Path] = {}
+        super().__init__(search_dirs, roots)
         self._rl_names: dict[str, str] = {}
         self._widths: dict[tuple[str, str, float], float] = {}
 
-    # -- finding and registering
-
-    def resolve(self, name: str, where: Where | None = None) -> Path:
-        """The .ttf for a font name; first folder wins so a game can override."""
-        path = self._paths.get(name)
-        if path is not None:
-            return path
-        if not name or "/" in name or "\\" in name or name.startswith("."):
-            raise CardgenError(f"invalid font name '{name}' (use the file name without .ttf)", where)
-        otf = None
-        for d in self.search_dirs:
-            for suffix in (".ttf", ".TTF"):
-                candidate = d / (name + suffix)
-                if is_file(candidate):
-                    path = inside(candidate, self.roots)
-                    self._paths[name] = path
-                    return path
-            for suffix in (".otf", ".OTF"):
-                if otf is None and is_file(d / (name + suffix)):
-                    otf = d / (name + suffix)
-        looked = ", ".join(display_path(d) for d in self.search_dirs) or "no folders"
-        if otf is not None:
-            raise CardgenError(
-                f"font '{name}' is only available as .otf ({display_path(otf)}): "
-                f"ReportLab cannot embed CFF OpenType fonts; use a TrueType .ttf "
-                f"(looked in: {looked})",
-                where,
-            )
-        raise CardgenError(f"unknown font '{name}' (looked in: {looked})", where)
+    # -- registering
 
     def register(self, name: str, where: Where | None = None) -> str:
         """Register the font with ReportLab (once) and return its ReportLab name."""

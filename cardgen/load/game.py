@@ -239,9 +239,9 @@ def _strings(table: dict) -> dict[str, str]:
 
 
 def _check_font_names(root: Path, doc: YDict, fonts: dict[str, str], errors: Collector) -> None:
-    from ..layout.fonts import FontBook  # local: fonts pulls in reportlab
+    from ..layout.fontfiles import FontFiles
 
-    book = FontBook([root / "fonts", shipped_fonts_dir()], roots=game_roots(root))
+    book = FontFiles([root / "fonts", shipped_fonts_dir()], roots=game_roots(root))
     for role, name in fonts.items():
         try:
             book.resolve(name, doc["fonts"].at(role))

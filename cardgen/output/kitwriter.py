@@ -11,7 +11,7 @@ value in the order its pages and their parts come.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ..base.units import PT_PER_MM, mm_to_pt
@@ -23,6 +23,7 @@ from ..impose.shapes import shape_for, shape_of
 from ..impose.sheets import BoardPage, Page, PiecesPage, SheetFile, SheetPage, Sheets
 from ..layout.fonts import FontBook
 from ..layout.text import TextEngine
+from ..model.build import WrittenFile
 from ..model.components import Board, Component, Deck
 from ..model.game import Game
 from ..model.manifest import BoardTile, FileEntry, PageEntry, PlacedItem, ShopDetails
@@ -50,12 +51,6 @@ def _profile(path: Path | None, ink_limit: float | None) -> OutputProfile:
     if key not in _PROFILES:
         _PROFILES[key] = OutputProfile.load(path, ink_limit)
     return _PROFILES[key]
-
-
-@dataclass(frozen=True)
-class WrittenFile:
-    name: str
-    pages: int
 
 
 class KitWriter:

@@ -18,7 +18,6 @@ import pikepdf
 from pikepdf import Name, String
 
 from .cmyk import OutputProfile
-from .flatten import Flattener
 from .pdfx import PDFX_VERSION, Rewriter, _info_and_xmp, _output_intent, require_boxes
 
 X1A_VERSION = "PDF/X-1:2001"
@@ -30,6 +29,8 @@ def make_pdfx1a(path: Path, profile: OutputProfile, title: str, lang: str, faces
     """Rewrite the PDF at ``path`` in place as a PDF/X-1a:2003 file for ``profile``;
     :class:`~cardgen.output.flatten.NotFlattenable` (naming the page and face of
     ``faces``) when a translucent op cannot be flattened exactly."""
+    from .flatten import Flattener  # shapely and numpy: imported by a PDF/X-1a build only
+
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
         Rewriter(pdf, profile).run()
         Flattener(pdf, path.name, list(faces or [])).run()

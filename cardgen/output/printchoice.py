@@ -22,7 +22,6 @@ from pathlib import Path
 from ..base.errors import CardgenError, Where
 from ..base.paths import shipped_profiles_dir
 from ..model.printing import PrintSettings
-from .cmyk import read_profile
 from .shops import DEFAULT_ICC, DEFAULT_SHOP, ShopProfile, UnknownShop, find_profile
 
 
@@ -75,6 +74,8 @@ def _game_shop(game: PrintSettings, settings_folder: Path | None) -> ShopProfile
 
 def _check_profile(path: Path, where: Where | None) -> None:
     """The game's ICC file is a CMYK output profile (read_profile says what else it is)."""
+    from .cmyk import read_profile  # Pillow's colour engine: only for a game that names its own profile
+
     try:
         read_profile(path)
     except CardgenError as exc:

@@ -39,8 +39,11 @@ from __future__ import annotations
 import errno
 import hashlib
 import hmac
+import importlib
+import importlib.util
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -85,16 +88,36 @@ def _versions() -> str:
     Jinja, Babel (plural rules, number formats) and Python, and the source of this
     package (the sandbox, its filters, the contexts faces get), so that a checkout of
     cardgen between two releases never reads faces another one rendered."""
-    import babel
-    import jinja2
-
     from ..version import __version__
 
     code = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
         code.update(path.name.encode() + b"\0" + path.read_bytes())
-    return f"{FORMAT}\0{__version__}\0jinja2 {jinja2.__version__}\0babel {babel.__version__}\0" \
+    jinja2, babel = _library_version("jinja2"), _library_version("babel")
+    return f"{FORMAT}\0{__version__}\0jinja2 {jinja2}\0babel {babel}\0" \
            f"python {sys.version_info[0]}.{sys.version_info[1]}\0{code.hexdigest()}"
+
+
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*["']([^"'\\]+)["']\s*$""", re.M)
+
+
+def _library_version(name: str) -> str:
+    """The ``__version__`` of the library ``name``, read from its package's source when
+    it is not imported yet: a build with nothing to do (output/unchanged.py) then never
+    imports Jinja or Babel. The module is imported when its source does not say it in
+    one plain line."""
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.find_spec(name)
+        try:
+            found = _VERSION_LINE.search(Path(spec.origin).read_text(encoding="utf-8")) \
+                if spec is not None and spec.origin else None
+        except (OSError, UnicodeDecodeError):
+            found = None
+        if found is not None:
+            return found.group(1)
+        module = importlib.import_module(name)
+    return str(module.__version__)
 
 
 def is_plain(doc: Any) -> bool:

@@ -63,3 +63,26 @@ def test_a_build_of_one_language_starts_no_worker_pool_and_imports_none(tmp_path
     assert run.returncode == 0, run.stderr[-2000:]
     assert "LOADED []" in run.stdout, run.stdout
     assert (tmp_path / "mini" / "mini-en-a4-cards.pdf").is_file()
+
+
+FLATTENER_PROBE = r"""
+import sys
+from cardgen.cli import main
+try:
+    main(["build", sys.argv[1], "--lang", "en", "--paper", "a4", "--no-cache", "--out", sys.argv[2]],
+         prog_name="cardgen")
+except SystemExit as exc:
+    assert exc.code == 0, exc.code
+print("LOADED", sorted(m for m in ("shapely", "numpy", "cardgen.output.flatten") if m in sys.modules))
+"""
+
+
+def test_a_pdfx4_build_does_not_import_the_pdfx1a_flattener(tmp_path):
+    """The transparency flattener (shapely, numpy) is for PDF/X-1a files only: a build
+    of the default PDF/X-4 print-shop files never imports it."""
+    run = subprocess.run([sys.executable, "-c", FLATTENER_PROBE, str(ROOT / "tests" / "data" / "mini_game"),
+                          str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "LOADED []" in run.stdout, run.stdout
+    assert (tmp_path / "mini" / "mini-en-printshop-63x88mm.pdf").is_file()

@@ -86,3 +86,57 @@ def test_a_kit_file_changed_since_is_drawn_again(mini, tmp_path, monkeypatch):
     assert kit[damaged] == first[damaged]
     said, _, _ = _build(mini, out, monkeypatch)
     assert _unchanged(said)
+
+
+def test_the_public_build_stops_before_any_font_or_template_is_loaded(mini, tmp_path, monkeypatch):
+    """Nothing to do costs almost nothing: with the kit as the same inputs left it,
+    ``cardgen.build`` reads no font and compiles no template (each would raise here)."""
+    import cardgen
+    from cardgen.layout.fonts import FontBook
+    from cardgen.render.sandbox import TemplateRenderer
+
+    out = tmp_path / "out"
+    first = cardgen.build(load_game(mini), BuildOptions(out_dir=out, jobs=1, cache=True))
+    kit = {p.name: p.read_bytes() for p in first.folder.iterdir()}
+
+    def sentinel(*args, **kwargs):
+        raise AssertionError("loaded during a build with nothing to do")
+
+    monkeypatch.setattr(FontBook, "register", sentinel)
+    monkeypatch.setattr(TemplateRenderer, "_template", sentinel)
+    said: list[str] = []
+    again = cardgen.build(load_game(mini), BuildOptions(out_dir=out, jobs=1, cache=True), said.append)
+    assert _unchanged(said)
+    assert again.files == first.files and again.folder == first.folder and again.warnings == []
+    assert {p.name: p.read_bytes() for p in again.folder.iterdir()} == kit
+
+
+NO_CHANGE_PROBE = r"""
+import sys
+from cardgen.cli import main
+try:
+    main(["build", sys.argv[1], "--lang", "en", "--paper", "a4", "--out", sys.argv[2]], prog_name="cardgen")
+except SystemExit as exc:
+    assert exc.code == 0, exc.code
+heavy = ("reportlab", "pikepdf", "PIL", "shapely", "fontTools", "jinja2", "babel", "cardgen.pipeline",
+         "cardgen.render.faces", "cardgen.output.kitwriter", "cardgen.layout.text", "multiprocessing")
+print("LOADED", sorted(m for m in heavy if m in sys.modules))
+"""
+
+
+def test_a_no_change_rebuild_from_the_command_line_imports_no_drawing_machinery(mini, tmp_path):
+    """The second ``cardgen build`` of unchanged inputs decides from the fingerprint alone:
+    neither ReportLab, pikepdf, Pillow, Jinja nor the renderer and the kit writer are imported."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+           "CARDGEN_CACHE_DIR": os.environ["CARDGEN_CACHE_DIR"]}
+    runs = [subprocess.run([sys.executable, "-c", NO_CHANGE_PROBE, str(mini), str(tmp_path / "out")],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=300, env=env) for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[-1].stderr[-2000:]
+    assert "nothing changed" not in runs[0].stderr and "reportlab" in runs[0].stdout
+    assert "nothing changed" in runs[1].stderr
+    assert "LOADED []" in runs[1].stdout, runs[1].stdout
