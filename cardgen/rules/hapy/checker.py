@@ -37,8 +37,12 @@ _THREES = (rulebook.GROUP,) * max(rulebook.SETS_TO_WIN)
 
 
 def _slice_places(base: int) -> tuple[tuple[int, ...], ...]:
-    """For each 12-bit value, the places ``base + bit`` of its bits, in order."""
-    return tuple(tuple(base + b for b in range(12) if v >> b & 1) for v in range(4096))
+    """For each 12-bit value, the places ``base + bit`` of its bits, in order (each value's
+    from the value without its lowest bit: the table is made at every start)."""
+    rows: list[tuple[int, ...]] = [()] * 4096
+    for v in range(1, 4096):
+        rows[v] = (base + (v & -v).bit_length() - 1,) + rows[v & (v - 1)]
+    return tuple(rows)
 
 
 _PLACES12 = (_slice_places(0), _slice_places(12), _slice_places(24))
@@ -78,17 +82,31 @@ def _checker_tables(game: HapyGame) -> tuple[tuple[tuple[int, ...], ...], tuple[
     if tables is None:
         layout = game.layout
         under = lies_on(layout)
-        cover12 = []
-        for k in range(3):
-            rows = [0] * 4096
-            for v in range(1, 4096):
-                low = (v & -v).bit_length() - 1
-                rows[v] = under[12 * k + low] | rows[v & (v - 1)]
-            cover12.append(tuple(rows))
-        face_or = tuple(0 if up else HIDDEN for up in layout.face_up)
-        over = tuple(tuple(u for u in range(N_CARDS) if under[u] >> p & 1) for p in range(N_CARDS))
-        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or, over)
+        face_up = tuple(layout.face_up)
+        tables = _BY_LAYOUT.get((under, face_up))
+        if tables is None:
+            tables = _BY_LAYOUT[(under, face_up)] = _tables_of(under, face_up)
+        game.__dict__["_checker_tables"] = tables
     return tables
+
+
+# the tables of each layout seen (its cover graph and faces): a setup's player counts share them
+_BY_LAYOUT: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple] = {}
+
+
+def _tables_of(under: tuple[int, ...], face_up: tuple[bool, ...]) -> tuple[tuple[tuple[int, ...], ...],
+                                                                           tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """A layout's tables (see :func:`_checker_tables`) from its cover graph and faces."""
+    cover12 = []
+    for k in range(3):
+        rows = [0] * 4096
+        for v in range(1, 4096):
+            low = (v & -v).bit_length() - 1
+            rows[v] = under[12 * k + low] | rows[v & (v - 1)]
+        cover12.append(tuple(rows))
+    face_or = tuple(0 if up else HIDDEN for up in face_up)
+    over = tuple(tuple(u for u in range(N_CARDS) if under[u] >> p & 1) for p in range(N_CARDS))
+    return (tuple(cover12), face_or, over)
 
 
 def _whole_family(mask: int) -> bool:
