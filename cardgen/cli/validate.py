@@ -256,21 +256,21 @@ def _games_to_play(rules, games: int | None, balance: bool) -> int:
 
 def _say(report: dict, json_path: Path | None) -> None:
     """The report as JSON (to a file, or alone on stdout for ``-``) and, unless stdout
-    holds the JSON, as text."""
+    holds the JSON, as text. The JSON is made only when asked for (a quick pass's report
+    is large, and its indented dump takes a good part of the pass's start)."""
     from ..base.errors import display_path
+    from ..validation.report import render
 
-    text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
-    if json_path is not None and str(json_path) == "-":
-        click.echo(text, nl=False)
-        return
     if json_path is not None:
+        text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
+        if str(json_path) == "-":
+            click.echo(text, nl=False)
+            return
         try:
             json_path.write_text(text, encoding="utf-8")
         except OSError as exc:
             fail(CardgenError(f"cannot write the JSON report: {exc.strerror or exc}", Where(display_path(json_path))))
             return
-    from ..validation.report import render
-
     click.echo(render(report))
 
 

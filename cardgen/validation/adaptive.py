@@ -123,14 +123,17 @@ def describe(adaptive: dict[str, Any]) -> str:
 
 def play_pass(configs: list[Any], plan: Plan, seed: int, check_every: int, jobs: int,
               progress: Callable[[str, int], None] | None = None, trace: Any = None) -> list[ConfigResult]:
-    """The adaptive pass over ``configs`` (see :mod:`.parallel`'s ``Config``), each round on
-    ``jobs`` processes (or in this process, traceable, with 1)."""
-    from .parallel import merge, play_all, play_here
+    """The adaptive pass over ``configs`` (see :mod:`.parallel`'s ``Config``), its rounds on
+    one pool of ``jobs`` processes started once (or in this process, traceable, with 1)."""
+    from .parallel import merge, play_here, workers
+
+    if jobs > 1:
+        with workers(configs, jobs) as batch:
+            return play_rounds(len(configs), plan, seed,
+                               lambda indices, games, first: batch(indices, games, first, check_every, progress),
+                               merge)
 
     def play(indices: list[int], games: int, first: int) -> list[ConfigResult]:
-        chosen = [configs[i] for i in indices]
-        if jobs > 1:
-            return play_all(chosen, games, first, check_every, jobs, progress)
-        return play_here(chosen, games, first, check_every, progress, trace)
+        return play_here([configs[i] for i in indices], games, first, check_every, progress, trace)
 
     return play_rounds(len(configs), plan, seed, play, merge)

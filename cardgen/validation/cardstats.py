@@ -43,7 +43,7 @@ def holders_of(state: Any, num_players: int) -> dict[str, tuple[int, ...]] | Non
             if type(s) is not int or not 0 <= s < num_players:
                 raise RuleViolation(f"card_holders() gave card {name!r:.60} seat {s!r:.20}, not a seat from 0 to"
                                     f" {num_players - 1}")
-        out[name] = tuple(sorted(set(seats)))
+        out[name] = seats if len(seats) == 1 else tuple(sorted(set(seats)))
     return out
 
 

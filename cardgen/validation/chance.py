@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 from ..rules.api import RuleViolation
@@ -41,11 +42,6 @@ def pit_rng(seed: int) -> random.Random:
     return random.Random(f"cardgen chance test of game {seed}")
 
 
-def kind_of(state: Any) -> str:
-    kind = getattr(state, "chance_kind", None)
-    return str(kind()) if kind is not None else "chance"
-
-
 def record(state: Any, action: int, tally: Tally, rng: random.Random, checker: Any = None) -> None:
     """One chance step of ``state`` (before ``action`` is applied): the outcome must be among
     the declared ones, the declared probabilities a distribution, the checker's own (the
@@ -56,25 +52,33 @@ def record(state: Any, action: int, tally: Tally, rng: random.Random, checker: A
         own = getattr(checker, "chance", None)
         if own is not None:
             own(state, outcomes)
-    below = 0.0
-    p = -1.0
-    total = 0.0
-    for a, q in outcomes:
-        if a == action:
-            p = q
-        elif p < 0:
-            below += q
-        total += q
-    if p < 0:
-        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes")
+    _count(state, action, outcomes, tally, rng, getattr(state, "chance_kind", None))
+
+
+def _count(state: Any, action: int, outcomes: Sequence[tuple[int, float]], tally: Tally, rng: random.Random,
+           kind: Any) -> None:
+    """The declared outcomes judged and the draw's ``u`` counted (see :func:`record`)."""
+    actions, probs = zip(*outcomes) if outcomes else ((), ())
+    try:
+        first = actions.index(action)
+    except ValueError:
+        raise RuleViolation(f"chance outcome {_words(state, action)} is not among the announced outcomes") from None
+    # left to right, as a running sum: the very floats of a plain loop (``sum`` may differ)
+    running = list(accumulate(probs))
+    total = running[-1] + 0.0
+    below = running[first - 1] + 0.0 if first else 0.0
+    p = probs[first]
+    if actions.count(action) > 1:  # an outcome declared twice: its last probability is the one judged
+        p = probs[len(actions) - 1 - actions[::-1].index(action)]
     if abs(total - 1.0) > 1e-6 or p <= 0:
         raise RuleViolation(f"the chance step declares probabilities that add up to {total:.6g}, not 1"
                             if abs(total - 1.0) > 1e-6 else
                             f"chance drew {_words(state, action)}, which it declares with probability {p}")
     u = (below + p * rng.random()) / total
-    bins = tally.get(kind_of(state))
+    name = str(kind()) if kind is not None else "chance"
+    bins = tally.get(name)
     if bins is None:
-        bins = tally[kind_of(state)] = [0] * BINS
+        bins = tally[name] = [0] * BINS
     bins[min(int(u * BINS), BINS - 1)] += 1
 
 
@@ -85,10 +89,16 @@ def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Rand
     checker's own distribution at each step (``every_step``, the deep pass) or at the run's
     first and last (the quick pass)."""
     last = len(drawn) - 1
+    own = getattr(checker, "chance", None) if checker is not None else None
+    kind = getattr(shadow, "chance_kind", None)
+    outcomes_of, apply_action = shadow.chance_outcomes, shadow.apply_action
     for i, action in enumerate(drawn):
-        record(shadow, action, tally, rng, checker if every_step or not i or i == last else None)
+        outcomes = outcomes_of()
+        if own is not None and (every_step or not i or i == last):
+            own(shadow, outcomes)
+        _count(shadow, action, outcomes, tally, rng, kind)
         if i < last:  # after the last draw the copy is not read again (the game itself took the run)
-            shadow.apply_action(action)
+            apply_action(action)
 
 
 def merge(into: Tally, other: Tally) -> None:

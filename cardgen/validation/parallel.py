@@ -17,9 +17,10 @@ import multiprocessing
 import os
 import pickle
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,6 +200,21 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
     started by ``method`` (default: :func:`start_method`).
 
     ``progress(label, games)`` is called as chunks finish (in whatever order they do)."""
+    with workers(configs, jobs, method) as play:
+        return play(list(range(len(configs))), games, seed, check_every, progress)
+
+
+Batch = Callable[..., list[ConfigResult]]  # (indices, games, first seed, check_every, progress) → their results
+
+
+@contextmanager
+def workers(configs: list[Config], jobs: int, method: str | None = None) -> Iterator[Batch]:
+    """One pool of ``jobs`` worker processes for several batches of games (the adaptive
+    pass's rounds: the workers start once, not once a round, and keep what they have
+    loaded). Yields ``play(indices, games, seed, check_every, progress=None)``: the
+    results of the configurations ``configs[i]`` listed, each playing ``games`` games
+    from ``seed``, in that order, as :func:`play_all` gives them. Where no worker can be
+    handed the configurations they are played in this process."""
     global _CONFIGS
     method = method or start_method()
     if method == "fork":
@@ -206,21 +222,31 @@ def play_all(configs: list[Config], games: int, seed: int, check_every: int, job
     else:
         payload = _pickled(configs) if method else None
         if payload is None:
-            return play_here(configs, games, seed, check_every, progress)
+            def here(indices: list[int], games: int, seed: int, check_every: int,
+                     progress: Callable[[str, int], None] | None = None) -> list[ConfigResult]:
+                return play_here([configs[i] for i in indices], games, seed, check_every, progress)
+
+            yield here
+            return
         how = {"initializer": _start_spawned, "initargs": (payload, os.getpid())}
     _CONFIGS = configs
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method), **how) as pool:
-            try:
-                return play_chunks(lambda i, n, first: pool.submit(_play_chunk, i, n, first, check_every),
-                                   configs, games, seed, jobs, progress)
-            except BrokenProcessPool:  # a worker killed (out of memory, a crash in C code)
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
-                                   " run again with --jobs 1 to play them in one process") from None
-            except BaseException:  # Ctrl-C: drop the chunks not started, stop the running ones
-                stop(pool)
-                raise
+            def play(indices: list[int], games: int, seed: int, check_every: int,
+                     progress: Callable[[str, int], None] | None = None) -> list[ConfigResult]:
+                chosen = [configs[i] for i in indices]
+                try:
+                    return play_chunks(lambda i, n, first: pool.submit(_play_chunk, indices[i], n, first, check_every),
+                                       chosen, games, seed, jobs, progress)
+                except BrokenProcessPool:  # a worker killed (out of memory, a crash in C code)
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise CardgenError("a worker process playing the games died (killed, or a crash outside Python);"
+                                       " run again with --jobs 1 to play them in one process") from None
+                except BaseException:  # Ctrl-C: drop the chunks not started, stop the running ones
+                    stop(pool)
+                    raise
+
+            yield play
     finally:
         _CONFIGS = []
 

@@ -860,3 +860,27 @@ def test_action_4_the_player_may_place_no_kingdom_stone(g2):
     s.apply_action(NO_STONE)
     assert s.stones_left[0] == left and all(p != 0 for p in s.stone_at.values())
     assert s.phase != P_STONE
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_what_a_seat_sees_is_always_the_table_as_it_is_now(game, rules, seed):
+    """A seat's observation shows the table of this very step (its regions, lands, free
+    places, Boats and stones), even where the state reuses what it copied earlier: at every
+    step it equals the observation of a fresh copy of the state, made from the state alone."""
+    gd = rules.load(game, 3)
+    s = gd.new_initial_state()
+    rng = random.Random(seed)
+    agents = [rules.agents["greedy"](gd, i) for i in range(3)]
+    steps = 0
+    while not s.is_terminal():
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply_chance_run(rng)
+            continue
+        fresh = s.clone()
+        fresh._tiles_public = fresh._public = None  # nothing copied earlier: made from the state alone
+        for seat in range(3):
+            assert s.observation(seat) == fresh.observation(seat), f"step {steps}, seat {seat + 1}"
+        s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), rng))
+        steps += 1
+    assert steps > 50

@@ -121,6 +121,27 @@ def test_the_adaptive_pass_is_the_same_on_one_process_and_on_two():
     assert set(games_by_players(one).values()) - {FIRST_ROUND}  # rounds after the first were played
 
 
+def test_the_rounds_of_a_pass_on_two_processes_share_one_pool_of_workers(monkeypatch):
+    """Workers cost their start: a pass of several rounds starts its processes once, and
+    the workers of that one pool play every round."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cardgen.validation import parallel
+
+    pools: list[ProcessPoolExecutor] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counted)
+    report = adaptive_pass(Plan(within=0.12, budget=60), jobs=2, players=(2, 3), agents=("random",), game="egypt")
+    assert report["simulation"]["jobs"] == 2
+    assert max(games_by_players(report).values()) > FIRST_ROUND + 5  # three rounds or more were played
+    assert len(pools) == 1
+
+
 def test_a_configuration_played_alone_plays_the_same_games_as_in_the_whole_pass():
     plan = Plan(within=0.12, budget=60)
     whole = adaptive_pass(plan, players=(2, 3), agents=("random",), game="egypt")

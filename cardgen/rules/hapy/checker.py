@@ -37,8 +37,12 @@ _THREES = (rulebook.GROUP,) * max(rulebook.SETS_TO_WIN)
 
 
 def _slice_places(base: int) -> tuple[tuple[int, ...], ...]:
-    """For each 12-bit value, the places ``base + bit`` of its bits, in order."""
-    return tuple(tuple(base + b for b in range(12) if v >> b & 1) for v in range(4096))
+    """For each 12-bit value, the places ``base + bit`` of its bits, in order (each value's
+    from the value without its lowest bit: the table is made at every start)."""
+    rows: list[tuple[int, ...]] = [()] * 4096
+    for v in range(1, 4096):
+        rows[v] = (base + (v & -v).bit_length() - 1,) + rows[v & (v - 1)]
+    return tuple(rows)
 
 
 _PLACES12 = (_slice_places(0), _slice_places(12), _slice_places(24))
@@ -78,17 +82,31 @@ def _checker_tables(game: HapyGame) -> tuple[tuple[tuple[int, ...], ...], tuple[
     if tables is None:
         layout = game.layout
         under = lies_on(layout)
-        cover12 = []
-        for k in range(3):
-            rows = [0] * 4096
-            for v in range(1, 4096):
-                low = (v & -v).bit_length() - 1
-                rows[v] = under[12 * k + low] | rows[v & (v - 1)]
-            cover12.append(tuple(rows))
-        face_or = tuple(0 if up else HIDDEN for up in layout.face_up)
-        over = tuple(tuple(u for u in range(N_CARDS) if under[u] >> p & 1) for p in range(N_CARDS))
-        tables = game.__dict__["_checker_tables"] = (tuple(cover12), face_or, over)
+        face_up = tuple(layout.face_up)
+        tables = _BY_LAYOUT.get((under, face_up))
+        if tables is None:
+            tables = _BY_LAYOUT[(under, face_up)] = _tables_of(under, face_up)
+        game.__dict__["_checker_tables"] = tables
     return tables
+
+
+# the tables of each layout seen (its cover graph and faces): a setup's player counts share them
+_BY_LAYOUT: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple] = {}
+
+
+def _tables_of(under: tuple[int, ...], face_up: tuple[bool, ...]) -> tuple[tuple[tuple[int, ...], ...],
+                                                                           tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """A layout's tables (see :func:`_checker_tables`) from its cover graph and faces."""
+    cover12 = []
+    for k in range(3):
+        rows = [0] * 4096
+        for v in range(1, 4096):
+            low = (v & -v).bit_length() - 1
+            rows[v] = under[12 * k + low] | rows[v & (v - 1)]
+        cover12.append(tuple(rows))
+    face_or = tuple(0 if up else HIDDEN for up in face_up)
+    over = tuple(tuple(u for u in range(N_CARDS) if under[u] >> p & 1) for p in range(N_CARDS))
+    return (tuple(cover12), face_or, over)
 
 
 def _whole_family(mask: int) -> bool:
@@ -306,6 +324,7 @@ class HapyChecker:
         events = s.events
         before, now = self.rev_before or [0] * self.n, s.rev
         shown = [0] * self.n
+        revealed = False
         for ev in events[self.logged:]:
             kind, size = ev[0], len(ev)
             if kind == EV_TAKE and size == 4 and 0 <= ev[2] < N_CARDS:
@@ -325,16 +344,18 @@ class HapyChecker:
                     raise RuleViolation(f"the public log reveals {len(ev[2])} card(s) of seat {ev[1] + 1}, not the"
                                         " three it laid God side up: a card kept in hand is a secret")
                 shown[ev[1]] |= mask
+                revealed = True
             elif kind in (EV_PASS, EV_SKIP, EV_WIN) and size == 2:
                 pass
             else:
                 raise RuleViolation(f"the public log holds {ev!r}, which is no event the rules make public in that"
                                     " form")
-        for q in range(self.n):
-            if now[q] != before[q] | shown[q]:
-                raise RuleViolation(f"seat {q + 1}'s revealed cards changed without the public log showing them")
+        if revealed or now != before:  # most steps reveal nothing: the record stands as it was
+            for q in range(self.n):
+                if now[q] != before[q] | shown[q]:
+                    raise RuleViolation(f"seat {q + 1}'s revealed cards changed without the public log showing them")
+            self.rev_before = now[:]
         self.logged = len(events)
-        self.rev_before = now[:]
         self.taken = None
 
     def _kept(self, s: HapyState) -> None:

@@ -229,21 +229,27 @@ class HorusState(HorusTable, PhaseState):
         return twin
 
     def _public_board(self) -> PublicBoard:
-        # the tables that change only when a tile is placed (a tile placed appends to ``kind``):
-        # copied once a tile, not once a step
+        # the tables that change only when a tile is placed (the table's ``_put`` and the
+        # merges it makes; a tile placed appends to ``kind``): copied once a tile, not once a step.
+        # ``kind`` itself is copied each step: a Boat lifted turns its place to river in place
         placed = len(self.kind)
         tiles = getattr(self, "_tiles_public", None)
         if tiles is None or tiles[0] != placed:
             tiles = self._tiles_public = (
                 placed, FrozenDict(self.at), FrozenDict(self.cells), FrozenDict(self.adj_water),
-                FrozenDict(self.adj_land), FrozenDict({k: tuple(v) for k, v in self.touch.items()}))
-        _, at, cells, adj_water, adj_land, touch = tiles
+                FrozenDict(self.adj_land), FrozenDict({k: tuple(v) for k, v in self.touch.items()}),
+                tuple(self.pos), tuple(self.reg),
+                FrozenDict({k: tuple(v) for k, v in self.reg_members.items()}), tuple(self.land),
+                FrozenDict({k: tuple(v) for k, v in self.land_members.items()}), FrozenDict(self.land_open),
+                frozenset(self.frontier))
+        (_, at, cells, adj_water, adj_land, touch, pos, reg, reg_members, land, land_members, land_open,
+         frontier) = tiles
         return _new(PublicBoard, (
-            at, cells, tuple(self.kind), tuple(self.pos), FrozenDict(self.stone_at),
-            tuple(self.reg), FrozenDict({k: tuple(v) for k, v in self.reg_members.items()}),
-            FrozenDict({k: tuple(v) for k, v in self.reg_stones.items()}), tuple(self.land),
-            FrozenDict({k: tuple(v) for k, v in self.land_members.items()}), FrozenDict(self.land_open),
-            tuple(self.boats), frozenset(self.frontier), adj_water, adj_land,
+            at, cells, tuple(self.kind), pos, FrozenDict(self.stone_at),
+            reg, reg_members,
+            FrozenDict({k: tuple(v) for k, v in self.reg_stones.items()}), land,
+            land_members, land_open,
+            tuple(self.boats), frontier, adj_water, adj_land,
             tuple(self.stones_left), touch,
             tuple(len(st) for st in self.stacks), len(self.bag), self.turn, self.player, self.phase, self.tile,
             self.face, self.card, self.round_one, self.move_from, self.near))
