@@ -21,11 +21,14 @@ from .flow import NUMBER_FROM, FlowFonts, FlowResult, fit_flow
 from .fonts import FALLBACK_FONTS, FontBook, describe_chars
 from .images import MissingImage, Picture, open_picture
 from .inline import Span, parse_inline
-from .ops import Op
+from .ops import Op, leaf_ops
 from .svgart import MAX_FACE_SVG_ELEMENTS
 from .textfit import FittedText, Run, fit_runs
 
 DEFAULT_ROLE = "text"
+# How many fitted texts (and marked-up texts' runs) the memo keeps: a language's faces
+# carry their own fits until they are drawn, so a larger deck needs no larger memo.
+FIT_MEMO_MAX = 1024
 COLOUR_KEYS = ("fill", "stroke", "color", "heading_color", "accent")
 
 
@@ -77,6 +80,21 @@ def box_size(args: Mapping[str, Any]) -> str:
 def short(text: str, limit: int = 48) -> str:
     """A text for an error message, quoted and cut with an ellipsis when long."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _bounded_put(memo: dict, key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, the entry used longest ago let go when the memo is full."""
+    if memo.pop(key, None) is None and len(memo) >= FIT_MEMO_MAX:
+        del memo[next(iter(memo))]
+    memo[key] = value
+
+
+def _recent(memo: dict, key: Any) -> Any:
+    """``memo[key]`` (None if it is not there), now the most recently used entry."""
+    value = memo.pop(key, None)
+    if value is not None:
+        memo[key] = value
+    return value
 
 
 class TextEngine:
@@ -166,7 +184,7 @@ class TextEngine:
         character the font lacks in a fallback font, each icon resolved. CardgenError for
         an unknown icon or colour, a style with no font, a character no fallback has."""
         key = (text, fonts)
-        found = self._runs.get(key)
+        found = _recent(self._runs, key)
         if found is None:
             out: list[Run] = []
             for span in parse_inline(text):
@@ -184,7 +202,8 @@ class TextEngine:
                     out.append(self._icon_run(span, font, text))
                 else:
                     out.extend(self._font_runs(span, font, text))
-            found = self._runs[key] = tuple(out)
+            found = tuple(out)
+            _bounded_put(self._runs, key, found)
         return found
 
     def _font_runs(self, span: Span, font: str, text: str) -> list[Run]:
@@ -272,19 +291,42 @@ class TextEngine:
         return pt_to_mm(size) * spec.scale
 
     # -- text ops ----------------------------------------------------------
-    def fit_op(self, op: Op) -> FittedText:
-        a = op.args
-        fonts = self.text_fonts(a)
+    def _fit_key(self, a: Mapping[str, Any]) -> tuple:
         size = a.get("size") or 9.0
-        min_size = min(a.get("min_size") or size, size)
         max_lines = int(a["max_lines"]) if a.get("max_lines") else None
-        key = (fonts, a["text"], a["w"], a["h"], size, min_size, a.get("line_height", 1.2), max_lines)
-        fitted = self._fits.get(key)
+        return (self.text_fonts(a), a["text"], a["w"], a["h"], size, min(a.get("min_size") or size, size),
+                a.get("line_height", 1.2), max_lines)
+
+    def fit_op(self, op: Op) -> FittedText:
+        key = self._fit_key(op.args)
+        fitted = _recent(self._fits, key)
         if fitted is None:
-            fitted = fit_runs(self.run_width, list(self.runs_of(a["text"], fonts)), a["w"], a["h"], size, min_size,
-                              a.get("line_height", 1.2), max_lines, text_width=self.book.string_width_mm)
-            self._fits[key] = fitted
+            fonts, text, w, h, size, min_size, line_height, max_lines = key
+            fitted = fit_runs(self.run_width, list(self.runs_of(text, fonts)), w, h, size, min_size,
+                              line_height, max_lines, text_width=self.book.string_width_mm)
+            _bounded_put(self._fits, key, fitted)
         return fitted
+
+    def fits_of(self, ops: tuple[Op, ...]) -> dict[tuple, FittedText]:
+        """The fits this engine worked out for ``ops``' text ops, to travel with a face
+        that waits to be drawn (the memo keeps only the latest ones): what
+        :meth:`remember_fits` takes back, so that drawing the face fits nothing again."""
+        out: dict[tuple, FittedText] = {}
+        for op in leaf_ops(ops):
+            if op.kind == "text":
+                try:
+                    key = self._fit_key(op.args)
+                except CardgenError:
+                    continue  # the check reported it
+                fitted = self._fits.get(key)
+                if fitted is not None:
+                    out[key] = fitted
+        return out
+
+    def remember_fits(self, fits: Mapping[tuple, FittedText]) -> None:
+        """Fits worked out before (:meth:`fits_of`), back in the memo."""
+        for key, fitted in fits.items():
+            _bounded_put(self._fits, key, fitted)
 
     # -- flow ops ----------------------------------------------------------
     def _flow_fonts(self, a: dict) -> FlowFonts:

@@ -31,7 +31,7 @@ FORMAT = 1  # the manifest format this cardgen writes and reads
 Json = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlacedItem:
     """One piece on a page: which copy of which card, in which slot, where (mm)."""
 
@@ -87,7 +87,7 @@ class BoardTile:
                    visible=d.numbers("visible", 4, "[x0, y0, x1, y1]"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PageEntry:
     """One page of a file: the component it prints, which side, and its pieces. On a sheet
     that decks of one size share, ``component`` is the first deck on it, and each piece

@@ -25,7 +25,7 @@ from ..base.units import PT_PER_MM, mm_to_pt
 from ..impose.marks import CutGuide, Mark, stroke_line
 from ..impose.outlines import Outline, PathOutline
 from ..impose.shapes import ProofLines
-from .reportlab_compat import end_form, prepare_reportlab
+from .reportlab_compat import compress_page_now, end_form, prepare_reportlab
 
 # Binary Flate streams: ASCII85 wrapping makes files 25 % larger and costs a
 # third of the writing time, for 7-bit transports nobody uses any more.
@@ -77,6 +77,7 @@ def page(c: Canvas, page_h_mm: float):
     yield
     c.restoreState()
     c.showPage()
+    compress_page_now(c._doc.Pages.pages[-1])
 
 
 def to_mm_space(c: Canvas, page_h_mm: float) -> None:

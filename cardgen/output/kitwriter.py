@@ -109,8 +109,10 @@ class KitWriter:
         w, h = size
         b = bleed
         def draw() -> None:
+            ops, fits = face.unpacked()
+            self.text.remember_fits(fits)  # its texts as rendered: not fitted again
             painter.reset()
-            painter.draw(face.ops)
+            painter.draw(ops)
 
         return forms.form(face.key, (-b, -b, w + b, h + b), draw)
 

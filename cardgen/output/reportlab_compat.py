@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 
 import reportlab
+from reportlab import rl_config
 from reportlab.pdfbase import ttfonts
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, PDFStream, xObjectName
 
 from ..base.errors import CardgenError
 
@@ -88,6 +90,44 @@ def end_form(c, name: str) -> None:
     shadings = dict(c._shadingUsed)  # endForm forgets them before the form is written
     c.endForm()
     give_form_its_graphics_states(c, name, shadings)
+    compress_form_now(c._doc.idToObject[xObjectName(name)])
+
+
+class _Compressed:
+    """The FlateDecode filter of a stream whose content is compressed already."""
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(data: bytes) -> bytes:
+        return data
+
+
+def compress_form_now(form) -> None:
+    """Compress a form's content when it ends, not when the file is saved: a file holds
+    every face it draws as a form until then (the print-shop file, thousands), and holds
+    them compressed. The bytes written are the same: ReportLab would compress the same
+    content the same way (zlib's default level) and name the same filter."""
+    if _compress_now(form, "xobject form stream"):
+        form.compression = 0  # its filter is named already
+
+
+def compress_page_now(page) -> None:
+    """A page's content compressed as the page ends (:func:`compress_form_now`)."""
+    _compress_now(page, "page stream")
+
+
+def _compress_now(holder, comment: str) -> bool:
+    stream = holder.stream
+    if not stream or holder.Contents or not holder.compression or rl_config.useA85:
+        return False
+    contents = PDFStream()
+    contents.content = zlib.compress(stream.encode("utf8") if isinstance(stream, str) else stream)
+    contents.filters = [_Compressed]
+    contents.__Comment__ = comment
+    holder.Contents = contents
+    holder.stream = None
+    return True
 
 
 def give_form_its_graphics_states(c, name: str, shadings: dict | None = None) -> None:

@@ -4,8 +4,6 @@ their translation (``cardgen build --allow-fallback --proof``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..layout.ops import Op
 
 FALLBACK_COLOUR = "#e07000"
@@ -43,4 +41,4 @@ def mark_fallbacks(face, texts: list[str]):
     if not texts:
         return face
     ops, changed = _marked(face.ops, texts)
-    return replace(face, key=face.key + "\nfallback", ops=ops) if changed else face
+    return type(face)(face.key + "\nfallback", ops) if changed else face

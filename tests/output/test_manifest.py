@@ -151,3 +151,17 @@ def test_the_model_is_read_only():
             m.decks["cards"].cards["a"] = 5  # type: ignore[index]
         with pytest.raises(TypeError):
             m.decks["other"] = m.decks["cards"]  # type: ignore[index]
+
+
+def test_page_records_are_slotted_a_build_keeps_one_per_piece_and_page():
+    """A build keeps every page's record until the manifest is written: two per card in
+    the sheets and two more in the print-shop file, so each is a plain slotted record
+    (no dictionary of its own), and it still pickles and compares as before."""
+    import pickle
+
+    item = PlacedItem(card="c1", copy=0, side="front", slot=0, x=1.5, y=2.0, w=63, h=88, rotation=0)
+    page = PageEntry(page=1, component="deck", side="front", items=(item,))
+    assert not hasattr(item, "__dict__") and not hasattr(page, "__dict__")
+    assert pickle.loads(pickle.dumps(page)) == page
+    with pytest.raises(AttributeError):
+        item.x = 3.0  # type: ignore[misc]

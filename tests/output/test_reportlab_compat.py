@@ -112,3 +112,43 @@ def test_a_form_lacks_its_graphics_states_unless_they_are_given_to_it(tmp_path):
     assert "/ExtGState" not in _form_resources(tmp_path, fix=False)
     states = _form_resources(tmp_path, fix=True)["/ExtGState"]
     assert any(s.get_object().get("/ca") == 0.5 for s in states.values())
+
+
+def _drawn_file(path, early: bool, monkeypatch):
+    """A file of three pages, each placing a form of text and shapes; with ``early`` off,
+    nothing is compressed before ReportLab saves (as ReportLab alone does it)."""
+    from cardgen.impose.outlines import RectOutline
+    from cardgen.output import canvas as pdfout
+
+    if not early:
+        monkeypatch.setattr(compat, "_compress_now", lambda holder, comment: False)
+    c = new_canvas(path, (60, 60), "Helvetica", "t", None)
+    forms = pdfout.FormCache(c)
+    held = []
+    for n in range(3):
+        def draw(n=n):
+            c.setFillColorRGB(0.2, 0.4, 0.6)
+            c.rect(1, 1, 20 + n, 10, stroke=1, fill=1)
+            c.drawString(2, 15, f"face {n} — Zoë")
+        with pdfout.page(c, 60):
+            name = forms.form(f"face {n}", (0, 0, 30, 30), draw)
+            pdfout.place(c, name, 5, 5, 30, 30, 0, RectOutline.spanning(0, 0, 60, 60))
+        held.append((c._doc.Pages.pages[-1], c._doc.idToObject[compat.xObjectName(name)]))
+    c.save()
+    monkeypatch.undo()
+    return held
+
+
+def test_pages_and_forms_are_held_compressed_once_they_end(tmp_path, monkeypatch):
+    held = _drawn_file(tmp_path / "early.pdf", True, monkeypatch)
+    for page, form in held:  # what a file keeps until it is saved: compressed bytes, not the drawing's text
+        assert page.stream is None and form.stream is None
+        assert isinstance(page.Contents.content, bytes) and isinstance(form.Contents.content, bytes)
+
+
+def test_compressing_early_writes_the_very_bytes_reportlab_writes(tmp_path, monkeypatch):
+    _drawn_file(tmp_path / "early.pdf", True, monkeypatch)
+    _drawn_file(tmp_path / "late.pdf", False, monkeypatch)
+    assert (tmp_path / "early.pdf").read_bytes() == (tmp_path / "late.pdf").read_bytes()
+    page = pypdf.PdfReader(str(tmp_path / "early.pdf")).pages[0]
+    assert "face 0" in page.extract_text()
