@@ -53,6 +53,7 @@ class Face:
 
     __slots__ = ("key", "_packed")
     key: str
+    _packed: bytes
 
     def __init__(self, key: str, ops: tuple[Op, ...], fits: Mapping[tuple, Any] | None = None):
         packed = zlib.compress(pickle.dumps((tuple(ops), dict(fits or {})), pickle.HIGHEST_PROTOCOL), 1)
