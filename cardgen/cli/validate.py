@@ -74,7 +74,7 @@ def _names(value: str | None) -> tuple[str, ...]:
                    " per configuration.")
 @click.option("--ismcts-iterations", type=click.IntRange(1, 100_000), default=DEFAULT_ITERATIONS,
               show_default=True, metavar="N",
-              help="Determinisations the ismcts player searches per decision: more plays stronger and slower.")
+              help="Re-deals the ismcts player searches per decision: more plays stronger and slower.")
 @click.option("--check-every", type=click.IntRange(min=1), default=DEFAULT_CHECK_EVERY, show_default=True,
               help="Run the full invariant checks every K steps (the cheap ones run every step).")
 @click.option("--kit", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",

@@ -10,6 +10,17 @@ seat that chose it. Chance steps are sampled and are not nodes of the tree (open
 so a deck of many outcomes does not split the statistics. The move played is the root's
 most visited child.
 
+Given a play-out policy (a factory of the rules' own players, e.g. their greedy one), the
+search is guided instead, and flat: the policy's move at the seat's own observation is the
+default, and up to ``width`` legal moves (it and others drawn at random) are compared. Each
+iteration re-deals once and plays every candidate out on that deal with one and the same
+random stream (common random numbers), every seat's player a fresh policy player choosing
+from its own observation of the re-dealt game, so no opponent plays as if it saw the
+searcher's hand and the comparison of two moves is not drowned by the luck of the deal. The
+policy's move is kept unless another one beats it on these paired games by ``margin``
+standard errors: with few iterations the player is the policy, with more it departs from it
+where the evidence says so.
+
 The player never holds the state: the runner hands it a :class:`Redeal` of its seat,
 which returns nothing but re-deals. A re-deal depends only on what the seat may know and
 on the random source it is given (``scrambled`` gathers the unseen cards in a fixed order
@@ -28,8 +39,10 @@ from typing import Any
 from ..rules.api import CHANCE, TERMINAL, draw_outcome
 
 KIND = "ismcts"
-DEFAULT_ITERATIONS = 50  # per decision: a quick run stays quick; the strength lines measure what it buys
+DEFAULT_ITERATIONS = 20  # re-deals per decision: a quick run stays quick; the strength lines measure what it buys
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
+WIDTH = 8  # the guided search: moves compared per decision (the policy's and up to 7 others)
+MARGIN = 2.0  # the guided search: standard errors by which a move must beat the policy's
 
 
 class Redeal:
@@ -72,8 +85,9 @@ class IsmctsAgent:
     takes_redeals = True  # the runner hands it a Redeal of its seat (see simulate)
 
     def __init__(self, game: Any, seat: int, iterations: int = DEFAULT_ITERATIONS,
-                 playout: Callable[[Any, int], Any] | None = None):
+                 playout: Callable[[Any, int], Any] | None = None, width: int = WIDTH, margin: float = MARGIN):
         self.game = game
+        self.width, self.margin = width, margin  # of the guided search (with a play-out policy)
         self.seat = seat
         self.iterations = iterations
         self.playout = playout  # the players of the play-outs (a factory of the rules' agents), None: random
@@ -89,22 +103,59 @@ class IsmctsAgent:
             return legal[0]
         if self.redeal is None:
             raise RuntimeError("the ISMCTS player was given no re-deals of the game (see cardgen.validation.ismcts)")
+        if self.playout is not None:
+            return self._guided(obs, legal, rng)
         root = _Node(self.seat)
-        redeal, limit, n, policy, game = self.redeal, self.limit, self.players, self.playout, self.game
+        redeal, limit, n = self.redeal, self.limit, self.players
         for _ in range(self.iterations):
             state = redeal(rng)
             path: list[_Node] = []
             p, steps = _descend(state, root, path, n, rng)
-            if policy is None:
-                result = _playout(state, p, rng, limit - steps, n)
-            else:
-                result = _policy_playout(state, p, rng, limit - steps, [policy(game, q) for q in range(n)])
+            result = _playout(state, p, rng, limit - steps, n)
             for node in path:
                 node.visits += 1
                 node.wins += result[node.player]
         visits = {key: child.visits for key, child in root.children.items()}
         seat = self.seat
         return max(legal, key=lambda a: visits.get(a * n + seat, -1))  # the first of the most visited
+
+    def _guided(self, obs: Any, legal: Sequence[int], rng: random.Random) -> int:
+        """The guided, flat search with a play-out policy (see the module)."""
+        game, n, seat, policy, limit = self.game, self.players, self.seat, self.playout, self.limit
+        assert policy is not None and self.redeal is not None
+        preferred = policy(game, seat).act(obs, legal, rng)
+        others = [a for a in legal if a != preferred]
+        if len(others) > self.width - 1:
+            others = rng.sample(others, self.width - 1)
+        if not others:
+            return preferred
+        candidates = [preferred, *others]
+        gains: list[list[float]] = [[] for _ in others]  # per other move: its share less the policy move's, per deal
+        for _ in range(self.iterations):
+            state = self.redeal(rng)
+            seed = rng.random()
+            shares_of = []
+            for action in candidates:
+                s = state.clone()
+                p = _apply(s, action)
+                players = [policy(game, q) for q in range(n)]
+                shares_of.append(_policy_playout(s, p, random.Random(seed), limit, players)[seat])
+            for k in range(len(others)):
+                gains[k].append(shares_of[k + 1] - shares_of[0])
+        return _confident_best(preferred, others, gains, self.margin)
+
+
+def _confident_best(preferred: int, others: list[int], gains: list[list[float]], margin: float) -> int:
+    """The move with the best mean gain over ``preferred`` among those whose gain is above
+    ``margin`` standard errors of its mean; ``preferred`` if none is."""
+    best, best_gain = preferred, 0.0
+    for action, g in zip(others, gains):
+        m = len(g)
+        mean = sum(g) / m
+        var = sum((x - mean) ** 2 for x in g) / (m - 1) if m > 1 else 1.0
+        if mean > best_gain and mean > margin * math.sqrt(var / m) and (m > 1 or margin <= 0):
+            best, best_gain = action, mean
+    return best
 
 
 def _descend(state: Any, node: _Node, path: list[_Node], n: int, rng: random.Random) -> tuple[int, int]:

@@ -20,10 +20,10 @@ AGAINST = "greedy"
 
 
 def ismcts_factory(rules: Any, iterations: int = DEFAULT_ITERATIONS) -> Callable[[Any, int], Any]:
-    """The ``ismcts`` player of a game's rules (picklable, for worker processes), with random
-    play-outs: the rules' greedy player in the play-outs costs two to six times as much per
-    iteration and, with re-deals that forget what the public log tells, did not play better."""
-    return functools.partial(IsmctsAgent, iterations=iterations)
+    """The ``ismcts`` player of a game's rules (picklable, for worker processes): guided by the
+    rules' greedy player where they have one (its move unless paired play-outs show a better
+    one, see :mod:`.ismcts`), else a tree search with random play-outs."""
+    return functools.partial(IsmctsAgent, iterations=iterations, playout=rules.agents.get(AGAINST))
 
 
 def kinds_with_ismcts(rules: Any, wanted: tuple[str, ...]) -> list[str]:
