@@ -151,8 +151,11 @@ class GreedyAgent:
                       doc="cards lying Mummy side up in the layout (as counted from the first observation)")
 
     def _first(self, obs: HapyObservation) -> None:
+        """What the layout held at the start, from the first observation: a player may be made
+        mid-game (the player that plans makes one per move it weighs), so the Mummy-up cards
+        already taken, which the log tells, count among those laid out."""
         faces = self.faces = obs.faces
-        self.hidden0 = faces.count(HIDDEN)
+        self.hidden0 = faces.count(HIDDEN) + sum(1 for ev in obs.events if ev[0] == EV_TAKE and ev[3] < 0)
 
     def _update(self, obs: HapyObservation) -> _PublicMemory:
         """Read the public log from where it was left; the memory."""
