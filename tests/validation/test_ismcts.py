@@ -82,6 +82,38 @@ def test_a_re_deal_depends_only_on_what_the_seat_sees_and_the_random_source(gid,
     assert compared >= 3
 
 
+@pytest.mark.parametrize("gid", SHIPPED)
+def test_a_greedy_player_made_at_any_decision_chooses_as_one_that_watched_the_game(gid, gamedef):
+    """The guided search makes a fresh greedy player from each seat's observation for every
+    move it weighs (its default move, every play-out): that player must choose what the one
+    that watched the game from its first step chooses, given the same random draws, or the
+    search judges its moves against opponents unlike those at the table."""
+    players, setup = SHIPPED[gid]
+    gd = gamedef(gid, players, setup)
+    greedy = rules_for(gid).agents["greedy"]
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = gd.new_initial_state()
+        watching = [greedy(gd, q) for q in range(players)]
+        for _ in range(2000):
+            p = s.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                s.apply_action(sample_chance(s, rng))
+                continue
+            obs, legal = s.observation(p), s.legal_actions()
+            before = rng.getstate()
+            fresh = greedy(gd, p).act(obs, legal, rng)
+            rng.setstate(before)
+            action = watching[p].act(obs, legal, rng)
+            assert fresh == action, f"{gid} seed {seed}, decision {compared}: made now {fresh}, watching {action}"
+            compared += 1
+            s.apply_action(action)
+    assert compared > 4 * 10
+
+
 def ismcts_everywhere(iterations: int):
     return lambda gd, seat: IsmctsAgent(gd, seat, iterations)
 
