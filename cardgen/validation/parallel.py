@@ -150,24 +150,12 @@ class ChunkLost(CardgenError):
     were never played (e.g. a cluster that lost its workers or its scheduler)."""
 
 
-TAIL_TASKS = 8  # tasks per worker below which each configuration's last chunk is cut in two
-
-
 def chunk_tasks(games: int, configs: int, jobs: int) -> tuple[list[int], list[Task]]:
     """How a validation's games are cut for ``jobs`` workers: the first game of each chunk,
-    and every chunk of every configuration (configuration, first game, games), in the order
-    they are handed out: the largest first. Where the tasks are few for the workers (Horus's
-    quick pass: twelve of ten games for two), each configuration's last chunk is cut in two
-    and the halves go last, so that the workers run out of work nearer together: the one
-    that finishes first waits for the other's last task, a half."""
+    and every chunk of every configuration (configuration, first game, games)."""
     size = chunk_size(games, configs, jobs)
     starts = list(range(0, games, size))
-    last = games - starts[-1]
-    if jobs > 1 and configs * len(starts) < TAIL_TASKS * jobs and last >= 2 * MIN_CHUNK_GAMES:
-        starts.append(starts[-1] + -(-last // 2))
-    ends = starts[1:] + [games]
-    tasks = [(i, start, end - start) for i in range(configs) for start, end in zip(starts, ends)]
-    return starts, sorted(tasks, key=lambda task: -task[2])  # (a stable sort: seed order within a size)
+    return starts, [(i, start, min(size, games - start)) for i in range(configs) for start in starts]
 
 
 def play_chunks(submit: Submit, configs: list[Config], games: int, seed: int, jobs: int,

@@ -15,7 +15,7 @@ from cardgen.load.game import load_game
 from cardgen.rules import rules_for
 from cardgen.rules.hapy.state import HapyState
 from cardgen.validation import parallel
-from cardgen.validation.parallel import CHUNK_GAMES, chunk_size, chunk_tasks, merge, worker_count
+from cardgen.validation.parallel import CHUNK_GAMES, chunk_size, merge, worker_count
 from cardgen.validation.report import without_timings
 from cardgen.validation.runner import ValidateOptions, validate
 from cardgen.validation.simulate import run_config
@@ -89,25 +89,8 @@ def test_chunks_are_small_enough_to_balance_the_workers():
     assert chunk_size(1000, 2, 2) == CHUNK_GAMES
 
 
-def test_few_tasks_end_with_halves_the_largest_handed_out_first():
-    """Horus's quick pass (20 games for each of 6 configurations, 2 workers) would be twelve
-    tasks of 10 games: the worker done first would wait for the other's last ten. Each
-    configuration's last chunk is cut in two and the halves go last."""
-    starts, tasks = chunk_tasks(20, 6, 2)
-    sizes = [n for _, _, n in tasks]
-    assert sizes == sorted(sizes, reverse=True)
-    assert max(sizes[-6:]) <= 5 and len(tasks) > 12
-    for i in range(6):  # every seed of every configuration once, the chunks at the starts given
-        mine = sorted((start, n) for j, start, n in tasks if j == i)
-        assert [start for start, _ in mine] == starts
-        assert [g for start, n in mine for g in range(start, start + n)] == list(range(20))
-    # tasks enough for the workers already: as they were
-    assert [n for _, _, n in chunk_tasks(20, 18, 2)[1]] == [20] * 18
-    assert [n for _, _, n in chunk_tasks(5, 6, 2)[1]] == [5] * 6
-
-
 def test_small_chunks_give_the_same_report(monkeypatch):
-    """Horus's quick pass on two workers: chunks of 13, 6 and 6 games, merged in seed order."""
+    """Horus's quick pass on two workers: chunks of 13 and 12 games, merged in seed order."""
     game = load_game("horus")
     opts = dict(games=25, players=(2,), agents=("random",))
     one = validate(game, ValidateOptions(jobs=1, **opts))
