@@ -16,6 +16,7 @@ from .base.errors import CardgenError, Where, display_path
 from .base.paths import shipped_locales_dir
 
 SOURCE = "en"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: these files are read at every start
 
 
 @cache
@@ -24,7 +25,7 @@ def _file(lang: str) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise CardgenError(f"YAML syntax error: {getattr(exc, 'problem', exc)}", Where(display_path(path))) from None
     if not isinstance(doc, dict):

@@ -198,11 +198,12 @@ def _check_pass_options(balance: bool, games: int | None, within: float | None, 
 def _load(game: str, variants: tuple[str, ...], rules_path: Path | None):
     """The game and its rules (a --rules file registered first); a mistake stops the command."""
     from ..rules import rules_for
-    from ..rules.plugins import load_rules_file
 
     try:
         model = load_with_variants(game, variants)
         if rules_path is not None:
+            from ..rules.plugins import load_rules_file  # only then: it reads the installed packages' metadata
+
             load_rules_file(rules_path, model.id)
         return model, rules_for(model.id)
     except CardgenError as exc:

@@ -261,7 +261,10 @@ class Rules(Protocol):
 #   sample_chance(rng) -> action: a draw from chance_outcomes() with that random source;
 #   apply_chance_run(rng) -> list of actions: sample and apply every chance step up to the
 #       next decision, with exactly the same draws as sample_chance + apply_action one by
-#       one (so a seed replays the same game with or without it);
+#       one (so a seed replays the same game with or without it). It may take a keyword
+#       ``before``: a callable it then calls with each action drawn, on the state as it is
+#       just before that action is applied (the chance test reads each step there instead of
+#       replaying the run on a clone of the state);
 #   apply_action(action) may return the new current player (exactly current_player()): the runner
 #       then does not ask for it (any other return value, e.g. None, means: ask);
 #   scrambled(seat, rng) -> State: a copy (for reading: its observations and legal actions) in

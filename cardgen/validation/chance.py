@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -99,6 +99,24 @@ def record_run(shadow: Any, drawn: Sequence[int], tally: Tally, rng: random.Rand
         _count(shadow, action, outcomes, tally, rng, kind)
         if i < last:  # after the last draw the copy is not read again (the game itself took the run)
             apply_action(action)
+
+
+def recorder(state: Any, tally: Tally, rng: random.Random, checker: Any = None) -> Callable[[int], None]:
+    """What a state's ``apply_chance_run(rng, before=...)`` calls with each action it draws,
+    on the state just before it applies it: the step recorded as :func:`record` does, with
+    the checker's own distribution at every step (the run's last is not known before it is
+    drawn). The same tallies as :func:`record_run` on a clone, without the clone."""
+    own = getattr(checker, "chance", None) if checker is not None else None
+    kind = getattr(state, "chance_kind", None)
+    outcomes_of = state.chance_outcomes
+
+    def before(action: int) -> None:
+        outcomes = outcomes_of()
+        if own is not None:
+            own(state, outcomes)
+        _count(state, action, outcomes, tally, rng, kind)
+
+    return before
 
 
 def merge(into: Tally, other: Tally) -> None:

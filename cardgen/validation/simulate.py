@@ -31,6 +31,7 @@ on a re-dealt copy and that a copy of the player chooses there as the player doe
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import random
 import statistics
@@ -286,7 +287,12 @@ class _Play:
         self.limit: int = call_rules("max_game_length()", gamedef.max_game_length, config=config)
         # the fast chance run is taken with or without a trace, so that a replay (which traces)
         # plays the very code path of the run that failed
-        self.chance_run: Callable[[random.Random], list[int]] | None = getattr(state, "apply_chance_run", None)
+        self.chance_run: Callable[..., list[int]] | None = getattr(state, "apply_chance_run", None)
+        # the chance test reads each step of a run on the state itself where the run can say each
+        # draw before it applies it, and where that checks what a replay on a clone would (the
+        # checker's own distribution, if any, at every step: the deep pass's, on a clone)
+        self.run_says = (chance is not None and trace is None and _says_draws(self.chance_run)
+                         and (getattr(self.checker, "chance", None) is None or check_every == 1))
         self.sample: Callable[[random.Random], int] | None = getattr(state, "sample_chance", None)
         # what a step did, for --trace
         self.outcome: Callable[[Any], str] | None = \
@@ -390,9 +396,13 @@ class _Play:
         self.checker.after(self.state, not run_from or self.step // every > run_from // every)
         return p
 
-    def _fast_chance(self, chance_run: Callable[[random.Random], list[int]]) -> None:
+    def _fast_chance(self, chance_run: Callable[..., list[int]]) -> None:
         """The state's whole run of chance steps at once (``apply_chance_run``)."""
         trace, tally = self.trace, self.tally
+        if self.run_says and tally is not None:  # each draw recorded on the state as the run reaches it
+            self.step += len(chance_run(self.rng, before=chance_test.recorder(self.state, tally[0], tally[1],
+                                                                              self.checker)))
+            return
         # a copy from before the run: for the words of each draw, and for what each step declared
         shadow = self.state.clone() if trace is not None or tally is not None else None
         drawn = chance_run(self.rng)
@@ -453,6 +463,24 @@ class _Play:
             self.trace(self.step, TERMINAL, f"game over after {state.length()} turns: "
                        + (f"seat {', '.join(map(str, won))} won" if won else "a draw") + f" (returns {returns})")
         return state.figures() if hasattr(state, "figures") else None
+
+
+_SAYS_DRAWS: dict[type, bool] = {}
+
+
+def _says_draws(chance_run: Callable[..., list[int]] | None) -> bool:
+    """Whether a state's ``apply_chance_run`` takes ``before`` (see :mod:`cardgen.rules.api`)."""
+    if chance_run is None:
+        return False
+    owner = type(getattr(chance_run, "__self__", None))
+    known = _SAYS_DRAWS.get(owner)
+    if known is None:
+        try:
+            known = "before" in inspect.signature(chance_run).parameters
+        except (TypeError, ValueError):
+            known = False
+        _SAYS_DRAWS[owner] = known
+    return known
 
 
 def _check_legal_at(legal: list[int], u: float, action: int) -> None:

@@ -169,9 +169,20 @@ class GreedyAgent:
         return best
 
     def act(self, obs: HorusView, legal: Sequence[int], rng: random.Random) -> int:
-        b = obs.board
-        ph = b.phase
         self._view = obs  # for the hand (see _claimable)
+        try:
+            return self._decide(obs.board, legal, rng)
+        finally:
+            # the view is the decision's only: the player keeps no table between decisions (the
+            # kept outlook is handed the table anew when reused), so that a copy of it (the
+            # validator's honesty probe copies the player at sampled decisions) copies no table
+            self._view = None
+            kept = self._last[1]
+            if kept is not None:
+                kept.b = None
+
+    def _decide(self, b, legal: Sequence[int], rng: random.Random) -> int:
+        ph = b.phase
         if len(legal) == 1:
             return legal[0]
         if ph == P_CARD:

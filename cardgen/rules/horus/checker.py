@@ -36,6 +36,7 @@ from .codec import (
     W,
     code,
 )
+from .outcomes import Before
 from .scratch import (
     K_AROUND,
     K_CROWD,
@@ -121,7 +122,7 @@ class HorusChecker:
         self.turns: TurnRecord | None = None
         self.prev_full = True
         self.turn_card = -1  # the Horus card kind played this turn (-2: the Nile card; -1: none yet)
-        self.outcome_from: HorusState | None = None
+        self.outcome_from: Before | None = None
 
     # -- the checker's own table ---------------------------------------------------
     def _init(self, s: HorusState) -> None:
@@ -254,7 +255,7 @@ class HorusChecker:
         turns.bag_drawn(s)
         if self.prev_full:  # what every seat sees, and the outcome text of this step
             public_view(s, player, self.turn_card)
-            self.outcome_from = s.clone()
+            self.outcome_from = Before(s)
         if player != self.actor:
             if self.actor >= 0:
                 self._turn_over(s, self.actor)

@@ -18,6 +18,7 @@ from .codec import CARD_BASE
 from .spec import ANY
 
 if TYPE_CHECKING:
+    from .outcomes import Before
     from .spec import HorusSpec
     from .state import HorusState
 
@@ -40,7 +41,6 @@ class CardRecord:
     def compare(self, s: HorusState) -> None:
         g = self.g
         played, self.played = self.played, None
-        usable = [st == ANY or bool(s.stacks[st]) for st in (g.card_kinds[k][1] for k in range(len(g.card_kinds)))]
         deck_left: set[int] | None = None
         for p, hand in enumerate(s.hands):
             own = self.hands[p]
@@ -54,7 +54,7 @@ class CardRecord:
                                         " discard pile (a card played or of an empty stack is discarded)")
                 if played == (p, k):
                     played = None
-                elif usable[k]:
+                elif (stack := g.card_kinds[k][1]) == ANY or s.stacks[stack]:  # the card's stack has tiles
                     raise RuleViolation(f"seat {p + 1}'s Horus card {g.card_name(k)} was discarded, neither played"
                                         " nor naming an empty stack")
                 self.discard.add(c)
@@ -155,7 +155,7 @@ def public_view(s: HorusState, seat: int, played: int) -> None:
         raise RuleViolation(f"seat {seat + 1}'s view holds another hand than its own")
 
 
-def public_outcome(g: HorusSpec, before: HorusState, after: HorusState, played: int) -> None:
+def public_outcome(g: HorusSpec, before: Before, after: HorusState, played: int) -> None:
     """The step's outcome text (the public record of ``--trace``) names no Horus card but the
     one played: the hands are secret."""
     said = after.outcome_text(before)

@@ -11,7 +11,7 @@ between decisions run from a queue (:meth:`HorusState._advance`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..api import FrozenDict, PhaseState, RuleViolation
@@ -45,7 +45,7 @@ from .codec import (
     action_text,
     render_text,
 )
-from .geometry import CELLS, code
+from .geometry import CELLS, NBR, code
 from .outcomes import outcome_text
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
@@ -102,6 +102,11 @@ class HorusView(NamedTuple):
 
 
 _new = tuple.__new__
+
+
+def _tuples_of(table: dict[int, list]) -> FrozenDict:
+    """A copy of a table of lists, each list a tuple, made by C loops (no Python step per entry)."""
+    return FrozenDict(zip(table, map(tuple, table.values())))
 
 
 class HorusState(HorusTable, PhaseState):
@@ -181,7 +186,7 @@ class HorusState(HorusTable, PhaseState):
             return DRAW_TILE_BASE + self.bag[int(rng.random() * len(self.bag))]
         return DRAW_CARD_BASE + self.deck[int(rng.random() * len(self.deck))]
 
-    def apply_chance_run(self, rng: random.Random) -> list[int]:
+    def apply_chance_run(self, rng: random.Random, before: Callable[[int], None] | None = None) -> list[int]:
         out = []
         rand = rng.random
         while self.phase == P_BAG or self.phase == P_DRAW:
@@ -189,6 +194,8 @@ class HorusState(HorusTable, PhaseState):
                 a = DRAW_TILE_BASE + self.bag[int(rand() * len(self.bag))]
             else:
                 a = DRAW_CARD_BASE + self.deck[int(rand() * len(self.deck))]
+            if before is not None:
+                before(a)
             self.apply_action(a)
             out.append(a)
         return out
@@ -237,22 +244,36 @@ class HorusState(HorusTable, PhaseState):
         if tiles is None or tiles[0] != placed:
             tiles = self._tiles_public = (
                 placed, FrozenDict(self.at), FrozenDict(self.cells), FrozenDict(self.adj_water),
-                FrozenDict(self.adj_land), FrozenDict({k: tuple(v) for k, v in self.touch.items()}),
+                FrozenDict(self.adj_land), self._public_touch(tiles),
                 tuple(self.pos), tuple(self.reg),
-                FrozenDict({k: tuple(v) for k, v in self.reg_members.items()}), tuple(self.land),
-                FrozenDict({k: tuple(v) for k, v in self.land_members.items()}), FrozenDict(self.land_open),
+                _tuples_of(self.reg_members), tuple(self.land),
+                _tuples_of(self.land_members), FrozenDict(self.land_open),
                 frozenset(self.frontier))
         (_, at, cells, adj_water, adj_land, touch, pos, reg, reg_members, land, land_members, land_open,
          frontier) = tiles
         return _new(PublicBoard, (
             at, cells, tuple(self.kind), pos, FrozenDict(self.stone_at),
             reg, reg_members,
-            FrozenDict({k: tuple(v) for k, v in self.reg_stones.items()}), land,
+            _tuples_of(self.reg_stones), land,
             land_members, land_open,
             tuple(self.boats), frontier, adj_water, adj_land,
             tuple(self.stones_left), touch,
             tuple(len(st) for st in self.stacks), len(self.bag), self.turn, self.player, self.phase, self.tile,
             self.face, self.card, self.round_one, self.move_from, self.near))
+
+    def _public_touch(self, earlier: tuple | None) -> FrozenDict:
+        """``touch`` copied, its lists as tuples: from the copy of ``earlier`` (the public tables
+        of fewer tiles placed), anew only the places around the tiles placed since (a tile
+        placed at ``c`` sets ``touch`` at ``c + d`` for every ``d`` of ``NBR``, nothing else, in
+        that order: the copy keeps the table's order of places too)."""
+        touch = self.touch
+        if earlier is None or earlier[0] > len(self.kind):
+            return _tuples_of(touch)
+        out = dict(earlier[5])
+        for c in self.pos[earlier[0]:]:
+            for q in map(c.__add__, NBR):
+                out[q] = tuple(touch[q])
+        return FrozenDict(out)
 
     def length(self) -> int:
         return self.turn
