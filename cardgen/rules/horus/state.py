@@ -46,7 +46,7 @@ from .codec import (
     render_text,
 )
 from .geometry import CELLS, NBR, code
-from .outcomes import outcome_text
+from .outcomes import Before, outcome_text
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
 
@@ -278,8 +278,9 @@ class HorusState(HorusTable, PhaseState):
     def length(self) -> int:
         return self.turn
 
-    def outcome_text(self, before: HorusState) -> str:
-        """For ``--trace``: what the step from ``before`` did (see :mod:`.outcomes`)."""
+    def outcome_text(self, before: HorusState | Before) -> str:
+        """For ``--trace``: what the step from ``before`` (a state, or what the checker kept of
+        one) did (see :mod:`.outcomes`)."""
         return outcome_text(self, before)
 
     # the dicts whose values are lists changed in place: a clone copies each list; every other
