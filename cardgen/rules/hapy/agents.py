@@ -128,7 +128,7 @@ class GreedyAgent:
         self.n = game.num_players
         self.others = game.others[seat]
         self.mem: _PublicMemory | None = None  # what the public log has told this player so far
-        self.hidden0 = 0  # cards lying Mummy side up in the layout at the first observation
+        self.hidden0 = 0  # cards laid out Mummy side up at the start (as the first observation tells)
         self.faces: tuple[int, ...] = ()  # the faces at the first observation: a place shows that until taken
 
     def __deepcopy__(self, memo: dict) -> GreedyAgent:
