@@ -11,7 +11,7 @@ import pytest
 
 from cardgen.load.game import load_game
 from cardgen.rules import CHANCE, rules_for
-from cardgen.rules.horus.outcomes import Before
+from cardgen.rules.horus.checker_record import Before
 from cardgen.rules.horus.state import HorusState, HorusView, PublicBoard
 from cardgen.validation import simulate
 from cardgen.validation.simulate import play_game

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..api import RuleViolation, check_offered
 from . import rulebook
-from .checker_record import CardRecord, TurnRecord, public_outcome, public_view, stones_in_supply
+from .checker_record import Before, CardRecord, TurnRecord, public_outcome, public_view, stones_in_supply
 from .codec import (
     BOAT_BASE,
     CARD_BASE,
@@ -36,7 +36,6 @@ from .codec import (
     W,
     code,
 )
-from .outcomes import Before
 from .scratch import (
     K_AROUND,
     K_CROWD,

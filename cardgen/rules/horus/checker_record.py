@@ -18,7 +18,6 @@ from .codec import CARD_BASE
 from .spec import ANY
 
 if TYPE_CHECKING:
-    from .outcomes import Before
     from .spec import HorusSpec
     from .state import HorusState
 
@@ -166,3 +165,21 @@ def public_outcome(g: HorusSpec, before: Before, after: HorusState, played: int)
         if k != played and name in said:
             raise RuleViolation(f"the outcome of seat {before.player + 1}'s step names Horus card {name}: '{said}'"
                                 " is public, the hands are not")
+
+
+class Before:
+    """What the engine's outcome text reads of the state before a step (``stone_at``,
+    ``removed``, ``phase``, ``player``, ``scores()``), copied out of it: the checker keeps this
+    to read the step's outcome, not a clone of the whole table."""
+
+    __slots__ = ("stone_at", "removed", "phase", "player", "_scores")
+
+    def __init__(self, s: HorusState):
+        self.stone_at = dict(s.stone_at)
+        self.removed = tuple(s.removed)
+        self.phase = s.phase
+        self.player = s.player
+        self._scores = s.scores()
+
+    def scores(self) -> list[int]:
+        return self._scores

@@ -25,25 +25,9 @@ def _scores(scores: list[int]) -> str:
     return ", ".join(f"seat {p + 1} {x}" for p, x in enumerate(scores))
 
 
-class Before:
-    """What :func:`outcome_text` reads of the state before a step, copied out of it: the
-    checker keeps this to read the step's outcome, not a clone of the whole table."""
-
-    __slots__ = ("stone_at", "removed", "phase", "player", "_scores")
-
-    def __init__(self, s: Any):
-        self.stone_at = dict(s.stone_at)
-        self.removed = tuple(s.removed)
-        self.phase = s.phase
-        self.player = s.player
-        self._scores = s.scores()
-
-    def scores(self) -> list[int]:
-        return self._scores
-
-
 def outcome_text(s: Any, before: Any) -> str:
-    """What the step from ``before`` (a state, or its :class:`Before`) to ``s`` did."""
+    """What the step from ``before`` (a state, or what the checker kept of one: its
+    ``stone_at``, ``removed``, ``phase``, ``player`` and ``scores()``) to ``s`` did."""
     out = []
     temple = s.temple_regions()
     for slot, seat in s.stone_at.items():

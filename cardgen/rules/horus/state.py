@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import FrozenDict, PhaseState, RuleViolation
 from .codec import (
@@ -46,9 +46,12 @@ from .codec import (
     render_text,
 )
 from .geometry import CELLS, NBR, code
-from .outcomes import Before, outcome_text
+from .outcomes import outcome_text
 from .spec import ANY, BOAT, NECRO, RIVER, TEMPLE, HorusSpec
 from .table import HorusTable
+
+if TYPE_CHECKING:  # for annotations only
+    from .checker_record import Before
 
 
 class PublicBoard(NamedTuple):
