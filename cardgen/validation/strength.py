@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base.errors import CardgenError
+from ..rules.api import RuleViolation
 from ..rules.guard import call_rules
 from .ismcts import DEFAULT_ITERATIONS, KIND, IsmctsAgent, can_redeal
 from .simulate import wilson
@@ -47,13 +48,41 @@ def redeal_problem(rules: Any, game: Any, setup: str, players: int) -> str | Non
 
 
 class Duel:
-    """The players of a strength game: ISMCTS at ``seat``, the rules' greedy player at the others."""
+    """The players of a strength game: ISMCTS at ``seat``, the rules' greedy player at the
+    others (each :class:`Watched`)."""
 
     def __init__(self, seat: int, ismcts: Callable[[Any, int], Any], greedy: Callable[[Any, int], Any]):
         self.seat, self.ismcts, self.greedy = seat, ismcts, greedy
 
     def __call__(self, gamedef: Any, seat: int) -> Any:
-        return (self.ismcts if seat == self.seat else self.greedy)(gamedef, seat)
+        return self.ismcts(gamedef, seat) if seat == self.seat else Watched(self.greedy, gamedef, seat)
+
+
+class Watched:
+    """A greedy player of a strength game, each of whose decisions is asked again of a greedy
+    player made at that decision, with the same random draws (cheap beside the search's own
+    play-outs, which make one per seat each). The player that plans makes greedy players
+    mid-game, for its default move and its play-outs: one that decides on more than its
+    observation (something it counted at its first look, say) plays otherwise there than at
+    the table, and the search judges its moves against opponents unlike the real ones. Such
+    a game fails, with its seed. The checks change no decision: the seat's random source is
+    put back after each."""
+
+    def __init__(self, make: Callable[[Any, int], Any], gamedef: Any, seat: int):
+        self.make, self.gamedef, self.seat = make, gamedef, seat
+        self.player = make(gamedef, seat)
+
+    def act(self, obs: Any, legal: Any, rng: Any) -> int:
+        before = rng.getstate()
+        fresh = self.make(self.gamedef, self.seat).act(obs, legal, rng)
+        rng.setstate(before)
+        action: int = self.player.act(obs, legal, rng)
+        if fresh != action:
+            raise RuleViolation(f"seat {self.seat + 1}'s greedy player chose action {action}, but a greedy player made"
+                                f" at that decision chose {fresh} on the same observation: the player that plans"
+                                " makes greedy players mid-game, so a greedy player must decide from its"
+                                " observation alone (see Writing rules, The players)")
+        return action
 
 
 def duel_label(setup: str, players: int, seat: int) -> str:

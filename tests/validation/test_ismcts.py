@@ -363,3 +363,31 @@ def test_the_shipped_ismcts_player_beats_a_greedy_player_in_hapy(gamedef):
     wins, games = strength_against_greedy("hapy", gd, ismcts_factory(rules_for("hapy")), 50)
     low, _ = wilson(wins, games)
     assert low > 1 / 2, (wins, games)
+
+
+def test_a_greedy_player_that_decides_on_its_first_look_fails_the_strength_games(gamedef):
+    """The strength games ask some of each greedy seat's decisions again of a greedy player
+    made at that decision: a greedy player that counts the face-down cards only at its first
+    look (as Hâpy's once did) decides otherwise mid-game, and the game fails with a message
+    that says why; the shipped greedy player passes on the same deals, and the checks change
+    none of its decisions."""
+    from cardgen.rules.hapy.agents import GreedyAgent
+    from cardgen.rules.hapy.spec import HIDDEN
+    from cardgen.validation.strength import Duel, ismcts_factory
+
+    class FirstLookGreedy(GreedyAgent):
+        def _first(self, obs):
+            self.faces = obs.faces
+            self.hidden0 = obs.faces.count(HIDDEN)  # forgets the Mummy-up cards taken before it looked
+
+    gd = gamedef("hapy", 3, "pyramid")
+    ismcts = ismcts_factory(rules_for("hapy"), 2)
+    failed = [play_game(gd, Duel(0, ismcts, FirstLookGreedy), seed) for seed in (1, 2, 3)]
+    assert any(out.status == "failure" and "made at that decision" in out.message for out in failed), \
+        [(out.status, out.message) for out in failed]
+    greedy = rules_for("hapy").agents["greedy"]
+    for seed in (1, 2, 3):
+        watched = play_game(gd, Duel(0, ismcts, greedy), seed)
+        plain = play_game(gd, lambda g, s: ismcts(g, s) if s == 0 else greedy(g, s), seed)
+        assert watched.status == "ok", watched.message
+        assert (watched.steps, watched.winners) == (plain.steps, plain.winners)
