@@ -74,7 +74,7 @@ class Watched:
 
     def act(self, obs: Any, legal: Any, rng: Any) -> int:
         before = rng.getstate()
-        fresh = self.make(self.gamedef, self.seat).act(obs, legal, rng)
+        fresh = self.make(self.gamedef, self.seat).act(obs, list(legal), rng)
         rng.setstate(before)
         action: int = self.player.act(obs, legal, rng)
         if fresh != action:
