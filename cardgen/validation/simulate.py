@@ -465,21 +465,23 @@ class _Play:
         return state.figures() if hasattr(state, "figures") else None
 
 
-_SAYS_DRAWS: dict[type, bool] = {}
+_SAYS_DRAWS: dict[Any, bool] = {}
 
 
 def _says_draws(chance_run: Callable[..., list[int]] | None) -> bool:
-    """Whether a state's ``apply_chance_run`` takes ``before`` (see :mod:`cardgen.rules.api`)."""
+    """Whether a state's ``apply_chance_run`` takes ``before`` (see :mod:`cardgen.rules.api`).
+    Remembered per function, not per state class: a class's method may be replaced (a
+    wrapper that does not take ``before``) after the class was first asked about."""
     if chance_run is None:
         return False
-    owner = type(getattr(chance_run, "__self__", None))
-    known = _SAYS_DRAWS.get(owner)
+    function = getattr(chance_run, "__func__", chance_run)
+    known = _SAYS_DRAWS.get(function)
     if known is None:
         try:
             known = "before" in inspect.signature(chance_run).parameters
         except (TypeError, ValueError):
             known = False
-        _SAYS_DRAWS[owner] = known
+        _SAYS_DRAWS[function] = known
     return known
 
 

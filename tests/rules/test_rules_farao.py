@@ -621,6 +621,36 @@ def test_the_fast_chance_path_draws_exactly_like_the_step_by_step_path(gd4):
     assert a.hands == b.hands and a.display == b.display and ra.random() == rb.random()
 
 
+def test_the_fast_chance_path_says_each_draw_on_the_state_just_before_it(gd4):
+    """The chance test reads each draw of a run on the state itself (``before``): what it
+    sees there must be what the step-by-step path shows at that draw, over whole games
+    (the deal, the die, the tax collector's pick, a theft, reshuffles), and the run with
+    ``before`` must draw and end exactly like the run without."""
+    phases = set()
+    for seed in range(6):
+        a, b = gd4.new_initial_state(), gd4.new_initial_state()
+        ra, rb, pick = random.Random(seed), random.Random(seed), random.Random(100 + seed)
+        while not a.is_terminal():
+            if a.current_player() == CHANCE:
+                seen: list = []
+                drawn = a.apply_chance_run(ra, before=lambda x, s=a, seen=seen: seen.append(
+                    (x, s.chance_outcomes(), s.phase)))
+                steps = []
+                while b.current_player() == CHANCE:
+                    x = b.sample_chance(rb)
+                    steps.append((x, b.chance_outcomes(), b.phase))
+                    b.apply_action(x)
+                assert seen == steps and drawn == [x for x, _, _ in steps]
+                phases.update(ph for _, _, ph in steps)
+            else:
+                x = pick.choice(a.legal_actions())
+                a.apply_action(x)
+                b.apply_action(x)
+            assert a.hands == b.hands and a.pile == b.pile and a.display == b.display
+        assert b.is_terminal() and a.returns() == b.returns()
+    assert len(phases) >= 2, "the games drew more than one kind of chance step"
+
+
 def test_clone_is_independent(gd3):
     s = pos(gd3, [{3: 3, 4: 2}, {5: 7}, {6: 7}], display=[1, 1, 1])
     c = s.clone()

@@ -191,6 +191,25 @@ def test_a_player_reading_the_dice_is_caught(gamedefs, dice_in_reach):
     assert (again.steps, again.message) == (first.steps, first.message)
 
 
+def test_a_chance_run_replaced_after_games_were_played_is_called_as_it_now_is(gamedefs, monkeypatch):
+    """The runner asks a state's ``apply_chance_run`` whether it takes ``before``; a method
+    replaced after games of the same state class were played (a wrapper without it) is
+    asked again, not called with an argument it does not take."""
+    gd = gamedefs["farao"]
+    assert run_config(gd, RandomAgent, "random", True, 2, 1).failure_count == 0
+    run = farao_state.FaraoState.apply_chance_run
+    runs: list = []
+
+    def chance_run(self, rng):
+        runs.append(rng)
+        return run(self, rng)
+
+    monkeypatch.setattr(farao_state.FaraoState, "apply_chance_run", chance_run)
+    res = run_config(gd, RandomAgent, "random", True, 2, 1)
+    assert res.failure_count == 0, [f.message for f in res.failures]
+    assert res.completed == 2 and runs
+
+
 @pytest.mark.parametrize("gid", CONFIGS)
 def test_players_never_get_chance_s_random_source(gamedefs, gid, monkeypatch):
     """Every random source a player is handed, and everything its observations hold,

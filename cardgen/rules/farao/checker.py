@@ -496,8 +496,9 @@ class FaraoChecker:
         slots = list(range(len(pyrs))) + ([NEW] if len(pyrs) < cap else [])
         cards = self._cards
         out = set()
+        values = [v for v in range(1, MAX_VALUE + 1) if hand[v] or jk]  # nothing to build of the others
         for slot in slots:
-            for v in range(1, MAX_VALUE + 1):
+            for v in values:
                 for nat in range(hand[v] + 1):
                     for j in range(jk + 1):
                         if nat + j:

@@ -44,15 +44,29 @@ _WORD = {k: re.compile(rf"(?<![\w-]){re.escape(KIND_NAMES[k])}(?![\w-])") for k 
 def trade_offers(s: FaraoState, p: int, jokers: bool) -> set[int]:
     """Step 3: one held card (never the End card) offered to any other player holding cards,
     for a card of any other kind a player may hold."""
-    asks = [k for k in range(1, NK) if k != END and (k != JOKER or jokers)]
+    jokers = bool(jokers)
+    hand = s.hands[p]
     out: set[int] = set()
     for q, n in enumerate(s.hand_n):
         if q == p or not n:
             continue
-        for give in asks:
-            if s.hands[p][give]:
-                out.update(trade_action(q, give, ask) for ask in asks if ask != give)
+        for give in _ASKS[jokers]:
+            if hand[give]:
+                offers = _OFFERS.get((q, give, jokers))
+                if offers is None:
+                    offers = _OFFERS[q, give, jokers] = _offers(q, give, jokers)
+                out.update(offers)
     return out
+
+
+# the kinds a player may ask for, without and with the Jokers variant
+_ASKS = {jokers: tuple(k for k in range(1, NK) if k != END and (k != JOKER or jokers)) for jokers in (False, True)}
+_OFFERS: dict[tuple[int, int, bool], tuple[int, ...]] = {}  # (partner, card given, Jokers on): every offer
+
+
+def _offers(q: int, give: int, jokers: bool) -> tuple[int, ...]:
+    """Every offer of ``give`` to seat ``q``: for any other kind a player may ask for."""
+    return tuple(trade_action(q, give, ask) for ask in _ASKS[jokers] if ask != give)
 
 
 def trade_replies(s: FaraoState, p: int) -> set[int]:

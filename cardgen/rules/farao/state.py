@@ -166,18 +166,24 @@ class FaraoState(PhaseState):
             return _pick(self.hands[q], int(rng.random() * self.hand_n[q]))
         return draw_outcome(self.chance_outcomes(), rng)
 
-    def apply_chance_run(self, rng: random.Random) -> list[int]:
+    def apply_chance_run(self, rng: random.Random, before: Callable[[int], None] | None = None) -> list[int]:
         """Every chance step up to the next decision, with exactly the draws of
-        ``sample_chance`` + ``apply_action`` one by one."""
+        ``sample_chance`` + ``apply_action`` one by one; ``before``, if given, is called with
+        each drawn action on the state just before it is applied (the chance test reads the
+        step there instead of replaying the run on a clone)."""
         out: list[int] = []
         while True:
             ph = self.phase
             if ph == C_DRAW:  # the common case, inlined: the same draw, no dispatch
                 a = _pick(self.pile, int(rng.random() * self.pile_n))
+                if before is not None:
+                    before(a)
                 self._drawn(a)
                 self.steps += 1
             elif C_DRAW < ph < OVER:
                 a = self.sample_chance(rng)
+                if before is not None:
+                    before(a)
                 self.apply_action(a)
             else:
                 return out
