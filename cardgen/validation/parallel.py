@@ -183,9 +183,13 @@ def play_chunks(submit: Submit, configs: list[Config], games: int, seed: int, jo
                 parts[(i, start)] = future.result()
             except RulesCrash as exc:  # the earliest chunk's crash is said, however the workers ran
                 crashes[(i, start)] = exc
+                first = min(crashes)
                 for later, (j, later_start, _) in futures.items():
-                    if (j, later_start) > (i, start):
+                    if (j, later_start) > first:
                         later.cancel()
+                # only an earlier chunk can still change what is said: the later ones are not
+                # waited for (a cluster's executor may never settle a future it was asked to cancel)
+                pending = {f for f in pending if futures[f][:2] < first}
                 continue
             if progress is not None:
                 progress(configs[i].label, n)

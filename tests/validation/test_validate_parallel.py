@@ -155,3 +155,40 @@ def test_a_worker_that_dies_is_a_one_line_error(monkeypatch, cli):
     assert r.exit_code == 1 and "Traceback" not in r.stdout + r.stderr
     (line,) = [x for x in r.stderr.splitlines() if x.startswith("error:")]
     assert "a worker process playing the games died" in line and "--jobs 1" in line
+
+
+def test_a_rules_crash_does_not_wait_for_the_chunks_after_it():
+    """After a chunk's rules crash, the chunks after it no longer matter: the run stops with
+    the crash even when an executor never settles the futures it was asked to cancel (a Dask
+    cluster's may not)."""
+    import threading
+    from concurrent.futures import Future
+
+    from cardgen.rules.guard import RulesCrash
+    from cardgen.validation.parallel import Config, play_chunks
+
+    configs = [Config(f"config {k}", None, None, "random", True) for k in range(2)]
+    made: list[Future] = []
+
+    def submit(i, n, first):
+        f: Future = Future()
+        if i == 0:
+            f.set_exception(RulesCrash("the rules crashed in new_initial_state()"))
+        else:
+            f.set_running_or_notify_cancel()  # running on a worker: cancel() cannot stop it, nothing settles it
+        made.append(f)
+        return f
+
+    said: list[BaseException] = []
+
+    def run():
+        try:
+            play_chunks(submit, configs, 10, 1, 1)
+        except RulesCrash as exc:
+            said.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(60)  # a bound on a hang, not a speed check: the run returns at once
+    assert not thread.is_alive(), "the run waited for a chunk after the crash"
+    assert said and "new_initial_state" in str(said[0])
