@@ -73,19 +73,26 @@ def test_a_draw_the_state_does_not_declare_fails_at_the_same_step_either_way(gam
     assert (first.steps, first.message) == (second.steps, second.message)
 
 
-def test_the_outcome_read_from_what_the_checker_keeps_is_the_one_read_from_a_clone(game, rules):
-    gd = rules.load(game, 3)
+def greedy_game(rules, gd, seed: int):
+    """(state, player to move, its move) at each decision of a seeded game of greedy players:
+    the caller looks before and after calling ``move()``, which plays the player's choice."""
     s = gd.new_initial_state()
-    rng = random.Random(6)
-    agents = [rules.agents["greedy"](gd, i) for i in range(3)]
-    said = 0
+    rng = random.Random(seed)
+    agents = [rules.agents["greedy"](gd, i) for i in range(gd.num_players)]
     while not s.is_terminal():
         p = s.current_player()
         if p == CHANCE:
             s.apply_chance_run(rng)
             continue
+        agent = agents[p]
+        yield s, agent, lambda agent=agent, p=p: s.apply_action(agent.act(s.observation(p), s.legal_actions(), rng))
+
+
+def test_the_outcome_read_from_what_the_checker_keeps_is_the_one_read_from_a_clone(game, rules):
+    said = 0
+    for s, _, move in greedy_game(rules, rules.load(game, 3), 6):
         kept, clone = Before(s), s.clone()
-        s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), rng))
+        move()
         text = s.outcome_text(clone)
         assert s.outcome_text(kept) == text
         said += bool(text)
@@ -118,18 +125,10 @@ def test_a_greedy_player_keeps_no_table_between_its_decisions(game, rules):
     """Between decisions the player holds its island outlook and stakes, not the table it was
     shown: the honesty probe copies the player at sampled decisions, and a table is most of
     what there was to copy."""
-    gd = rules.load(game, 2)
-    s = gd.new_initial_state()
-    rng = random.Random(4)
-    agents = [rules.agents["greedy"](gd, i) for i in range(2)]
     decisions = 0
-    while not s.is_terminal():
-        p = s.current_player()
-        if p == CHANCE:
-            s.apply_chance_run(rng)
-            continue
-        s.apply_action(agents[p].act(s.observation(p), s.legal_actions(), rng))
+    for _, agent, move in greedy_game(rules, rules.load(game, 2), 4):
+        move()
         decisions += 1
-        held = [x for x in _reachable(agents[p]) if isinstance(x, (HorusView, PublicBoard))]
+        held = [x for x in _reachable(agent) if isinstance(x, (HorusView, PublicBoard))]
         assert held == [], f"decision {decisions}"
     assert decisions > 50
